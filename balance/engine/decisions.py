@@ -1,0 +1,37 @@
+"""Every choice in the game is a decision: the engine lists the legal options in `st.opt`
+(one row each) and asks the player for an index. None is taken on a player's behalf; a decision
+with a single legal option is not asked. This module names the decisions and their row layouts,
+which is all a new player needs to know about the engine.
+"""
+
+# Decision kinds, with the layout of an option row.
+D_DISCARD_LIMIT = 0  # (hand position, card): discard one card, repeated down to the hand limit
+D_STEP = 1  # (OPT_*, a, b, c): one movement-phase move, see below
+D_PAYMENT = 2  # (hand-position bit mask, Warpstone hand position or -1, cards, gems wasted)
+D_ROTATION = 3  # (rotation, room type, entry side, cell = y * W + x) of a new tile
+D_ACTION = 4  # (ACT_DRAW | ACT_ABILITY,)
+D_X = 5  # (value,): the X of a room's ability
+D_NAME = 6  # (gem,): name a gem
+D_KEEP = 7  # (pool index, card): keep one revealed card
+D_ABILITY_DISCARD = 8  # (hand position, card): discard one card for an ability
+D_SWAP = 9  # (seat,): swap places with that player
+D_MOVE_ANY = 10  # (placed tile,): move to that room
+D_MOVE_ROOM = 11  # (cell,): move the current room there
+D_VOL_DISCARD = 12  # (seat or -1 for "no more", hand position, card): Crisis discard at will
+D_BURN = 13  # (seat or -1 for the deck, hand position, card): burn one card
+N_DECISIONS = 14
+
+DECISION_NAMES = ("discard to limit", "step", "payment", "rotation", "action", "choose X",
+                  "name a gem", "keep", "discard for ability", "swap", "move to any room",
+                  "move this room", "discard at will", "burn")
+
+# D_STEP option kinds: (kind, a, b, c)
+OPT_STOP = 0  # end the movement phase
+OPT_DOOR = 1  # (side, destination tile or -1 to build, tunnels passed)
+OPT_CART = 2  # (destination mine cart,)
+OPT_WARP_MOVE = 3  # (hand position of the Warpstone card, destination tile)
+OPT_WARP_BUILD = 4  # (placed tile, side): build at that door for no movement
+OPT_ABILITY = 5  # use this movement room's ability for one step
+OPT_FREE = 6  # use this free room's ability for no step
+
+ACT_DRAW, ACT_ABILITY = 0, 1

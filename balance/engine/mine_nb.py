@@ -1,0 +1,173 @@
+"""The mine: an unbounded grid (ruling 5) of placed tiles, doors, tunnels and mine carts.
+
+Placed tiles are numbered in placement order; `grid` maps a cell to its placed tile (-1 when
+empty). A player may leave a room through any of its doors; the room on the other side needs
+no matching door (a door into a wall is a one-way passage).
+
+Tunnels (ruling 6) are in `trace_nb`: a step into a tunnel follows its joined doors, through
+any chain of tunnels, and ends in an empty cell (where a build happens) or a built room.
+"""
+
+from balance.engine.jit import njit
+from balance.engine.state import S_CARTS, S_MINE_VER, S_ORIGIN, S_PLACED
+from balance.tables import MINECART, TUNNEL
+
+DX = (0, 1, 0, -1)
+DY = (-1, 0, 1, 0)
+
+# trace_nb results
+T_EMPTY, T_ROOM, T_BLOCKED = 0, 1, 2
+
+
+@njit
+def step_xy_nb(x, y, side):
+    if side == 0:
+        return x, y - 1
+    if side == 1:
+        return x + 1, y
+    if side == 2:
+        return x, y + 1
+    return x - 1, y
+
+
+@njit
+def cell_nb(st, x, y):
+    return st.grid[y, x]
+
+
+@njit
+def has_door_nb(st, tb, i, side):
+    return tb.door[st.pl_type[i], st.pl_rot[i], side]
+
+
+@njit
+def is_tunnel_nb(st, tb, i):
+    return tb.room_kind[st.pl_type[i]] == TUNNEL
+
+
+@njit
+def place_nb(st, tb, rtype, rot, x, y, builder, turn):
+    i = st.sc[S_PLACED]
+    st.pl_type[i] = rtype
+    st.pl_rot[i] = rot
+    st.pl_x[i] = x
+    st.pl_y[i] = y
+    st.pl_builder[i] = builder
+    st.pl_turn[i] = turn
+    st.pl_points[i] = 0
+    st.pl_uses[i] = 0
+    st.pl_gained[i] = 0
+    st.grid[y, x] = i
+    st.sc[S_PLACED] = i + 1
+    st.sc[S_MINE_VER] += 1
+    if tb.room_kind[rtype] == MINECART:
+        st.sc[S_CARTS] += 1
+    return i
+
+
+@njit
+def trace_nb(st, tb, x, y, side):
+    """Leave cell (x, y) through `side`. Returns (kind, a, b, c, tunnels passed):
+    T_EMPTY with the empty cell (a, b) and the side c it is entered through;
+    T_ROOM with the placed tile a; T_BLOCKED when a tunnel has no door on the entry side."""
+    passed = 0
+    for _guard in range(st.pl_type.shape[0] + 2):
+        nx, ny = step_xy_nb(x, y, side)
+        j = st.grid[ny, nx]
+        back = (side + 2) % 4
+        if j < 0:
+            return T_EMPTY, nx, ny, back, passed
+        if tb.room_kind[st.pl_type[j]] != TUNNEL:
+            return T_ROOM, j, 0, 0, passed
+        ex = tb.tunnel_exit[st.pl_type[j], st.pl_rot[j], back]
+        if ex < 0:
+            return T_BLOCKED, j, 0, 0, passed
+        passed += 1
+        x, y, side = nx, ny, ex
+    return T_BLOCKED, -1, 0, 0, passed
+
+
+@njit
+def legal_rotations_nb(tb, rtype, entry_side, out):
+    """Rotations of a new tile that put a door on `entry_side` (facing the room left)."""
+    n = 0
+    for r in range(4):
+        if tb.door[rtype, r, entry_side]:
+            out[n] = r
+            n += 1
+    return n
+
+
+@njit
+def connected_nb(st, skip):
+    """Whether the placed tiles (except `skip`) form one orthogonally connected mine."""
+    n = st.sc[S_PLACED]
+    total = n - (1 if skip >= 0 else 0)
+    if total <= 1:
+        return True
+    start = 0 if skip != 0 else 1
+    seen = st.scratch  # reused: cleared below for the first n entries
+    for i in range(n):
+        seen[i] = 0
+    q = st.queue
+    q[0] = start
+    seen[start] = 1
+    head = 0
+    tail = 1
+    while head < tail:
+        i = q[head]
+        head += 1
+        for side in range(4):
+            nx, ny = step_xy_nb(st.pl_x[i], st.pl_y[i], side)
+            j = st.grid[ny, nx]
+            if j >= 0 and j != skip and seen[j] == 0:
+                seen[j] = 1
+                q[tail] = j
+                tail += 1
+    return tail == total
+
+
+@njit
+def room_move_spots_nb(st, i, out):
+    """Cells a room may be moved to (Mystic Elevator): empty, next to another tile, and the
+    rest of the mine stays connected without it. Fills out[k] = y * W + x."""
+    if st.sc[S_PLACED] < 2:
+        return 0
+    x0, y0 = st.pl_x[i], st.pl_y[i]
+    st.grid[y0, x0] = -1
+    n = 0
+    if connected_nb(st, i):
+        w = st.grid.shape[0]
+        for j in range(st.sc[S_PLACED]):
+            if j == i:
+                continue
+            for side in range(4):
+                nx, ny = step_xy_nb(st.pl_x[j], st.pl_y[j], side)
+                if st.grid[ny, nx] >= 0 or (nx == x0 and ny == y0):
+                    continue
+                code = ny * w + nx
+                dup = False
+                for k in range(n):
+                    if out[k] == code:
+                        dup = True
+                        break
+                if not dup and n < out.shape[0]:
+                    out[n] = code
+                    n += 1
+    st.grid[y0, x0] = i
+    return n
+
+
+@njit
+def move_room_nb(st, i, code):
+    w = st.grid.shape[0]
+    st.grid[st.pl_y[i], st.pl_x[i]] = -1
+    st.pl_x[i] = code % w
+    st.pl_y[i] = code // w
+    st.grid[st.pl_y[i], st.pl_x[i]] = i
+    st.sc[S_MINE_VER] += 1
+
+
+@njit
+def origin_nb(st):
+    return st.sc[S_ORIGIN]

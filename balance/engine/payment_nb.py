@@ -1,0 +1,218 @@
+"""Paying for a door (ruling 3 and 4).
+
+A card counts as either or both of its gems. Diamond Dust (wild) pays one unit of any standard
+gem when spent. Echoglass pays one unit of a standard gem that *another* card in the same
+payment pays naturally. Orichalcum pays nothing but scores 1 point when spent on a card whose
+other gem pays. Warpstone pays nothing; it lets a build happen anywhere (see mine rules).
+A cost that names a special gem needs that gem itself.
+
+A legal payment is a set of hand cards that covers the cost and has no card that could be
+left out (each card contributes; in a Warpstone build the one Warpstone card is exempt, as it
+pays for the location). The engine lists them; the player picks one.
+"""
+
+import numpy as np
+
+from balance.engine.jit import njit
+from balance.tables import BONUS, ECHO, STANDARD, WARP, WILD
+
+MAX_PAY_CARDS = 12  # hand cards considered for one payment (2**12 subsets at most)
+
+
+@njit
+def covers_nb(st, tb, cost, cards, n):
+    """Whether cards[:n] together can pay `cost` (a per-gem count vector)."""
+    n_g = cost.shape[0]
+    nat = st.gtmp[0]
+    nonecho = st.gtmp[1]
+    partner = st.gtmp[2]
+    for g in range(n_g):
+        nat[g] = 0
+        nonecho[g] = 0
+        partner[g] = 0
+    n_echo = 0
+    for i in range(n):
+        ct = tb.card_deck[cards[i]]
+        g0 = tb.card_gems[ct, 0]
+        g1 = tb.card_gems[ct, 1]
+        is_echo = (g0 >= 0 and tb.gem_power[g0] == ECHO) or (g1 >= 0 and tb.gem_power[g1] == ECHO)
+        for g in (g0, g1):
+            if g >= 0:
+                nat[g] += 1
+                if not is_echo:
+                    nonecho[g] += 1
+        if is_echo:
+            n_echo += 1
+            other = g1 if (g0 >= 0 and tb.gem_power[g0] == ECHO) else g0
+            if other >= 0 and tb.gem_power[other] == STANDARD:
+                partner[other] += 1
+    wild = 0
+    echo_spare = 0
+    for g in range(n_g):
+        pw = tb.gem_power[g]
+        if pw == STANDARD:
+            continue
+        if nat[g] < cost[g]:
+            return False
+        if pw == WILD:
+            wild += nat[g] - cost[g]
+        elif pw == ECHO:
+            echo_spare += nat[g] - cost[g]
+    deficit = 0
+    for g in range(n_g):
+        if tb.gem_power[g] == STANDARD and cost[g] > nat[g]:
+            deficit += cost[g] - nat[g]
+    if deficit <= wild:
+        return True
+    if echo_spare == 0:
+        return False
+    # Echo cards can copy a short gem that another card pays naturally. Each echo card is
+    # eligible for every such gem, except its own partner when no other card shows it; the
+    # largest matching then has the closed form below (Hall's condition on this structure).
+    cap = 0
+    for g in range(n_g):
+        if tb.gem_power[g] == STANDARD and cost[g] > nat[g] and nat[g] > 0:
+            cap += cost[g] - nat[g]
+    e = min(echo_spare, n_echo)
+    m = e
+    if e >= 2:
+        m = min(m, cap)
+    for i in range(n):
+        ct = tb.card_deck[cards[i]]
+        g0 = tb.card_gems[ct, 0]
+        g1 = tb.card_gems[ct, 1]
+        if g0 >= 0 and tb.gem_power[g0] == ECHO:
+            other = g1
+        elif g1 >= 0 and tb.gem_power[g1] == ECHO:
+            other = g0
+        else:
+            continue
+        excl = 0
+        if (other >= 0 and tb.gem_power[other] == STANDARD and cost[other] > nat[other]
+                and nonecho[other] == 0 and partner[other] == 1):
+            excl = cost[other] - nat[other]
+        m = min(m, e - 1 + cap - excl)
+    return deficit <= wild + max(m, 0)
+
+
+@njit
+def hand_covers_nb(st, tb, p, cost):
+    return covers_nb(st, tb, cost, st.hand[p], st.hand_n[p])
+
+
+@njit
+def hand_has_warp_nb(tb, st, p):
+    for i in range(st.hand_n[p]):
+        ct = tb.card_deck[st.hand[p, i]]
+        for k in range(2):
+            g = tb.card_gems[ct, k]
+            if g >= 0 and tb.gem_power[g] == WARP:
+                return True
+    return False
+
+
+@njit
+def card_is_warp_nb(tb, card):
+    ct = tb.card_deck[card]
+    for k in range(2):
+        g = tb.card_gems[ct, k]
+        if g >= 0 and tb.gem_power[g] == WARP:
+            return True
+    return False
+
+
+@njit
+def card_relevant_nb(tb, card, cost, warp):
+    """Whether a card could contribute to paying `cost` at all."""
+    ct = tb.card_deck[card]
+    std_cost = False
+    for g in range(cost.shape[0]):
+        if cost[g] > 0 and tb.gem_power[g] == STANDARD:
+            std_cost = True
+    for k in range(2):
+        g = tb.card_gems[ct, k]
+        if g < 0:
+            continue
+        pw = tb.gem_power[g]
+        if cost[g] > 0:
+            return True
+        if std_cost and (pw == WILD or pw == ECHO):
+            return True
+        if warp and pw == WARP:
+            return True
+    return False
+
+
+@njit
+def payment_stats_nb(tb, cards, n, cost, warp):
+    """(symbols wasted, Orichalcum points) of a legal payment."""
+    symbols = 0
+    bonus = 0
+    for i in range(n):
+        ct = tb.card_deck[cards[i]]
+        for k in range(2):
+            g = tb.card_gems[ct, k]
+            if g >= 0:
+                symbols += 1
+                if tb.gem_power[g] == BONUS:
+                    bonus += 1
+    units = 0
+    for g in range(cost.shape[0]):
+        units += cost[g]
+    waste = symbols - units - bonus - (1 if warp else 0)
+    return max(waste, 0), bonus
+
+
+@njit
+def list_payments_nb(st, tb, p, cost, warp, rel, sub):
+    """Fill st.opt with legal payments: (hand-position mask, warp hand position or -1,
+    cards, waste). `rel` and `sub` are work arrays. Returns the number of options."""
+    k = 0
+    for i in range(st.hand_n[p]):
+        # positions past 61 would not fit the int64 option mask
+        if k < MAX_PAY_CARDS and i < 62 and card_relevant_nb(tb, st.hand[p, i], cost, warp):
+            rel[k] = i
+            k += 1
+    n_opts = 0
+    for mask in range(1 << k):
+        m = 0
+        warp_pos = -1
+        for b in range(k):
+            if (mask >> b) & 1:
+                sub[m] = st.hand[p, rel[b]]
+                if warp and warp_pos < 0 and card_is_warp_nb(tb, sub[m]):
+                    warp_pos = rel[b]
+                m += 1
+        if warp and warp_pos < 0:
+            continue
+        if not covers_nb(st, tb, cost, sub, m):
+            continue
+        needed = True
+        for drop in range(m):
+            card = sub[drop]
+            if warp and card == st.hand[p, warp_pos]:
+                continue
+            sub[drop] = sub[m - 1]
+            ok_without = covers_nb(st, tb, cost, sub, m - 1)
+            sub[m - 1] = sub[drop]
+            sub[drop] = card
+            if ok_without:
+                needed = False
+                break
+        if not needed:
+            continue
+        hand_mask = 0
+        for b in range(k):
+            if (mask >> b) & 1:
+                hand_mask |= 1 << rel[b]
+        waste, _bonus = payment_stats_nb(tb, sub, m, cost, warp)
+        if n_opts < st.opt.shape[0]:
+            st.opt[n_opts, 0] = hand_mask
+            st.opt[n_opts, 1] = warp_pos
+            st.opt[n_opts, 2] = m
+            st.opt[n_opts, 3] = waste
+            n_opts += 1
+    return n_opts
+
+
+_ = np

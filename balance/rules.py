@@ -1,0 +1,211 @@
+"""Rule profiles: every number and switch of an edition, by name.
+
+An edition is a profile (balance/data/profiles/<name>.toml) plus its content file. Any field can
+be overridden by name, from the CLI (`--set hand_limit=5`) or a `[rules]` table in a file.
+The schema below is the single list of tunable rules: its ranges are what validation enforces.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from balance.content import Content, read_toml
+from balance.errors import InputError, Problems
+
+PROFILE_DIR = Path(__file__).parent / "data" / "profiles"
+INT_RE = re.compile(r"-?[0-9]+")
+
+
+@dataclass(frozen=True)
+class Field:
+    kind: type  # int or bool
+    lo: int = 0
+    hi: int = 1
+    doc: str = ""
+
+
+SCHEMA: dict[str, Field] = {
+    "players_min": Field(int, 1, 16, "fewest players the edition allows"),
+    "players_max": Field(int, 1, 16, "most players the edition allows"),
+    "deal": Field(int, 0, 30, "gem cards dealt to each player at setup"),
+    "hand_limit": Field(int, 0, 30, "discard down to this many cards at the start of a turn"),
+    "steps": Field(int, 0, 20, "movement steps per turn"),
+    "start_vp": Field(int, 0, 100, "victory points each player starts with"),
+    "start_tunnel_chain": Field(bool, doc="a tunnel start tile chains new tiles until a room"),
+    "burn_per_turn": Field(int, 1, 30, "Crisis: cards burnt at the end of every player turn"),
+    "burn_from_hands": Field(bool, doc="Crisis: burnt cards may come from hands, not only the deck"),
+    "cannot_burn_loses": Field(
+        bool, doc="Crisis: true = the team loses when a full burn is impossible (1st edition); "
+        "false = burning the last card ends the game (2nd edition)"),
+    "crisis_voluntary_discard": Field(bool, doc="Crisis: players may discard at any time"),
+    "rush_voluntary_discard": Field(bool, doc="Rush: players may discard when not required"),
+    "rush_target_small": Field(int, 1, 1000, "Rush target for fewer than rush_large_from players"),
+    "rush_target_large": Field(int, 1, 1000, "Rush target from rush_large_from players on"),
+    "rush_large_from": Field(int, 1, 17, "player count from which rush_target_large applies"),
+    "rush_round_cap": Field(int, 1, 10000,
+                            "Rush: rounds after which a game is stopped and recorded as turn_cap"),
+    "tunnels": Field(bool, doc="tunnel tiles are in play"),
+    "mine_carts": Field(bool, doc="mine cart rooms are in play"),
+    "special_gems": Field(bool, doc="Echoglass, Orichalcum and Warpstone powers are in play"),
+    "skills": Field(bool, doc="skill cards are dealt (not yet played by the engine)"),
+    "free_use_cap": Field(int, 1, 100, "engine guard: most uses of a free room's ability in one "
+                          "movement phase (the rulebook sets no limit)"),
+}
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    content: str  # default content name
+    values: dict[str, int | bool]
+    crisis_targets: dict[str, int] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> int | bool:
+        return self.values[key]
+
+    def rush_target(self, players: int) -> int:
+        v = self.values
+        return v["rush_target_large"] if players >= v["rush_large_from"] else v["rush_target_small"]
+
+    def crisis_target(self, difficulty: str) -> int:
+        if difficulty not in self.crisis_targets:
+            known = ", ".join(self.crisis_targets)
+            probs = Problems(f"profile {self.name}")
+            probs.add("crisis_targets", "", f"unknown difficulty {difficulty!r} (known: {known})")
+            probs.raise_if_any()
+        return self.crisis_targets[difficulty]
+
+    def with_overrides(self, overrides: dict, source: str) -> Profile:
+        """Apply {name: value} overrides; `source` names where they came from in errors."""
+        probs = Problems(source)
+        values = dict(self.values)
+        targets = dict(self.crisis_targets)
+        for key, raw in overrides.items():
+            if key == "crisis_targets" and isinstance(raw, dict):
+                for diff, t in raw.items():
+                    _set_target(probs, targets, diff, t)
+                continue
+            if key.startswith("crisis_targets."):
+                _set_target(probs, targets, key.split(".", 1)[1], raw)
+                continue
+            if key not in SCHEMA:
+                probs.add("rules", key, f"unknown rule (known: {', '.join(SCHEMA)}, "
+                          "crisis_targets.<difficulty>)")
+                continue
+            value = _coerce(probs, key, raw)
+            if value is not None:
+                values[key] = value
+        _check_consistency(probs, values, targets)
+        probs.raise_if_any()
+        return Profile(self.name, self.title, self.content, values, targets)
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        rows = [(k, str(self.values[k]).lower(), SCHEMA[k].doc) for k in SCHEMA]
+        for d, t in self.crisis_targets.items():
+            rows.append((f"crisis_targets.{d}", str(t), "Crisis target for this difficulty"))
+        return rows
+
+
+def _set_target(probs: Problems, targets: dict, diff: str, raw) -> None:
+    if isinstance(raw, str) and INT_RE.fullmatch(raw.strip()):
+        raw = int(raw)
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        probs.add("rules", f"crisis_targets.{diff}", f"must be a whole number >= 1, got {raw!r}")
+        return
+    targets[diff] = raw
+
+
+def _coerce(probs: Problems, key: str, raw) -> int | bool | None:
+    spec = SCHEMA[key]
+    if spec.kind is bool:
+        if isinstance(raw, str) and raw.lower() in ("true", "false", "1", "0", "yes", "no"):
+            return raw.lower() in ("true", "1", "yes")
+        if isinstance(raw, bool):
+            return raw
+        probs.add("rules", key, f"must be true or false, got {raw!r}")
+        return None
+    if isinstance(raw, str) and INT_RE.fullmatch(raw.strip()):
+        raw = int(raw)
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        probs.add("rules", key, f"must be a whole number, got {raw!r}")
+        return None
+    if not spec.lo <= raw <= spec.hi:
+        probs.add("rules", key, f"must be between {spec.lo} and {spec.hi}, got {raw}")
+        return None
+    return raw
+
+
+def _check_consistency(probs: Problems, values: dict, targets: dict) -> None:
+    missing = [k for k in SCHEMA if k not in values]
+    for k in missing:
+        probs.add("rules", k, "is missing from the profile")
+    if missing:
+        return
+    if values["players_min"] > values["players_max"]:
+        probs.add("rules", "players_min",
+                  f"is {values['players_min']}, above players_max {values['players_max']}")
+    if not targets:
+        probs.add("crisis_targets", "", "no Crisis difficulty is defined")
+
+
+def parse_overrides(pairs: list[str], source: str = "--set") -> dict[str, str]:
+    """Turn ['hand_limit=5', ...] into a dict; errors name the bad pair."""
+    probs = Problems(source)
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            probs.add("", pair, "expected NAME=VALUE, e.g. hand_limit=5")
+            continue
+        out[key.strip()] = value.strip()
+    probs.raise_if_any()
+    return out
+
+
+def available_profiles() -> list[str]:
+    return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
+
+
+def load_profile(name_or_path: str | Path, overrides: dict | None = None,
+                 source: str = "--set") -> Profile:
+    p = Path(name_or_path)
+    if p.suffix != ".toml":
+        p = PROFILE_DIR / f"{name_or_path}.toml"
+        if not p.exists():
+            probs = Problems(str(name_or_path))
+            probs.add("", "edition", f"unknown edition (known: {', '.join(available_profiles())})")
+            probs.raise_if_any()
+    data = read_toml(p)
+    probs = Problems(str(p))
+    for key in data:
+        if key not in ("profile", "rules", "crisis_targets"):
+            probs.add("", key, "unknown table (allowed: profile, rules, crisis_targets)")
+    head = data.get("profile", {})
+    name = head.get("name", p.stem)
+    title = head.get("title", name)
+    content = head.get("content", "")
+    if not content:
+        probs.add("[profile]", "content", "is missing: name the edition's content file")
+    probs.raise_if_any()
+    base = Profile(name, title, content, {}, {})
+    merged = dict(data.get("rules", {}))
+    merged["crisis_targets"] = data.get("crisis_targets", {})
+    profile = base.with_overrides(merged, str(p))
+    if overrides:
+        profile = profile.with_overrides(overrides, source)
+    return profile
+
+
+def profile_for(content: Content, edition: str | None = None, overrides: dict | None = None,
+                source: str = "--set") -> Profile:
+    """The rules a content file plays under: its edition's profile (or `edition`), then the
+    file's own [rules] table, then `overrides`."""
+    profile = load_profile(edition or content.edition)
+    if content.rules:
+        profile = profile.with_overrides(content.rules, f"{content.path} [rules]")
+    if overrides:
+        profile = profile.with_overrides(overrides, source)
+    return profile

@@ -1,0 +1,167 @@
+"""Compile validated content and a rule profile into the arrays the engine reads.
+
+Conventions shared with the engine:
+- Sides are numbered clockwise: 0 north, 1 east, 2 south, 3 west; the opposite is (s + 2) % 4.
+- Rotation r turns a tile r quarter turns clockwise: its original side o ends up on side
+  (o + r) % 4, so placed side s shows original side (s - r) % 4.
+- Gem sets are int64 bitmasks over gem indices.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from balance.ability import MAX_STEPS, X
+from balance.content import Content
+from balance.errors import InputError, Problems
+from balance.rules import Profile
+
+# Gem powers.
+STANDARD, WILD, ECHO, BONUS, WARP = range(5)
+POWER_CODE = {"": STANDARD, "wild": WILD, "echo": ECHO, "bonus": BONUS, "warp": WARP}
+# Room kinds.
+ACTION, MOVEMENT, FREE, TUNNEL, MINECART = range(5)
+KIND_CODE = {"action": ACTION, "movement": MOVEMENT, "free": FREE, "tunnel": TUNNEL,
+             "minecart": MINECART}
+# Modes.
+CRISIS, RUSH = 0, 1
+
+
+class Tables(NamedTuple):
+    """Content as arrays. Room and card *types* are indexed; decks hold type indices."""
+
+    gem_power: np.ndarray  # (G,) int64
+    card_gems: np.ndarray  # (C, 2) int64 gem index per symbol, -1 for none
+    card_count: np.ndarray  # (C, G) int64 symbols of each gem on the card
+    card_deck: np.ndarray  # (n_cards,) card type of each physical card
+    room_kind: np.ndarray  # (R,) int64
+    room_deck: np.ndarray  # (n_tiles,) room type of each physical tile
+    door: np.ndarray  # (R, 4 rot, 4 side) bool
+    door_cost: np.ndarray  # (R, 4 rot, 4 side, G) int64 gems to pay
+    door_points: np.ndarray  # (R, 4 rot, 4 side) int64
+    tunnel_exit: np.ndarray  # (R, 4 rot, 4 side in) exit side, -1 when not a tunnel door
+    prog: np.ndarray  # (R, MAX_STEPS, 4) int64: op, n (-1 = X), filter kind, gem mask
+    prog_len: np.ndarray  # (R,) int64
+    prog_has_keep: np.ndarray  # (R,) bool: dug cards go to the pool, else to hand
+
+
+class Rules(NamedTuple):
+    """One variant's rules as plain ints (see balance/rules.py for their meaning)."""
+
+    mode: int
+    players: int
+    target: int  # Crisis team target or Rush target
+    exhaust: int  # Crisis: play to the end of the clock, ignoring the target
+    deal: int
+    hand_limit: int
+    steps: int
+    start_vp: int
+    start_tunnel_chain: int
+    burn_per_turn: int
+    burn_from_hands: int
+    cannot_burn_loses: int
+    voluntary_discard: int
+    rush_round_cap: int
+    special_gems: int
+    free_use_cap: int
+
+
+def compile_tables(content: Content, profile: Profile) -> Tables:
+    _check_switches(content, profile)
+    gem_index = {g.name: i for i, g in enumerate(content.gems)}
+    n_gems = len(content.gems)
+    gem_power = np.array([POWER_CODE[g.power] for g in content.gems], dtype=np.int64)
+
+    n_ct = len(content.cards)
+    card_gems = np.full((n_ct, 2), -1, dtype=np.int64)
+    card_count = np.zeros((n_ct, n_gems), dtype=np.int64)
+    for c, card in enumerate(content.cards):
+        for k, name in enumerate(card.gems):
+            card_gems[c, k] = gem_index[name]
+            card_count[c, gem_index[name]] += 1
+    card_deck = np.repeat(np.arange(n_ct, dtype=np.int64), [c.copies for c in content.cards])
+
+    n_rt = len(content.rooms)
+    room_kind = np.array([KIND_CODE[r.kind] for r in content.rooms], dtype=np.int64)
+    room_deck = np.repeat(np.arange(n_rt, dtype=np.int64), [r.copies for r in content.rooms])
+    door = np.zeros((n_rt, 4, 4), dtype=np.bool_)
+    door_cost = np.zeros((n_rt, 4, 4, n_gems), dtype=np.int64)
+    door_points = np.zeros((n_rt, 4, 4), dtype=np.int64)
+    tunnel_exit = np.full((n_rt, 4, 4), -1, dtype=np.int64)
+    prog = np.zeros((n_rt, MAX_STEPS, 4), dtype=np.int64)
+    prog_len = np.zeros(n_rt, dtype=np.int64)
+    prog_has_keep = np.zeros(n_rt, dtype=np.bool_)
+    for t, room in enumerate(content.rooms):
+        for r in range(4):
+            for s in range(4):
+                edge = room.edges[(s - r) % 4]
+                if edge is None:
+                    continue
+                door[t, r, s] = True
+                door_points[t, r, s] = edge.points
+                for name in edge.cost:
+                    door_cost[t, r, s, gem_index[name]] += 1
+            for a, b in room.pairs:
+                tunnel_exit[t, r, (a + r) % 4] = (b + r) % 4
+                tunnel_exit[t, r, (b + r) % 4] = (a + r) % 4
+        for i, step in enumerate(room.ability):
+            mask = 0
+            for name in step.gems:
+                mask |= 1 << gem_index[name]
+            prog[t, i] = (step.op, X if step.n == X else step.n, step.filter_kind, mask)
+        prog_len[t] = len(room.ability)
+        prog_has_keep[t] = any(s.op in (4, 5) for s in room.ability)
+    return Tables(gem_power, card_gems, card_count, card_deck, room_kind, room_deck, door,
+                  door_cost, door_points, tunnel_exit, prog, prog_len, prog_has_keep)
+
+
+def _check_switches(content: Content, profile: Profile) -> None:
+    """Content that uses a mechanic the profile switches off is an error, not a silent no-op."""
+    probs = Problems(content.path)
+    kinds = {r.kind for r in content.rooms}
+    if "tunnel" in kinds and not profile["tunnels"]:
+        probs.add("rooms", "kind", f"has tunnels but profile {profile.name} has tunnels = false")
+    if "minecart" in kinds and not profile["mine_carts"]:
+        probs.add("rooms", "kind",
+                  f"has mine carts but profile {profile.name} has mine_carts = false")
+    powers = {g.power for g in content.gems} - {"", "wild"}
+    if powers and not profile["special_gems"]:
+        probs.add("gems", "power", f"uses {', '.join(sorted(powers))} gems but profile "
+                  f"{profile.name} has special_gems = false")
+    probs.raise_if_any()
+
+
+def compile_rules(profile: Profile, mode: str, players: int, target: int | None = None,
+                  exhaust: bool = False, source: str = "arguments") -> Rules:
+    probs = Problems(source)
+    if mode not in ("crisis", "rush"):
+        probs.add("", "mode", f"must be crisis or rush, got {mode!r}")
+    lo, hi = profile["players_min"], profile["players_max"]
+    if not lo <= players <= hi:
+        probs.add("", "players", f"edition {profile.name} allows {lo} to {hi} players, got {players}")
+    if mode == "rush" and players < 2:
+        probs.add("", "players", "Rush is a race: it needs at least 2 players")
+    if target is not None and target < 1:
+        probs.add("", "target", f"must be at least 1, got {target}")
+    if exhaust and mode == "rush":
+        probs.add("", "exhaust", "play-to-exhaustion is a Crisis option")
+    probs.raise_if_any()
+    if target is None:
+        target = (profile.rush_target(players) if mode == "rush"
+                  else max(profile.crisis_targets.values()))
+    p = profile.values
+    return Rules(
+        mode=CRISIS if mode == "crisis" else RUSH, players=players, target=int(target),
+        exhaust=int(exhaust), deal=p["deal"], hand_limit=p["hand_limit"], steps=p["steps"],
+        start_vp=p["start_vp"], start_tunnel_chain=int(p["start_tunnel_chain"]),
+        burn_per_turn=p["burn_per_turn"], burn_from_hands=int(p["burn_from_hands"]),
+        cannot_burn_loses=int(p["cannot_burn_loses"]),
+        voluntary_discard=int(p["crisis_voluntary_discard"] if mode == "crisis"
+                              else p["rush_voluntary_discard"]),
+        rush_round_cap=p["rush_round_cap"], special_gems=int(p["special_gems"]),
+        free_use_cap=p["free_use_cap"])
+
+
+__all__ = ["Tables", "Rules", "compile_tables", "compile_rules", "InputError"]

@@ -1,0 +1,155 @@
+"""Shared fixtures: a small valid content file, a TOML writer and a CLI runner."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+
+# A small but complete 2nd-edition content file: two standard gems and the wild Diamond Dust,
+# a single, a double and a lone Diamond Dust card, two action rooms and a straight tunnel.
+# Rooms: 2 + 1 + 2 = 5 tiles; cards: 2 + 2 + 2 = 6 cards.
+MINIMAL_TOML = """\
+[content]
+name = "mini"
+edition = "2e"
+description = "Minimal test content"
+
+[box]
+room_tiles = 5
+gem_cards = 6
+
+[[gems]]
+name = "Electrum"
+kind = "standard"
+[[gems]]
+name = "Fire Ruby"
+kind = "standard"
+[[gems]]
+name = "Diamond Dust"
+kind = "special"
+power = "wild"
+
+[[cards]]
+gems = ["Electrum", "Fire Ruby"]
+copies = 2
+[[cards]]
+gems = ["Electrum", "Electrum"]
+copies = 2
+[[cards]]
+gems = ["Diamond Dust"]
+copies = 2
+
+[[rooms]]
+name = "Electrum Vein"
+copies = 2
+kind = "action"
+ability = "dig 2 Electrum"
+north = { cost = ["Fire Ruby", "Fire Ruby"], points = 1 }
+east = "wall"
+south = "door"
+west = "wall"
+
+[[rooms]]
+name = "Ruby Shaft"
+copies = 1
+kind = "action"
+ability = "discard 1 Fire Ruby; draw 3"
+north = "door"
+east = { cost = ["Electrum"], points = 0 }
+south = "wall"
+west = "wall"
+
+[[rooms]]
+name = "Straight Tunnel"
+copies = 2
+kind = "tunnel"
+ability = ""
+north = "door"
+east = "door"
+south = "door"
+west = "door"
+pairs = [["north", "south"], ["east", "west"]]
+"""
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else json.dumps(k)
+
+
+def _value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)  # a JSON string is a valid TOML basic string
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {v!r} as TOML")
+
+
+def dump_toml(data: dict) -> str:
+    """Enough TOML for content files: scalars, tables, arrays of tables, inline tables."""
+    lines: list[str] = []
+    tables = []
+    for k, v in data.items():
+        if isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(x, dict)
+                                                                     for x in v)):
+            tables.append((k, v))
+        else:
+            lines.append(f"{_key(k)} = {_value(v)}")
+    for k, v in tables:
+        rows = [v] if isinstance(v, dict) else v
+        header = f"[{_key(k)}]" if isinstance(v, dict) else f"[[{_key(k)}]]"
+        for row in rows:
+            lines.append("")
+            lines.append(header)
+            lines.extend(f"{_key(rk)} = {_value(rv)}" for rk, rv in row.items())
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def minimal() -> dict:
+    """A fresh, mutable copy of the minimal valid content."""
+    return tomllib.loads(MINIMAL_TOML)
+
+
+@pytest.fixture
+def minimal_text() -> str:
+    """The minimal valid content as TOML text."""
+    return MINIMAL_TOML
+
+
+@pytest.fixture
+def write_content(tmp_path: Path) -> Callable[..., Path]:
+    """write_content(data_or_text, name='content.toml') -> path of the written file."""
+
+    def write(data: dict | str, name: str = "content.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(data if isinstance(data, str) else dump_toml(data), encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def cli():
+    """cli(*args) -> click Result for `balance *args` (stdout and stderr kept apart)."""
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, [str(a) for a in args])
+
+    return invoke

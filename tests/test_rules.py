@@ -1,0 +1,246 @@
+"""Rule profiles: the RULINGS numbers for both editions, overrides by name, and their errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from balance.errors import InputError
+from balance.rules import SCHEMA, available_profiles, load_profile, parse_overrides
+
+
+@pytest.fixture(scope="module")
+def p1():
+    return load_profile("1e")
+
+
+@pytest.fixture(scope="module")
+def p2():
+    return load_profile("2e")
+
+
+def _problems(exc: pytest.ExceptionInfo) -> list[str]:
+    return [str(p) for p in exc.value.problems]
+
+
+def test_available_profiles():
+    assert available_profiles() == ["1e", "2e"]
+
+
+def test_first_edition_numbers(p1):
+    assert p1.name == "1e" and p1.content == "gemrush-1e"
+    assert p1["hand_limit"] == 4
+    assert p1["deal"] == 4
+    assert p1["steps"] == 3
+    assert p1["burn_per_turn"] == 2
+    assert p1["burn_from_hands"] is False  # from the deck only
+    assert p1["cannot_burn_loses"] is True
+    assert p1["start_vp"] == 1
+    assert (p1["players_min"], p1["players_max"]) == (1, 6)
+    assert p1.crisis_targets == {"Apprentice": 35, "Journeyman": 40, "Artisan": 45, "Master": 50}
+    assert [p1.rush_target(n) for n in range(2, 7)] == [20] * 5
+    for switch in ("tunnels", "mine_carts", "special_gems", "skills", "start_tunnel_chain"):
+        assert p1[switch] is False, switch
+
+
+def test_second_edition_numbers(p2):
+    assert p2.name == "2e" and p2.content == "gemrush-2e"
+    assert p2["hand_limit"] == 4
+    assert p2["steps"] == 3
+    assert p2["burn_per_turn"] == 3
+    assert p2["burn_from_hands"] is True  # from hands too
+    assert p2["cannot_burn_loses"] is False  # the last card burnt ends the game
+    assert p2["start_vp"] == 0
+    assert p2["start_tunnel_chain"] is True
+    assert (p2["players_min"], p2["players_max"]) == (1, 7)
+    assert p2.crisis_targets == {"Apprentice": 35, "Journeyman": 45, "Artisan": 55,
+                                 "Expert": 65, "Master": 75}
+    assert [p2.rush_target(n) for n in range(2, 8)] == [20, 20, 20, 15, 15, 15]
+    for switch in ("tunnels", "mine_carts", "special_gems"):
+        assert p2[switch] is True, switch
+
+
+def test_every_schema_field_is_set_in_both_profiles(p1, p2):
+    assert set(p1.values) == set(SCHEMA) == set(p2.values)
+    for p in (p1, p2):
+        for k, spec in SCHEMA.items():
+            assert isinstance(p[k], spec.kind), k
+            if spec.kind is int:
+                assert spec.lo <= p[k] <= spec.hi, k
+
+
+def test_crisis_target_lookup(p2):
+    assert p2.crisis_target("Expert") == 65
+    with pytest.raises(InputError) as exc:
+        p2.crisis_target("Legend")
+    assert "unknown difficulty 'Legend'" in str(exc.value)
+    assert "Apprentice" in str(exc.value)
+
+
+def test_describe_lists_every_rule_and_target(p1):
+    names = [row[0] for row in p1.describe()]
+    assert names[: len(SCHEMA)] == list(SCHEMA)
+    assert "crisis_targets.Master" in names
+
+
+# ------------------------------------------------------------------ overrides
+
+
+def test_override_ints_from_text(p2):
+    q = p2.with_overrides({"hand_limit": "5", "steps": " 4 "}, "--set")
+    assert q["hand_limit"] == 5 and q["steps"] == 4
+    assert p2["hand_limit"] == 4  # the original is untouched
+
+
+def test_override_crisis_target_by_name():
+    q = load_profile("2e", {"crisis_targets.Master": "80"})
+    assert q.crisis_targets["Master"] == 80
+    assert q.crisis_targets["Apprentice"] == 35
+    assert q.crisis_target("Master") == 80
+
+
+def test_override_crisis_targets_table(p1):
+    q = p1.with_overrides({"crisis_targets": {"Master": 55, "Grandmaster": 60}}, "file")
+    assert q.crisis_targets["Master"] == 55
+    assert q.crisis_targets["Grandmaster"] == 60
+
+
+@pytest.mark.parametrize("raw,expected", [
+    ("true", True), ("false", False), ("True", True), ("FALSE", False), ("1", True),
+    ("0", False), ("yes", True), ("no", False), (True, True), (False, False),
+])
+def test_override_booleans(p1, raw, expected):
+    q = p1.with_overrides({"tunnels": raw, "burn_from_hands": raw}, "--set")
+    assert q["tunnels"] is expected
+    assert q["burn_from_hands"] is expected
+
+
+def test_overrides_via_parse_overrides():
+    over = parse_overrides(["hand_limit=6", " steps = 2 ", "crisis_targets.Master=80",
+                            "tunnels=false"])
+    assert over == {"hand_limit": "6", "steps": "2", "crisis_targets.Master": "80",
+                    "tunnels": "false"}
+    q = load_profile("2e", over)
+    assert (q["hand_limit"], q["steps"], q.crisis_targets["Master"], q["tunnels"]) == \
+        (6, 2, 80, False)
+
+
+@pytest.mark.parametrize("overrides,field,phrase", [
+    ({"hand_limitt": "5"}, "hand_limitt", "unknown rule"),
+    ({"Hand_Limit": "5"}, "Hand_Limit", "unknown rule"),
+    ({"hand_limit": "31"}, "hand_limit", "must be between 0 and 30, got 31"),
+    ({"hand_limit": "-1"}, "hand_limit", "must be between 0 and 30, got -1"),
+    ({"burn_per_turn": "0"}, "burn_per_turn", "must be between 1 and 30, got 0"),
+    ({"players_max": "17"}, "players_max", "must be between 1 and 16, got 17"),
+    ({"steps": "three"}, "steps", "must be a whole number"),
+    ({"steps": "2.5"}, "steps", "must be a whole number"),
+    ({"steps": True}, "steps", "must be a whole number"),
+    ({"tunnels": "maybe"}, "tunnels", "must be true or false"),
+    ({"tunnels": 1}, "tunnels", "must be true or false"),
+    ({"crisis_targets.Master": "0"}, "crisis_targets.Master", "must be a whole number >= 1"),
+    ({"crisis_targets.Master": "lots"}, "crisis_targets.Master", "must be a whole number >= 1"),
+    ({"players_min": "7", "players_max": "6"}, "players_min", "above players_max 6"),
+])
+def test_bad_overrides_are_rejected_naming_the_field(overrides, field, phrase):
+    with pytest.raises(InputError) as exc:
+        load_profile("2e", overrides, source="--set")
+    probs = exc.value.problems
+    assert any(p.field == field and phrase in p.message and p.file == "--set" for p in probs), \
+        _problems(exc)
+    assert any(f"field '{field}'" in s for s in _problems(exc))
+
+
+def test_all_bad_overrides_reported_together():
+    with pytest.raises(InputError) as exc:
+        load_profile("1e", {"hand_limit": "99", "bogus": "1", "tunnels": "perhaps"})
+    assert {p.field for p in exc.value.problems} == {"hand_limit", "bogus", "tunnels"}
+
+
+@pytest.mark.parametrize("pair", ["hand_limit", "hand_limit=", "=5", " = ", ""])
+def test_parse_overrides_rejects_pairs_without_name_and_value(pair):
+    with pytest.raises(InputError) as exc:
+        parse_overrides([pair])
+    (prob,) = exc.value.problems
+    assert prob.field == pair
+    assert "expected NAME=VALUE" in prob.message
+
+
+def test_parse_overrides_reports_every_bad_pair():
+    with pytest.raises(InputError) as exc:
+        parse_overrides(["hand_limit", "steps=3", "deal"])
+    assert [p.field for p in exc.value.problems] == ["hand_limit", "deal"]
+
+
+def test_unknown_edition():
+    with pytest.raises(InputError) as exc:
+        load_profile("3e")
+    text = str(exc.value)
+    assert "unknown edition" in text and "1e" in text and "2e" in text
+
+
+def test_profile_file_with_bad_values(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text('[profile]\nname = "mine"\ncontent = "gemrush-2e"\n'
+                    '[rules]\nhand_limit = 4\n[extra]\nx = 1\n')
+    with pytest.raises(InputError) as exc:
+        load_profile(path)
+    fields = {p.field for p in exc.value.problems}
+    assert "extra" in fields
+    probs = [p for p in exc.value.problems if p.field == "extra"]
+    assert probs[0].file == str(path)
+
+
+def test_profile_file_missing_rules_are_named(tmp_path):
+    path = tmp_path / "thin.toml"
+    path.write_text('[profile]\nname = "thin"\ncontent = "gemrush-2e"\n'
+                    '[rules]\nhand_limit = 4\n[crisis_targets]\nEasy = 10\n')
+    with pytest.raises(InputError) as exc:
+        load_profile(path)
+    missing = {p.field for p in exc.value.problems if "is missing from the profile" in p.message}
+    assert missing == set(SCHEMA) - {"hand_limit"}
+
+
+# ------------------------------------------------------------------ the `rules` command
+
+
+def test_rules_command_prints_profile_with_overrides(cli):
+    result = cli("rules", "2e", "--set", "crisis_targets.Master=80", "--set", "tunnels=false",
+                 "--set", "hand_limit=6")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Gem Rush, 2nd edition" in out
+    lines = {ln.split()[0]: ln.split()[1] for ln in out.splitlines()[1:] if ln.strip()}
+    assert lines["crisis_targets.Master"] == "80"
+    assert lines["tunnels"] == "false"
+    assert lines["hand_limit"] == "6"
+    assert lines["burn_per_turn"] == "3"
+
+
+@pytest.mark.parametrize("args,phrase", [
+    (["--set", "hand_limit"], "field 'hand_limit': expected NAME=VALUE"),
+    (["--set", "handlimit=5"], "field 'handlimit': unknown rule"),
+    (["--set", "hand_limit=50"], "field 'hand_limit': must be between 0 and 30, got 50"),
+    (["--set", "crisis_targets.Master=zero"], "field 'crisis_targets.Master'"),
+])
+def test_rules_command_rejects_bad_overrides(cli, args, phrase):
+    result = cli("rules", "1e", *args)
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert phrase in result.stderr
+    assert all(ln.startswith("error: ") for ln in result.stderr.splitlines())
+
+
+# ------------------------------------------------------------------ bugs found in the code
+
+
+@pytest.mark.parametrize("overrides,field", [
+    ({"hand_limit": "--5"}, "hand_limit"),
+    ({"hand_limit": "\u00b2"}, "hand_limit"),
+    ({"crisis_targets.Master": "--80"}, "crisis_targets.Master"),
+])
+def test_malformed_numbers_are_input_errors_not_crashes(overrides, field):
+    """BUG: `raw.lstrip('-').isdigit()` accepts '--5' and '²', then int() raises ValueError,
+    so `balance rules 2e --set hand_limit=--5` dies with a traceback instead of exit 2."""
+    with pytest.raises(InputError) as exc:
+        load_profile("2e", overrides)
+    assert any(p.field == field for p in exc.value.problems)
