@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance.content import Content, read_toml
-from balance.errors import InputError, Problems
+from balance.errors import Problems
 
 PROFILE_DIR = Path(__file__).parent / "data" / "profiles"
 INT_RE = re.compile(r"-?[0-9]+")

@@ -18,11 +18,21 @@ from balance.tables import Rules, Tables
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_GRID_W, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_NAMED, S_X, S_FREE_USES,
  S_CARTS, S_WON, S_TEAM_SCORE, S_DECISIONS, S_MINE_VER, S_NEED_VER, S_PLAN_ROOM,
- S_BUILDS, S_N_SCALARS) = range(33)
+ S_BUILDS, S_FRONT_N, S_FRONT_MAXPTS, S_N_SCALARS) = range(35)
 
 # End reasons (stable codes: they are stored in the games table).
 END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP = range(6)
 END_NAMES = ("none", "target", "exhausted", "cannot_burn", "rush_target", "turn_cap")
+
+# Invariant violations (check mode); the first one found is recorded.
+(V_NONE, V_BAD_CHOICE, V_CARDS, V_SCORE, V_DISCONNECTED, V_IN_TUNNEL, V_BAD_PAYMENT,
+ V_HAND_LIMIT, V_GRID) = range(9)
+VIOLATION_NAMES = ("none", "player chose an option that was not offered",
+                   "a card is missing or in two places", "scores differ from points scored",
+                   "the mine is not connected", "a player stands in a tunnel",
+                   "a payment did not cover its door or spent a card for nothing",
+                   "a hand was over the limit after the discard phase",
+                   "the grid and the placed tiles disagree")
 
 MAX_OPTS = 4096
 EV_COLS = 8
@@ -67,6 +77,7 @@ class State(NamedTuple):
     queue: np.ndarray  # (n_tiles,)
     named: np.ndarray  # (G,) gems named by the current ability
     ev: np.ndarray  # (EV_MAX, EV_COLS) trace events when tracing
+    front: np.ndarray  # (4 * n_tiles + 4, 3) players' cache: frontier doors (tile, side, pts)
     need: np.ndarray  # (G,) float: players' estimate of how much each gem is wanted
     cardval: np.ndarray  # (n_cards,) float: players' per-card values for the current decision
 
@@ -102,5 +113,6 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         prev_how=np.zeros(n_tiles, i64), prev_arg=np.zeros(n_tiles, i64),
         queue=np.zeros(n_tiles + 1, i64), named=np.zeros(len(tables.gem_power), i64),
         ev=np.zeros((max(1, ev_max), EV_COLS), i64),
+        front=np.zeros((4 * n_tiles + 4, 3), i64),
         need=np.zeros(len(tables.gem_power), np.float64), cardval=np.zeros(n_cards, np.float64),
     )

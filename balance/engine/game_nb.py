@@ -1,0 +1,229 @@
+"""A whole game, and the batch kernel that plays many and writes one record per game."""
+
+import numpy as np
+
+from balance.engine.cards_nb import take_top_nb, to_hand_nb
+from balance.engine.check_nb import check_invariants_nb
+from balance.engine.decisions import D_ROTATION
+from balance.engine.events import EV_DEAL, EV_END, EV_PLACE, EV_SETUP, EV_TURN, EV_TURN_END, emit_nb
+from balance.engine.jit import njit
+from balance.engine.mine_nb import T_EMPTY, legal_rotations_nb, place_nb, trace_nb
+from balance.engine.players import decide_nb
+from balance.engine.rng import shuffle_nb
+from balance.engine.state import (
+    END_RUSH_TARGET,
+    END_TURN_CAP,
+    S_BURNT_N,
+    S_CARTS,
+    S_CHECK,
+    S_CUR,
+    S_DECISIONS,
+    S_DECK_N,
+    S_DISC_N,
+    S_DECK_OUT_TURN,
+    S_END_REASON,
+    S_ENDED,
+    S_EV_N,
+    S_N_SCALARS,
+    S_ORIGIN,
+    S_PLACED,
+    S_RESHUFFLES,
+    S_TARGET_TURN,
+    S_TEAM_SCORE,
+    S_TILES_N,
+    S_TRACE,
+    S_TURN,
+    S_VIOLATION,
+)
+from balance.engine.turn_nb import play_turn_nb
+from balance.tables import CRISIS, RUSH, TUNNEL
+
+# Columns of the per-game integer record.
+(R_WON, R_END_REASON, R_TURNS, R_TEAM_SCORE, R_TOP_SCORE, R_WINNER, R_TARGET_TURN,
+ R_DECK_OUT_TURN, R_RESHUFFLES, R_BURNT, R_ROOMS_BUILT, R_VIOLATION, R_DECISIONS,
+ R_N) = range(14)
+# Columns of the per-room record: one row per placed tile, in placement order.
+(RM_TYPE, RM_TURN, RM_BUILDER, RM_POINTS, RM_USES, RM_GAINED, RM_N) = range(7)
+
+
+@njit
+def reset_nb(st, tb, ru, rng_words, trace, check):
+    # Clear only the cells the last game used: the grid is large and mostly empty.
+    for j in range(st.sc[S_PLACED]):
+        st.grid[st.pl_y[j], st.pl_x[j]] = -1
+    for i in range(S_N_SCALARS):
+        st.sc[i] = 0
+    for i in range(4):
+        st.rng[i] = rng_words[i]
+    st.sc[S_TRACE] = trace
+    st.sc[S_CHECK] = check
+    st.sc[S_TARGET_TURN] = -1
+    st.sc[S_DECK_OUT_TURN] = -1
+    st.sc[S_ORIGIN] = st.grid.shape[0] // 2
+    n_cards = tb.card_deck.shape[0]
+    for i in range(n_cards):
+        st.deck[i] = i
+    st.sc[S_DECK_N] = n_cards
+    n_tiles = tb.room_deck.shape[0]
+    for i in range(n_tiles):
+        st.tiles[i] = tb.room_deck[i]
+    st.sc[S_TILES_N] = n_tiles
+    for q in range(ru.players):
+        st.hand_n[q] = 0
+        st.score[q] = ru.start_vp
+        st.door_pts[q] = 0
+        st.bonus_pts[q] = 0
+    st.sc[S_TEAM_SCORE] = ru.start_vp * ru.players
+    for t in range(st.score_by_turn.shape[0]):
+        st.score_by_turn[t] = 0
+
+
+@njit
+def setup_nb(st, tb, ru, pol, w):
+    """Shuffle, lay the start tile (2nd edition: a tunnel start chains on until a room),
+    deal, and seat everyone on the start room. Seat 0 is the first player."""
+    shuffle_nb(st.rng, st.tiles, st.sc[S_TILES_N])
+    shuffle_nb(st.rng, st.deck, st.sc[S_DECK_N])
+    o = st.sc[S_ORIGIN]
+    if not ru.start_tunnel_chain:
+        # Without the chain rule a tunnel cannot start the mine: it goes under the deck.
+        for _ in range(st.sc[S_TILES_N]):
+            top = st.tiles[st.sc[S_TILES_N] - 1]
+            if tb.room_kind[top] != TUNNEL:
+                break
+            for i in range(st.sc[S_TILES_N] - 1, 0, -1):
+                st.tiles[i] = st.tiles[i - 1]
+            st.tiles[0] = top
+    st.sc[S_TILES_N] -= 1
+    t0 = st.tiles[st.sc[S_TILES_N]]
+    start = place_nb(st, tb, t0, 0, o, o, -1, -1)
+    emit_nb(st, EV_SETUP, start, t0, 0, o, o)
+    x, y, side = o, o, 0
+    rt, rot = t0, 0
+    while tb.room_kind[rt] == TUNNEL and st.sc[S_TILES_N] > 0:
+        if st.sc[S_PLACED] == 1:
+            ex = 0  # leave the start tunnel northwards
+        else:
+            ex = tb.tunnel_exit[rt, rot, side]
+        kind, a, b, c, _p = trace_nb(st, tb, x, y, ex)
+        if kind != T_EMPTY:
+            start = a
+            break
+        st.sc[S_TILES_N] -= 1
+        nt = st.tiles[st.sc[S_TILES_N]]
+        m = legal_rotations_nb(tb, nt, c, st.work1)
+        for j in range(m):
+            st.opt[j, 0] = st.work1[j]
+            st.opt[j, 1] = nt
+            st.opt[j, 2] = c
+            st.opt[j, 3] = b * st.grid.shape[0] + a
+        k = decide_nb(st, tb, ru, pol, w, D_ROTATION, m, 0) if m > 1 else 0
+        rot = st.opt[k, 0]
+        start = place_nb(st, tb, nt, rot, a, b, -1, -1)
+        emit_nb(st, EV_PLACE, start, nt, rot, a, b)
+        x, y, side, rt = a, b, c, nt
+    for q in range(ru.players):
+        st.pos[q] = start
+        for _ in range(ru.deal):
+            c = take_top_nb(st)
+            if c >= 0:
+                to_hand_nb(st, q, c)
+                emit_nb(st, EV_DEAL, c, q, 0, 0, 0)
+
+
+@njit
+def play_game_nb(st, tb, ru, pol, w, rng_words, trace, check):
+    reset_nb(st, tb, ru, rng_words, trace, check)
+    setup_nb(st, tb, ru, pol, w)
+    cap = st.score_by_turn.shape[0]
+    while True:
+        turn = st.sc[S_TURN]
+        p = turn % ru.players
+        st.sc[S_CUR] = p
+        if ru.mode == RUSH and p == 0:
+            # Ruling 2: the end is checked at the first player, so all have equal turns.
+            top = 0
+            for q in range(ru.players):
+                top = max(top, st.score[q])
+            if top >= ru.target:
+                st.sc[S_ENDED] = 1
+                st.sc[S_END_REASON] = END_RUSH_TARGET
+                break
+            if turn // ru.players >= ru.rush_round_cap:
+                st.sc[S_ENDED] = 1
+                st.sc[S_END_REASON] = END_TURN_CAP
+                break
+        if turn >= cap:
+            st.sc[S_ENDED] = 1
+            st.sc[S_END_REASON] = END_TURN_CAP
+            break
+        emit_nb(st, EV_TURN, p, st.pos[p], 0, 0, 0)
+        play_turn_nb(st, tb, ru, pol, w, p)
+        st.score_by_turn[turn] = st.sc[S_TEAM_SCORE]
+        st.sc[S_TURN] = turn + 1
+        emit_nb(st, EV_TURN_END, st.sc[S_TEAM_SCORE], st.sc[S_DECK_N], st.sc[S_DISC_N],
+               st.sc[S_BURNT_N], 0)
+        if check:
+            check_invariants_nb(st, tb, ru)
+        if st.sc[S_ENDED]:
+            break
+    emit_nb(st, EV_END, st.sc[S_END_REASON], st.sc[S_TEAM_SCORE], 0, 0, 0)
+
+
+@njit
+def record_nb(st, tb, ru, out, g, scores, rooms):
+    top = -1
+    winner = -1
+    for q in range(ru.players):
+        scores[g, q] = st.score[q]
+        if st.score[q] > top:
+            top = st.score[q]
+            winner = q
+        elif st.score[q] == top:
+            winner = -1
+    r = out[g]
+    if ru.mode == CRISIS:
+        r[R_WON] = 1 if st.sc[S_TEAM_SCORE] >= ru.target else 0
+        r[R_WINNER] = -1
+    else:
+        r[R_WINNER] = winner
+        r[R_WON] = 1 if (winner >= 0 and st.sc[S_END_REASON] == END_RUSH_TARGET) else 0
+    r[R_END_REASON] = st.sc[S_END_REASON]
+    r[R_TURNS] = st.sc[S_TURN]
+    r[R_TEAM_SCORE] = st.sc[S_TEAM_SCORE]
+    r[R_TOP_SCORE] = top
+    r[R_TARGET_TURN] = st.sc[S_TARGET_TURN]
+    r[R_DECK_OUT_TURN] = st.sc[S_DECK_OUT_TURN]
+    r[R_RESHUFFLES] = st.sc[S_RESHUFFLES]
+    r[R_BURNT] = st.sc[S_BURNT_N]
+    n = st.sc[S_PLACED]
+    built = 0
+    for j in range(n):
+        rooms[g, j, RM_TYPE] = st.pl_type[j]
+        rooms[g, j, RM_TURN] = st.pl_turn[j]
+        rooms[g, j, RM_BUILDER] = st.pl_builder[j]
+        rooms[g, j, RM_POINTS] = st.pl_points[j]
+        rooms[g, j, RM_USES] = st.pl_uses[j]
+        rooms[g, j, RM_GAINED] = st.pl_gained[j]
+        if st.pl_builder[j] >= 0:
+            built += 1
+    for j in range(n, rooms.shape[1]):
+        rooms[g, j, RM_TYPE] = -1
+    r[R_ROOMS_BUILT] = built
+    r[R_VIOLATION] = st.sc[S_VIOLATION]
+    r[R_DECISIONS] = st.sc[S_DECISIONS]
+
+
+@njit
+def play_games_nb(st, tb, ru, pol, w, rng_words, check, out, scores, sbt, rooms):
+    """Play len(rng_words) games; game g writes out[g], scores[g], sbt[g] (team score after
+    each player turn; -1 after the end) and rooms[g] (placed tiles; type -1 after the last)."""
+    for g in range(rng_words.shape[0]):
+        play_game_nb(st, tb, ru, pol, w, rng_words[g], 0, check)
+        record_nb(st, tb, ru, out, g, scores, rooms)
+        turns = st.sc[S_TURN]
+        for t in range(sbt.shape[1]):
+            sbt[g, t] = st.score_by_turn[t] if t < turns else -1
+
+
+_ = (np, S_CARTS, S_EV_N)

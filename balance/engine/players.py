@@ -1,0 +1,17 @@
+"""The engine's single door to the players: every decision goes through `decide_nb`."""
+
+from balance.engine.jit import njit
+from balance.engine.state import S_DECISIONS, S_VIOLATION, V_BAD_CHOICE
+from heuristics.dispatch import choose_nb
+
+
+@njit
+def decide_nb(st, tb, ru, pol, w, kind, n, p):
+    """Ask player policy `pol` (seat p) to pick one of the n options in st.opt."""
+    st.sc[S_DECISIONS] += 1
+    k = choose_nb(pol, kind, st, tb, ru, w, n, p)
+    if k < 0 or k >= n:
+        if st.sc[S_VIOLATION] == 0:
+            st.sc[S_VIOLATION] = V_BAD_CHOICE
+        k = 0
+    return k

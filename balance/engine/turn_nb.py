@@ -1,0 +1,405 @@
+"""One player turn, phase by phase (rulebooks' sequence of play):
+check end (in the game loop), discard to the hand limit, move, act, burn (Crisis).
+
+Construction and tunnels are in `build_nb`; the moves on offer are listed by `list_steps_nb`.
+"""
+
+from balance.engine.ability_nb import run_ability_nb
+from balance.engine.usable_nb import ability_usable_nb
+from balance.engine.cards_nb import (
+    available_nb,
+    burn_card_nb,
+    hand_take_nb,
+    take_top_nb,
+    to_discard_nb,
+    to_hand_nb,
+)
+from balance.engine.decisions import (
+    ACT_ABILITY,
+    ACT_DRAW,
+    D_ACTION,
+    D_BURN,
+    D_DISCARD_LIMIT,
+    D_PAYMENT,
+    D_ROTATION,
+    D_STEP,
+    D_VOL_DISCARD,
+    OPT_ABILITY,
+    OPT_CART,
+    OPT_DOOR,
+    OPT_FREE,
+    OPT_STOP,
+    OPT_WARP_BUILD,
+    OPT_WARP_MOVE,
+)
+from balance.engine.events import (
+    EV_BONUS,
+    EV_BUILD,
+    EV_CART,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_MOVE,
+    EV_PAY,
+    EV_PLACE,
+    EV_STOP_BACK,
+    EV_VOL_DISCARD,
+    EV_WARP_MOVE,
+    emit_nb,
+)
+from balance.engine.jit import njit
+from balance.engine.mine_nb import (
+    T_EMPTY,
+    T_ROOM,
+    legal_rotations_nb,
+    place_nb,
+    trace_nb,
+)
+from balance.engine.payment_nb import (
+    card_is_warp_nb,
+    covers_nb,
+    hand_covers_nb,
+    list_payments_nb,
+)
+from balance.engine.players import decide_nb
+from balance.engine.state import (
+    S_CARTS,
+    S_CHECK,
+    S_DISC_N,
+    S_END_REASON,
+    S_ENDED,
+    S_PLACED,
+    S_POOL_N,
+    S_STEPS_LEFT,
+    S_TARGET_TURN,
+    S_TEAM_SCORE,
+    S_TILES_N,
+    S_TURN,
+    S_VIOLATION,
+    V_BAD_PAYMENT,
+    V_HAND_LIMIT,
+    END_CANNOT_BURN,
+    END_EXHAUSTED,
+    END_TARGET,
+)
+from balance.tables import BONUS, CRISIS, FREE, MINECART, MOVEMENT, TUNNEL
+
+
+@njit
+def score_nb(st, ru, p, points, bonus):
+    st.door_pts[p] += points
+    st.bonus_pts[p] += bonus
+    st.score[p] += points + bonus
+    st.sc[S_TEAM_SCORE] += points + bonus
+    if st.sc[S_TARGET_TURN] < 0 and ru.mode == CRISIS and st.sc[S_TEAM_SCORE] >= ru.target:
+        st.sc[S_TARGET_TURN] = st.sc[S_TURN] + 1
+        if not ru.exhaust:
+            # Ruling 1: the team wins the moment the collective score reaches the target.
+            st.sc[S_ENDED] = 1
+            st.sc[S_END_REASON] = END_TARGET
+
+
+@njit
+def _verify_payment_nb(st, tb, p, cost, mask, warp_pos):
+    """Check mode: the chosen cards cover the door, and none could have been left out."""
+    m = 0
+    for pos in range(st.hand_n[p]):
+        if (mask >> pos) & 1:
+            st.scratch[m] = st.hand[p, pos]
+            m += 1
+    ok = covers_nb(st, tb, cost, st.scratch, m)
+    for drop in range(m):
+        card = st.scratch[drop]
+        if warp_pos >= 0 and card == st.hand[p, warp_pos]:
+            continue
+        st.scratch[drop] = st.scratch[m - 1]
+        if covers_nb(st, tb, cost, st.scratch, m - 1):
+            ok = False
+        st.scratch[drop] = card
+    if not ok and st.sc[S_VIOLATION] == 0:
+        st.sc[S_VIOLATION] = V_BAD_PAYMENT
+
+
+@njit
+def pay_nb(st, tb, ru, pol, w, p, cost, warp):
+    """Ask for a payment, discard it and return the Orichalcum points it earns."""
+    n = list_payments_nb(st, tb, p, cost, warp, st.work1, st.work2)
+    if n == 0:
+        return -1
+    k = decide_nb(st, tb, ru, pol, w, D_PAYMENT, n, p) if n > 1 else 0
+    mask = st.opt[k, 0]
+    if st.sc[S_CHECK]:
+        _verify_payment_nb(st, tb, p, cost, mask, st.opt[k, 1])
+    bonus = 0
+    for pos in range(st.hand_n[p] - 1, -1, -1):  # high positions first keep the rest in place
+        if (mask >> pos) & 1:
+            c = hand_take_nb(st, p, pos)
+            ct = tb.card_deck[c]
+            for s in range(2):
+                g = tb.card_gems[ct, s]
+                if g >= 0 and tb.gem_power[g] == BONUS and ru.special_gems:
+                    bonus += 1
+            to_discard_nb(st, c)
+            emit_nb(st, EV_PAY, c, 0, 0, 0, 0)
+    return bonus
+
+
+@njit
+def build_nb(st, tb, ru, pol, w, p, room, side, warp):
+    """Construct through door `side` of placed tile `room` (rulebooks' Construction)."""
+    rt = st.pl_type[room]
+    rot = st.pl_rot[room]
+    cost = tb.door_cost[rt, rot, side]
+    points = tb.door_points[rt, rot, side]
+    bonus = pay_nb(st, tb, ru, pol, w, p, cost, warp)
+    if bonus < 0:
+        return
+    emit_nb(st, EV_BUILD, room, side, points, bonus, warp)
+    st.pl_points[room] += points
+    if bonus > 0:
+        emit_nb(st, EV_BONUS, bonus, 0, 0, 0, 0)
+    kind, x, y, entry, _passed = trace_nb(st, tb, st.pl_x[room], st.pl_y[room], side)
+    # A tunnel drawn here is laid and crossed at once; emerging into an empty cell builds
+    # again for no gems and no points; emerging at a built room stops there (ruling 6).
+    while kind == T_EMPTY:
+        if st.sc[S_TILES_N] == 0:
+            st.pos[p] = room  # the room deck ran out inside a tunnel chain: back where we were
+            emit_nb(st, EV_STOP_BACK, room, 0, 0, 0, 0)
+            break
+        st.sc[S_TILES_N] -= 1
+        nt = st.tiles[st.sc[S_TILES_N]]
+        m = legal_rotations_nb(tb, nt, entry, st.work1)
+        for j in range(m):
+            st.opt[j, 0] = st.work1[j]
+            st.opt[j, 1] = nt
+            st.opt[j, 2] = entry
+            st.opt[j, 3] = y * st.grid.shape[0] + x
+        k = decide_nb(st, tb, ru, pol, w, D_ROTATION, m, p) if m > 1 else 0
+        r = st.opt[k, 0]
+        i = place_nb(st, tb, nt, r, x, y, p, st.sc[S_TURN])
+        emit_nb(st, EV_PLACE, i, nt, r, x, y)
+        if tb.room_kind[nt] != TUNNEL:
+            st.pos[p] = i
+            break
+        ex = tb.tunnel_exit[nt, r, entry]
+        kind, a, b, c, _passed = trace_nb(st, tb, x, y, ex)
+        if kind == T_EMPTY:
+            x, y, entry = a, b, c
+        elif kind == T_ROOM:
+            st.pos[p] = a
+        else:
+            st.pos[p] = room
+    score_nb(st, ru, p, points, bonus)
+
+
+@njit
+def _add(st, n, kind, a, b, c):
+    st.opt[n, 0] = kind
+    st.opt[n, 1] = a
+    st.opt[n, 2] = b
+    st.opt[n, 3] = c
+    return n + 1
+
+
+@njit
+def list_steps_nb(st, tb, ru, p, steps, free_uses):
+    n = _add(st, 0, OPT_STOP, 0, 0, 0)
+    cur = st.pos[p]
+    rt = st.pl_type[cur]
+    rot = st.pl_rot[cur]
+    kind_here = tb.room_kind[rt]
+    tiles_left = st.sc[S_TILES_N] > 0
+    if steps >= 1:
+        for side in range(4):
+            if not tb.door[rt, rot, side]:
+                continue
+            kind, a, _b, _c, passed = trace_nb(st, tb, st.pl_x[cur], st.pl_y[cur], side)
+            if kind == T_ROOM:
+                n = _add(st, n, OPT_DOOR, side, a, passed)
+            elif kind == T_EMPTY and tiles_left and hand_covers_nb(st, tb, p, tb.door_cost[rt, rot, side]):
+                n = _add(st, n, OPT_DOOR, side, -1, passed)
+    if kind_here == MINECART and st.sc[S_CARTS] >= 2:
+        for j in range(st.sc[S_PLACED]):
+            if j != cur and tb.room_kind[st.pl_type[j]] == MINECART:
+                n = _add(st, n, OPT_CART, j, 0, 0)
+    if ru.special_gems:
+        has_warp = False
+        for i in range(st.hand_n[p]):
+            if card_is_warp_nb(tb, st.hand[p, i]):
+                has_warp = True
+                for j in range(st.sc[S_PLACED]):
+                    if j != cur and tb.room_kind[st.pl_type[j]] != TUNNEL and n < st.opt.shape[0] - 8:
+                        n = _add(st, n, OPT_WARP_MOVE, i, j, 0)
+        if has_warp and tiles_left:
+            for j in range(st.sc[S_PLACED]):
+                jt = st.pl_type[j]
+                if tb.room_kind[jt] == TUNNEL:
+                    continue
+                for side in range(4):
+                    if not tb.door[jt, st.pl_rot[j], side]:
+                        continue
+                    kind, _a, _b, _c, _passed = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
+                    if (kind == T_EMPTY and n < st.opt.shape[0] - 8
+                            and hand_covers_nb(st, tb, p, tb.door_cost[jt, st.pl_rot[j], side])):
+                        n = _add(st, n, OPT_WARP_BUILD, j, side, 0)
+    if kind_here == MOVEMENT and steps >= 1 and ability_usable_nb(st, tb, ru, p, cur):
+        n = _add(st, n, OPT_ABILITY, 0, 0, 0)
+    if kind_here == FREE and free_uses < ru.free_use_cap and ability_usable_nb(st, tb, ru, p, cur):
+        n = _add(st, n, OPT_FREE, 0, 0, 0)
+    return n
+
+
+@njit
+def movement_nb(st, tb, ru, pol, w, p):
+    """Up to `steps` steps; free moves (mine carts, free rooms, Warpstone) cost none. The
+    free_use_cap rule bounds free moves so that no player can loop forever."""
+    steps = ru.steps
+    free_uses = 0
+    while st.sc[S_ENDED] == 0:
+        st.sc[S_STEPS_LEFT] = steps
+        n = list_steps_nb(st, tb, ru, p, steps, free_uses)
+        if n == 1:
+            return
+        k = decide_nb(st, tb, ru, pol, w, D_STEP, n, p)
+        kind = st.opt[k, 0]
+        a = st.opt[k, 1]
+        b = st.opt[k, 2]
+        c = st.opt[k, 3]
+        if kind == OPT_STOP:
+            return
+        if kind == OPT_DOOR:
+            steps -= 1
+            if b >= 0:
+                emit_nb(st, EV_MOVE, st.pos[p], b, a, c, 0)
+                st.pos[p] = b
+            else:
+                build_nb(st, tb, ru, pol, w, p, st.pos[p], a, False)
+        elif kind == OPT_CART:
+            free_uses += 1
+            emit_nb(st, EV_CART, st.pos[p], a, 0, 0, 0)
+            st.pos[p] = a
+        elif kind == OPT_WARP_MOVE:
+            card = hand_take_nb(st, p, a)
+            to_discard_nb(st, card)
+            emit_nb(st, EV_WARP_MOVE, st.pos[p], b, card, 0, 0)
+            st.pos[p] = b
+        elif kind == OPT_WARP_BUILD:
+            build_nb(st, tb, ru, pol, w, p, a, b, True)
+        elif kind == OPT_ABILITY:
+            steps -= 1
+            run_ability_nb(st, tb, ru, pol, w, p, st.pos[p])
+        elif kind == OPT_FREE:
+            free_uses += 1
+            run_ability_nb(st, tb, ru, pol, w, p, st.pos[p])
+
+
+@njit
+def action_nb(st, tb, ru, pol, w, p):
+    room = st.pos[p]
+    act = ACT_DRAW
+    if ability_usable_nb(st, tb, ru, p, room):
+        st.opt[0, 0] = ACT_DRAW
+        st.opt[1, 0] = ACT_ABILITY
+        act = st.opt[decide_nb(st, tb, ru, pol, w, D_ACTION, 2, p), 0]
+    if act == ACT_ABILITY:
+        run_ability_nb(st, tb, ru, pol, w, p, room)
+    else:
+        c = take_top_nb(st)
+        if c >= 0:
+            to_hand_nb(st, p, c)
+            emit_nb(st, EV_DRAW, c, 0, 0, 0, 0)
+
+
+@njit
+def discard_to_limit_nb(st, tb, ru, pol, w, p):
+    while st.hand_n[p] > ru.hand_limit:
+        n = st.hand_n[p]
+        for i in range(n):
+            st.opt[i, 0] = i
+            st.opt[i, 1] = st.hand[p, i]
+        k = decide_nb(st, tb, ru, pol, w, D_DISCARD_LIMIT, n, p)
+        c = hand_take_nb(st, p, st.opt[k, 0])
+        to_discard_nb(st, c)
+        emit_nb(st, EV_DISCARD, c, 0, 0, 0, 0)
+
+
+@njit
+def _list_hand_cards(st, ru, n, limit):
+    for q in range(ru.players):
+        for i in range(st.hand_n[q]):
+            if n < limit:
+                st.opt[n, 0] = q
+                st.opt[n, 1] = i
+                st.opt[n, 2] = st.hand[q, i]
+                n += 1
+    return n
+
+
+@njit
+def burnable_nb(st, ru):
+    n = available_nb(st)
+    if ru.burn_from_hands:
+        for q in range(ru.players):
+            n += st.hand_n[q]
+    return n
+
+
+@njit
+def burn_phase_nb(st, tb, ru, pol, w, p):
+    """Crisis clock. 1st edition: burn from the deck; unable to burn in full, the team loses
+    (players may first discard at will to feed the deck). 2nd edition: burn from the deck or
+    any hand; the last card burnt ends the game."""
+    limit = st.opt.shape[0]
+    if ru.voluntary_discard and not ru.burn_from_hands:
+        while True:
+            st.opt[0, 0] = -1
+            n = _list_hand_cards(st, ru, 1, limit)
+            if n == 1:
+                break
+            k = decide_nb(st, tb, ru, pol, w, D_VOL_DISCARD, n, p)
+            if st.opt[k, 0] < 0:
+                break
+            c = hand_take_nb(st, st.opt[k, 0], st.opt[k, 1])
+            to_discard_nb(st, c)
+            emit_nb(st, EV_VOL_DISCARD, c, st.opt[k, 0], 0, 0, 0)
+    if ru.cannot_burn_loses and burnable_nb(st, ru) < ru.burn_per_turn:
+        st.sc[S_ENDED] = 1
+        st.sc[S_END_REASON] = END_CANNOT_BURN
+        return
+    for _ in range(ru.burn_per_turn):
+        n = 0
+        if available_nb(st) > 0:
+            st.opt[0, 0] = -1
+            st.opt[0, 1] = 0
+            st.opt[0, 2] = -1
+            n = 1
+        if ru.burn_from_hands:
+            n = _list_hand_cards(st, ru, n, limit)
+        if n == 0:
+            break
+        k = decide_nb(st, tb, ru, pol, w, D_BURN, n, p) if n > 1 else 0
+        q = st.opt[k, 0]
+        if q < 0:
+            burn_card_nb(st, take_top_nb(st), -1)
+        else:
+            burn_card_nb(st, hand_take_nb(st, q, st.opt[k, 1]), q)
+    # With cannot_burn_loses the clock ends only at a burn that fails: until then the next
+    # player still plays (and may pay cards back into the discard pile).
+    if not ru.cannot_burn_loses and burnable_nb(st, ru) == 0 and st.sc[S_ENDED] == 0:
+        st.sc[S_ENDED] = 1
+        st.sc[S_END_REASON] = END_EXHAUSTED
+
+
+@njit
+def play_turn_nb(st, tb, ru, pol, w, p):
+    discard_to_limit_nb(st, tb, ru, pol, w, p)
+    if st.hand_n[p] > ru.hand_limit and st.sc[S_VIOLATION] == 0:
+        st.sc[S_VIOLATION] = V_HAND_LIMIT
+    movement_nb(st, tb, ru, pol, w, p)
+    if st.sc[S_ENDED]:
+        return
+    action_nb(st, tb, ru, pol, w, p)
+    if ru.mode == CRISIS:
+        burn_phase_nb(st, tb, ru, pol, w, p)
+
+
+_ = (S_DISC_N, S_POOL_N)

@@ -1,0 +1,105 @@
+"""Python front of the engine: from names (edition, mode, players, heuristic) to compiled
+inputs, and from seeds to per-game records. Everything here can be called from a notebook."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.content import Content, load_content
+from balance.engine.rng import seed_state
+from balance.engine.state import END_NAMES, State, new_state
+from balance.rules import Profile, profile_for
+from balance.tables import Rules, Tables, compile_rules, compile_tables
+
+ENGINE_VERSION = "1"  # bump whenever the engine's behaviour changes
+
+
+@dataclass
+class Setup:
+    """Everything one variant needs to be played."""
+
+    content: Content
+    profile: Profile
+    tables: Tables
+    rules: Rules
+    heuristic: str
+    policy: int
+    weights: np.ndarray
+    mode: str
+
+    @property
+    def room_names(self) -> list[str]:
+        return [r.name for r in self.content.rooms]
+
+    @property
+    def gem_names(self) -> list[str]:
+        return [g.name for g in self.content.gems]
+
+
+def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
+            heuristic: str = "greedy", target: int | str | None = None, exhaust: bool = False,
+            rules: dict | None = None, content: str | None = None,
+            source: str = "arguments") -> Setup:
+    """Compile a variant. `target` may be a number or a Crisis difficulty name."""
+    from heuristics.registry import get_heuristic, weights_for
+
+    if content is None:
+        from balance.rules import load_profile
+
+        content = load_profile(edition or "2e").content
+    c = load_content(content)
+    profile = profile_for(c, edition, rules, source)
+    if isinstance(target, str):
+        target = (profile.crisis_target(target) if not target.isdigit() else int(target))
+    tables = compile_tables(c, profile)
+    ru = compile_rules(profile, mode, players, target, exhaust, source)
+    h = get_heuristic(heuristic)
+    return Setup(c, profile, tables, ru, heuristic, h.policy, weights_for(heuristic, tables), mode)
+
+
+def seed_states(seeds) -> np.ndarray:
+    return np.stack([seed_state(s) for s in seeds]) if len(seeds) else np.zeros((0, 4), np.int64)
+
+
+@dataclass
+class Batch:
+    """Per-game records of one call: see balance/engine/game_nb.py for the column layout."""
+
+    seeds: np.ndarray
+    out: np.ndarray
+    scores: np.ndarray
+    score_by_turn: np.ndarray
+    rooms: np.ndarray
+
+
+def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None) -> Batch:
+    from balance.engine.game_nb import R_N, RM_N, play_games_nb
+
+    seeds = np.asarray(seeds, dtype=np.int64)
+    st = state if state is not None else new_state(setup.tables, setup.rules)
+    n = len(seeds)
+    out = np.zeros((n, R_N), np.int64)
+    scores = np.zeros((n, setup.rules.players), np.int64)
+    sbt = np.zeros((n, st.score_by_turn.shape[0]), np.int16)
+    rooms = np.zeros((n, len(setup.tables.room_deck), RM_N), np.int16)
+    play_games_nb(st, setup.tables, setup.rules, setup.policy, setup.weights,
+                  seed_states(seeds), int(check), out, scores, sbt, rooms)
+    return Batch(seeds, out, scores, sbt, rooms)
+
+
+def play_traced(setup: Setup, seed: int, check: bool = True):
+    """One game with its event log: (state, events array)."""
+    from balance.engine.game_nb import play_game_nb
+
+    st = new_state(setup.tables, setup.rules, ev_max=200_000)
+    play_game_nb(st, setup.tables, setup.rules, setup.policy, setup.weights, seed_state(seed),
+                 1, int(check))
+    from balance.engine.state import S_EV_N
+
+    return st, st.ev[: st.sc[S_EV_N]].copy()
+
+
+__all__ = ["prepare", "play_batch", "play_traced", "Setup", "Batch", "END_NAMES",
+           "ENGINE_VERSION"]

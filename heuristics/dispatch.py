@@ -1,0 +1,17 @@
+"""Integer policy id -> player. A jitted function passed as an argument would miss Numba's disk
+cache in every new worker process, so players are chosen here by if/elif.
+To add a player: write its `*_choose_nb`, give it the next id here and in registry.py."""
+
+from balance.engine.jit import njit
+from heuristics.greedy import greedy_choose_nb
+from heuristics.random_player import random_choose_nb
+
+POLICY_GREEDY = 0
+POLICY_RANDOM = 1
+
+
+@njit
+def choose_nb(pol, kind, st, tb, ru, w, n, p):
+    if pol == POLICY_GREEDY:
+        return greedy_choose_nb(kind, st, tb, ru, w, n, p)
+    return random_choose_nb(kind, st, tb, ru, w, n, p)

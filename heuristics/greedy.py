@@ -1,0 +1,419 @@
+"""`greedy`: the baseline player. Documented in README.md ("Players"); in short:
+
+- Movement: build the highest-scoring door it can afford within this turn's steps (or
+  anywhere, with a Warpstone), fewest steps first. Doors worth fewer than `min_points` are
+  left alone unless free or unless the whole frontier is worth no more.
+- Otherwise walk to the reachable room whose ability is worth most (static value from the
+  content plus a bonus when it targets gems the frontier needs) and use it; else draw.
+- Pays with the fewest cards, then the fewest gems wasted, then the least valuable cards.
+- Rotates new tiles to open doors it can afford, then doors worth most.
+- Crisis: plays as one team with open hands; burns from the deck while it can; in the 1st
+  edition discards just enough to keep the deck able to burn.
+
+Weights (w): knobs below, then one static ability value per room type (heuristics/registry.py).
+"""
+
+import numpy as np
+
+from balance.ability import DIG, F_GEMS, KEEP_ALL, KEEP_N, MOVE_ANY
+from balance.engine.usable_nb import ability_usable_nb
+from balance.engine.decisions import (
+    ACT_ABILITY,
+    ACT_DRAW,
+    D_ABILITY_DISCARD,
+    D_ACTION,
+    D_BURN,
+    D_DISCARD_LIMIT,
+    D_KEEP,
+    D_MOVE_ANY,
+    D_NAME,
+    D_PAYMENT,
+    D_ROTATION,
+    D_STEP,
+    D_SWAP,
+    D_VOL_DISCARD,
+    D_X,
+    OPT_ABILITY,
+    OPT_CART,
+    OPT_DOOR,
+    OPT_STOP,
+    OPT_WARP_BUILD,
+)
+from balance.engine.jit import njit
+from balance.engine.mine_nb import T_EMPTY, T_ROOM, step_xy_nb, trace_nb
+from balance.engine.payment_nb import covers_nb, hand_covers_nb, hand_has_warp_nb
+from balance.engine.state import (
+    S_CARTS,
+    S_DECK_N,
+    S_DISC_N,
+    S_FRONT_MAXPTS,
+    S_FRONT_N,
+    S_MINE_VER,
+    S_NEED_VER,
+    S_PLACED,
+    S_PLAN_ROOM,
+    S_STEPS_LEFT,
+    S_TILES_N,
+)
+from balance.tables import ACTION, BONUS, ECHO, FREE, MINECART, MOVEMENT, STANDARD, TUNNEL, WARP, WILD
+
+# Knobs: index into w.
+W_DRAW, W_NEED_BONUS, W_WILD, W_ECHO, W_BONUS, W_WARP, W_JUNK, W_MIN_POINTS, N_KNOBS = range(9)
+KNOB_NAMES = ("draw_value", "need_bonus", "wild_value", "echo_value", "bonus_value",
+              "warp_value", "junk_below", "min_points")
+BIG = 1 << 30
+
+
+@njit
+def refresh_frontier_nb(st, tb):
+    """Frontier doors (doors of built rooms that lead, through any tunnels, to an empty cell)
+    and how much each gem is wanted by them; cached until the mine changes."""
+    if st.sc[S_NEED_VER] == st.sc[S_MINE_VER]:
+        return
+    for g in range(st.need.shape[0]):
+        st.need[g] = 0.0
+    n = 0
+    top = 0
+    for j in range(st.sc[S_PLACED]):
+        jt = st.pl_type[j]
+        if tb.room_kind[jt] == TUNNEL:
+            continue
+        jr = st.pl_rot[j]
+        for side in range(4):
+            if not tb.door[jt, jr, side]:
+                continue
+            kind, _a, _b, _c, _p = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
+            if kind != T_EMPTY:
+                continue
+            pts = tb.door_points[jt, jr, side]
+            st.front[n, 0] = j
+            st.front[n, 1] = side
+            st.front[n, 2] = pts
+            n += 1
+            top = max(top, pts)
+            for g in range(st.need.shape[0]):
+                st.need[g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
+    st.sc[S_FRONT_N] = n
+    st.sc[S_FRONT_MAXPTS] = top
+    st.sc[S_NEED_VER] = st.sc[S_MINE_VER]
+
+
+@njit
+def card_value_nb(st, tb, w, card):
+    top = 1e-9
+    for g in range(st.need.shape[0]):
+        top = max(top, st.need[g])
+    ct = tb.card_deck[card]
+    v = 0.0
+    for k in range(2):
+        g = tb.card_gems[ct, k]
+        if g < 0:
+            continue
+        pw = tb.gem_power[g]
+        if pw == STANDARD:
+            v += st.need[g] / top
+        elif pw == WILD:
+            v += w[W_WILD]
+        elif pw == ECHO:
+            v += w[W_ECHO]
+        elif pw == BONUS:
+            v += w[W_BONUS]
+        elif pw == WARP:
+            v += w[W_WARP]
+    return v
+
+
+@njit
+def room_value_nb(st, tb, w, room):
+    """How much using this room's ability is worth to the greedy player now."""
+    rt = st.pl_type[room]
+    v = w[N_KNOBS + rt]
+    total = 1e-9
+    for g in range(st.need.shape[0]):
+        total += st.need[g]
+    for i in range(tb.prog_len[rt]):
+        op = tb.prog[rt, i, 0]
+        if (op == DIG or op == KEEP_ALL or op == KEEP_N) and tb.prog[rt, i, 2] == F_GEMS:
+            mask = tb.prog[rt, i, 3]
+            wanted = 0.0
+            for g in range(st.need.shape[0]):
+                if (mask >> g) & 1:
+                    wanted += st.need[g]
+            v += w[W_NEED_BONUS] * wanted / total
+    return v
+
+
+@njit
+def reach_nb(st, tb, ru, p, steps):
+    """Steps needed to reach each built room this turn (st.dist), with the first move of a
+    shortest way there (st.prev_how / st.prev_arg on the room after the start)."""
+    cur = st.pos[p]
+    n = st.sc[S_PLACED]
+    for j in range(n):
+        st.dist[j] = BIG
+        st.prev[j] = -1
+    st.dist[cur] = 0
+    for d in range(steps + 1):
+        if st.sc[S_CARTS] >= 2:
+            via = -1
+            for j in range(n):
+                if st.dist[j] == d and tb.room_kind[st.pl_type[j]] == MINECART:
+                    via = j
+                    break
+            if via >= 0:
+                for j in range(n):
+                    if st.dist[j] > d and tb.room_kind[st.pl_type[j]] == MINECART:
+                        st.dist[j] = d
+                        st.prev[j] = via
+                        st.prev_how[j] = OPT_CART
+                        st.prev_arg[j] = j
+        if d == steps:
+            break
+        for j in range(n):
+            if st.dist[j] != d:
+                continue
+            jt = st.pl_type[j]
+            jr = st.pl_rot[j]
+            for side in range(4):
+                if not tb.door[jt, jr, side]:
+                    continue
+                kind, a, _b, _c, _p = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
+                if kind == T_ROOM and st.dist[a] > d + 1:
+                    st.dist[a] = d + 1
+                    st.prev[a] = j
+                    st.prev_how[a] = OPT_DOOR
+                    st.prev_arg[a] = side
+            if (j == cur and tb.room_kind[jt] == MOVEMENT and tb.prog[jt, 0, 0] == MOVE_ANY
+                    and ability_usable_nb(st, tb, ru, p, j)):
+                for a in range(n):
+                    if st.dist[a] > d + 1 and tb.room_kind[st.pl_type[a]] != TUNNEL:
+                        st.dist[a] = d + 1
+                        st.prev[a] = j
+                        st.prev_how[a] = OPT_ABILITY
+                        st.prev_arg[a] = a
+
+
+@njit
+def first_hop_nb(st, cur, target):
+    """The room right after `cur` on the way to `target`."""
+    j = target
+    for _ in range(st.prev.shape[0]):
+        if st.prev[j] == cur or st.prev[j] < 0:
+            return j
+        j = st.prev[j]
+    return j
+
+
+@njit
+def find_option_nb(st, n, kind, a):
+    for i in range(n):
+        if st.opt[i, 0] == kind and (kind == OPT_ABILITY or st.opt[i, 1] == a):
+            return i
+    return 0
+
+
+@njit
+def plan_step_nb(st, tb, ru, w, n, p):
+    refresh_frontier_nb(st, tb)
+    steps = st.sc[S_STEPS_LEFT]
+    cur = st.pos[p]
+    reach_nb(st, tb, ru, p, steps)
+    st.sc[S_PLAN_ROOM] = -1
+    best = -1
+    best_pts = -1
+    best_steps = BIG
+    warp = hand_has_warp_nb(tb, st, p) and ru.special_gems
+    if st.sc[S_TILES_N] > 0:
+        for f in range(st.sc[S_FRONT_N]):
+            j = st.front[f, 0]
+            side = st.front[f, 1]
+            pts = st.front[f, 2]
+            need_steps = st.dist[j] + 1
+            if need_steps > steps:
+                if not warp:
+                    continue
+                need_steps = BIG - 1  # reachable by a Warpstone build only
+            if pts < best_pts or (pts == best_pts and need_steps >= best_steps):
+                continue
+            if hand_covers_nb(st, tb, p, tb.door_cost[st.pl_type[j], st.pl_rot[j], side]):
+                best, best_pts, best_steps = f, pts, need_steps
+    if best >= 0:
+        j = st.front[best, 0]
+        side = st.front[best, 1]
+        cost = tb.door_cost[st.pl_type[j], st.pl_rot[j], side]
+        free = True
+        for g in range(cost.shape[0]):
+            if cost[g] > 0:
+                free = False
+        if best_pts >= w[W_MIN_POINTS] or free or st.sc[S_FRONT_MAXPTS] < w[W_MIN_POINTS]:
+            if best_steps == BIG - 1:
+                for i in range(n):
+                    if (st.opt[i, 0] == OPT_WARP_BUILD and st.opt[i, 1] == j
+                            and st.opt[i, 2] == side):
+                        return i
+                return 0
+            if j == cur:
+                for i in range(n):
+                    if st.opt[i, 0] == OPT_DOOR and st.opt[i, 1] == side and st.opt[i, 2] < 0:
+                        return i
+                return 0
+            return _go_toward_nb(st, n, cur, j)
+    # No build: the most valuable reachable ability, if it beats drawing a card.
+    target = -1
+    value = w[W_DRAW]
+    for j in range(st.sc[S_PLACED]):
+        if st.dist[j] > steps:
+            continue
+        k = tb.room_kind[st.pl_type[j]]
+        if k != ACTION and k != MOVEMENT and k != FREE:
+            continue
+        v = room_value_nb(st, tb, w, j)
+        if v > value and ability_usable_nb(st, tb, ru, p, j):
+            target, value = j, v
+    if target < 0 or target == cur:
+        return find_option_nb(st, n, OPT_STOP, 0)
+    return _go_toward_nb(st, n, cur, target)
+
+
+@njit
+def _go_toward_nb(st, n, cur, target):
+    hop = first_hop_nb(st, cur, target)
+    how = st.prev_how[hop]
+    st.sc[S_PLAN_ROOM] = hop
+    if how == OPT_DOOR:
+        return find_option_nb(st, n, OPT_DOOR, st.prev_arg[hop])
+    if how == OPT_CART:
+        return find_option_nb(st, n, OPT_CART, hop)
+    return find_option_nb(st, n, OPT_ABILITY, 0)
+
+
+@njit
+def pick_payment_nb(st, tb, w, n, p):
+    best = 0
+    key0 = BIG
+    key1 = BIG
+    key2 = 1e18
+    for i in range(n):
+        mask = st.opt[i, 0]
+        val = 0.0
+        for pos in range(st.hand_n[p]):
+            if (mask >> pos) & 1:
+                val += card_value_nb(st, tb, w, st.hand[p, pos])
+        c, wst = st.opt[i, 2], st.opt[i, 3]
+        if c < key0 or (c == key0 and (wst < key1 or (wst == key1 and val < key2))):
+            best, key0, key1, key2 = i, c, wst, val
+    return best
+
+
+@njit
+def pick_rotation_nb(st, tb, w, n, p):
+    best = 0
+    best_score = -1.0
+    width = st.grid.shape[0]
+    for i in range(n):
+        rot, rt, entry, cell = st.opt[i, 0], st.opt[i, 1], st.opt[i, 2], st.opt[i, 3]
+        x, y = cell % width, cell // width
+        score = 0.0
+        if tb.room_kind[rt] == TUNNEL:
+            ex = tb.tunnel_exit[rt, rot, entry]
+            nx, ny = step_xy_nb(x, y, ex)
+            score = 5.0 if st.grid[ny, nx] < 0 else 1.0
+        else:
+            for side in range(4):
+                if side == entry or not tb.door[rt, rot, side]:
+                    continue
+                nx, ny = step_xy_nb(x, y, side)
+                if st.grid[ny, nx] >= 0:
+                    continue
+                pts = tb.door_points[rt, rot, side]
+                if hand_covers_nb(st, tb, p, tb.door_cost[rt, rot, side]):
+                    score += 2.0 + pts
+                else:
+                    score += 0.5 + 0.1 * pts
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+@njit
+def extreme_card_nb(st, tb, w, n, col, lowest):
+    best = 0
+    best_v = 1e18 if lowest else -1e18
+    for i in range(n):
+        c = st.opt[i, col]
+        if c < 0:
+            continue
+        v = card_value_nb(st, tb, w, c)
+        if (lowest and v < best_v) or (not lowest and v > best_v):
+            best, best_v = i, v
+    return best
+
+
+@njit
+def frontier_doors_at_nb(st, room):
+    c = 0
+    for f in range(st.sc[S_FRONT_N]):
+        if st.front[f, 0] == room:
+            c += 1
+    return c
+
+
+@njit
+def greedy_choose_nb(kind, st, tb, ru, w, n, p):
+    refresh_frontier_nb(st, tb)
+    if kind == D_STEP:
+        return plan_step_nb(st, tb, ru, w, n, p)
+    if kind == D_PAYMENT:
+        return pick_payment_nb(st, tb, w, n, p)
+    if kind == D_ROTATION:
+        return pick_rotation_nb(st, tb, w, n, p)
+    if kind == D_ACTION:
+        v = room_value_nb(st, tb, w, st.pos[p])
+        target = ACT_ABILITY if v > w[W_DRAW] else ACT_DRAW
+        for i in range(n):
+            if st.opt[i, 0] == target:
+                return i
+        return 0
+    if kind == D_DISCARD_LIMIT or kind == D_ABILITY_DISCARD:
+        return extreme_card_nb(st, tb, w, n, 1, True)
+    if kind == D_KEEP:
+        return extreme_card_nb(st, tb, w, n, 1, False)
+    if kind == D_X:
+        junk = 0
+        for i in range(st.hand_n[p]):
+            if card_value_nb(st, tb, w, st.hand[p, i]) < w[W_JUNK]:
+                junk += 1
+        return min(junk, n - 1)
+    if kind == D_NAME:
+        best = 0
+        best_v = -1.0
+        for i in range(n):
+            g = st.opt[i, 0]
+            if tb.gem_power[g] == STANDARD and st.need[g] > best_v:
+                best, best_v = i, st.need[g]
+        return best
+    if kind == D_SWAP or kind == D_MOVE_ANY:
+        if kind == D_MOVE_ANY and st.sc[S_PLAN_ROOM] >= 0:
+            for i in range(n):
+                if st.opt[i, 0] == st.sc[S_PLAN_ROOM]:
+                    return i
+        best = 0
+        best_v = -1
+        for i in range(n):
+            room = st.pos[st.opt[i, 0]] if kind == D_SWAP else st.opt[i, 0]
+            v = frontier_doors_at_nb(st, room)
+            if v > best_v:
+                best, best_v = i, v
+        return best
+    if kind == D_VOL_DISCARD:
+        if st.sc[S_DECK_N] + st.sc[S_DISC_N] >= ru.burn_per_turn:
+            return 0
+        return extreme_card_nb(st, tb, w, n, 2, True)
+    if kind == D_BURN:
+        if st.opt[0, 0] < 0:
+            return 0
+        return extreme_card_nb(st, tb, w, n, 2, True)
+    return 0
+
+
+_ = (np, covers_nb, OPT_STOP)

@@ -1,0 +1,10 @@
+"""`random`: picks uniformly among the legal options of every decision. It is no strategy; it
+reaches every rule path, which is what the invariant checks need."""
+
+from balance.engine.jit import njit
+from balance.engine.rng import below_nb
+
+
+@njit
+def random_choose_nb(kind, st, tb, ru, w, n, p):
+    return below_nb(st.rng, n)
