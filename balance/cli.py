@@ -60,5 +60,36 @@ def rules(edition: str = typer.Argument("2e", help="rule profile: 1e, 2e or a TO
         typer.echo(f"  {name:<26} {value:<6} {doc}")
 
 
+@app.command()
+def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
+         mode: str = typer.Option("crisis", help="crisis or rush"),
+         players: int = typer.Option(3, min=1, help="number of players"),
+         seed: int = typer.Option(7, help="the game's seed: the same seed, the same game"),
+         heuristic: str = typer.Option("greedy", help="player for every seat"),
+         target: str = typer.Option(None, help="Crisis difficulty name or points; Rush points"),
+         exhaust: bool = typer.Option(False, help="Crisis: play to the end of the clock"),
+         content: str = typer.Option(None, help="content file (default: the edition's)"),
+         set_: list[str] = typer.Option([], "--set", help="override a rule: NAME=VALUE"),
+         map_: Path = typer.Option(None, "--map", help="draw the final mine to this PNG"),
+         ) -> None:
+    """Play one game and print it turn by turn."""
+    from balance.play import play_traced, prepare
+    from balance.rules import parse_overrides
+    from balance.trace import format_game
+
+    try:
+        setup = prepare(edition, mode, players, heuristic, target, exhaust,
+                        parse_overrides(set_), content)
+    except InputError as e:
+        fail(e)
+    st, events = play_traced(setup, seed)
+    typer.echo(format_game(setup, st, events))
+    if map_ is not None:
+        from balance.mine_map import draw_mine
+
+        draw_mine(setup, st, map_)
+        typer.echo(f"map written to {map_}")
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()

@@ -1,0 +1,132 @@
+"""A game told in plain words, from the engine's event log (balance/engine/events.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.content import SIDES
+from balance.engine import events as E
+from balance.engine.state import END_NAMES, S_ORIGIN, S_PLACED
+from balance.play import Setup
+
+
+class Namer:
+    def __init__(self, setup: Setup, st):
+        self.s = setup
+        self.st = st
+        self.rooms = setup.room_names
+        self.gems = setup.gem_names
+        # Placed tiles are named by type; tiles built later in the game are known from the log.
+        self.placed: dict[int, int] = {}
+
+    def card(self, c: int) -> str:
+        if c < 0:
+            return "nothing"
+        ct = self.s.tables.card_deck[c]
+        gems = [self.gems[g] for g in self.s.tables.card_gems[ct] if g >= 0]
+        return "(" + " + ".join(gems) + ")"
+
+    def room(self, i: int) -> str:
+        t = self.placed.get(i, int(self.st.pl_type[i]) if i < self.st.sc[S_PLACED] else -1)
+        return f"{self.rooms[t]} #{i}" if t >= 0 else f"room #{i}"
+
+    def cost(self, room_type: int, rot: int, side: int) -> str:
+        cost = self.s.tables.door_cost[room_type, rot, side]
+        parts = [f"{n} {self.gems[g]}" for g, n in enumerate(cost) if n]
+        return ", ".join(parts) if parts else "free"
+
+
+def format_game(setup: Setup, st, events: np.ndarray) -> str:
+    nm = Namer(setup, st)
+    ru = setup.rules
+    lines: list[str] = []
+    mode = "Crisis" if ru.mode == 0 else "Rush"
+    goal = (f"target {ru.target}" + (" (playing to exhaustion)" if ru.exhaust else "")
+            if ru.mode == 0 else f"race to {ru.target}")
+    lines.append(f"{setup.profile.title}: {mode}, {ru.players} players, {goal}, "
+                 f"player: {setup.heuristic}")
+    buf: list[str] = []
+    pay: list[str] = []
+    room_of_build = {}
+    for row in events:
+        turn, seat, code, a, b, c, d, e = (int(v) for v in row)
+        who = f"P{seat + 1}"
+        if code == E.EV_SETUP:
+            nm.placed[a] = b
+            lines.append(f"Setup: start tile {nm.room(a)}")
+        elif code == E.EV_DEAL:
+            pass
+        elif code == E.EV_TURN:
+            hand = " ".join(nm.card(c_) for c_ in st.hand[seat][:0])
+            lines.append(f"Turn {turn + 1} - {who} in {nm.room(b)}{hand}")
+        elif code == E.EV_DISCARD:
+            why = "for the ability" if b else "down to the hand limit"
+            lines.append(f"  {who} discards {nm.card(a)} {why}")
+        elif code == E.EV_VOL_DISCARD:
+            lines.append(f"  P{b + 1} discards {nm.card(a)} to feed the deck")
+        elif code == E.EV_MOVE:
+            via = f" through {d} tunnel(s)" if d else ""
+            lines.append(f"  {who} moves {SIDES[c]} from {nm.room(a)} to {nm.room(b)}{via}")
+        elif code == E.EV_PAY:
+            pay.append(nm.card(a))
+        elif code == E.EV_BUILD:
+            t = nm.placed.get(a, int(st.pl_type[a]))
+            rot = int(st.pl_rot[a])
+            how = "with a Warpstone, " if e else ""
+            room_of_build = {"from": nm.room(a), "side": SIDES[b]}
+            lines.append(f"  {who} builds {how}through the {SIDES[b]} door of {nm.room(a)} "
+                         f"(cost: {nm.cost(t, rot, b)}; paid {' '.join(pay) or 'nothing'}) "
+                         f"for {c} point(s)")
+            pay = []
+        elif code == E.EV_BONUS:
+            lines.append(f"    Orichalcum adds {a} point(s)")
+        elif code == E.EV_PLACE:
+            nm.placed[a] = b
+            o = int(st.sc[S_ORIGIN])
+            lines.append(f"    places {setup.room_names[b]} #{a} (rotation {c}) at "
+                         f"({d - o}, {o - e})")
+        elif code == E.EV_STOP_BACK:
+            lines.append(f"    the room deck ran out inside a tunnel: back in {nm.room(a)}")
+        elif code == E.EV_CART:
+            lines.append(f"  {who} rides the mine cart from {nm.room(a)} to {nm.room(b)}")
+        elif code == E.EV_WARP_MOVE:
+            lines.append(f"  {who} discards {nm.card(c)} (Warpstone) to move to {nm.room(b)}")
+        elif code == E.EV_ABILITY:
+            lines.append(f"  {who} uses {nm.room(a)}: {setup.content.rooms[b].ability_text}")
+        elif code == E.EV_CHOOSE_X:
+            buf.append(f"X = {a}")
+        elif code == E.EV_NAME:
+            lines.append(f"    names {nm.gems[a]}")
+        elif code == E.EV_DRAW:
+            lines.append(f"  {who} draws {nm.card(a)}")
+        elif code == E.EV_REVEAL:
+            lines.append(f"    reveals {nm.card(a)}")
+        elif code == E.EV_PASS_OVER:
+            lines.append(f"    digs past {nm.card(a)} (discarded)")
+        elif code == E.EV_KEEP:
+            verb = "digs up" if b else "keeps"
+            lines.append(f"    {verb} {nm.card(a)}")
+        elif code == E.EV_TELEPORT:
+            lines.append(f"    moves from {nm.room(a)} to {nm.room(b)}")
+        elif code == E.EV_SWAP:
+            lines.append(f"    swaps places with P{a + 1}")
+        elif code == E.EV_MOVE_ROOM:
+            o = int(st.sc[S_ORIGIN])
+            lines.append(f"    moves {nm.room(a)} (and everyone in it) to ({b - o}, {o - c})")
+        elif code == E.EV_RESHUFFLE:
+            lines.append(f"    the gem deck is empty: {a} discards reshuffled")
+        elif code == E.EV_BURN:
+            src = "the deck" if b < 0 else f"P{b + 1}'s hand"
+            lines.append(f"  burns {nm.card(a)} from {src}")
+        elif code == E.EV_TURN_END:
+            score = ("team score " + str(a)) if ru.mode == 0 else "scores " + " ".join(
+                f"P{q + 1}:{int(v)}" for q, v in enumerate(st.score))
+            lines.append(f"  end of turn: {score}; deck {b}, discards {c}, burnt {d}")
+        elif code == E.EV_END:
+            lines.append(f"Game over: {END_NAMES[a]}. Team score {b}; "
+                         + " ".join(f"P{q + 1}: {int(v)}" for q, v in enumerate(st.score)))
+        if buf:
+            lines.append("    " + "; ".join(buf))
+            buf = []
+    _ = room_of_build
+    return "\n".join(lines)
