@@ -20,7 +20,7 @@ SEAT_COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2"
 def gem_codes(names: list[str]) -> list[str]:
     """Short unique labels: initials, or the first two letters where initials collide."""
     codes = ["".join(w[0] for w in n.split()).upper() for n in names]
-    for i, c in enumerate(codes):
+    for c in list(codes):
         if codes.count(c) > 1:
             codes = [n[:2].title() if codes[j] == c else codes[j] for j, n in enumerate(names)]
     return codes

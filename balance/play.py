@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.content import Content, load_content
-from balance.engine.rng import seed_state
+from balance.engine.rng import seed_state, seed_states
 from balance.engine.state import END_NAMES, State, new_state
 from balance.rules import Profile, profile_for
 from balance.tables import Rules, Tables, compile_rules, compile_tables
@@ -57,10 +57,6 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
     ru = compile_rules(profile, mode, players, target, exhaust, source)
     h = get_heuristic(heuristic)
     return Setup(c, profile, tables, ru, heuristic, h.policy, weights_for(heuristic, tables), mode)
-
-
-def seed_states(seeds) -> np.ndarray:
-    return np.stack([seed_state(s) for s in seeds]) if len(seeds) else np.zeros((0, 4), np.int64)
 
 
 @dataclass

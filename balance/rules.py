@@ -35,7 +35,8 @@ SCHEMA: dict[str, Field] = {
     "start_vp": Field(int, 0, 100, "victory points each player starts with"),
     "start_tunnel_chain": Field(bool, doc="a tunnel start tile chains new tiles until a room"),
     "burn_per_turn": Field(int, 1, 30, "Crisis: cards burnt at the end of every player turn"),
-    "burn_from_hands": Field(bool, doc="Crisis: burnt cards may come from hands, not only the deck"),
+    "burn_from_hands": Field(bool,
+                             doc="Crisis: burnt cards may come from hands, not only the deck"),
     "cannot_burn_loses": Field(
         bool, doc="Crisis: true = the team loses when a full burn is impossible (1st edition); "
         "false = burning the last card ends the game (2nd edition)"),

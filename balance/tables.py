@@ -140,7 +140,8 @@ def compile_rules(profile: Profile, mode: str, players: int, target: int | None 
         probs.add("", "mode", f"must be crisis or rush, got {mode!r}")
     lo, hi = profile["players_min"], profile["players_max"]
     if not lo <= players <= hi:
-        probs.add("", "players", f"edition {profile.name} allows {lo} to {hi} players, got {players}")
+        probs.add("", "players",
+                  f"edition {profile.name} allows {lo} to {hi} players, got {players}")
     if mode == "rush" and players < 2:
         probs.add("", "players", "Rush is a race: it needs at least 2 players")
     if target is not None and target < 1:

@@ -16,7 +16,6 @@ Weights (w): knobs below, then one static ability value per room type (heuristic
 import numpy as np
 
 from balance.ability import DIG, F_GEMS, KEEP_ALL, KEEP_N, MOVE_ANY
-from balance.engine.usable_nb import ability_usable_nb
 from balance.engine.decisions import (
     ACT_ABILITY,
     ACT_DRAW,
@@ -41,7 +40,7 @@ from balance.engine.decisions import (
 )
 from balance.engine.jit import njit
 from balance.engine.mine_nb import T_EMPTY, T_ROOM, step_xy_nb, trace_nb
-from balance.engine.payment_nb import covers_nb, hand_covers_nb, hand_has_warp_nb
+from balance.engine.payment_nb import hand_has_warp_nb, hand_supply_nb, supply_covers_nb
 from balance.engine.state import (
     S_CARTS,
     S_DECK_N,
@@ -55,7 +54,19 @@ from balance.engine.state import (
     S_STEPS_LEFT,
     S_TILES_N,
 )
-from balance.tables import ACTION, BONUS, ECHO, FREE, MINECART, MOVEMENT, STANDARD, TUNNEL, WARP, WILD
+from balance.engine.usable_nb import ability_usable_nb
+from balance.tables import (
+    ACTION,
+    BONUS,
+    ECHO,
+    FREE,
+    MINECART,
+    MOVEMENT,
+    STANDARD,
+    TUNNEL,
+    WARP,
+    WILD,
+)
 
 # Knobs: index into w.
 W_DRAW, W_NEED_BONUS, W_WILD, W_ECHO, W_BONUS, W_WARP, W_JUNK, W_MIN_POINTS, N_KNOBS = range(9)
@@ -65,7 +76,7 @@ BIG = 1 << 30
 
 
 @njit
-def refresh_frontier_nb(st, tb):
+def refresh_frontier_nb(st, tb, w):
     """Frontier doors (doors of built rooms that lead, through any tunnels, to an empty cell)
     and how much each gem is wanted by them; cached until the mine changes."""
     if st.sc[S_NEED_VER] == st.sc[S_MINE_VER]:
@@ -93,6 +104,12 @@ def refresh_frontier_nb(st, tb):
             top = max(top, pts)
             for g in range(st.need.shape[0]):
                 st.need[g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
+    most = 0.0
+    for g in range(st.need.shape[0]):
+        most = max(most, st.need[g])
+    if most > 0:
+        for g in range(st.need.shape[0]):
+            st.need[g] /= most  # 1.0 for the most wanted gem
     st.sc[S_FRONT_N] = n
     st.sc[S_FRONT_MAXPTS] = top
     st.sc[S_NEED_VER] = st.sc[S_MINE_VER]
@@ -100,9 +117,6 @@ def refresh_frontier_nb(st, tb):
 
 @njit
 def card_value_nb(st, tb, w, card):
-    top = 1e-9
-    for g in range(st.need.shape[0]):
-        top = max(top, st.need[g])
     ct = tb.card_deck[card]
     v = 0.0
     for k in range(2):
@@ -111,7 +125,7 @@ def card_value_nb(st, tb, w, card):
             continue
         pw = tb.gem_power[g]
         if pw == STANDARD:
-            v += st.need[g] / top
+            v += st.need[g]
         elif pw == WILD:
             v += w[W_WILD]
         elif pw == ECHO:
@@ -214,7 +228,7 @@ def find_option_nb(st, n, kind, a):
 
 @njit
 def plan_step_nb(st, tb, ru, w, n, p):
-    refresh_frontier_nb(st, tb)
+    refresh_frontier_nb(st, tb, w)
     steps = st.sc[S_STEPS_LEFT]
     cur = st.pos[p]
     reach_nb(st, tb, ru, p, steps)
@@ -223,6 +237,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
     best_pts = -1
     best_steps = BIG
     warp = hand_has_warp_nb(tb, st, p) and ru.special_gems
+    hand_supply_nb(st, tb, p)
     if st.sc[S_TILES_N] > 0:
         for f in range(st.sc[S_FRONT_N]):
             j = st.front[f, 0]
@@ -235,7 +250,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
                 need_steps = BIG - 1  # reachable by a Warpstone build only
             if pts < best_pts or (pts == best_pts and need_steps >= best_steps):
                 continue
-            if hand_covers_nb(st, tb, p, tb.door_cost[st.pl_type[j], st.pl_rot[j], side]):
+            if supply_covers_nb(st, tb, tb.door_cost[st.pl_type[j], st.pl_rot[j], side]):
                 best, best_pts, best_steps = f, pts, need_steps
     if best >= 0:
         j = st.front[best, 0]
@@ -310,6 +325,7 @@ def pick_rotation_nb(st, tb, w, n, p):
     best = 0
     best_score = -1.0
     width = st.grid.shape[0]
+    hand_supply_nb(st, tb, p)
     for i in range(n):
         rot, rt, entry, cell = st.opt[i, 0], st.opt[i, 1], st.opt[i, 2], st.opt[i, 3]
         x, y = cell % width, cell // width
@@ -326,7 +342,7 @@ def pick_rotation_nb(st, tb, w, n, p):
                 if st.grid[ny, nx] >= 0:
                     continue
                 pts = tb.door_points[rt, rot, side]
-                if hand_covers_nb(st, tb, p, tb.door_cost[rt, rot, side]):
+                if supply_covers_nb(st, tb, tb.door_cost[rt, rot, side]):
                     score += 2.0 + pts
                 else:
                     score += 0.5 + 0.1 * pts
@@ -360,7 +376,7 @@ def frontier_doors_at_nb(st, room):
 
 @njit
 def greedy_choose_nb(kind, st, tb, ru, w, n, p):
-    refresh_frontier_nb(st, tb)
+    refresh_frontier_nb(st, tb, w)
     if kind == D_STEP:
         return plan_step_nb(st, tb, ru, w, n, p)
     if kind == D_PAYMENT:
@@ -416,4 +432,4 @@ def greedy_choose_nb(kind, st, tb, ru, w, n, p):
     return 0
 
 
-_ = (np, covers_nb, OPT_STOP)
+_ = (np, OPT_STOP)

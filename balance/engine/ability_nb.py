@@ -53,8 +53,8 @@ from balance.engine.events import (
 from balance.engine.jit import njit
 from balance.engine.mine_nb import move_room_nb, room_move_spots_nb
 from balance.engine.players import decide_nb
-from balance.engine.usable_nb import count_discardable_nb
 from balance.engine.state import S_PLACED, S_POOL_N, S_REJ_N
+from balance.engine.usable_nb import count_discardable_nb
 from balance.tables import TUNNEL
 
 
@@ -131,7 +131,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
             flush_rejects_nb(st)
         elif op == KEEP_ALL:
             j = 0
-            while j < st.sc[S_POOL_N]:  
+            while j < st.sc[S_POOL_N]:
                 c = st.pool[j]
                 if card_has_nb(tb, c, mask):
                     pool_take_nb(st, j)

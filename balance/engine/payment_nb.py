@@ -14,15 +14,18 @@ pays for the location). The engine lists them; the player picks one.
 import numpy as np
 
 from balance.engine.jit import njit
+from balance.engine.state import S_SUP_ECHO
 from balance.tables import BONUS, ECHO, STANDARD, WARP, WILD
 
 MAX_PAY_CARDS = 12  # hand cards considered for one payment (2**12 subsets at most)
 
 
 @njit
-def covers_nb(st, tb, cost, cards, n):
-    """Whether cards[:n] together can pay `cost` (a per-gem count vector)."""
-    n_g = cost.shape[0]
+def supply_nb(st, tb, cards, n):
+    """Tally what cards[:n] can pay into st.gtmp (natural symbols per gem; the same from
+    non-Echoglass cards; Echoglass partners per gem) and st.echo (each Echoglass card's
+    partner gem). Door after door can then be checked against it by supply_covers_nb."""
+    n_g = tb.gem_power.shape[0]
     nat = st.gtmp[0]
     nonecho = st.gtmp[1]
     partner = st.gtmp[2]
@@ -35,22 +38,42 @@ def covers_nb(st, tb, cost, cards, n):
         ct = tb.card_deck[cards[i]]
         g0 = tb.card_gems[ct, 0]
         g1 = tb.card_gems[ct, 1]
-        is_echo = (g0 >= 0 and tb.gem_power[g0] == ECHO) or (g1 >= 0 and tb.gem_power[g1] == ECHO)
-        for g in (g0, g1):
-            if g >= 0:
-                nat[g] += 1
-                if not is_echo:
-                    nonecho[g] += 1
+        e0 = g0 >= 0 and tb.gem_power[g0] == ECHO
+        e1 = g1 >= 0 and tb.gem_power[g1] == ECHO
+        is_echo = e0 or e1
+        if g0 >= 0:
+            nat[g0] += 1
+            if not is_echo:
+                nonecho[g0] += 1
+        if g1 >= 0:
+            nat[g1] += 1
+            if not is_echo:
+                nonecho[g1] += 1
         if is_echo:
+            other = g1 if e0 else g0
+            st.echo[n_echo] = other
             n_echo += 1
-            other = g1 if (g0 >= 0 and tb.gem_power[g0] == ECHO) else g0
             if other >= 0 and tb.gem_power[other] == STANDARD:
                 partner[other] += 1
+    st.sc[S_SUP_ECHO] = n_echo
+
+
+@njit
+def supply_covers_nb(st, tb, cost):
+    """Whether the last tallied supply (supply_nb) can pay `cost`, a per-gem count vector."""
+    n_g = cost.shape[0]
+    nat = st.gtmp[0]
     wild = 0
     echo_spare = 0
+    deficit = 0
+    cap = 0
     for g in range(n_g):
         pw = tb.gem_power[g]
         if pw == STANDARD:
+            if cost[g] > nat[g]:
+                deficit += cost[g] - nat[g]
+                if nat[g] > 0:
+                    cap += cost[g] - nat[g]
             continue
         if nat[g] < cost[g]:
             return False
@@ -58,35 +81,22 @@ def covers_nb(st, tb, cost, cards, n):
             wild += nat[g] - cost[g]
         elif pw == ECHO:
             echo_spare += nat[g] - cost[g]
-    deficit = 0
-    for g in range(n_g):
-        if tb.gem_power[g] == STANDARD and cost[g] > nat[g]:
-            deficit += cost[g] - nat[g]
     if deficit <= wild:
         return True
-    if echo_spare == 0:
+    n_echo = st.sc[S_SUP_ECHO]
+    if echo_spare == 0 or n_echo == 0:
         return False
-    # Echo cards can copy a short gem that another card pays naturally. Each echo card is
-    # eligible for every such gem, except its own partner when no other card shows it; the
-    # largest matching then has the closed form below (Hall's condition on this structure).
-    cap = 0
-    for g in range(n_g):
-        if tb.gem_power[g] == STANDARD and cost[g] > nat[g] and nat[g] > 0:
-            cap += cost[g] - nat[g]
+    # Echoglass copies a short gem that *another* card pays naturally. Each Echoglass card is
+    # eligible for every such gem except its own partner when no other card shows it; the
+    # largest matching then has this closed form (Hall's condition on that structure).
+    nonecho = st.gtmp[1]
+    partner = st.gtmp[2]
     e = min(echo_spare, n_echo)
     m = e
     if e >= 2:
         m = min(m, cap)
-    for i in range(n):
-        ct = tb.card_deck[cards[i]]
-        g0 = tb.card_gems[ct, 0]
-        g1 = tb.card_gems[ct, 1]
-        if g0 >= 0 and tb.gem_power[g0] == ECHO:
-            other = g1
-        elif g1 >= 0 and tb.gem_power[g1] == ECHO:
-            other = g0
-        else:
-            continue
+    for i in range(n_echo):
+        other = st.echo[i]
         excl = 0
         if (other >= 0 and tb.gem_power[other] == STANDARD and cost[other] > nat[other]
                 and nonecho[other] == 0 and partner[other] == 1):
@@ -96,8 +106,20 @@ def covers_nb(st, tb, cost, cards, n):
 
 
 @njit
+def covers_nb(st, tb, cost, cards, n):
+    """Whether cards[:n] together can pay `cost`."""
+    supply_nb(st, tb, cards, n)
+    return supply_covers_nb(st, tb, cost)
+
+
+@njit
 def hand_covers_nb(st, tb, p, cost):
     return covers_nb(st, tb, cost, st.hand[p], st.hand_n[p])
+
+
+@njit
+def hand_supply_nb(st, tb, p):
+    supply_nb(st, tb, st.hand[p], st.hand_n[p])
 
 
 @njit

@@ -18,7 +18,7 @@ from balance.tables import Rules, Tables
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_GRID_W, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_NAMED, S_X, S_FREE_USES,
  S_CARTS, S_WON, S_TEAM_SCORE, S_DECISIONS, S_MINE_VER, S_NEED_VER, S_PLAN_ROOM,
- S_BUILDS, S_FRONT_N, S_FRONT_MAXPTS, S_N_SCALARS) = range(35)
+ S_BUILDS, S_FRONT_N, S_FRONT_MAXPTS, S_SUP_ECHO, S_N_SCALARS) = range(36)
 
 # End reasons (stable codes: they are stored in the games table).
 END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP = range(6)
@@ -65,7 +65,8 @@ class State(NamedTuple):
     bonus_pts: np.ndarray  # (P,) points from Orichalcum
     score_by_turn: np.ndarray  # (max_turns,) team total after each player turn
     opt: np.ndarray  # (MAX_OPTS, 4) the legal options of the current decision
-    gtmp: np.ndarray  # (4, G) int work space for payments
+    gtmp: np.ndarray  # (4, G) int work space for payments (the supply of a set of cards)
+    echo: np.ndarray  # (n_cards,) partner gem of each Echoglass card in that set
     scratch: np.ndarray  # (n_cards + 64,) work space (mine connectivity)
     work1: np.ndarray  # (n_cards + 64,) work space (payments)
     work2: np.ndarray  # (n_cards + 64,) work space (payments)
@@ -97,7 +98,8 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
     return State(
         sc=np.zeros(S_N_SCALARS, i64), rng=np.zeros(4, i64),
         deck=np.zeros(n_cards, i64), disc=np.zeros(n_cards, i64), pool=np.zeros(n_cards, i64),
-        rej=np.zeros(n_cards, i64), burnt=np.zeros(n_cards, i64), hand=np.zeros((p, n_cards), i64), hand_n=np.zeros(p, i64),
+        rej=np.zeros(n_cards, i64), burnt=np.zeros(n_cards, i64),
+        hand=np.zeros((p, n_cards), i64), hand_n=np.zeros(p, i64),
         tiles=np.zeros(n_tiles, i64), pl_type=np.zeros(n_tiles, i64),
         pl_rot=np.zeros(n_tiles, i64), pl_x=np.zeros(n_tiles, i64), pl_y=np.zeros(n_tiles, i64),
         pl_builder=np.zeros(n_tiles, i64), pl_turn=np.zeros(n_tiles, i64),
@@ -106,7 +108,8 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         pos=np.zeros(p, i64), score=np.zeros(p, i64), door_pts=np.zeros(p, i64),
         bonus_pts=np.zeros(p, i64), score_by_turn=np.zeros(max_turns(tables, rules), i64),
         opt=np.zeros((MAX_OPTS, 4), i64),
-        gtmp=np.zeros((4, len(tables.gem_power)), i64), scratch=np.zeros(n_cards + 64, i64),
+        gtmp=np.zeros((4, len(tables.gem_power)), i64), echo=np.zeros(n_cards, i64),
+        scratch=np.zeros(n_cards + 64, i64),
         work1=np.zeros(n_cards + 64, i64), work2=np.zeros(n_cards + 64, i64),
         spots=np.zeros(4 * n_tiles + 8, i64),
         dist=np.zeros(n_tiles, i64), prev=np.zeros(n_tiles, i64),

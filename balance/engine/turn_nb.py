@@ -5,7 +5,6 @@ Construction and tunnels are in `build_nb`; the moves on offer are listed by `li
 """
 
 from balance.engine.ability_nb import run_ability_nb
-from balance.engine.usable_nb import ability_usable_nb
 from balance.engine.cards_nb import (
     available_nb,
     burn_card_nb,
@@ -57,11 +56,15 @@ from balance.engine.mine_nb import (
 from balance.engine.payment_nb import (
     card_is_warp_nb,
     covers_nb,
-    hand_covers_nb,
+    hand_supply_nb,
     list_payments_nb,
+    supply_covers_nb,
 )
 from balance.engine.players import decide_nb
 from balance.engine.state import (
+    END_CANNOT_BURN,
+    END_EXHAUSTED,
+    END_TARGET,
     S_CARTS,
     S_CHECK,
     S_DISC_N,
@@ -77,10 +80,8 @@ from balance.engine.state import (
     S_VIOLATION,
     V_BAD_PAYMENT,
     V_HAND_LIMIT,
-    END_CANNOT_BURN,
-    END_EXHAUSTED,
-    END_TARGET,
 )
+from balance.engine.usable_nb import ability_usable_nb
 from balance.tables import BONUS, CRISIS, FREE, MINECART, MOVEMENT, TUNNEL
 
 
@@ -208,6 +209,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
     rot = st.pl_rot[cur]
     kind_here = tb.room_kind[rt]
     tiles_left = st.sc[S_TILES_N] > 0
+    hand_supply_nb(st, tb, p)
     if steps >= 1:
         for side in range(4):
             if not tb.door[rt, rot, side]:
@@ -215,7 +217,8 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
             kind, a, _b, _c, passed = trace_nb(st, tb, st.pl_x[cur], st.pl_y[cur], side)
             if kind == T_ROOM:
                 n = _add(st, n, OPT_DOOR, side, a, passed)
-            elif kind == T_EMPTY and tiles_left and hand_covers_nb(st, tb, p, tb.door_cost[rt, rot, side]):
+            elif (kind == T_EMPTY and tiles_left
+                  and supply_covers_nb(st, tb, tb.door_cost[rt, rot, side])):
                 n = _add(st, n, OPT_DOOR, side, -1, passed)
     if kind_here == MINECART and st.sc[S_CARTS] >= 2:
         for j in range(st.sc[S_PLACED]):
@@ -227,7 +230,8 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
             if card_is_warp_nb(tb, st.hand[p, i]):
                 has_warp = True
                 for j in range(st.sc[S_PLACED]):
-                    if j != cur and tb.room_kind[st.pl_type[j]] != TUNNEL and n < st.opt.shape[0] - 8:
+                    room_ok = j != cur and tb.room_kind[st.pl_type[j]] != TUNNEL
+                    if room_ok and n < st.opt.shape[0] - 8:
                         n = _add(st, n, OPT_WARP_MOVE, i, j, 0)
         if has_warp and tiles_left:
             for j in range(st.sc[S_PLACED]):
@@ -239,7 +243,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
                         continue
                     kind, _a, _b, _c, _passed = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
                     if (kind == T_EMPTY and n < st.opt.shape[0] - 8
-                            and hand_covers_nb(st, tb, p, tb.door_cost[jt, st.pl_rot[j], side])):
+                            and supply_covers_nb(st, tb, tb.door_cost[jt, st.pl_rot[j], side])):
                         n = _add(st, n, OPT_WARP_BUILD, j, side, 0)
     if kind_here == MOVEMENT and steps >= 1 and ability_usable_nb(st, tb, ru, p, cur):
         n = _add(st, n, OPT_ABILITY, 0, 0, 0)
