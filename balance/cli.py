@@ -91,5 +91,42 @@ def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
         typer.echo(f"map written to {map_}")
 
 
+@app.command()
+def check(content: str = typer.Option(None, help="content file (default: the edition's)"),
+          edition: str = typer.Option(None, help="rule profile (default: the content's)"),
+          games: int = typer.Option(500, min=1, help="games per variant and player"),
+          set_: list[str] = typer.Option([], "--set", help="override a rule: NAME=VALUE"),
+          ) -> None:
+    """Play games in invariant-check mode over every mode and player count; report any
+    game that lost a card, miscounted a score, disconnected the mine or made an illegal move."""
+    from rich.progress import Progress
+
+    from balance.check import check_content, variants
+    from balance.play import prepare
+    from balance.rules import parse_overrides
+
+    try:
+        overrides = parse_overrides(set_)
+        base = prepare(edition or ("2e" if content is None else None), "crisis", 1, "random",
+                       content=content, rules=overrides)
+    except InputError as e:
+        fail(e)
+    total = 2 * games * len(list(variants(base.profile)))
+    with Progress(transient=True) as bar:
+        task = bar.add_task("checking", total=total)
+        results = check_content(edition or base.profile.name, content, games, rules=overrides,
+                                progress=lambda n: bar.advance(task, n))
+    bad = 0
+    for r in results:
+        status = "ok" if not r.bad_seeds else f"{len(r.bad_seeds)} BROKEN"
+        typer.echo(f"  {r.variant:<22} {r.games} games  {status}")
+        for seed, what in r.bad_seeds[:5]:
+            typer.echo(f"      seed {seed}: {what}  (replay: balance play --seed {seed} ...)")
+        bad += len(r.bad_seeds)
+    typer.echo(f"{sum(r.games for r in results)} games checked, {bad} broke an invariant")
+    if bad:
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()

@@ -5,13 +5,17 @@ To add a player: write its `*_choose_nb`, give it the next id here and in regist
 from balance.engine.jit import njit
 from heuristics.greedy import greedy_choose_nb
 from heuristics.random_player import random_choose_nb
+from heuristics.scripted import scripted_choose_nb
 
 POLICY_GREEDY = 0
 POLICY_RANDOM = 1
+POLICY_SCRIPTED = 2
 
 
 @njit
 def choose_nb(pol, kind, st, tb, ru, w, n, p):
     if pol == POLICY_GREEDY:
         return greedy_choose_nb(kind, st, tb, ru, w, n, p)
+    if pol == POLICY_SCRIPTED:
+        return scripted_choose_nb(kind, st, tb, ru, w, n, p)
     return random_choose_nb(kind, st, tb, ru, w, n, p)

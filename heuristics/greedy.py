@@ -1,10 +1,13 @@
 """`greedy`: the baseline player. Documented in README.md ("Players"); in short:
 
 - Movement: build the highest-scoring door it can afford within this turn's steps (or
-  anywhere, with a Warpstone), fewest steps first. Doors worth fewer than `min_points` are
-  left alone unless free or unless the whole frontier is worth no more.
+  anywhere, with a Warpstone), fewest steps first; a door worth no points too, when it is the
+  best it can build, because it opens the mine.
 - Otherwise walk to the reachable room whose ability is worth most (static value from the
-  content plus a bonus when it targets gems the frontier needs) and use it; else draw.
+  content, scaled by how much the frontier wants the gems it digs and by how many such cards
+  can still be found) and use it.
+- Otherwise draw, after walking towards the frontier door best worth building next (its
+  points against the gems still missing and the distance).
 - Pays with the fewest cards, then the fewest gems wasted, then the least valuable cards.
 - Rotates new tiles to open doors it can afford, then doors worth most.
 - Crisis: plays as one team with open hands; burns from the deck while it can; in the 1st
@@ -42,6 +45,7 @@ from balance.engine.jit import njit
 from balance.engine.mine_nb import T_EMPTY, T_ROOM, step_xy_nb, trace_nb
 from balance.engine.payment_nb import hand_has_warp_nb, hand_supply_nb, supply_covers_nb
 from balance.engine.state import (
+    S_BURNT_N,
     S_CARTS,
     S_DECK_N,
     S_DISC_N,
@@ -69,10 +73,12 @@ from balance.tables import (
 )
 
 # Knobs: index into w.
-W_DRAW, W_NEED_BONUS, W_WILD, W_ECHO, W_BONUS, W_WARP, W_JUNK, W_MIN_POINTS, N_KNOBS = range(9)
+(W_DRAW, W_NEED_BONUS, W_WILD, W_ECHO, W_BONUS, W_WARP, W_JUNK, W_APPROACH_POINTS,
+ W_APPROACH_DIST, N_KNOBS) = range(10)
 KNOB_NAMES = ("draw_value", "need_bonus", "wild_value", "echo_value", "bonus_value",
-              "warp_value", "junk_below", "min_points")
+              "warp_value", "junk_below", "approach_points", "approach_dist")
 BIG = 1 << 30
+LOOKAHEAD = 6  # extra steps the planner looks ahead when heading for the frontier
 
 
 @njit
@@ -138,22 +144,83 @@ def card_value_nb(st, tb, w, card):
 
 
 @njit
+def estimate_avail_nb(st, tb, ru, p):
+    """Cards showing each gem that the deck and discards could still yield, from what this
+    player may know: the face-up discards, plus the unseen cards (neither in its hand, burnt
+    nor discarded) in the share the deck holds of them against the other hands."""
+    g_n = st.avail.shape[0]
+    unseen = st.gtmp[3]
+    for g in range(g_n):
+        st.avail[g] = 0.0
+        unseen[g] = 0
+    for c in range(tb.card_deck.shape[0]):
+        _count_card(tb, unseen, c, 1)
+    for i in range(st.hand_n[p]):
+        _count_card(tb, unseen, st.hand[p, i], -1)
+    for i in range(st.sc[S_BURNT_N]):
+        _count_card(tb, unseen, st.burnt[i], -1)
+    for i in range(st.sc[S_DISC_N]):
+        _count_card(tb, unseen, st.disc[i], -1)
+        ct = tb.card_deck[st.disc[i]]
+        for k in range(2):
+            g = tb.card_gems[ct, k]
+            if g >= 0 and (k == 0 or g != tb.card_gems[ct, 0]):
+                st.avail[g] += 1.0
+    others = 0
+    for q in range(ru.players):
+        if q != p:
+            others += st.hand_n[q]
+    deck = st.sc[S_DECK_N]
+    share = deck / (deck + others) if deck + others > 0 else 0.0
+    for g in range(g_n):
+        st.avail[g] += unseen[g] * share
+
+
+@njit
+def _count_card(tb, counts, c, sign):
+    ct = tb.card_deck[c]
+    g0 = tb.card_gems[ct, 0]
+    g1 = tb.card_gems[ct, 1]
+    if g0 >= 0:
+        counts[g0] += sign
+    if g1 >= 0 and g1 != g0:
+        counts[g1] += sign
+
+
+@njit
 def room_value_nb(st, tb, w, room):
-    """How much using this room's ability is worth to the greedy player now."""
+    """How much using this room's ability is worth to the greedy player now
+    (estimate_avail_nb must have run for this decision)."""
     rt = st.pl_type[room]
     v = w[N_KNOBS + rt]
     total = 1e-9
+    n_std = 0
     for g in range(st.need.shape[0]):
         total += st.need[g]
+        if tb.gem_power[g] == STANDARD:
+            n_std += 1
+    mean = total / max(n_std, 1)
     for i in range(tb.prog_len[rt]):
         op = tb.prog[rt, i, 0]
         if (op == DIG or op == KEEP_ALL or op == KEEP_N) and tb.prog[rt, i, 2] == F_GEMS:
             mask = tb.prog[rt, i, 3]
             wanted = 0.0
+            best = -1.0  # most wanted standard gem of the filter; -1 when it names none
+            left = 0.0
             for g in range(st.need.shape[0]):
                 if (mask >> g) & 1:
                     wanted += st.need[g]
+                    left += st.avail[g]
+                    if tb.gem_power[g] == STANDARD:
+                        best = max(best, st.need[g])
             v += w[W_NEED_BONUS] * wanted / total
+            if op == DIG:
+                n = tb.prog[rt, i, 1]
+                # Dug cards are worth what their gem is worth to the frontier (0 to 2 cards
+                # each against an average card), and a dig finds only what is left to find.
+                rel = min(2.0, best / mean) if best >= 0.0 else 1.0
+                v += n * (rel - 1.0)
+                v -= max(0.0, n - left) * rel
     return v
 
 
@@ -227,17 +294,34 @@ def find_option_nb(st, n, kind, a):
 
 
 @njit
+def deficit_nb(st, tb, cost):
+    """Gem units the last tallied hand supply is short of `cost` (wild gems count)."""
+    nat = st.gtmp[0]
+    short = 0
+    wild = 0
+    for g in range(cost.shape[0]):
+        if tb.gem_power[g] == STANDARD:
+            short += max(0, cost[g] - nat[g])
+        elif tb.gem_power[g] == WILD:
+            wild += nat[g]
+        else:
+            short += max(0, cost[g] - nat[g])
+    return max(0, short - wild)
+
+
+@njit
 def plan_step_nb(st, tb, ru, w, n, p):
     refresh_frontier_nb(st, tb, w)
     steps = st.sc[S_STEPS_LEFT]
     cur = st.pos[p]
-    reach_nb(st, tb, ru, p, steps)
+    # Look past this turn's steps too, to head for the frontier when nothing is in reach.
+    reach_nb(st, tb, ru, p, steps + LOOKAHEAD)
     st.sc[S_PLAN_ROOM] = -1
+    warp = hand_has_warp_nb(tb, st, p) and ru.special_gems
+    hand_supply_nb(st, tb, p)
     best = -1
     best_pts = -1
     best_steps = BIG
-    warp = hand_has_warp_nb(tb, st, p) and ru.special_gems
-    hand_supply_nb(st, tb, p)
     if st.sc[S_TILES_N] > 0:
         for f in range(st.sc[S_FRONT_N]):
             j = st.front[f, 0]
@@ -252,28 +336,25 @@ def plan_step_nb(st, tb, ru, w, n, p):
                 continue
             if supply_covers_nb(st, tb, tb.door_cost[st.pl_type[j], st.pl_rot[j], side]):
                 best, best_pts, best_steps = f, pts, need_steps
+    # A door worth less than min_points is built only when no better one can be: it spends
+    # cards for no points, but opens the mine to new rooms and doors.
     if best >= 0:
         j = st.front[best, 0]
         side = st.front[best, 1]
-        cost = tb.door_cost[st.pl_type[j], st.pl_rot[j], side]
-        free = True
-        for g in range(cost.shape[0]):
-            if cost[g] > 0:
-                free = False
-        if best_pts >= w[W_MIN_POINTS] or free or st.sc[S_FRONT_MAXPTS] < w[W_MIN_POINTS]:
-            if best_steps == BIG - 1:
-                for i in range(n):
-                    if (st.opt[i, 0] == OPT_WARP_BUILD and st.opt[i, 1] == j
-                            and st.opt[i, 2] == side):
-                        return i
-                return 0
-            if j == cur:
-                for i in range(n):
-                    if st.opt[i, 0] == OPT_DOOR and st.opt[i, 1] == side and st.opt[i, 2] < 0:
-                        return i
-                return 0
-            return _go_toward_nb(st, n, cur, j)
+        if best_steps == BIG - 1:
+            for i in range(n):
+                if (st.opt[i, 0] == OPT_WARP_BUILD and st.opt[i, 1] == j
+                        and st.opt[i, 2] == side):
+                    return i
+            return 0
+        if j == cur:
+            for i in range(n):
+                if st.opt[i, 0] == OPT_DOOR and st.opt[i, 1] == side and st.opt[i, 2] < 0:
+                    return i
+            return 0
+        return _go_toward_nb(st, n, cur, j)
     # No build: the most valuable reachable ability, if it beats drawing a card.
+    estimate_avail_nb(st, tb, ru, p)
     target = -1
     value = w[W_DRAW]
     for j in range(st.sc[S_PLACED]):
@@ -285,9 +366,25 @@ def plan_step_nb(st, tb, ru, w, n, p):
         v = room_value_nb(st, tb, w, j)
         if v > value and ability_usable_nb(st, tb, ru, p, j):
             target, value = j, v
-    if target < 0 or target == cur:
+    if target >= 0:
+        if target == cur:
+            return find_option_nb(st, n, OPT_STOP, 0)
+        return _go_toward_nb(st, n, cur, target)
+    # Nothing better than a draw here: draw nearer the door most worth building next.
+    goal = -1
+    goal_score = -1e18
+    for f in range(st.sc[S_FRONT_N]):
+        j = st.front[f, 0]
+        if st.dist[j] >= BIG:
+            continue
+        cost = tb.door_cost[st.pl_type[j], st.pl_rot[j], st.front[f, 1]]
+        score = (st.front[f, 2] * w[W_APPROACH_POINTS] - deficit_nb(st, tb, cost)
+                 - st.dist[j] * w[W_APPROACH_DIST])
+        if score > goal_score:
+            goal, goal_score = j, score
+    if goal < 0 or goal == cur:
         return find_option_nb(st, n, OPT_STOP, 0)
-    return _go_toward_nb(st, n, cur, target)
+    return _go_toward_nb(st, n, cur, goal)
 
 
 @njit
@@ -384,6 +481,7 @@ def greedy_choose_nb(kind, st, tb, ru, w, n, p):
     if kind == D_ROTATION:
         return pick_rotation_nb(st, tb, w, n, p)
     if kind == D_ACTION:
+        estimate_avail_nb(st, tb, ru, p)
         v = room_value_nb(st, tb, w, st.pos[p])
         target = ACT_ABILITY if v > w[W_DRAW] else ACT_DRAW
         for i in range(n):

@@ -13,7 +13,7 @@ from balance.ability import DIG, DISCARD, DRAW, F_ANY, F_GEMS, F_NAMED, KEEP_ALL
 from balance.errors import InputError, Problems
 from balance.tables import Tables
 from heuristics import greedy
-from heuristics.dispatch import POLICY_GREEDY, POLICY_RANDOM
+from heuristics.dispatch import POLICY_GREEDY, POLICY_RANDOM, POLICY_SCRIPTED
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
@@ -31,6 +31,8 @@ HEURISTICS = {
                         "else draws; pays with the least waste"),
     "random": Heuristic("random", POLICY_RANDOM,
                         "uniform among legal options (rule coverage, not strategy)"),
+    "scripted": Heuristic("scripted", POLICY_SCRIPTED,
+                          "replays a list of choices, then takes the first option (tests)"),
 }
 
 

@@ -28,6 +28,7 @@ from balance.engine.state import (
     S_ORIGIN,
     S_PLACED,
     S_RESHUFFLES,
+    S_SCRIPT_N,
     S_TARGET_TURN,
     S_TEAM_SCORE,
     S_TILES_N,
@@ -51,8 +52,10 @@ def reset_nb(st, tb, ru, rng_words, trace, check):
     # Clear only the cells the last game used: the grid is large and mostly empty.
     for j in range(st.sc[S_PLACED]):
         st.grid[st.pl_y[j], st.pl_x[j]] = -1
+    script_n = st.sc[S_SCRIPT_N]  # a scripted player's choices survive the reset
     for i in range(S_N_SCALARS):
         st.sc[i] = 0
+    st.sc[S_SCRIPT_N] = script_n
     for i in range(4):
         st.rng[i] = rng_words[i]
     st.sc[S_TRACE] = trace
@@ -149,7 +152,9 @@ def play_game_nb(st, tb, ru, pol, w, rng_words, trace, check):
                 st.sc[S_ENDED] = 1
                 st.sc[S_END_REASON] = END_RUSH_TARGET
                 break
-            if turn // ru.players >= ru.rush_round_cap:
+            # Points come only from construction: with the room deck empty nobody can score
+            # again, so the game ends as the turn cap would end it, without the idle rounds.
+            if turn // ru.players >= ru.rush_round_cap or st.sc[S_TILES_N] == 0:
                 st.sc[S_ENDED] = 1
                 st.sc[S_END_REASON] = END_TURN_CAP
                 break

@@ -18,7 +18,8 @@ from balance.tables import Rules, Tables
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_GRID_W, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_NAMED, S_X, S_FREE_USES,
  S_CARTS, S_WON, S_TEAM_SCORE, S_DECISIONS, S_MINE_VER, S_NEED_VER, S_PLAN_ROOM,
- S_BUILDS, S_FRONT_N, S_FRONT_MAXPTS, S_SUP_ECHO, S_N_SCALARS) = range(36)
+ S_BUILDS, S_FRONT_N, S_FRONT_MAXPTS, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
+ S_N_SCALARS) = range(38)
 
 # End reasons (stable codes: they are stored in the games table).
 END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP = range(6)
@@ -35,6 +36,7 @@ VIOLATION_NAMES = ("none", "player chose an option that was not offered",
                    "the grid and the placed tiles disagree")
 
 MAX_OPTS = 4096
+MAX_SCRIPT = 4096
 EV_COLS = 8
 
 
@@ -79,8 +81,9 @@ class State(NamedTuple):
     named: np.ndarray  # (G,) gems named by the current ability
     ev: np.ndarray  # (EV_MAX, EV_COLS) trace events when tracing
     front: np.ndarray  # (4 * n_tiles + 4, 3) players' cache: frontier doors (tile, side, pts)
+    script: np.ndarray  # (MAX_SCRIPT,) choices the `scripted` player replays
     need: np.ndarray  # (G,) float: players' estimate of how much each gem is wanted
-    cardval: np.ndarray  # (n_cards,) float: players' per-card values for the current decision
+    avail: np.ndarray  # (G,) float: players' estimate of each gem's cards a dig could find
 
 
 def max_turns(tables: Tables, rules: Rules) -> int:
@@ -117,5 +120,7 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         queue=np.zeros(n_tiles + 1, i64), named=np.zeros(len(tables.gem_power), i64),
         ev=np.zeros((max(1, ev_max), EV_COLS), i64),
         front=np.zeros((4 * n_tiles + 4, 3), i64),
-        need=np.zeros(len(tables.gem_power), np.float64), cardval=np.zeros(n_cards, np.float64),
+        script=np.zeros(MAX_SCRIPT, i64),
+        need=np.zeros(len(tables.gem_power), np.float64),
+        avail=np.zeros(len(tables.gem_power), np.float64),
     )

@@ -220,7 +220,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
             elif (kind == T_EMPTY and tiles_left
                   and supply_covers_nb(st, tb, tb.door_cost[rt, rot, side])):
                 n = _add(st, n, OPT_DOOR, side, -1, passed)
-    if kind_here == MINECART and st.sc[S_CARTS] >= 2:
+    if kind_here == MINECART and st.sc[S_CARTS] >= 2 and free_uses < ru.free_use_cap:
         for j in range(st.sc[S_PLACED]):
             if j != cur and tb.room_kind[st.pl_type[j]] == MINECART:
                 n = _add(st, n, OPT_CART, j, 0, 0)

@@ -1,0 +1,14 @@
+"""`scripted`: replays a list of option indices (st.script), then takes the first option.
+For hand-built scenarios, tests and replaying a game a person has written down."""
+
+from balance.engine.jit import njit
+from balance.engine.state import S_SCRIPT_N, S_SCRIPT_POS
+
+
+@njit
+def scripted_choose_nb(kind, st, tb, ru, w, n, p):
+    i = st.sc[S_SCRIPT_POS]
+    if i < st.sc[S_SCRIPT_N]:
+        st.sc[S_SCRIPT_POS] = i + 1
+        return st.script[i]
+    return 0
