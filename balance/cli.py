@@ -128,5 +128,22 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
         raise typer.Exit(1)
 
 
+@app.command()
+def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed play"),
+          cold: bool = typer.Option(True, help="also time a compile with an empty cache"),
+          ) -> None:
+    """Engine speed: 2nd-edition Crisis, 4 players, greedy, to exhaustion, one core."""
+    from balance.bench import engine_bench
+
+    r = engine_bench(seconds, cold)
+    typer.echo("")
+    typer.echo(f"games per second (one core, warm cache)  {r.games_per_s:10,.0f}")
+    typer.echo(f"games per second without the JIT         {r.no_jit_games_per_s:10,.1f}")
+    typer.echo(f"speed-up of the JIT                      {r.speedup:10,.0f}x")
+    if cold:
+        typer.echo(f"compile time, cold cache                 {r.cold_compile_s:10.0f} s")
+    typer.echo(f"start-up to first game, warm cache       {r.warm_start_s:10.2f} s")
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()

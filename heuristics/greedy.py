@@ -45,8 +45,10 @@ from balance.engine.jit import njit
 from balance.engine.mine_nb import T_EMPTY, T_ROOM, step_xy_nb, trace_nb
 from balance.engine.payment_nb import hand_has_warp_nb, hand_supply_nb, supply_covers_nb
 from balance.engine.state import (
+    S_AVAIL_STAMP,
     S_BURNT_N,
     S_CARTS,
+    S_DECISIONS,
     S_DECK_N,
     S_DISC_N,
     S_FRONT_MAXPTS,
@@ -188,9 +190,8 @@ def _count_card(tb, counts, c, sign):
 
 
 @njit
-def room_value_nb(st, tb, w, room):
-    """How much using this room's ability is worth to the greedy player now
-    (estimate_avail_nb must have run for this decision)."""
+def room_value_nb(st, tb, ru, w, p, room):
+    """How much using this room's ability is worth to the greedy player now."""
     rt = st.pl_type[room]
     v = w[N_KNOBS + rt]
     total = 1e-9
@@ -200,6 +201,12 @@ def room_value_nb(st, tb, w, room):
         if tb.gem_power[g] == STANDARD:
             n_std += 1
     mean = total / max(n_std, 1)
+    for i in range(tb.prog_len[rt]):
+        if (tb.prog[rt, i, 0] == DIG and tb.prog[rt, i, 2] == F_GEMS
+                and st.sc[S_AVAIL_STAMP] != st.sc[S_DECISIONS]):
+            # What a dig can still find is estimated once per decision, and only if needed.
+            estimate_avail_nb(st, tb, ru, p)
+            st.sc[S_AVAIL_STAMP] = st.sc[S_DECISIONS]
     for i in range(tb.prog_len[rt]):
         op = tb.prog[rt, i, 0]
         if (op == DIG or op == KEEP_ALL or op == KEEP_N) and tb.prog[rt, i, 2] == F_GEMS:
@@ -250,9 +257,11 @@ def reach_nb(st, tb, ru, p, steps):
                         st.prev_arg[j] = j
         if d == steps:
             break
+        layer = 0
         for j in range(n):
             if st.dist[j] != d:
                 continue
+            layer += 1
             jt = st.pl_type[j]
             jr = st.pl_rot[j]
             for side in range(4):
@@ -272,6 +281,8 @@ def reach_nb(st, tb, ru, p, steps):
                         st.prev[a] = j
                         st.prev_how[a] = OPT_ABILITY
                         st.prev_arg[a] = a
+        if layer == 0:
+            break  # nothing more is reachable
 
 
 @njit
@@ -354,7 +365,6 @@ def plan_step_nb(st, tb, ru, w, n, p):
             return 0
         return _go_toward_nb(st, n, cur, j)
     # No build: the most valuable reachable ability, if it beats drawing a card.
-    estimate_avail_nb(st, tb, ru, p)
     target = -1
     value = w[W_DRAW]
     for j in range(st.sc[S_PLACED]):
@@ -363,7 +373,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
         k = tb.room_kind[st.pl_type[j]]
         if k != ACTION and k != MOVEMENT and k != FREE:
             continue
-        v = room_value_nb(st, tb, w, j)
+        v = room_value_nb(st, tb, ru, w, p, j)
         if v > value and ability_usable_nb(st, tb, ru, p, j):
             target, value = j, v
     if target >= 0:
@@ -481,8 +491,7 @@ def greedy_choose_nb(kind, st, tb, ru, w, n, p):
     if kind == D_ROTATION:
         return pick_rotation_nb(st, tb, w, n, p)
     if kind == D_ACTION:
-        estimate_avail_nb(st, tb, ru, p)
-        v = room_value_nb(st, tb, w, st.pos[p])
+        v = room_value_nb(st, tb, ru, w, p, st.pos[p])
         target = ACT_ABILITY if v > w[W_DRAW] else ACT_DRAW
         for i in range(n):
             if st.opt[i, 0] == target:

@@ -19,7 +19,7 @@ from balance.tables import Rules, Tables
  S_ORIGIN, S_GRID_W, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_NAMED, S_X, S_FREE_USES,
  S_CARTS, S_WON, S_TEAM_SCORE, S_DECISIONS, S_MINE_VER, S_NEED_VER, S_PLAN_ROOM,
  S_BUILDS, S_FRONT_N, S_FRONT_MAXPTS, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
- S_N_SCALARS) = range(38)
+ S_AVAIL_STAMP, S_N_SCALARS) = range(39)
 
 # End reasons (stable codes: they are stored in the games table).
 END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP = range(6)

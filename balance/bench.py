@@ -1,0 +1,77 @@
+"""Engine speed, measured the way the README reports it (never asserted in tests):
+games per second for 2nd-edition Crisis, 4 players, greedy, to exhaustion, on one core with a
+warm cache; the same without the JIT; compile time with a cold cache; start-up with a warm one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+CASE = dict(edition="2e", mode="crisis", players=4, heuristic="greedy", exhaust=True)
+FIRST_GAME = ("import time; t = time.perf_counter(); from balance.play import prepare, play_batch;"
+              "s = prepare('2e', 'crisis', 4, 'greedy', exhaust=True); play_batch(s, [0]);"
+              "print(time.perf_counter() - t)")
+NO_JIT = ("import time; from balance.play import prepare, play_batch;"
+          "s = prepare('2e', 'crisis', 4, 'greedy', exhaust=True); n = {n};"
+          "t = time.perf_counter(); play_batch(s, range(n)); print(n / (time.perf_counter() - t))")
+
+
+@dataclass
+class EngineBench:
+    games_per_s: float
+    no_jit_games_per_s: float
+    cold_compile_s: float
+    warm_start_s: float
+
+    @property
+    def speedup(self) -> float:
+        return self.games_per_s / self.no_jit_games_per_s
+
+
+def _python(code: str, env_extra: dict) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1",
+               OPENBLAS_NUM_THREADS="1", NUMBA_NUM_THREADS="1", **env_extra)
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def games_per_second(seconds: float = 5.0, batch: int = 2000) -> float:
+    from balance.play import play_batch, prepare
+
+    s = prepare(**CASE)
+    play_batch(s, [0])  # warm
+    done, start, seed = 0, time.perf_counter(), 1
+    while time.perf_counter() - start < seconds:
+        play_batch(s, np.arange(seed, seed + batch))
+        seed += batch
+        done += batch
+    return done / (time.perf_counter() - start)
+
+
+def engine_bench(seconds: float = 5.0, cold: bool = True, no_jit_games: int = 40,
+                 say=print) -> EngineBench:
+    say("warm start-up (new process, cached code, first game)...")
+    warm = _python(FIRST_GAME, {})
+    say(f"  {warm:.2f} s")
+    say(f"games per second, one core, warm cache ({seconds:.0f} s)...")
+    gps = games_per_second(seconds)
+    say(f"  {gps:,.0f} games/s")
+    say(f"the same with NUMBA_DISABLE_JIT=1 ({no_jit_games} games)...")
+    slow = _python(NO_JIT.format(n=no_jit_games), {"NUMBA_DISABLE_JIT": "1"})
+    say(f"  {slow:,.1f} games/s")
+    compile_s = float("nan")
+    if cold:
+        say("cold compile (empty cache, first game)...")
+        with tempfile.TemporaryDirectory() as tmp:
+            compile_s = _python(FIRST_GAME, {"NUMBA_CACHE_DIR": tmp})
+        say(f"  {compile_s:.0f} s")
+    return EngineBench(gps, slow, compile_s, warm)

@@ -1,0 +1,25 @@
+"""Plays a few games and prints their records as JSON; run with and without the JIT."""
+
+import json
+import sys
+
+from balance.play import play_batch, prepare
+
+CASES = [("2e", "crisis", 4, "greedy", True), ("1e", "crisis", 2, "greedy", False),
+         ("2e", "rush", 2, "random", False), ("1e", "rush", 3, "greedy", False),
+         ("2e", "crisis", 3, "random", True)]
+
+
+def records(seeds=(1, 2, 3)):
+    out = {}
+    for ed, mode, players, h, exhaust in CASES:
+        s = prepare(ed, mode, players, h, exhaust=exhaust,
+                    rules={"rush_round_cap": 30} if mode == "rush" else None)
+        b = play_batch(s, list(seeds), check=True)
+        out[f"{ed}-{mode}-{players}-{h}"] = [b.out.tolist(), b.scores.tolist(),
+                                             b.score_by_turn.tolist(), b.rooms.tolist()]
+    return out
+
+
+if __name__ == "__main__":
+    json.dump(records(), sys.stdout)
