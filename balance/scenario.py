@@ -14,8 +14,6 @@ scenario holds only what it names.
 
 from __future__ import annotations
 
-import numpy as np
-
 from balance.content import SIDES
 from balance.engine.rng import seed_state
 from balance.engine.state import (
@@ -192,5 +190,3 @@ class Scenario:
         return [SIDES[s] for s in range(4)
                 if self.tb.door[st.pl_type[placed], st.pl_rot[placed], s]]
 
-
-_ = np

@@ -45,9 +45,7 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
             if ru.mode == 0 else f"race to {ru.target}")
     lines.append(f"{setup.profile.title}: {mode}, {ru.players} players, {goal}, "
                  f"player: {setup.heuristic}")
-    buf: list[str] = []
     pay: list[str] = []
-    room_of_build = {}
     for row in events:
         turn, seat, code, a, b, c, d, e = (int(v) for v in row)
         who = f"P{seat + 1}"
@@ -57,8 +55,7 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
         elif code == E.EV_DEAL:
             pass
         elif code == E.EV_TURN:
-            hand = " ".join(nm.card(c_) for c_ in st.hand[seat][:0])
-            lines.append(f"Turn {turn + 1} - {who} in {nm.room(b)}{hand}")
+            lines.append(f"Turn {turn + 1} - {who} in {nm.room(b)}")
         elif code == E.EV_DISCARD:
             why = "for the ability" if b else "down to the hand limit"
             lines.append(f"  {who} discards {nm.card(a)} {why}")
@@ -73,7 +70,6 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
             t = nm.placed.get(a, int(st.pl_type[a]))
             rot = int(st.pl_rot[a])
             how = "with a Warpstone, " if e else ""
-            room_of_build = {"from": nm.room(a), "side": SIDES[b]}
             lines.append(f"  {who} builds {how}through the {SIDES[b]} door of {nm.room(a)} "
                          f"(cost: {nm.cost(t, rot, b)}; paid {' '.join(pay) or 'nothing'}) "
                          f"for {c} point(s)")
@@ -94,7 +90,7 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
         elif code == E.EV_ABILITY:
             lines.append(f"  {who} uses {nm.room(a)}: {setup.content.rooms[b].ability_text}")
         elif code == E.EV_CHOOSE_X:
-            buf.append(f"X = {a}")
+            lines.append(f"    chooses X = {a}")
         elif code == E.EV_NAME:
             lines.append(f"    names {nm.gems[a]}")
         elif code == E.EV_DRAW:
@@ -125,8 +121,4 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
         elif code == E.EV_END:
             lines.append(f"Game over: {END_NAMES[a]}. Team score {b}; "
                          + " ".join(f"P{q + 1}: {int(v)}" for q, v in enumerate(st.score)))
-        if buf:
-            lines.append("    " + "; ".join(buf))
-            buf = []
-    _ = room_of_build
     return "\n".join(lines)

@@ -16,8 +16,6 @@
 Weights (w): knobs below, then one static ability value per room type (heuristics/registry.py).
 """
 
-import numpy as np
-
 from balance.ability import DIG, F_GEMS, KEEP_ALL, KEEP_N, MOVE_ANY
 from balance.engine.decisions import (
     ACT_ABILITY,
@@ -51,7 +49,6 @@ from balance.engine.state import (
     S_DECISIONS,
     S_DECK_N,
     S_DISC_N,
-    S_FRONT_MAXPTS,
     S_FRONT_N,
     S_MINE_VER,
     S_NEED_VER,
@@ -92,7 +89,6 @@ def refresh_frontier_nb(st, tb, w):
     for g in range(st.need.shape[0]):
         st.need[g] = 0.0
     n = 0
-    top = 0
     for j in range(st.sc[S_PLACED]):
         jt = st.pl_type[j]
         if tb.room_kind[jt] == TUNNEL:
@@ -109,7 +105,6 @@ def refresh_frontier_nb(st, tb, w):
             st.front[n, 1] = side
             st.front[n, 2] = pts
             n += 1
-            top = max(top, pts)
             for g in range(st.need.shape[0]):
                 st.need[g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
     most = 0.0
@@ -119,7 +114,6 @@ def refresh_frontier_nb(st, tb, w):
         for g in range(st.need.shape[0]):
             st.need[g] /= most  # 1.0 for the most wanted gem
     st.sc[S_FRONT_N] = n
-    st.sc[S_FRONT_MAXPTS] = top
     st.sc[S_NEED_VER] = st.sc[S_MINE_VER]
 
 
@@ -538,5 +532,3 @@ def greedy_choose_nb(kind, st, tb, ru, w, n, p):
         return extreme_card_nb(st, tb, w, n, 2, True)
     return 0
 
-
-_ = (np, OPT_STOP)

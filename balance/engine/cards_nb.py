@@ -17,7 +17,7 @@ from balance.engine.state import (
     S_RESHUFFLES,
     S_TURN,
 )
-from balance.tables import BONUS, ECHO, STANDARD, WARP, WILD
+from balance.tables import STANDARD, WILD
 
 
 @njit
@@ -153,5 +153,3 @@ def discard_matches_nb(tb, card, fkind, mask):
         return True
     return False
 
-
-_ = (BONUS, ECHO, WARP)

@@ -1,10 +1,8 @@
 """Trace events: what the engine writes when asked to show its work (one row per event:
 turn, seat, code, then up to five arguments). `balance.trace` turns them into words."""
 
-import numpy as np
-
 from balance.engine.jit import njit
-from balance.engine.state import EV_COLS, S_CUR, S_EV_N, S_TRACE, S_TURN
+from balance.engine.state import S_CUR, S_EV_N, S_TRACE, S_TURN
 
 (EV_TURN, EV_DISCARD, EV_MOVE, EV_BUILD, EV_PAY, EV_PLACE, EV_TUNNEL, EV_CART, EV_WARP_MOVE,
  EV_ABILITY, EV_DRAW, EV_REVEAL, EV_KEEP, EV_PASS_OVER, EV_BURN, EV_RESHUFFLE, EV_NAME,
@@ -30,6 +28,3 @@ def emit_nb(st, code, a, b, c, d, e):
     row[7] = e
     st.sc[S_EV_N] = n + 1
 
-
-assert EV_COLS == 8
-_ = np  # numpy is the array type of every event row

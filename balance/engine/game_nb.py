@@ -1,20 +1,16 @@
 """A whole game, and the batch kernel that plays many and writes one record per game."""
 
-import numpy as np
 
 from balance.engine.cards_nb import take_top_nb, to_hand_nb
 from balance.engine.check_nb import check_invariants_nb
-from balance.engine.decisions import D_ROTATION
 from balance.engine.events import EV_DEAL, EV_END, EV_PLACE, EV_SETUP, EV_TURN, EV_TURN_END, emit_nb
 from balance.engine.jit import njit
-from balance.engine.mine_nb import T_EMPTY, legal_rotations_nb, place_nb, trace_nb
-from balance.engine.players import decide_nb
+from balance.engine.mine_nb import T_EMPTY, place_nb, trace_nb
 from balance.engine.rng import shuffle_nb
 from balance.engine.state import (
     END_RUSH_TARGET,
     END_TURN_CAP,
     S_BURNT_N,
-    S_CARTS,
     S_CHECK,
     S_CUR,
     S_DECISIONS,
@@ -23,7 +19,6 @@ from balance.engine.state import (
     S_DISC_N,
     S_END_REASON,
     S_ENDED,
-    S_EV_N,
     S_N_SCALARS,
     S_ORIGIN,
     S_PLACED,
@@ -36,7 +31,7 @@ from balance.engine.state import (
     S_TURN,
     S_VIOLATION,
 )
-from balance.engine.turn_nb import play_turn_nb
+from balance.engine.turn_nb import ask_rotation_nb, play_turn_nb
 from balance.tables import CRISIS, RUSH, TUNNEL
 
 # Columns of the per-game integer record.
@@ -114,14 +109,7 @@ def setup_nb(st, tb, ru, pol, w):
             break
         st.sc[S_TILES_N] -= 1
         nt = st.tiles[st.sc[S_TILES_N]]
-        m = legal_rotations_nb(tb, nt, c, st.work1)
-        for j in range(m):
-            st.opt[j, 0] = st.work1[j]
-            st.opt[j, 1] = nt
-            st.opt[j, 2] = c
-            st.opt[j, 3] = b * st.grid.shape[0] + a
-        k = decide_nb(st, tb, ru, pol, w, D_ROTATION, m, 0) if m > 1 else 0
-        rot = st.opt[k, 0]
+        rot = ask_rotation_nb(st, tb, ru, pol, w, 0, nt, c, a, b)
         start = place_nb(st, tb, nt, rot, a, b, -1, -1)
         emit_nb(st, EV_PLACE, start, nt, rot, a, b)
         x, y, side, rt = a, b, c, nt
@@ -230,5 +218,3 @@ def play_games_nb(st, tb, ru, pol, w, rng_words, check, out, scores, sbt, rooms)
         for t in range(sbt.shape[1]):
             sbt[g, t] = st.score_by_turn[t] if t < turns else -1
 
-
-_ = (np, S_CARTS, S_EV_N)

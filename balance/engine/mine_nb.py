@@ -9,7 +9,7 @@ any chain of tunnels, and ends in an empty cell (where a build happens) or a bui
 """
 
 from balance.engine.jit import njit
-from balance.engine.state import S_CARTS, S_MINE_VER, S_ORIGIN, S_PLACED
+from balance.engine.state import S_CARTS, S_MINE_VER, S_PLACED
 from balance.tables import MINECART, TUNNEL
 
 DX = (0, 1, 0, -1)
@@ -28,21 +28,6 @@ def step_xy_nb(x, y, side):
     if side == 2:
         return x, y + 1
     return x - 1, y
-
-
-@njit
-def cell_nb(st, x, y):
-    return st.grid[y, x]
-
-
-@njit
-def has_door_nb(st, tb, i, side):
-    return tb.door[st.pl_type[i], st.pl_rot[i], side]
-
-
-@njit
-def is_tunnel_nb(st, tb, i):
-    return tb.room_kind[st.pl_type[i]] == TUNNEL
 
 
 @njit
@@ -173,7 +158,3 @@ def move_room_nb(st, i, code):
     st.grid[st.pl_y[i], st.pl_x[i]] = i
     st.sc[S_MINE_VER] += 1
 
-
-@njit
-def origin_nb(st):
-    return st.sc[S_ORIGIN]

@@ -11,8 +11,6 @@ left out (each card contributes; in a Warpstone build the one Warpstone card is 
 pays for the location). The engine lists them; the player picks one.
 """
 
-import numpy as np
-
 from balance.engine.jit import njit
 from balance.engine.state import S_SUP_ECHO
 from balance.tables import BONUS, ECHO, STANDARD, WARP, WILD
@@ -110,11 +108,6 @@ def covers_nb(st, tb, cost, cards, n):
     """Whether cards[:n] together can pay `cost`."""
     supply_nb(st, tb, cards, n)
     return supply_covers_nb(st, tb, cost)
-
-
-@njit
-def hand_covers_nb(st, tb, p, cost):
-    return covers_nb(st, tb, cost, st.hand[p], st.hand_n[p])
 
 
 @njit
@@ -236,5 +229,3 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
             n_opts += 1
     return n_opts
 
-
-_ = np

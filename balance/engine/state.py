@@ -16,10 +16,9 @@ from balance.tables import Rules, Tables
 # Scalar slots.
 (S_DECK_N, S_DISC_N, S_POOL_N, S_REJ_N, S_BURNT_N, S_TILES_N, S_PLACED, S_TURN, S_CUR,
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
- S_ORIGIN, S_GRID_W, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_NAMED, S_X, S_FREE_USES,
- S_CARTS, S_WON, S_TEAM_SCORE, S_DECISIONS, S_MINE_VER, S_NEED_VER, S_PLAN_ROOM,
- S_BUILDS, S_FRONT_N, S_FRONT_MAXPTS, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
- S_AVAIL_STAMP, S_N_SCALARS) = range(39)
+ S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
+ S_MINE_VER, S_NEED_VER, S_PLAN_ROOM, S_FRONT_N, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
+ S_AVAIL_STAMP, S_N_SCALARS) = range(32)
 
 # End reasons (stable codes: they are stored in the games table).
 END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP = range(6)
@@ -78,7 +77,6 @@ class State(NamedTuple):
     prev_how: np.ndarray  # (n_tiles,) BFS: option kind used to arrive
     prev_arg: np.ndarray  # (n_tiles,) BFS: its argument
     queue: np.ndarray  # (n_tiles,)
-    named: np.ndarray  # (G,) gems named by the current ability
     ev: np.ndarray  # (EV_MAX, EV_COLS) trace events when tracing
     front: np.ndarray  # (4 * n_tiles + 4, 3) players' cache: frontier doors (tile, side, pts)
     script: np.ndarray  # (MAX_SCRIPT,) choices the `scripted` player replays
@@ -117,8 +115,7 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         spots=np.zeros(4 * n_tiles + 8, i64),
         dist=np.zeros(n_tiles, i64), prev=np.zeros(n_tiles, i64),
         prev_how=np.zeros(n_tiles, i64), prev_arg=np.zeros(n_tiles, i64),
-        queue=np.zeros(n_tiles + 1, i64), named=np.zeros(len(tables.gem_power), i64),
-        ev=np.zeros((max(1, ev_max), EV_COLS), i64),
+        queue=np.zeros(n_tiles + 1, i64), ev=np.zeros((max(1, ev_max), EV_COLS), i64),
         front=np.zeros((4 * n_tiles + 4, 3), i64),
         script=np.zeros(MAX_SCRIPT, i64),
         need=np.zeros(len(tables.gem_power), np.float64),

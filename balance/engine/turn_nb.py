@@ -67,11 +67,9 @@ from balance.engine.state import (
     END_TARGET,
     S_CARTS,
     S_CHECK,
-    S_DISC_N,
     S_END_REASON,
     S_ENDED,
     S_PLACED,
-    S_POOL_N,
     S_STEPS_LEFT,
     S_TARGET_TURN,
     S_TEAM_SCORE,
@@ -145,6 +143,20 @@ def pay_nb(st, tb, ru, pol, w, p, cost, warp):
 
 
 @njit
+def ask_rotation_nb(st, tb, ru, pol, w, p, rtype, entry, x, y):
+    """Ask seat p how to turn a new tile laid at (x, y), entered through side `entry`:
+    any rotation with a door on that side (ruling 5)."""
+    m = legal_rotations_nb(tb, rtype, entry, st.work1)
+    for j in range(m):
+        st.opt[j, 0] = st.work1[j]
+        st.opt[j, 1] = rtype
+        st.opt[j, 2] = entry
+        st.opt[j, 3] = y * st.grid.shape[0] + x
+    k = decide_nb(st, tb, ru, pol, w, D_ROTATION, m, p) if m > 1 else 0
+    return st.opt[k, 0]
+
+
+@njit
 def build_nb(st, tb, ru, pol, w, p, room, side, warp):
     """Construct through door `side` of placed tile `room` (rulebooks' Construction)."""
     rt = st.pl_type[room]
@@ -168,14 +180,7 @@ def build_nb(st, tb, ru, pol, w, p, room, side, warp):
             break
         st.sc[S_TILES_N] -= 1
         nt = st.tiles[st.sc[S_TILES_N]]
-        m = legal_rotations_nb(tb, nt, entry, st.work1)
-        for j in range(m):
-            st.opt[j, 0] = st.work1[j]
-            st.opt[j, 1] = nt
-            st.opt[j, 2] = entry
-            st.opt[j, 3] = y * st.grid.shape[0] + x
-        k = decide_nb(st, tb, ru, pol, w, D_ROTATION, m, p) if m > 1 else 0
-        r = st.opt[k, 0]
+        r = ask_rotation_nb(st, tb, ru, pol, w, p, nt, entry, x, y)
         i = place_nb(st, tb, nt, r, x, y, p, st.sc[S_TURN])
         emit_nb(st, EV_PLACE, i, nt, r, x, y)
         if tb.room_kind[nt] != TUNNEL:
@@ -405,5 +410,3 @@ def play_turn_nb(st, tb, ru, pol, w, p):
     if ru.mode == CRISIS:
         burn_phase_nb(st, tb, ru, pol, w, p)
 
-
-_ = (S_DISC_N, S_POOL_N)
