@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.engine.game_nb import R_VIOLATION
 from balance.engine.state import VIOLATION_NAMES
 from balance.play import play_batch, prepare
 
@@ -36,8 +37,6 @@ def check_content(edition: str | None, content: str | None, games: int,
                         exhaust=(mode == "crisis"))
             seeds = np.arange(seed, seed + games)
             b = play_batch(s, seeds, check=True)
-            from balance.engine.game_nb import R_VIOLATION
-
             bad = [(int(sd), VIOLATION_NAMES[int(v)])
                    for sd, v in zip(seeds, b.out[:, R_VIOLATION], strict=True) if v]
             results.append(CheckResult(f"{heuristic} {mode} {players}p", games, bad))

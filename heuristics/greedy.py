@@ -73,11 +73,10 @@ from balance.tables import (
 
 # Knobs: index into w.
 (W_DRAW, W_NEED_BONUS, W_WILD, W_ECHO, W_BONUS, W_WARP, W_JUNK, W_APPROACH_POINTS,
- W_APPROACH_DIST, N_KNOBS) = range(10)
+ W_APPROACH_DIST, W_LOOKAHEAD, N_KNOBS) = range(11)
 KNOB_NAMES = ("draw_value", "need_bonus", "wild_value", "echo_value", "bonus_value",
-              "warp_value", "junk_below", "approach_points", "approach_dist")
+              "warp_value", "junk_below", "approach_points", "approach_dist", "lookahead_steps")
 BIG = 1 << 30
-LOOKAHEAD = 6  # extra steps the planner looks ahead when heading for the frontier
 
 
 @njit
@@ -320,9 +319,9 @@ def plan_step_nb(st, tb, ru, w, n, p):
     steps = st.sc[S_STEPS_LEFT]
     cur = st.pos[p]
     # Look past this turn's steps too, to head for the frontier when nothing is in reach.
-    reach_nb(st, tb, ru, p, steps + LOOKAHEAD)
+    reach_nb(st, tb, ru, p, steps + int(w[W_LOOKAHEAD]))
     st.sc[S_PLAN_ROOM] = -1
-    warp = hand_has_warp_nb(tb, st, p) and ru.special_gems
+    warp = hand_has_warp_nb(st, tb, p) and ru.special_gems
     hand_supply_nb(st, tb, p)
     best = -1
     best_pts = -1

@@ -105,7 +105,7 @@ def load_knobs(name: str) -> dict[str, float]:
 
 def weights_for(name: str, tables: Tables) -> np.ndarray:
     get_heuristic(name)
-    knobs = load_knobs("greedy")
+    knobs = load_knobs(name)
     w = np.zeros(greedy.N_KNOBS + len(tables.room_kind))
     for i, k in enumerate(greedy.KNOB_NAMES):
         w[i] = knobs.get(k, 0.0)

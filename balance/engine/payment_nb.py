@@ -11,6 +11,7 @@ left out (each card contributes; in a Warpstone build the one Warpstone card is 
 pays for the location). The engine lists them; the player picks one.
 """
 
+from balance.engine.cards_nb import card_has_power_nb
 from balance.engine.jit import njit
 from balance.engine.state import S_SUP_ECHO
 from balance.tables import BONUS, ECHO, STANDARD, WARP, WILD
@@ -116,22 +117,9 @@ def hand_supply_nb(st, tb, p):
 
 
 @njit
-def hand_has_warp_nb(tb, st, p):
+def hand_has_warp_nb(st, tb, p):
     for i in range(st.hand_n[p]):
-        ct = tb.card_deck[st.hand[p, i]]
-        for k in range(2):
-            g = tb.card_gems[ct, k]
-            if g >= 0 and tb.gem_power[g] == WARP:
-                return True
-    return False
-
-
-@njit
-def card_is_warp_nb(tb, card):
-    ct = tb.card_deck[card]
-    for k in range(2):
-        g = tb.card_gems[ct, k]
-        if g >= 0 and tb.gem_power[g] == WARP:
+        if card_has_power_nb(tb, st.hand[p, i], WARP):
             return True
     return False
 
@@ -195,7 +183,7 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
         for b in range(k):
             if (mask >> b) & 1:
                 sub[m] = st.hand[p, rel[b]]
-                if warp and warp_pos < 0 and card_is_warp_nb(tb, sub[m]):
+                if warp and warp_pos < 0 and card_has_power_nb(tb, sub[m], WARP):
                     warp_pos = rel[b]
                 m += 1
         if warp and warp_pos < 0:

@@ -8,6 +8,7 @@ from balance.engine.ability_nb import run_ability_nb
 from balance.engine.cards_nb import (
     available_nb,
     burn_card_nb,
+    card_has_power_nb,
     hand_take_nb,
     take_top_nb,
     to_discard_nb,
@@ -54,7 +55,6 @@ from balance.engine.mine_nb import (
     trace_nb,
 )
 from balance.engine.payment_nb import (
-    card_is_warp_nb,
     covers_nb,
     hand_supply_nb,
     list_payments_nb,
@@ -80,7 +80,7 @@ from balance.engine.state import (
     V_HAND_LIMIT,
 )
 from balance.engine.usable_nb import ability_usable_nb
-from balance.tables import BONUS, CRISIS, FREE, MINECART, MOVEMENT, TUNNEL
+from balance.tables import BONUS, CRISIS, FREE, MINECART, MOVEMENT, TUNNEL, WARP
 
 
 @njit
@@ -232,7 +232,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
     if ru.special_gems:
         has_warp = False
         for i in range(st.hand_n[p]):
-            if card_is_warp_nb(tb, st.hand[p, i]):
+            if card_has_power_nb(tb, st.hand[p, i], WARP):
                 has_warp = True
                 for j in range(st.sc[S_PLACED]):
                     room_ok = j != cur and tb.room_kind[st.pl_type[j]] != TUNNEL
