@@ -36,6 +36,7 @@ class Tables(NamedTuple):
     card_gems: np.ndarray  # (C, 2) int64 gem index per symbol, -1 for none
     card_count: np.ndarray  # (C, G) int64 symbols of each gem on the card
     card_deck: np.ndarray  # (n_cards,) card type of each physical card
+    gem_cards: np.ndarray  # (G,) int64 physical cards showing each gem (a double counts once)
     room_kind: np.ndarray  # (R,) int64
     room_deck: np.ndarray  # (n_tiles,) room type of each physical tile
     door: np.ndarray  # (R, 4 rot, 4 side) bool
@@ -82,6 +83,8 @@ def compile_tables(content: Content, profile: Profile) -> Tables:
             card_gems[c, k] = gem_index[name]
             card_count[c, gem_index[name]] += 1
     card_deck = np.repeat(np.arange(n_ct, dtype=np.int64), [c.copies for c in content.cards])
+    gem_cards = ((card_count > 0).astype(np.int64) * np.array(
+        [c.copies for c in content.cards], dtype=np.int64)[:, None]).sum(axis=0)
 
     n_rt = len(content.rooms)
     room_kind = np.array([KIND_CODE[r.kind] for r in content.rooms], dtype=np.int64)
@@ -113,8 +116,8 @@ def compile_tables(content: Content, profile: Profile) -> Tables:
             prog[t, i] = (step.op, X if step.n == X else step.n, step.filter_kind, mask)
         prog_len[t] = len(room.ability)
         prog_has_keep[t] = any(s.op in (4, 5) for s in room.ability)
-    return Tables(gem_power, card_gems, card_count, card_deck, room_kind, room_deck, door,
-                  door_cost, door_points, tunnel_exit, prog, prog_len, prog_has_keep)
+    return Tables(gem_power, card_gems, card_count, card_deck, gem_cards, room_kind, room_deck,
+                  door, door_cost, door_points, tunnel_exit, prog, prog_len, prog_has_keep)
 
 
 def _check_switches(content: Content, profile: Profile) -> None:

@@ -46,6 +46,8 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
     lines.append(f"{setup.profile.title}: {mode}, {ru.players} players, {goal}, "
                  f"player: {setup.heuristic}")
     pay: list[str] = []
+    # Only the player whose turn it is can score, so each turn's end carries that seat's score.
+    seat_score = [ru.start_vp] * ru.players
     for row in events:
         turn, seat, code, a, b, c, d, e = (int(v) for v in row)
         who = f"P{seat + 1}"
@@ -115,8 +117,9 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
             src = "the deck" if b < 0 else f"P{b + 1}'s hand"
             lines.append(f"  burns {nm.card(a)} from {src}")
         elif code == E.EV_TURN_END:
+            seat_score[seat] = e
             score = ("team score " + str(a)) if ru.mode == 0 else "scores " + " ".join(
-                f"P{q + 1}:{int(v)}" for q, v in enumerate(st.score))
+                f"P{q + 1}:{v}" for q, v in enumerate(seat_score))
             lines.append(f"  end of turn: {score}; deck {b}, discards {c}, burnt {d}")
         elif code == E.EV_END:
             lines.append(f"Game over: {END_NAMES[a]}. Team score {b}; "

@@ -10,6 +10,9 @@
   points against the gems still missing and the distance).
 - Pays with the fewest cards, then the fewest gems wasted, then the least valuable cards.
 - Rotates new tiles to open doors it can afford, then doors worth most.
+- Keeps cards for a goal: the frontier door best worth building next (its points against the
+  gems still missing and the distance). Cards showing its gems are worth more when it must
+  discard, keep or burn, so that a full hand is not thrown away and dug for again.
 - Crisis: plays as one team with open hands; burns from the deck while it can; in the 1st
   edition discards just enough to keep the deck able to burn.
 
@@ -40,7 +43,7 @@ from balance.engine.decisions import (
     OPT_WARP_BUILD,
 )
 from balance.engine.jit import njit
-from balance.engine.mine_nb import T_EMPTY, T_ROOM, step_xy_nb, trace_nb
+from balance.engine.mine_nb import T_EMPTY, T_ROOM, link_nb, step_xy_nb
 from balance.engine.payment_nb import hand_has_warp_nb, hand_supply_nb, supply_covers_nb
 from balance.engine.state import (
     S_AVAIL_STAMP,
@@ -50,10 +53,12 @@ from balance.engine.state import (
     S_DECK_N,
     S_DISC_N,
     S_FRONT_N,
+    S_GOAL_STAMP,
     S_MINE_VER,
     S_NEED_VER,
     S_PLACED,
     S_PLAN_ROOM,
+    S_REACH_KEY,
     S_STEPS_LEFT,
     S_TILES_N,
 )
@@ -73,9 +78,10 @@ from balance.tables import (
 
 # Knobs: index into w.
 (W_DRAW, W_NEED_BONUS, W_WILD, W_ECHO, W_BONUS, W_WARP, W_JUNK, W_APPROACH_POINTS,
- W_APPROACH_DIST, W_LOOKAHEAD, N_KNOBS) = range(11)
+ W_APPROACH_DIST, W_LOOKAHEAD, W_GOAL, W_READY, N_KNOBS) = range(13)
 KNOB_NAMES = ("draw_value", "need_bonus", "wild_value", "echo_value", "bonus_value",
-              "warp_value", "junk_below", "approach_points", "approach_dist", "lookahead_steps")
+              "warp_value", "junk_below", "approach_points", "approach_dist", "lookahead_steps",
+              "goal_value", "ready_bonus")
 BIG = 1 << 30
 
 
@@ -96,7 +102,7 @@ def refresh_frontier_nb(st, tb, w):
         for side in range(4):
             if not tb.door[jt, jr, side]:
                 continue
-            kind, _a, _b, _c, _p = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
+            kind, _a, _b, _c, _p = link_nb(st, tb, j, side)
             if kind != T_EMPTY:
                 continue
             pts = tb.door_points[jt, jr, side]
@@ -118,6 +124,8 @@ def refresh_frontier_nb(st, tb, w):
 
 @njit
 def card_value_nb(st, tb, w, card):
+    """A card's worth in hand: what its gems are to the frontier, plus its share of the goal
+    door (choose_goal_nb must have run for this decision)."""
     ct = tb.card_deck[card]
     v = 0.0
     for k in range(2):
@@ -126,9 +134,9 @@ def card_value_nb(st, tb, w, card):
             continue
         pw = tb.gem_power[g]
         if pw == STANDARD:
-            v += st.need[g]
+            v += st.need[g] + st.goal[g]
         elif pw == WILD:
-            v += w[W_WILD]
+            v += w[W_WILD] + st.goal[g]
         elif pw == ECHO:
             v += w[W_ECHO]
         elif pw == BONUS:
@@ -147,9 +155,7 @@ def estimate_avail_nb(st, tb, ru, p):
     unseen = st.gtmp[3]
     for g in range(g_n):
         st.avail[g] = 0.0
-        unseen[g] = 0
-    for c in range(tb.card_deck.shape[0]):
-        _count_card(tb, unseen, c, 1)
+        unseen[g] = tb.gem_cards[g]
     for i in range(st.hand_n[p]):
         _count_card(tb, unseen, st.hand[p, i], -1)
     for i in range(st.sc[S_BURNT_N]):
@@ -169,6 +175,65 @@ def estimate_avail_nb(st, tb, ru, p):
     share = deck / (deck + others) if deck + others > 0 else 0.0
     for g in range(g_n):
         st.avail[g] += unseen[g] * share
+
+
+@njit
+def choose_goal_nb(st, tb, ru, w, p):
+    """The door player p saves its cards for (see _goal_from_reach_nb); cached for the
+    current decision."""
+    if st.sc[S_GOAL_STAMP] == st.sc[S_DECISIONS]:
+        return
+    refresh_frontier_nb(st, tb, w)
+    reach_nb(st, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
+    hand_supply_nb(st, tb, p)
+    _goal_from_reach_nb(st, tb, w, p, ru.steps)
+
+
+@njit
+def _goal_from_reach_nb(st, tb, w, p, steps):
+    """From a fresh reach_nb and hand supply: the frontier door best worth building next, as
+    when heading for one, and far better when it can be built within `steps` now. Fills
+    st.goal with each gem's share of that door (1 for a gem it needs once and one card in hand
+    shows; less when several cards show it; the missing units for wild gems) and st.want
+    with the units it still lacks."""
+    st.sc[S_GOAL_STAMP] = st.sc[S_DECISIONS]
+    g_n = st.goal.shape[0]
+    for g in range(g_n):
+        st.goal[g] = 0.0
+        st.want[g] = 0.0
+    if st.sc[S_TILES_N] == 0 or w[W_GOAL] == 0.0:
+        return
+    best = -1
+    best_score = -1e18
+    for f in range(st.sc[S_FRONT_N]):
+        j = st.front[f, 0]
+        if st.dist[j] >= BIG:
+            continue
+        cost = tb.door_cost[st.pl_type[j], st.pl_rot[j], st.front[f, 1]]
+        short = deficit_nb(st, tb, cost)
+        score = (st.front[f, 2] * w[W_APPROACH_POINTS] - short
+                 - st.dist[j] * w[W_APPROACH_DIST])
+        if short == 0 and st.dist[j] + 1 <= steps:
+            score += w[W_READY]
+        if score > best_score:
+            best, best_score = f, score
+    if best < 0:
+        return
+    j = st.front[best, 0]
+    cost = tb.door_cost[st.pl_type[j], st.pl_rot[j], st.front[best, 1]]
+    nat = st.gtmp[0]  # the hand's supply, from hand_supply_nb
+    showing = st.gtmp[3]
+    for g in range(g_n):
+        showing[g] = 0
+    for i in range(st.hand_n[p]):
+        _count_card(tb, showing, st.hand[p, i], 1)
+    missing = deficit_nb(st, tb, cost)
+    for g in range(g_n):
+        if tb.gem_power[g] == WILD:
+            st.goal[g] = w[W_GOAL] * min(1.0, missing / max(1, showing[g]))
+        elif cost[g] > 0:
+            st.goal[g] = w[W_GOAL] * min(1.0, cost[g] / max(1, showing[g]))
+            st.want[g] = max(0, cost[g] - nat[g])
 
 
 @njit
@@ -214,6 +279,11 @@ def room_value_nb(st, tb, ru, w, p, room):
                     if tb.gem_power[g] == STANDARD:
                         best = max(best, st.need[g])
             v += w[W_NEED_BONUS] * wanted / total
+            lacking = 0.0
+            for g in range(st.want.shape[0]):
+                if (mask >> g) & 1:
+                    lacking += st.want[g]
+            v += w[W_GOAL] * min(1.0, lacking)
             if op == DIG:
                 n = tb.prog[rt, i, 1]
                 # Dug cards are worth what their gem is worth to the frontier (0 to 2 cards
@@ -227,45 +297,58 @@ def room_value_nb(st, tb, ru, w, p, room):
 @njit
 def reach_nb(st, tb, ru, p, steps):
     """Steps needed to reach each built room this turn (st.dist), with the first move of a
-    shortest way there (st.prev_how / st.prev_arg on the room after the start)."""
+    shortest way there (st.prev_how / st.prev_arg on the room after the start).
+
+    Breadth-first by layers held in st.queue; each layer is expanded in placement order, so
+    that ties between equally short ways are broken the same way every time."""
     cur = st.pos[p]
     n = st.sc[S_PLACED]
+    # The answer depends only on the mine, the start and the depth, unless the start is a
+    # room whose ability moves its user (then it depends on the player's cards too).
+    key = (st.sc[S_MINE_VER] * (n + 1) + cur) * 1024 + steps
+    cacheable = tb.room_kind[st.pl_type[cur]] != MOVEMENT
+    if cacheable and st.sc[S_REACH_KEY] == key:
+        return
+    st.sc[S_REACH_KEY] = key if cacheable else -1
     for j in range(n):
         st.dist[j] = BIG
         st.prev[j] = -1
+    q = st.queue
     st.dist[cur] = 0
+    q[0] = cur
+    lo = 0
+    hi = 1
     for d in range(steps + 1):
         if st.sc[S_CARTS] >= 2:
-            via = -1
-            for j in range(n):
-                if st.dist[j] == d and tb.room_kind[st.pl_type[j]] == MINECART:
-                    via = j
-                    break
-            if via >= 0:
+            via = BIG  # mine carts link every cart at no step: through the first one reached
+            for k in range(lo, hi):
+                if tb.room_kind[st.pl_type[q[k]]] == MINECART and q[k] < via:
+                    via = q[k]
+            if via < BIG:
                 for j in range(n):
                     if st.dist[j] > d and tb.room_kind[st.pl_type[j]] == MINECART:
                         st.dist[j] = d
                         st.prev[j] = via
                         st.prev_how[j] = OPT_CART
                         st.prev_arg[j] = j
-        if d == steps:
+                        q[hi] = j
+                        hi += 1
+        if d == steps or lo == hi:
             break
-        layer = 0
-        for j in range(n):
-            if st.dist[j] != d:
-                continue
-            layer += 1
+        _sort_nb(q, lo, hi)
+        nxt = hi
+        for k in range(lo, hi):
+            j = q[k]
             jt = st.pl_type[j]
-            jr = st.pl_rot[j]
             for side in range(4):
-                if not tb.door[jt, jr, side]:
-                    continue
-                kind, a, _b, _c, _p = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
+                kind, a, _b, _c, _p = link_nb(st, tb, j, side)
                 if kind == T_ROOM and st.dist[a] > d + 1:
                     st.dist[a] = d + 1
                     st.prev[a] = j
                     st.prev_how[a] = OPT_DOOR
                     st.prev_arg[a] = side
+                    q[nxt] = a
+                    nxt += 1
             if (j == cur and tb.room_kind[jt] == MOVEMENT and tb.prog[jt, 0, 0] == MOVE_ANY
                     and ability_usable_nb(st, tb, ru, p, j)):
                 for a in range(n):
@@ -274,8 +357,22 @@ def reach_nb(st, tb, ru, p, steps):
                         st.prev[a] = j
                         st.prev_how[a] = OPT_ABILITY
                         st.prev_arg[a] = a
-        if layer == 0:
-            break  # nothing more is reachable
+                        q[nxt] = a
+                        nxt += 1
+        lo = hi
+        hi = nxt
+
+
+@njit
+def _sort_nb(a, lo, hi):
+    """Insertion sort of a[lo:hi]: layers are a handful of rooms."""
+    for i in range(lo + 1, hi):
+        v = a[i]
+        k = i - 1
+        while k >= lo and a[k] > v:
+            a[k + 1] = a[k]
+            k -= 1
+        a[k + 1] = v
 
 
 @njit
@@ -319,7 +416,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
     steps = st.sc[S_STEPS_LEFT]
     cur = st.pos[p]
     # Look past this turn's steps too, to head for the frontier when nothing is in reach.
-    reach_nb(st, tb, ru, p, steps + int(w[W_LOOKAHEAD]))
+    reach_nb(st, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
     st.sc[S_PLAN_ROOM] = -1
     warp = hand_has_warp_nb(st, tb, p) and ru.special_gems
     hand_supply_nb(st, tb, p)
@@ -358,6 +455,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
             return 0
         return _go_toward_nb(st, n, cur, j)
     # No build: the most valuable reachable ability, if it beats drawing a card.
+    _goal_from_reach_nb(st, tb, w, p, steps)  # room_value_nb weighs digs by what it lacks
     target = -1
     value = w[W_DRAW]
     for j in range(st.sc[S_PLACED]):
@@ -479,11 +577,14 @@ def greedy_choose_nb(kind, st, tb, ru, w, n, p):
     refresh_frontier_nb(st, tb, w)
     if kind == D_STEP:
         return plan_step_nb(st, tb, ru, w, n, p)
+    # Decisions that weigh cards by card_value_nb choose the goal door first.
     if kind == D_PAYMENT:
+        choose_goal_nb(st, tb, ru, w, p)
         return pick_payment_nb(st, tb, w, n, p)
     if kind == D_ROTATION:
         return pick_rotation_nb(st, tb, w, n, p)
     if kind == D_ACTION:
+        choose_goal_nb(st, tb, ru, w, p)
         v = room_value_nb(st, tb, ru, w, p, st.pos[p])
         target = ACT_ABILITY if v > w[W_DRAW] else ACT_DRAW
         for i in range(n):
@@ -491,10 +592,13 @@ def greedy_choose_nb(kind, st, tb, ru, w, n, p):
                 return i
         return 0
     if kind == D_DISCARD_LIMIT or kind == D_ABILITY_DISCARD:
+        choose_goal_nb(st, tb, ru, w, p)
         return extreme_card_nb(st, tb, w, n, 1, True)
     if kind == D_KEEP:
+        choose_goal_nb(st, tb, ru, w, p)
         return extreme_card_nb(st, tb, w, n, 1, False)
     if kind == D_X:
+        choose_goal_nb(st, tb, ru, w, p)
         junk = 0
         for i in range(st.hand_n[p]):
             if card_value_nb(st, tb, w, st.hand[p, i]) < w[W_JUNK]:
@@ -524,10 +628,12 @@ def greedy_choose_nb(kind, st, tb, ru, w, n, p):
     if kind == D_VOL_DISCARD:
         if st.sc[S_DECK_N] + st.sc[S_DISC_N] >= ru.burn_per_turn:
             return 0
+        choose_goal_nb(st, tb, ru, w, p)
         return extreme_card_nb(st, tb, w, n, 2, True)
     if kind == D_BURN:
         if st.opt[0, 0] < 0:
             return 0
+        choose_goal_nb(st, tb, ru, w, p)
         return extreme_card_nb(st, tb, w, n, 2, True)
     return 0
 

@@ -71,9 +71,16 @@ def test_shapes_and_dtypes(edition):
     assert t.tunnel_exit.shape == (r, 4, 4)
     assert t.prog.shape == (r, 8, 4)
     assert t.prog_len.shape == (r,) and t.prog_has_keep.dtype == np.bool_
-    for a in (t.gem_power, t.card_gems, t.card_count, t.card_deck, t.room_kind, t.room_deck,
-              t.door_cost, t.door_points, t.tunnel_exit, t.prog, t.prog_len):
+    for a in (t.gem_power, t.card_gems, t.card_count, t.card_deck, t.gem_cards, t.room_kind,
+              t.room_deck, t.door_cost, t.door_points, t.tunnel_exit, t.prog, t.prog_len):
         assert a.dtype == np.int64
+
+
+def test_gem_cards_counts_each_physical_card_once(ed1, ed2):
+    for _c, t in (ed1, ed2):
+        shows = t.card_count[t.card_deck] > 0  # (n_cards, G)
+        assert t.gem_cards.tolist() == shows.sum(axis=0).tolist()
+        assert (t.gem_cards <= len(t.card_deck)).all()
 
 
 def test_deck_lengths(ed1, ed2):

@@ -155,7 +155,7 @@ def play_game_nb(st, tb, ru, pol, w, rng_words, trace, check):
         st.score_by_turn[turn] = st.sc[S_TEAM_SCORE]
         st.sc[S_TURN] = turn + 1
         emit_nb(st, EV_TURN_END, st.sc[S_TEAM_SCORE], st.sc[S_DECK_N], st.sc[S_DISC_N],
-               st.sc[S_BURNT_N], 0)
+               st.sc[S_BURNT_N], st.score[p])
         if check:
             check_invariants_nb(st, tb, ru)
         if st.sc[S_ENDED]:

@@ -6,17 +6,23 @@ no matching door (a door into a wall is a one-way passage).
 
 Tunnels (ruling 6) are in `trace_nb`: a step into a tunnel follows its joined doors, through
 any chain of tunnels, and ends in an empty cell (where a build happens) or a built room.
+
+Where each door of each room leads is asked thousands of times per game but changes only when
+a tile is placed or moved, so `link_nb` answers from `st.link`. Placing a tile updates only the
+doors that led to its cell; moving a room (Mystic Elevator) rebuilds the whole table.
 """
 
 from balance.engine.jit import njit
-from balance.engine.state import S_CARTS, S_MINE_VER, S_PLACED
+from balance.engine.state import S_CARTS, S_LINK_VER, S_MINE_VER, S_PLACED
 from balance.tables import MINECART, TUNNEL
 
 DX = (0, 1, 0, -1)
 DY = (-1, 0, 1, 0)
 
-# trace_nb results
+# trace_nb results; L_NONE marks a side of st.link with no door (or a tunnel's own sides,
+# which nobody leaves from: a player never stops in a tunnel)
 T_EMPTY, T_ROOM, T_BLOCKED = 0, 1, 2
+L_NONE = -1
 
 
 @njit
@@ -33,6 +39,7 @@ def step_xy_nb(x, y, side):
 @njit
 def place_nb(st, tb, rtype, rot, x, y, builder, turn):
     i = st.sc[S_PLACED]
+    links_fresh = st.sc[S_LINK_VER] == st.sc[S_MINE_VER]
     st.pl_type[i] = rtype
     st.pl_rot[i] = rot
     st.pl_x[i] = x
@@ -47,6 +54,15 @@ def place_nb(st, tb, rtype, rot, x, y, builder, turn):
     st.sc[S_MINE_VER] += 1
     if tb.room_kind[rtype] == MINECART:
         st.sc[S_CARTS] += 1
+    if links_fresh:
+        # Only doors that led into this cell change (a trace ends at the first empty cell).
+        for j in range(i):
+            for side in range(4):
+                lk = st.link[j, side]
+                if lk[0] == T_EMPTY and lk[1] == x and lk[2] == y:
+                    _link_side_nb(st, tb, j, side)
+        _link_tile_nb(st, tb, i)
+        st.sc[S_LINK_VER] = st.sc[S_MINE_VER]
     return i
 
 
@@ -76,6 +92,40 @@ def _trace_nb(grid, pl_type, pl_rot, room_kind, tunnel_exit, x, y, side):
         passed += 1
         x, y, side = nx, ny, ex
     return T_BLOCKED, -1, 0, 0, passed
+
+
+@njit
+def _link_side_nb(st, tb, j, side):
+    kind, a, b, c, passed = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
+    lk = st.link[j, side]
+    lk[0] = kind
+    lk[1] = a
+    lk[2] = b
+    lk[3] = c
+    lk[4] = passed
+
+
+@njit
+def _link_tile_nb(st, tb, j):
+    jt = st.pl_type[j]
+    jr = st.pl_rot[j]
+    tunnel = tb.room_kind[jt] == TUNNEL
+    for side in range(4):
+        if tunnel or not tb.door[jt, jr, side]:
+            st.link[j, side, 0] = L_NONE
+        else:
+            _link_side_nb(st, tb, j, side)
+
+
+@njit
+def link_nb(st, tb, j, side):
+    """trace_nb from door `side` of placed room j, from the cache; L_NONE without a door."""
+    if st.sc[S_LINK_VER] != st.sc[S_MINE_VER]:
+        for i in range(st.sc[S_PLACED]):
+            _link_tile_nb(st, tb, i)
+        st.sc[S_LINK_VER] = st.sc[S_MINE_VER]
+    lk = st.link[j, side]
+    return lk[0], lk[1], lk[2], lk[3], lk[4]
 
 
 @njit

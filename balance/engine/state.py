@@ -18,7 +18,7 @@ from balance.tables import Rules, Tables
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
  S_MINE_VER, S_NEED_VER, S_PLAN_ROOM, S_FRONT_N, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
- S_AVAIL_STAMP, S_N_SCALARS) = range(32)
+ S_AVAIL_STAMP, S_LINK_VER, S_GOAL_STAMP, S_REACH_KEY, S_N_SCALARS) = range(35)
 
 # End reasons (stable codes: they are stored in the games table).
 END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP = range(6)
@@ -60,6 +60,7 @@ class State(NamedTuple):
     pl_uses: np.ndarray  # times its ability was used
     pl_gained: np.ndarray  # cards those uses put into hands
     grid: np.ndarray  # (W, W) placed index or -1
+    link: np.ndarray  # (n_tiles, 4, 5) where each door leads: trace_nb's answer (mine_nb.py)
     pos: np.ndarray  # (P,) placed index of each dwarf
     score: np.ndarray  # (P,)
     door_pts: np.ndarray  # (P,) points from doors
@@ -82,6 +83,8 @@ class State(NamedTuple):
     script: np.ndarray  # (MAX_SCRIPT,) choices the `scripted` player replays
     need: np.ndarray  # (G,) float: players' estimate of how much each gem is wanted
     avail: np.ndarray  # (G,) float: players' estimate of each gem's cards a dig could find
+    goal: np.ndarray  # (G,) float: players' worth of holding each gem for their next door
+    want: np.ndarray  # (G,) float: units of each gem that door still lacks
 
 
 def max_turns(tables: Tables, rules: Rules) -> int:
@@ -106,6 +109,7 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         pl_builder=np.zeros(n_tiles, i64), pl_turn=np.zeros(n_tiles, i64),
         pl_points=np.zeros(n_tiles, i64), pl_uses=np.zeros(n_tiles, i64),
         pl_gained=np.zeros(n_tiles, i64), grid=np.full((w, w), -1, i64),
+        link=np.zeros((n_tiles, 4, 5), i64),
         pos=np.zeros(p, i64), score=np.zeros(p, i64), door_pts=np.zeros(p, i64),
         bonus_pts=np.zeros(p, i64), score_by_turn=np.zeros(max_turns(tables, rules), i64),
         opt=np.zeros((MAX_OPTS, 4), i64),
@@ -120,4 +124,6 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         script=np.zeros(MAX_SCRIPT, i64),
         need=np.zeros(len(tables.gem_power), np.float64),
         avail=np.zeros(len(tables.gem_power), np.float64),
+        goal=np.zeros(len(tables.gem_power), np.float64),
+        want=np.zeros(len(tables.gem_power), np.float64),
     )

@@ -51,6 +51,7 @@ from balance.engine.mine_nb import (
     T_EMPTY,
     T_ROOM,
     legal_rotations_nb,
+    link_nb,
     place_nb,
     trace_nb,
 )
@@ -170,7 +171,7 @@ def build_nb(st, tb, ru, pol, w, p, room, side, warp):
     st.pl_points[room] += points
     if bonus > 0:
         emit_nb(st, EV_BONUS, bonus, 0, 0, 0, 0)
-    kind, x, y, entry, _passed = trace_nb(st, tb, st.pl_x[room], st.pl_y[room], side)
+    kind, x, y, entry, _passed = link_nb(st, tb, room, side)
     # A tunnel drawn here is laid and crossed at once; emerging into an empty cell builds
     # again for no gems and no points; emerging at a built room stops there (ruling 6).
     while kind == T_EMPTY:
@@ -219,7 +220,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
         for side in range(4):
             if not tb.door[rt, rot, side]:
                 continue
-            kind, a, _b, _c, passed = trace_nb(st, tb, st.pl_x[cur], st.pl_y[cur], side)
+            kind, a, _b, _c, passed = link_nb(st, tb, cur, side)
             if kind == T_ROOM:
                 n = _add(st, n, OPT_DOOR, side, a, passed)
             elif (kind == T_EMPTY and tiles_left
@@ -246,7 +247,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
                 for side in range(4):
                     if not tb.door[jt, st.pl_rot[j], side]:
                         continue
-                    kind, _a, _b, _c, _passed = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
+                    kind, _a, _b, _c, _passed = link_nb(st, tb, j, side)
                     if (kind == T_EMPTY and n < st.opt.shape[0] - 8
                             and supply_covers_nb(st, tb, tb.door_cost[jt, st.pl_rot[j], side])):
                         n = _add(st, n, OPT_WARP_BUILD, j, side, 0)
