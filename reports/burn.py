@@ -89,7 +89,8 @@ def slack_games(games: pl.DataFrame, diffs: pl.DataFrame, manifest: dict | None 
             .clip(lower_bound=0).alias("cards_left")).cast(schema))
     if not parts:
         return pl.DataFrame(schema=schema)
-    return pl.concat(parts).sort("setting", "players", "target")
+    return pl.concat(parts).sort("setting", "players", "target", "reached_turn",
+                                 "slack_turns", "cards_left")
 
 
 def slack(games: pl.DataFrame, diffs: pl.DataFrame, manifest: dict | None = None
