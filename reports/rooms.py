@@ -29,7 +29,7 @@ def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
     """The Crisis target room value counts wins at, per (setting, players): the named
     `difficulty` if given, else the middle named difficulty (by target; the lower of two),
     when the group has exhausted games; otherwise the target its fixed games played most
-    often. Columns: setting, players, target, label (e.g. "Artisan (55)")."""
+    often. Columns: setting, players, target, label (e.g. "Artisan, 55 points")."""
     schema = {"setting": pl.Utf8, "players": pl.Int64, "target": pl.Int64, "label": pl.Utf8}
     cg = crisis_games(games).cast({"players": pl.Int64})
     named = named_difficulties(cg, diffs).cast({"players": pl.Int64})
@@ -46,7 +46,7 @@ def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
                 pick = mine.sort("target", "difficulty").row((mine.height - 1) // 2, named=True)
         if pick is not None:
             rows.append((setting, players, pick["target"],
-                         f"{pick['difficulty']} ({pick['target']})"))
+                         f"{pick['difficulty']}, {pick['target']} points"))
             continue
         fixed = g.filter(~pl.col("exhaust").fill_null(False) & pl.col("target").is_not_null())
         if fixed.height:
@@ -54,7 +54,8 @@ def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
                                                          descending=[True, False])
             t = int(counts["target"][0])
             name = mine.filter(pl.col("target") == t)["difficulty"]
-            rows.append((setting, players, t, f"{name[0]} ({t})" if len(name) else f"{t} points"))
+            rows.append((setting, players, t,
+                         f"{name[0]}, {t} points" if len(name) else f"{t} points"))
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
@@ -92,7 +93,7 @@ def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
     (cards gained per ability use, null when never used); early_games/early_wins/early_rate/
     early_low/early_high (units that built it by median_turn) and other_* (the rest), with 95%
     Wilson intervals; diff = early_rate - other_rate with diff_low/diff_high (Newcombe);
-    reference (what a win is: a Crisis target or "seat wins").
+    reference (what a win is: reaching a Crisis target, or the seat winning a Rush game).
 
     `room_names` (setting, room) adds rooms never built, so every room of the content shows.
     """
@@ -149,8 +150,8 @@ def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
                  _ratio("gained", "uses").alias("gained_per_use"),
                  (pl.col("decided") - pl.col("early_games")).alias("other_games"),
                  (pl.col("all_wins") - pl.col("early_wins")).alias("other_wins"),
-                 pl.when(pl.col("mode") == "rush").then(pl.lit("seat wins"))
-                 .otherwise(pl.lit("won at ") + pl.col("_ref").fill_null("no target"))
+                 pl.when(pl.col("mode") == "rush").then(pl.lit("the seat wins the game"))
+                 .otherwise(pl.lit("the team reaches ") + pl.col("_ref").fill_null("no target"))
                  .alias("reference"))
              .sort([*KEY, "room"]))
     return _with_comparison(table).select(

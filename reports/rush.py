@@ -13,22 +13,22 @@ from reports.frame import GROUP, distribution, rush_games
 from reports.intervals import with_wilson
 
 
-def _rush(games: pl.DataFrame) -> pl.DataFrame:
+def with_rounds(games: pl.DataFrame) -> pl.DataFrame:
+    """The Rush games, with `rounds` added."""
     return rush_games(games).cast({"players": pl.Int64}).with_columns(
         ((pl.col("turns").cast(pl.Int64) + pl.col("players") - 1) // pl.col("players"))
-        .alias("rounds"),
-        pl.col("scores").list.sort(descending=True).alias("_ranked"))
+        .alias("rounds"))
 
 
 def rounds(games: pl.DataFrame) -> pl.DataFrame:
     """Distribution of game length in rounds per (setting, players)."""
-    return distribution(_rush(games), "rounds")
+    return distribution(with_rounds(games), "rounds")
 
 
 def turn_cap(games: pl.DataFrame) -> pl.DataFrame:
     """How often the round cap stopped a game: games, wins = capped games, the share as
     win_rate with its 95% Wilson interval (the names follow `with_wilson`)."""
-    r = _rush(games)
+    r = with_rounds(games)
     schema = {"setting": pl.Utf8, "players": pl.Int64, "games": pl.Int64, "wins": pl.Int64}
     if r.height == 0:
         return with_wilson(pl.DataFrame(schema=schema))
@@ -41,7 +41,7 @@ def seat_wins(games: pl.DataFrame) -> pl.DataFrame:
     """Win rate by seat per (setting, players): games, wins, win_rate with its 95% Wilson
     interval, ties (share of tied games) and fair_share = (1 - ties) / players, what every
     seat would win if the seat did not matter."""
-    r = _rush(games)
+    r = with_rounds(games)
     schema = {"setting": pl.Utf8, "players": pl.Int64, "seat": pl.Int64, "games": pl.Int64,
               "wins": pl.Int64, "ties": pl.Float64, "fair_share": pl.Float64}
     if r.height == 0:
@@ -59,9 +59,10 @@ def seat_wins(games: pl.DataFrame) -> pl.DataFrame:
 def margins(games: pl.DataFrame) -> pl.DataFrame:
     """Per game: setting, players, margin = top score minus the next best (0 for a tie).
     One-player games have no margin and are left out."""
-    r = _rush(games).filter(pl.col("players") >= 2)
-    return r.select(*GROUP, (pl.col("_ranked").list.get(0, null_on_oob=True)
-                             - pl.col("_ranked").list.get(1, null_on_oob=True))
+    r = with_rounds(games).filter(pl.col("players") >= 2)
+    ranked = pl.col("scores").list.sort(descending=True)
+    return r.select(*GROUP, (ranked.list.get(0, null_on_oob=True)
+                             - ranked.list.get(1, null_on_oob=True))
                     .cast(pl.Int64).alias("margin"))
 
 

@@ -206,7 +206,7 @@ def test_room_value_by_median_build_turn():
     assert hall["diff"] == 1.0
     assert (hall["diff_low"], hall["diff_high"]) == pytest.approx(
         difference(2, 2, 0, 2)[1:], abs=1e-12)
-    assert hall["reference"] == "won at Artisan (55)"
+    assert hall["reference"] == "the team reaches Artisan, 55 points"
     tunnel = value.filter(pl.col("room") == "Tunnel").row(0, named=True)
     assert tunnel["gained_per_use"] is None  # never used: no ratio, not NaN
     start = value.filter(pl.col("room") == "Start").row(0, named=True)
@@ -231,7 +231,7 @@ def test_room_value_in_rush_compares_seats():
     assert hall["median_turn"] == 1.5
     assert (hall["early_games"], hall["early_wins"]) == (1, 1)
     assert (hall["other_games"], hall["other_wins"]) == (3, 1)
-    assert hall["reference"] == "seat wins"
+    assert hall["reference"] == "the seat wins the game"
 
 
 def test_room_names_add_rooms_never_built():
