@@ -148,11 +148,41 @@ def room_value_figure(value: pl.DataFrame, ranking: pl.DataFrame, title: str,
     return fig
 
 
-def _box(ax, df: pl.DataFrame, x: str, y: str, hue: str | None = None, order=None,
-         hue_order=None, palette=None) -> None:
-    sns.boxplot(data=df.to_pandas(), x=x, y=y, hue=hue, order=order, hue_order=hue_order,
-                palette=palette, whis=WHISKERS, showfliers=False, ax=ax, width=0.6,
-                color=None if palette else sns.color_palette("colorblind")[0])
+def _box_stats(values: np.ndarray) -> dict:
+    q10, q25, q50, q75, q90 = np.percentile(values, [WHISKERS[0], 25, 50, 75, WHISKERS[1]])
+    return {"whislo": q10, "q1": q25, "med": q50, "q3": q75, "whishi": q90, "fliers": []}
+
+
+def _boxes(ax, df: pl.DataFrame, x: str, y: str, order: list, hue: str | None = None,
+           hue_order: list | None = None, colors: dict | None = None) -> None:
+    """Box plots of `y` for each value of `x` (in `order`), side by side per `hue` value.
+    Quantiles as in the tables (linear); empty groups are left out."""
+    hues = hue_order if hue else [None]
+    width = 0.7 / len(hues)
+    default = sns.color_palette("colorblind")[0]
+    for j, h in enumerate(hues):
+        stats, positions = [], []
+        for i, key in enumerate(order):
+            sel = pl.col(x) == key
+            if hue:
+                sel = sel & (pl.col(hue) == h)
+            values = df.filter(sel & pl.col(y).is_not_null())[y].to_numpy()
+            if values.size:
+                stats.append(_box_stats(values.astype(float)))
+                positions.append(i + (j - (len(hues) - 1) / 2) * width)
+        if not stats:
+            continue
+        color = (colors or {}).get(h, default)
+        ax.bxp(stats, positions=positions, widths=width * 0.85, patch_artist=True,
+               showfliers=False, manage_ticks=False,
+               boxprops={"facecolor": color, "edgecolor": "0.2"},
+               medianprops={"color": "0.1", "linewidth": 1.5},
+               whiskerprops={"color": "0.2"}, capprops={"color": "0.2"})
+        if hue:
+            ax.bar(0, 0, color=color, label=str(h))  # a legend entry, nothing drawn
+    ax.set_xticks(range(len(order)), [str(o) for o in order])
+    ax.set_xlim(-0.6, len(order) - 0.4)
+    ax.grid(False, axis="x")
 
 
 def deck_out_figure(bg: pl.DataFrame, shuffles: pl.DataFrame, title: str) -> Figure:
@@ -161,10 +191,7 @@ def deck_out_figure(bg: pl.DataFrame, shuffles: pl.DataFrame, title: str) -> Fig
     players = sorted(bg["players"].unique().to_list())
     colors = _palette(players)
     with _figure(9.0, 4.0, ncols=2) as (fig, (left, right)):
-        out = bg.filter(pl.col("deck_out_turn").is_not_null())
-        if out.height:
-            _box(left, out.with_columns(pl.col("players").cast(pl.Utf8)), "players",
-                 "deck_out_turn", order=[str(p) for p in players])
+        _boxes(left, bg, "players", "deck_out_turn", players)
         left.set_xlabel("Players")
         left.set_ylabel("Gem deck first ran out (player turn)")
         width = 0.8 / max(len(players), 1)
@@ -186,11 +213,9 @@ def slack_figure(slack_games: pl.DataFrame, title: str) -> Figure:
     order = (slack_games.select("difficulty", "target").unique().sort("target")
              ["difficulty"].to_list())
     players = sorted(slack_games["players"].unique().to_list())
-    palette = {str(p): c for p, c in _palette(players).items()}
     with _figure(8.0, 4.2) as (fig, (ax,)):
-        _box(ax, slack_games.with_columns(pl.col("players").cast(pl.Utf8)), "difficulty",
-             "slack_turns", hue="players", order=order, hue_order=list(palette),
-             palette=palette)
+        _boxes(ax, slack_games, "difficulty", "slack_turns", order, hue="players",
+               hue_order=players, colors=_palette(players))
         ax.set_xlabel("Difficulty reached")
         ax.set_ylabel("Player turns left on the clock")
         ax.legend(title="Players")
@@ -202,8 +227,7 @@ def clock_end_figure(ended: pl.DataFrame, title: str) -> Figure:
     """The player turn at which the burn ended the game, by player count."""
     players = sorted(ended["players"].unique().to_list())
     with _figure(6.0, 3.8) as (fig, (ax,)):
-        _box(ax, ended.with_columns(pl.col("players").cast(pl.Utf8)), "players", "turns",
-             order=[str(p) for p in players])
+        _boxes(ax, ended, "players", "turns", players)
         ax.set_xlabel("Players")
         ax.set_ylabel("Burn ended the game (player turn)")
         ax.set_title(title)
@@ -240,15 +264,12 @@ def seat_wins_figure(seats: pl.DataFrame, title: str) -> Figure:
 def rush_length_figure(rush: pl.DataFrame, margins: pl.DataFrame, title: str) -> Figure:
     """Left: game length in rounds. Right: the winning margin in points. By player count."""
     players = sorted(rush["players"].unique().to_list())
-    order = [str(p) for p in players]
     with _figure(9.0, 4.0, ncols=2) as (fig, (left, right)):
-        _box(left, rush.with_columns(pl.col("players").cast(pl.Utf8)), "players", "rounds",
-             order=order)
+        _boxes(left, rush, "players", "rounds", players)
         left.set_xlabel("Players")
         left.set_ylabel("Game length (rounds)")
         if margins.height:
-            _box(right, margins.with_columns(pl.col("players").cast(pl.Utf8)), "players",
-                 "margin", order=[o for o in order if o != "1"])
+            _boxes(right, margins, "players", "margin", [p for p in players if p > 1])
         right.set_xlabel("Players")
         right.set_ylabel("Winning margin (points over second place)")
         fig.suptitle(title)
