@@ -145,7 +145,10 @@ def rule_value(games: pl.DataFrame, manifest: dict | None, name: str) -> pl.Expr
     for v in (manifest or {}).get("variants", []):
         rules = v.get("rules") or {}
         if "variant" in v and name in rules:
-            per_variant[int(v["variant"])] = int(rules[name])
+            try:
+                per_variant[int(v["variant"])] = int(rules[name])
+            except (TypeError, ValueError):
+                continue
     per_edition = {}
     for edition in games["edition"].unique().drop_nulls().to_list():
         try:

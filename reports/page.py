@@ -49,6 +49,7 @@ class Block:
     paragraphs: list[str] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    listing: tuple[str, str] | None = None  # (caption, text): a folded verbatim text
 
 
 @dataclass
@@ -449,6 +450,8 @@ def run_section(a: Analysis) -> Section:
         facts.append(["Packages", ", ".join(f"{k} {packages[k]}" for k in sorted(packages))])
     b = Block("", tables=[Table("The run", ["", ""], facts, left=2)])
     b.tables.append(variants_table(a))
+    if m.get("text"):
+        b.listing = (f"The experiment file, {m.get('file') or 'as run'}", str(m["text"]))
     s.blocks.append(b)
     return s
 

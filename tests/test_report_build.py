@@ -68,6 +68,7 @@ def test_every_section_and_figure_is_present(full):
     assert "association, not cause" in body
     assert "synthetic" in body and "experiments/synthetic.toml" in body
     assert "gemrush-2e" in body and "test-1" in body  # content file and engine version
+    assert "[experiment]\nname = &#39;synthetic&#39;" in body  # the experiment file's text
 
 
 def test_same_data_same_bytes(full):
