@@ -59,13 +59,26 @@ def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
-def units(games: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
-    """One row per comparison unit: setting, mode, players, variant, game, seat (-1 for the
-    Crisis team) and win (null when the unit says nothing about the reference target)."""
-    g = with_setting(games).cast({"players": pl.Int64, "variant": pl.Int64, "game": pl.Int64})
+def _groups(g: pl.DataFrame) -> pl.DataFrame:
+    """variant -> setting, mode, players and an integer id `gid` of that triple (small)."""
+    keys = g.select("variant", *KEY).unique()
+    ids = keys.select(KEY).unique().sort(KEY).with_row_index("gid")
+    return keys.join(ids, on=KEY)
+
+
+def _game_key() -> pl.Expr:
+    """One integer per game of the run, for fast distinct counts."""
+    return pl.col("variant") * (1 << 32) + pl.col("game")
+
+
+def _units(g: pl.DataFrame, groups: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
+    """One row per comparison unit: gid, variant, game, seat (-1 for the Crisis team) and win
+    (null when the unit says nothing about the reference target)."""
+    ref = (groups.join(refs.select("setting", "players", pl.col("target").alias("_ref")),
+                       on=["setting", "players"], how="left").select("variant", "gid", "_ref"))
     crisis = (g.filter(pl.col("mode") == "crisis")
-              .join(refs.select("setting", "players", pl.col("target").alias("_ref")),
-                    on=["setting", "players"], how="left")
+              .select("variant", "game", "exhaust", "score", "target", "won")
+              .join(ref, on="variant")
               .with_columns(
                   pl.lit(-1, pl.Int64).alias("seat"),
                   pl.when(pl.col("exhaust").fill_null(False))
@@ -73,12 +86,13 @@ def units(games: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
                   .when(pl.col("target") == pl.col("_ref"))
                   .then(pl.col("won").fill_null(False))
                   .otherwise(None).alias("win")))
-    rush = (g.filter(pl.col("mode") == "rush")
+    rush = (g.filter(pl.col("mode") == "rush").select("variant", "game", "players", "winner")
+            .join(groups.select("variant", "gid"), on="variant")
             .with_columns(pl.int_ranges(0, pl.col("players"), dtype=pl.Int64).alias("seat"))
             .explode("seat")
             .with_columns((pl.col("winner").cast(pl.Int64) == pl.col("seat")).fill_null(False)
                           .alias("win")))
-    cols = [*KEY, *UNIT, "win"]
+    cols = ["gid", *UNIT, "win"]
     return pl.concat([crisis.select(cols), rush.select(cols)])
 
 
@@ -99,43 +113,50 @@ def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
     """
     g = with_setting(games).cast({"players": pl.Int64, "variant": pl.Int64, "game": pl.Int64})
     refs = reference_targets(g, diffs, difficulty)
-    u = units(g, refs)
-    placed = (rooms.cast({"variant": pl.Int64, "game": pl.Int64})
-              .join(g.select("variant", "game", *KEY), on=["variant", "game"], how="inner"))
+    groups = _groups(g)
+    u = _units(g, groups, refs)
+    # Integer keys throughout (gid, variant, game, seat): a million games stay cheap.
+    placed = (rooms.select(pl.col("variant").cast(pl.Int64), pl.col("game").cast(pl.Int64),
+                           "room", "turn", "builder", "points", "uses", "gained")
+              .join(g.select("variant", "game"), on=["variant", "game"], how="semi")
+              .join(groups.select("variant", "gid", "mode"), on="variant"))
     tiles = (placed.filter(pl.col("builder") >= 0)
              .with_columns(pl.when(pl.col("mode") == "rush")
                            .then(pl.col("builder").cast(pl.Int64))
                            .otherwise(pl.lit(-1, pl.Int64)).alias("seat")))
-    first = tiles.group_by([*KEY, "room", *UNIT]).agg(pl.col("turn").min().alias("first_turn"))
-    median = first.group_by([*KEY, "room"]).agg(
+    first = tiles.group_by("gid", "room", *UNIT).agg(pl.col("turn").min().alias("first_turn"))
+    median = first.group_by("gid", "room").agg(
         pl.col("first_turn").median().alias("median_turn"))
-    early = (first.join(median, on=[*KEY, "room"])
+    early = (first.join(median, on=["gid", "room"])
              .filter(pl.col("first_turn") <= pl.col("median_turn"))
              .join(u.select(*UNIT, "win"), on=UNIT, how="inner")
-             .group_by([*KEY, "room"])
+             .group_by("gid", "room")
              .agg(pl.col("win").is_not_null().sum().alias("early_games"),
                   pl.col("win").fill_null(False).sum().alias("early_wins")))
-    totals = u.group_by(KEY).agg(
-        pl.struct("variant", "game").n_unique().alias("games"),
+    totals = u.group_by("gid").agg(
+        _game_key().n_unique().alias("games"),
         pl.col("win").is_not_null().sum().alias("decided"),
         pl.col("win").fill_null(False).sum().alias("all_wins"))
-    made = tiles.group_by([*KEY, "room"]).agg(
+    made = tiles.group_by("gid", "room").agg(
         pl.len().alias("tiles"),
-        pl.struct("variant", "game").n_unique().alias("built"),
+        _game_key().n_unique().alias("built"),
         pl.col("points").cast(pl.Int64).sum().alias("points"),
         pl.col("uses").cast(pl.Int64).sum().alias("uses"),
         pl.col("gained").cast(pl.Int64).sum().alias("gained"))
-    setup = (placed.filter(pl.col("builder") < 0).group_by([*KEY, "room"])
+    setup = (placed.filter(pl.col("builder") < 0).group_by("gid", "room")
              .agg(pl.len().alias("setup_tiles")))
 
-    names = placed.select("setting", "room").unique()
+    ids = groups.select("gid", *KEY).unique()
+    names = (placed.select("gid", "room").unique().join(ids, on="gid")
+             .select("setting", "room").unique())
     if room_names is not None and room_names.height:
         names = pl.concat([names, room_names.select("setting", "room")]).unique()
-    table = (totals.join(names, on="setting", how="inner")
-             .join(made, on=[*KEY, "room"], how="left")
-             .join(setup, on=[*KEY, "room"], how="left")
-             .join(median, on=[*KEY, "room"], how="left")
-             .join(early, on=[*KEY, "room"], how="left")
+    table = (totals.join(ids, on="gid")
+             .join(names, on="setting", how="inner")
+             .join(made, on=["gid", "room"], how="left")
+             .join(setup, on=["gid", "room"], how="left")
+             .join(median, on=["gid", "room"], how="left")
+             .join(early, on=["gid", "room"], how="left")
              .join(refs.select("setting", "players", pl.col("label").alias("_ref")),
                    on=["setting", "players"], how="left")
              .with_columns(pl.col(c).fill_null(0) for c in
