@@ -216,6 +216,8 @@ def targets_table(t: pl.DataFrame) -> Table:
                  note="“none”: even a target of 1 is won less often than that.")
 
 
+TOP_ROOMS = 10  # the room chart shows this many most and least valuable rooms
+
 ROOMS_INTRO = [
     "For each room: the share of games in which it was built, tiles built per game, the median "
     "turn of its first build, the points scored through its doors and the ability uses per "
@@ -242,13 +244,17 @@ def rooms_section(a: Analysis) -> Section:
         b = Block(f"{setting}, {mode.capitalize()}",
                   paragraphs=[f"A win here means: {reference}."])
         if ranking.height:
+            cut = (f" Of {ranking.height} rooms, the {TOP_ROOMS} most and {TOP_ROOMS} least "
+                   "valuable are shown, split by a dashed line."
+                   if ranking.height > 2 * TOP_ROOMS else "")
             b.figures.append(_figure(
                 f"rooms-{mode}-{slug(setting)}.png",
                 "Rooms ranked by the difference in win rate between games that built them by "
                 "their median build turn and the rest, averaged over player counts; one "
-                "marker per player count with its 95% interval. Association, not cause.",
+                "marker per player count with its 95% interval. Association, not cause."
+                + cut,
                 figures.room_value_figure(v, ranking, f"{setting} {mode.capitalize()}: room "
-                                          "value (association, not cause)")))
+                                          "value (association, not cause)", top=TOP_ROOMS)))
         else:
             b.paragraphs.append("No room was built in enough games to compare win rates.")
         for i, players in enumerate(sorted(set(v["players"].to_list()))):

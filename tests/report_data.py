@@ -182,3 +182,20 @@ def _rooms(rng: np.random.Generator, v: dict, g: int, row: dict, lucky: bool) ->
                     "points": int(rng.integers(0, 4)), "uses": uses,
                     "gained": int(rng.integers(0, 2 * uses + 1)) if uses else 0})
     return out
+
+
+def swept(run: Run, field_name: str, values: list[int]) -> Run:
+    """The run repeated once per value of a swept rule field, as the runner writes a sweep:
+    a column named after the field, new variant numbers, and the value in each variant's
+    manifest `rules`."""
+    n = len(run.manifest["variants"])
+    games, rooms, variants = [], [], []
+    for i, value in enumerate(values):
+        games.append(run.games.with_columns((pl.col("variant") + i * n).cast(pl.Int32),
+                                            pl.lit(value, pl.Int64).alias(field_name)))
+        if run.rooms is not None:
+            rooms.append(run.rooms.with_columns((pl.col("variant") + i * n).cast(pl.Int32)))
+        variants += [{**v, "variant": v["variant"] + i * n, "rules": {field_name: value}}
+                     for v in run.manifest["variants"]]
+    manifest = {**run.manifest, "variants": variants}
+    return Run(pl.concat(games), pl.concat(rooms) if rooms else None, manifest)

@@ -15,7 +15,7 @@ import pytest
 from balance.errors import InputError
 from reports import text
 from reports.build import FIGURES, PAGE, build_report, write_report
-from tests.report_data import games_frame, synthetic_run
+from tests.report_data import games_frame, swept, synthetic_run
 
 SECTIONS = ("summary", "crisis", "rooms", "burn", "rush", "run")
 IMG = re.compile(r'<img src="data:image/png;base64,([^"]+)" alt="[^"]*">\s*'
@@ -210,3 +210,14 @@ def test_frames_of_the_analysis_are_sorted():
         keys = [c for c in ("setting", "players") if c in df.columns]
         assert df.select(keys).rows() == sorted(df.select(keys).rows()), name
     assert isinstance(a.room_value, pl.DataFrame) and a.room_value.height
+
+
+def test_a_swept_rule_gives_one_block_per_setting(tmp_path):
+    run = swept(synthetic_run(games_per_variant=15, rush=False, first_edition=False,
+                              fixed=False), "hand_limit", [4, 5])
+    body = check_page(write_report(run, tmp_path))
+    for label in ("2e, hand_limit=4", "2e, hand_limit=5"):
+        assert f"<h3>{label}</h3>" in body
+    assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-4.png").exists()
+    assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-5.png").exists()
+    assert "hand_limit=5" in body  # in the variants table too
