@@ -1,6 +1,7 @@
 """Charts of the analyses, one function per figure; each takes analysis tables of one setting
-and returns a matplotlib Figure (Agg canvas, no pyplot state). `png_bytes` renders a figure
-the same way every time: fixed size and dpi, no software or date stamp.
+and returns a matplotlib Figure on its own Agg canvas. Nothing touches pyplot or the global
+backend, so importing this in a notebook leaves its plotting alone. `png_bytes` renders a
+figure the same way every time: fixed size and dpi, no software or date stamp.
 
 Distributions are box plots: the box spans the quartiles, the line is the median and the
 whiskers reach the 10th and 90th percentiles, as in the tables.
@@ -13,21 +14,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.ticker as mticker  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-import seaborn as sns  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.ticker as mticker
+import numpy as np
+import polars as pl
+import seaborn as sns
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 DPI = 110
 WHISKERS = (10, 90)
 STYLE = {**sns.axes_style("whitegrid"), "font.size": 10, "axes.titlesize": 11,
          "axes.labelsize": 10, "legend.fontsize": 9, "xtick.labelsize": 9,
-         "ytick.labelsize": 9, "svg.hashsalt": "gemrush", "path.simplify": True}
+         "ytick.labelsize": 9}
 
 
 @contextmanager
@@ -52,9 +50,8 @@ def _palette(players: list[int]) -> dict[int, tuple]:
     return {p: colors[i] for i, p in enumerate(sorted(players))}
 
 
-def _percent_axis(ax, axis: str = "y") -> None:
-    fmt = mticker.PercentFormatter(xmax=1.0, decimals=0)
-    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
+def _percent_axis(ax) -> None:
+    ax.yaxis.set_major_formatter(mticker.PercentFormatter(xmax=1.0, decimals=0))
 
 
 def _mark_difficulties(ax, named: pl.DataFrame) -> None:

@@ -12,6 +12,8 @@ import math
 
 import polars as pl
 
+from reports.crisis import TO_TARGET
+
 DASH = "—"
 
 
@@ -191,6 +193,8 @@ def burn_sentences(deck_out: pl.DataFrame, slack: pl.DataFrame, clock_end: pl.Da
                      f"{spread(row)})")
             if row["missing"] > 0:
                 text += f" and never in {pct(row['missing'])} of games"
+        if row.get("source") == TO_TARGET:
+            text += " (from games that stop at their target)"
         s = slack.filter((pl.col("setting") == key[0]) & (pl.col("players") == key[1])
                          & (pl.col("difficulty") == reference.get(key, "")))
         if s.height:

@@ -192,11 +192,14 @@ def test_numbers_never_print_nan():
     assert text.signed_points(0.0) == "0 pp"
 
 
-def test_analysis_is_importable_without_matplotlib():
-    code = ("import sys; import reports.analysis, reports.crisis, reports.rooms, "
-            "reports.burn, reports.rush; assert 'matplotlib' not in sys.modules")
+def test_analysis_needs_no_matplotlib_and_figures_leave_the_backend_alone():
     import subprocess
 
+    code = ("import sys; import reports.analysis, reports.crisis, reports.rooms, "
+            "reports.burn, reports.rush; assert 'matplotlib' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = ("import matplotlib; matplotlib.use('svg'); import reports.build; "
+            "assert matplotlib.get_backend() == 'svg'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
