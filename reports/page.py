@@ -454,7 +454,7 @@ def run_section(a: Analysis) -> Section:
     packages = m.get("packages") or {}
     if packages:
         facts.append(["Packages", ", ".join(f"{k} {packages[k]}" for k in sorted(packages))])
-    b = Block("", tables=[Table("The run", ["", ""], facts, left=2)])
+    b = Block("", tables=[Table("The run", ["Item", "Value"], facts, left=2)])
     b.tables.append(variants_table(a))
     if m.get("text"):
         b.listing = (f"The experiment file, {m.get('file') or 'as run'}", str(m["text"]))
