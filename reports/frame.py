@@ -78,11 +78,6 @@ def with_setting(games: pl.DataFrame) -> pl.DataFrame:
     return games.with_columns(pl.concat_str(parts, separator=", ").alias("setting"))
 
 
-def settings(games: pl.DataFrame) -> list[str]:
-    """The settings present, sorted."""
-    return sorted(with_setting(games)["setting"].unique().to_list())
-
-
 def with_variant_info(games: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
     """Add the manifest's `content` name per variant (the table does not carry it), then the
     setting label."""
