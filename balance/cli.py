@@ -145,5 +145,20 @@ def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed pla
     typer.echo(f"start-up to first game, warm cache       {r.warm_start_s:10.2f} s")
 
 
+@app.command()
+def report(run_dir: Path = typer.Argument(..., help="a run directory written by the runner"),
+           out: Path = typer.Option(None, help="write the page here instead of RUN_DIR"),
+           ) -> None:
+    """Write the run's report: one self-contained HTML page (report.html) and its figures as
+    PNG files (figures/), into the run directory."""
+    from reports.build import build_report
+
+    try:
+        page = build_report(run_dir, out)
+    except InputError as e:
+        fail(e)
+    typer.echo(f"report written to {page}")
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()

@@ -1,0 +1,19 @@
+"""Analysis and report of a run: the last stage of the pipeline.
+
+From a notebook (polars in, polars out; nothing here needs matplotlib):
+
+    from balance.store import read_run
+    from reports import burn, crisis, frame, rooms, rush
+
+    run = read_run("runs/my-experiment")
+    games = frame.with_variant_info(run.games, run.manifest)   # adds content and setting
+    diffs = frame.difficulties(run.manifest, games)             # named Crisis targets
+    curve = crisis.difficulty_curve(games)                      # win rate at every target
+    crisis.difficulty_table(games, diffs)                       # named difficulty x players
+    crisis.targets_for_win_rates(curve)                         # targets for 90/75/50/25/10%
+    rooms.room_value(games, run.rooms, diffs)                   # room value, association only
+    burn.deck_out(games), burn.slack(games, diffs, run.manifest), burn.clock_end(games)
+    rush.seat_wins(games), rush.rounds(games), rush.score_margin(games), rush.turn_cap(games)
+
+`reports.build.write_report(run, out_dir)` writes the HTML page and its figures.
+"""

@@ -1,0 +1,188 @@
+"""What every analysis shares: the games table's fixed columns, the "setting" a game was played
+under, the named difficulties and rule values of each variant, and distribution summaries.
+
+A *setting* is everything that defines a variant except the player count, the mode and how the
+Crisis was played (to a target or to exhaustion): the edition, the content, the heuristic and
+every swept rule field. Analyses group by setting and player count, so games that differ only in
+how they were recorded are pooled, and a sweep never mixes its arms.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from balance.errors import InputError, Problems
+from balance.rules import load_profile
+
+# The games table's fixed columns (the schema written by the runner). Any other column is a
+# swept rule field.
+GAME_COLUMNS = (
+    "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
+    "target", "exhaust", "won", "end_reason", "turns", "score", "scores", "winner",
+    "score_by_turn", "target_turn", "deck_out_turn", "reshuffles", "cards_burned",
+    "rooms_built", "engine_version",
+)
+# Columns the analyses read; a table missing one is refused with a clear message.
+REQUIRED_GAME_COLUMNS = (
+    "variant", "game", "edition", "mode", "players", "heuristic", "target", "exhaust", "won",
+    "end_reason", "turns", "score", "scores", "winner", "score_by_turn", "target_turn",
+    "deck_out_turn", "reshuffles", "cards_burned",
+)
+REQUIRED_ROOM_COLUMNS = ("variant", "game", "room", "turn", "builder", "points", "uses", "gained")
+# Added by the report from the manifest (not in the runner's schema).
+DERIVED_COLUMNS = ("content", "setting")
+CLOCK_END_REASONS = ("cannot_burn", "exhausted")
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+GROUP = ("setting", "players")
+
+
+def check_columns(df: pl.DataFrame, required: tuple[str, ...], source: str) -> None:
+    """Refuse a table that lacks a column the analyses read, naming every missing one."""
+    probs = Problems(source)
+    for c in required:
+        if c not in df.columns:
+            probs.add("", c, "is missing from the table")
+    probs.raise_if_any()
+
+
+def rule_columns(games: pl.DataFrame) -> list[str]:
+    """The swept rule fields: every column outside the fixed schema, sorted by name."""
+    known = set(GAME_COLUMNS) | set(DERIVED_COLUMNS)
+    return sorted(c for c in games.columns if c not in known)
+
+
+def setting_columns(games: pl.DataFrame) -> list[str]:
+    """The columns that define a setting (see the module docstring)."""
+    cols = ["edition"]
+    if "content" in games.columns:
+        cols.append("content")
+    return cols + ["heuristic"] + rule_columns(games)
+
+
+def with_setting(games: pl.DataFrame) -> pl.DataFrame:
+    """Add a `setting` label such as "2e" or "2e, hand_limit=5": the edition, then every other
+    setting column that takes more than one value within an edition. Kept if already present."""
+    if "setting" in games.columns:
+        return games
+    cols = setting_columns(games)
+    varying = [c for c in cols[1:] if games.height and
+               games.group_by("edition").agg(pl.col(c).n_unique())[c].max() > 1]
+
+    def part(c: str) -> pl.Expr:
+        value = pl.col(c).cast(pl.Utf8).fill_null("default")
+        if c in ("content", "heuristic"):
+            return value
+        return pl.lit(f"{c}=") + value
+
+    parts = [pl.col("edition").cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying]
+    return games.with_columns(pl.concat_str(parts, separator=", ").alias("setting"))
+
+
+def with_variant_info(games: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
+    """Add the manifest's `content` name per variant (the table does not carry it), then the
+    setting label."""
+    if "content" not in games.columns:
+        rows = [(int(v["variant"]), str(v.get("content") or ""))
+                for v in (manifest or {}).get("variants", []) if "variant" in v]
+        if rows:
+            info = pl.DataFrame(rows, schema={"variant": pl.Int64, "content": pl.Utf8},
+                                orient="row").unique("variant", keep="first")
+            games = (games.with_columns(pl.col("variant").cast(pl.Int64).alias("_v"))
+                     .join(info.rename({"variant": "_v"}), on="_v", how="left")
+                     .drop("_v"))
+    return with_setting(games)
+
+
+def difficulties(manifest: dict | None, games: pl.DataFrame) -> pl.DataFrame:
+    """The named Crisis difficulties of every variant: (variant, difficulty, target).
+
+    From the manifest's per-variant `difficulties`; a variant without them gets its edition's
+    profile (`balance.rules`), so an older manifest still gets its difficulties marked.
+    """
+    by_variant: dict[int, dict[str, int]] = {}
+    for v in (manifest or {}).get("variants", []):
+        if "variant" in v and v.get("difficulties"):
+            by_variant[int(v["variant"])] = {str(k): int(t) for k, t in v["difficulties"].items()}
+    profile_targets: dict[str, dict[str, int]] = {}
+    rows = []
+    for variant, edition in games.select("variant", "edition").unique().sort("variant").rows():
+        named = by_variant.get(int(variant))
+        if named is None:
+            if edition not in profile_targets:
+                profile_targets[edition] = _profile_targets(edition)
+            named = profile_targets[edition]
+        rows.extend((int(variant), name, int(t)) for name, t in named.items())
+    schema = {"variant": pl.Int64, "difficulty": pl.Utf8, "target": pl.Int64}
+    return pl.DataFrame(rows, schema=schema, orient="row").sort("variant", "target", "difficulty")
+
+
+def _profile_targets(edition: str) -> dict[str, int]:
+    try:
+        return dict(load_profile(edition).crisis_targets)
+    except InputError:
+        return {}
+
+
+def named_difficulties(games: pl.DataFrame, diffs: pl.DataFrame) -> pl.DataFrame:
+    """The named difficulties of each (setting, players): setting, players, difficulty, target."""
+    keys = (with_setting(games).select(pl.col("variant").cast(pl.Int64), "setting", "players")
+            .unique())
+    return (keys.join(diffs, on="variant").select("setting", "players", "difficulty", "target")
+            .unique().sort("setting", "players", "target", "difficulty"))
+
+
+def rule_value(games: pl.DataFrame, manifest: dict | None, name: str) -> pl.Expr:
+    """An expression for a rule's value in each game: its column when the rule was swept,
+    otherwise the manifest variant's `rules`, otherwise the edition's profile."""
+    if name in games.columns:
+        return pl.col(name)
+    per_variant = {}
+    for v in (manifest or {}).get("variants", []):
+        rules = v.get("rules") or {}
+        if "variant" in v and name in rules:
+            try:
+                per_variant[int(v["variant"])] = int(rules[name])
+            except (TypeError, ValueError):
+                continue
+    per_edition = {}
+    for edition in games["edition"].unique().drop_nulls().to_list():
+        try:
+            per_edition[edition] = int(load_profile(edition)[name])
+        except (InputError, KeyError):
+            continue
+    by_edition = pl.col("edition").replace_strict(per_edition, default=None,
+                                                  return_dtype=pl.Int64)
+    by_variant = pl.col("variant").cast(pl.Int64).replace_strict(per_variant, default=None,
+                                                                 return_dtype=pl.Int64)
+    return pl.coalesce(by_variant, by_edition)
+
+
+def distribution(df: pl.DataFrame, value: str, by: tuple[str, ...] | list[str] = GROUP
+                 ) -> pl.DataFrame:
+    """Summary of a numeric column per group: games, `n` with a value, the share with none
+    (`missing`), mean, min, the 10/25/50/75/90% quantiles (linear) and max. Sorted by group."""
+    by = list(by)
+    schema = {**{c: df.schema[c] for c in by}, "games": pl.UInt32, "n": pl.UInt32,
+              "missing": pl.Float64, "mean": pl.Float64, "min": pl.Float64,
+              **{f"q{int(q * 100)}": pl.Float64 for q in QUANTILES}, "max": pl.Float64}
+    if df.height == 0:
+        return pl.DataFrame(schema=schema)
+    v = pl.col(value).cast(pl.Float64)
+    out = df.group_by(by).agg(
+        pl.len().alias("games"),
+        v.count().alias("n"),
+        (v.null_count() / pl.len()).alias("missing"),
+        v.mean().alias("mean"),
+        v.min().alias("min"),
+        *[v.quantile(q, "linear").alias(f"q{int(q * 100)}") for q in QUANTILES],
+        v.max().alias("max"),
+    )
+    return out.select(list(schema)).cast(schema).sort(by)
+
+
+def crisis_games(games: pl.DataFrame) -> pl.DataFrame:
+    return with_setting(games).filter(pl.col("mode") == "crisis")
+
+
+def rush_games(games: pl.DataFrame) -> pl.DataFrame:
+    return with_setting(games).filter(pl.col("mode") == "rush")

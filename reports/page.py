@@ -1,0 +1,492 @@
+"""The report page: sections of sentences, figures and tables built from an `Analysis`, and
+their rendering into one self-contained HTML file (jinja2, figures as data URIs).
+
+Nothing here reads the clock or the environment, every table is sorted and every number goes
+through `reports.text`, so the same analysis always gives the same page.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+
+import jinja2
+import polars as pl
+
+from reports import figures, text
+from reports.analysis import Analysis
+from reports.crisis import TO_EXHAUSTION
+from reports.rooms import reference_targets
+from reports.text import DASH
+
+
+@dataclass
+class Table:
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+    note: str = ""
+    left: int = 1          # leading text columns (left-aligned); the rest are numbers
+    fold: str = ""         # "open" or "closed": shown in a <details> block under its caption
+
+
+@dataclass
+class Figure:
+    name: str              # file name of the PNG beside the page
+    caption: str
+    png: bytes
+
+    @property
+    def data_uri(self) -> str:
+        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+
+
+@dataclass
+class Block:
+    heading: str
+    paragraphs: list[str] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    listing: tuple[str, str] | None = None  # (caption, text): a folded verbatim text
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    intro: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+
+
+def slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "all"
+
+
+def _figure(name: str, caption: str, fig) -> Figure:
+    return Figure(name, caption, figures.png_bytes(fig))
+
+
+def _of(df: pl.DataFrame, setting: str) -> pl.DataFrame:
+    return df.filter(pl.col("setting") == setting) if df.height else df
+
+
+def _settings(*tables: pl.DataFrame) -> list[str]:
+    found: set[str] = set()
+    for t in tables:
+        if t.height:
+            found.update(t["setting"].to_list())
+    return sorted(found)
+
+
+# --- the sections ----------------------------------------------------------------------------
+
+def build_sections(a: Analysis) -> list[Section]:
+    sections = [crisis_section(a), rooms_section(a), burn_section(a), rush_section(a)]
+    summary = summary_section(a, sections)
+    return [summary, *sections, run_section(a)]
+
+
+def _reference(a: Analysis) -> dict[tuple[str, int], str]:
+    """The middle named difficulty of each (setting, players): what the summary quotes."""
+    refs = reference_targets(a.games, a.difficulties)
+    named = a.named.cast({"players": pl.Int64})
+    out = {}
+    for setting, players, target in refs.select("setting", "players", "target").rows():
+        hit = named.filter((pl.col("setting") == setting) & (pl.col("players") == players)
+                           & (pl.col("target") == target))
+        if hit.height:
+            out[(setting, players)] = hit["difficulty"][0]
+    return out
+
+
+def summary_section(a: Analysis, sections: list[Section]) -> Section:
+    s = Section("summary", "Summary")
+    s.intro += text.crisis_sentences(a.difficulty)
+    s.intro += text.target_sentences(a.targets)
+    if a.has_rooms:
+        s.intro += text.room_sentences(a.room_ranking, a.room_value)
+    s.intro += text.burn_sentences(a.deck_out, a.slack, a.clock_end, _reference(a))
+    s.intro += text.rush_sentences(a.seat_wins, a.rounds, a.score_margin, a.turn_cap)
+    for sec in sections:
+        s.missing += sec.missing
+    if a.games.height == 0:
+        s.missing.insert(0, "The run has no games.")
+    return s
+
+
+CRISIS_INTRO = [
+    "Played to exhaustion, a Crisis game records the team score after every player turn; the "
+    "score never falls, so each game answers “won at target T?” for every T at once (won when "
+    "its final score is at least T). The curve gives the share of games won at each target, "
+    "with its 95% Wilson interval as a band. Games played to one fixed target count for that "
+    "target only; they show as points with error bars and as rows “to the target”.",
+    "Target for p% wins: the largest target whose observed win rate is at least p. In "
+    "brackets, the targets whose 95% interval contains p (with the target itself): any of "
+    "them is consistent with p% wins given the games played.",
+]
+
+
+def crisis_section(a: Analysis) -> Section:
+    s = Section("crisis", "Crisis difficulty", intro=list(CRISIS_INTRO))
+    crisis = a.games.filter(pl.col("mode") == "crisis")
+    if crisis.height == 0:
+        s.missing.append("The run has no Crisis games, so there is no difficulty curve.")
+        return s
+    if a.curve.height == 0:
+        s.missing.append("The run has no Crisis games played to exhaustion, so there is no "
+                         "difficulty curve; win rates come from games played to each target.")
+    for setting in _settings(a.difficulty, a.curve, a.fixed):
+        b = Block(setting)
+        curve, named, fixed = _of(a.curve, setting), _of(a.named, setting), _of(a.fixed, setting)
+        b.figures.append(_figure(
+            f"crisis-curve-{slug(setting)}.png",
+            "Share of Crisis games won at each target, by player count; bands and error bars "
+            "are 95% Wilson intervals; dotted lines mark the named difficulties.",
+            figures.difficulty_curve_figure(curve, named, fixed,
+                                            f"{setting}: Crisis win rate against target")))
+        if curve.height:
+            b.figures.append(_figure(
+                f"crisis-turn-{slug(setting)}.png",
+                "Mean player turn at which the team score first reached each target, over "
+                "the games that reached it.",
+                figures.turn_reached_figure(curve, named,
+                                            f"{setting}: when each target is reached")))
+        b.tables += difficulty_tables(_of(a.difficulty, setting))
+        if curve.height:
+            b.tables.append(targets_table(_of(a.targets, setting)))
+        s.blocks.append(b)
+    return s
+
+
+def difficulty_tables(d: pl.DataFrame) -> list[Table]:
+    named = d.filter(pl.col("difficulty").is_not_null())
+    tables = []
+    if named.height:
+        best = named.filter(pl.col("source") == TO_EXHAUSTION)
+        grid_src = best if best.height else named
+        players = sorted(set(grid_src["players"].to_list()))
+        marks = grid_src.select("difficulty", "target").unique().sort("target", "difficulty")
+        rows = []
+        for name, target in marks.rows():
+            row = [name, str(target)]
+            for p in players:
+                hit = grid_src.filter((pl.col("players") == p) & (pl.col("target") == target))
+                row.append(text.rate(*hit.select("win_rate", "ci_low", "ci_high").row(0))
+                           if hit.height else DASH)
+            rows.append(row)
+        how = "played to exhaustion" if best.height else "played to each target"
+        tables.append(Table("Win rate at each named difficulty, by player count (95% Wilson "
+                            f"interval; games {how})", ["Difficulty", "Target"]
+                            + [f"{p} players" for p in players], rows, left=1))
+    rows = [[str(r["players"]), r["difficulty"] or DASH, str(r["target"]), r["source"],
+             text.count(r["games"]), text.rate(r["win_rate"], r["ci_low"], r["ci_high"]),
+             text.num(r["turn_reached"])]
+            for r in d.sort("players", "target", "source").iter_rows(named=True)]
+    tables.append(Table(
+        "Win rate and mean turn reached, every difficulty and source",
+        ["Players", "Difficulty", "Target", "Played", "Games", "Win rate (95% interval)",
+         "Mean turn reached"], rows, left=4,
+        note="Mean turn reached: the mean player turn at which the team score first reached "
+             "the target, over the games that reached it."))
+    return tables
+
+
+def targets_table(t: pl.DataFrame) -> Table:
+    levels = sorted(set(t["level"].to_list()), reverse=True)
+    rows = []
+    for players in sorted(set(t["players"].to_list())):
+        row = [str(players)]
+        for level in levels:
+            r = t.filter((pl.col("players") == players) & (pl.col("level") == level)).row(
+                0, named=True)
+            if text.missing(r["target"]):
+                cell = "none" if text.missing(r["low"]) else f"none ({r['low']}–{r['high']})"
+            elif r["low"] == r["high"]:
+                cell = str(r["target"])
+            else:
+                cell = f"{r['target']} ({r['low']}–{r['high']})"
+            row.append(cell)
+        rows.append(row)
+    return Table("Targets a designer could print: the largest target won at least p% of the "
+                 "time, with the targets consistent with p% in brackets",
+                 ["Players"] + [f"{text.level_label(x)} wins" for x in levels], rows,
+                 note="“none”: even a target of 1 is won less often than that.")
+
+
+TOP_ROOMS = 10  # the room chart shows this many most and least valuable rooms
+
+ROOMS_INTRO = [
+    "For each room: the share of games in which it was built, tiles built per game, the median "
+    "turn of its first build, the points scored through its doors and the ability uses per "
+    "tile built, and the cards gained per use (a dash when never used). Setup tiles are not "
+    "counted as builds.",
+    "The win-rate comparison splits the games (in Rush: the seats) into those that built the "
+    "room by its median first-build turn and the rest, each with a 95% Wilson interval, and "
+    "gives the difference with Newcombe's interval. It is an association, not a cause: games "
+    "that go well build more rooms, sooner. A difference whose interval contains zero is no "
+    "difference.",
+]
+
+
+def rooms_section(a: Analysis) -> Section:
+    s = Section("rooms", "Room value", intro=list(ROOMS_INTRO))
+    if not a.has_rooms:
+        s.missing.append("The run has no room data, so room value cannot be shown.")
+        return s
+    value = a.room_value
+    for (setting, mode), v in sorted(value.group_by("setting", "mode"), key=lambda kv: kv[0]):
+        ranking = a.room_ranking.filter((pl.col("setting") == setting)
+                                        & (pl.col("mode") == mode))
+        reference = v["reference"][0]
+        b = Block(f"{setting}, {mode.capitalize()}",
+                  paragraphs=[f"A win here means: {reference}."])
+        if ranking.height:
+            cut = (f" Of {ranking.height} rooms, the {TOP_ROOMS} most and {TOP_ROOMS} least "
+                   "valuable are shown, split by a dashed line."
+                   if ranking.height > 2 * TOP_ROOMS else "")
+            b.figures.append(_figure(
+                f"rooms-{mode}-{slug(setting)}.png",
+                "Rooms ranked by the difference in win rate between games that built them by "
+                "their median build turn and the rest, averaged over player counts; one "
+                "marker per player count with its 95% interval. Association, not cause."
+                + cut,
+                figures.room_value_figure(v, ranking, f"{setting} {mode.capitalize()}: room "
+                                          "value (association, not cause)", top=TOP_ROOMS)))
+        else:
+            b.paragraphs.append("No room was built in enough games to compare win rates.")
+        for i, players in enumerate(sorted(set(v["players"].to_list()))):
+            b.tables.append(room_table(v.filter(pl.col("players") == players), players,
+                                       fold="closed" if i else "open"))
+        s.blocks.append(b)
+    return s
+
+
+def room_table(v: pl.DataFrame, players: int, fold: str) -> Table:
+    v = v.sort(pl.col("diff").fill_null(-9.0), "room", descending=[True, False])
+    rows = [[r["room"], text.pct(r["built_share"]), text.num(r["copies"], 2),
+             text.num(r["median_turn"]), text.num(r["points_per_build"], 2),
+             text.num(r["uses_per_build"], 2), text.num(r["gained_per_use"], 2),
+             text.rate(r["early_rate"], r["early_low"], r["early_high"]),
+             text.rate(r["other_rate"], r["other_low"], r["other_high"]),
+             text.difference(r["diff"], r["diff_low"], r["diff_high"])]
+            for r in v.iter_rows(named=True)]
+    games = int(v["games"][0]) if v.height else 0
+    return Table(f"{players} players ({text.count(games)} games)",
+                 ["Room", "Built (% of games)", "Tiles per game", "Median first-build turn",
+                  "Points per tile", "Uses per tile", "Cards per use",
+                  "Won, built by median turn", "Won otherwise", "Difference (95% interval)"],
+                 rows, fold=fold)
+
+
+BURN_INTRO = [
+    "Timings come from Crisis games played to exhaustion, which run the whole clock; a player "
+    "count without them uses its games played to a target, which stop at the target and cut "
+    "late events short (the “Played” column says which).",
+    "Slack on the clock at a target: the player turns the game still had to run when the team "
+    "score first reached the target (the game's last turn minus that turn), over the "
+    "exhausted games that reached it. In cards: the cards burnt in the whole game minus the "
+    "burn per turn for every turn up to the one the target was reached in.",
+    "The burn ends the game in the 1st edition when a full burn is no longer possible (the "
+    "team loses), in the 2nd when the last card is burnt.",
+]
+
+
+BOXES = "Boxes: quartiles and median; whiskers: 10th to 90th percentile."
+
+
+def _dist_row(r: dict) -> list[str]:
+    return [text.num(r["q50"]), text.spread(r), text.spread(r, "q25", "q75"),
+            text.num(r["mean"]), text.spread(r, "min", "max")]
+
+
+DIST_HEADERS = ["Median", "10–90%", "Quartiles", "Mean", "Range"]
+
+
+def burn_section(a: Analysis) -> Section:
+    s = Section("burn", "Deck burn timing", intro=list(BURN_INTRO))
+    if a.burn_games.height == 0:
+        s.missing.append("The run has no Crisis games, so there is no burn timing.")
+        return s
+    for setting in _settings(a.deck_out):
+        b = Block(setting)
+        bg = _of(a.burn_games, setting)
+        deck, shuffles = _of(a.deck_out, setting), _of(a.reshuffles, setting)
+        b.figures.append(_figure(
+            f"burn-deck-{slug(setting)}.png",
+            "Left: the player turn at which the gem deck first ran out (games where it did). "
+            "Right: the share of games with each number of reshuffles. " + BOXES,
+            figures.deck_out_figure(bg, shuffles, f"{setting}: gem deck running out")))
+        b.tables.append(Table(
+            "When the gem deck first runs out (player turn, over games where it did)",
+            ["Players", "Played", "Games", "Never ran out", *DIST_HEADERS],
+            [[str(r["players"]), r["source"], text.count(r["games"]), text.pct(r["missing"]),
+              *_dist_row(r)] for r in deck.iter_rows(named=True)], left=2))
+        b.tables.append(reshuffle_table(shuffles))
+        sg = _of(a.slack_games, setting)
+        if sg.height:
+            b.figures.append(_figure(
+                f"burn-slack-{slug(setting)}.png",
+                "Player turns left on the clock when each named target was reached, in "
+                "exhausted games that reached it. " + BOXES,
+                figures.slack_figure(sg, f"{setting}: slack on the clock")))
+            b.tables.append(Table(
+                "Slack on the clock when the target is reached (player turns; cards left)",
+                ["Players", "Difficulty", "Games reaching it", *DIST_HEADERS,
+                 "Cards left (median)", "Cards left (mean)"],
+                [[str(r["players"]), f"{r['difficulty']} ({r['target']})",
+                  text.count(r["n"]), *_dist_row(r), text.num(r["cards_median"]),
+                  text.num(r["cards_mean"])]
+                 for r in _of(a.slack, setting).iter_rows(named=True)], left=2))
+        else:
+            b.paragraphs.append("No Crisis games played to exhaustion: the slack on the clock "
+                                "cannot be measured.")
+        ended = bg.filter(pl.col("end_reason").is_in(["cannot_burn", "exhausted"]))
+        clock = _of(a.clock_end, setting)
+        if ended.height:
+            b.figures.append(_figure(
+                f"burn-end-{slug(setting)}.png",
+                "The player turn at which the burn ended the game. " + BOXES,
+                figures.clock_end_figure(ended, f"{setting}: when the burn ends the game")))
+            b.tables.append(Table(
+                "The player turn at which the burn ends the game",
+                ["Players", "Played", "Games", *DIST_HEADERS],
+                [[str(r["players"]), r["source"], text.count(r["n"]), *_dist_row(r)]
+                 for r in clock.iter_rows(named=True)], left=2))
+        else:
+            b.paragraphs.append("No game here ended by the burn.")
+        s.blocks.append(b)
+    return s
+
+
+def reshuffle_table(shuffles: pl.DataFrame) -> Table:
+    counts = sorted(set(shuffles["reshuffles"].to_list()))
+    rows = []
+    for players in sorted(set(shuffles["players"].to_list())):
+        mine = shuffles.filter(pl.col("players") == players)
+        share = dict(zip(mine["reshuffles"].to_list(), mine["share"].to_list(), strict=True))
+        rows.append([str(players)] + [text.pct(share.get(c, 0.0)) for c in counts])
+    return Table("Reshuffles of the gem deck (% of games)",
+                 ["Players"] + [f"{c} reshuffle{'s' if c != 1 else ''}" for c in counts], rows)
+
+
+RUSH_INTRO = [
+    "A round is one turn of every player. Seat 1 plays first. Win rates by seat carry 95% "
+    "Wilson intervals; a tied game is won by no seat, so the fair share of each seat is the "
+    "share of untied games divided by the players. The margin is the winner's lead over the "
+    "second score. The round cap stops a game that is still running; such a game is recorded "
+    "as turn_cap.",
+]
+
+
+def rush_section(a: Analysis) -> Section:
+    s = Section("rush", "Rush", intro=list(RUSH_INTRO))
+    if a.rush_games.height == 0:
+        s.missing.append("The run has no Rush games.")
+        return s
+    for setting in _settings(a.rounds):
+        b = Block(setting)
+        seats = _of(a.seat_wins, setting)
+        multi = seats.filter(pl.col("players") > 1)
+        if multi.height:
+            b.figures.append(_figure(
+                f"rush-seats-{slug(setting)}.png",
+                "Share of games won by each seat (seat 1 plays first), with 95% intervals; "
+                "dashed: the fair share.",
+                figures.seat_wins_figure(multi, f"{setting}: Rush win rate by seat")))
+        b.figures.append(_figure(
+            f"rush-length-{slug(setting)}.png",
+            "Left: game length in rounds. Right: the winner's lead over the second score. "
+            + BOXES,
+            figures.rush_length_figure(_of(a.rush_games, setting), _of(a.margins, setting),
+                                       f"{setting}: Rush length and margin")))
+        b.tables.append(Table(
+            "Win rate by seat (seat 1 plays first)",
+            ["Players", "Seat", "Games", "Won (95% interval)", "Fair share"],
+            [[str(r["players"]), str(r["seat"] + 1), text.count(r["games"]),
+              text.rate(r["win_rate"], r["ci_low"], r["ci_high"]), text.pct(r["fair_share"])]
+             for r in seats.iter_rows(named=True)], left=2))
+        caps = {r["players"]: r for r in _of(a.turn_cap, setting).iter_rows(named=True)}
+        b.tables.append(Table(
+            "Game length (rounds) and the round cap",
+            ["Players", "Games", *DIST_HEADERS, "Hit the round cap (95% interval)"],
+            [[str(r["players"]), text.count(r["games"]), *_dist_row(r),
+              text.rate(caps[r["players"]]["win_rate"], caps[r["players"]]["ci_low"],
+                        caps[r["players"]]["ci_high"])]
+             for r in _of(a.rounds, setting).iter_rows(named=True)]))
+        margin = _of(a.score_margin, setting)
+        if margin.height:
+            ties = {p: t for p, t in seats.select("players", "ties").unique().rows()}
+            b.tables.append(Table(
+                "Winning margin (points over the second score)",
+                ["Players", "Games", *DIST_HEADERS, "Tied games"],
+                [[str(r["players"]), text.count(r["n"]), *_dist_row(r),
+                  text.pct(ties.get(r["players"]))]
+                 for r in margin.iter_rows(named=True)]))
+        s.blocks.append(b)
+    return s
+
+
+def run_section(a: Analysis) -> Section:
+    m = a.manifest
+    s = Section("run", "About this run")
+    g = a.games
+    contents = sorted({str(v.get("content")) for v in m.get("variants", []) if v.get("content")})
+    versions = sorted(set(g["engine_version"].drop_nulls().to_list())) \
+        if "engine_version" in g.columns else []
+    by_mode = ", ".join(f"{text.count(n)} {mode}" for mode, n in
+                        g.group_by("mode").len().sort("mode").rows()) if g.height else "none"
+    facts = [
+        ["Experiment", str(m.get("experiment", DASH))],
+        ["Description", str(m.get("description", DASH))],
+        ["Experiment file", str(m.get("file", DASH))],
+        ["Experiment hash", str(m.get("hash", DASH))],
+        ["Content", ", ".join(contents) or DASH],
+        ["Games", f"{text.count(g.height)} ({by_mode})"],
+        ["Games per variant", text.count(m.get("games_per_variant"))],
+        ["Seed", str(m.get("seed", DASH))],
+        ["Engine version", str(m.get("engine_version") or ", ".join(versions) or DASH)],
+    ]
+    if versions and m.get("engine_version") and versions != [m.get("engine_version")]:
+        facts.append(["Engine versions in the games", ", ".join(versions)])
+    packages = m.get("packages") or {}
+    if packages:
+        facts.append(["Packages", ", ".join(f"{k} {packages[k]}" for k in sorted(packages))])
+    b = Block("", tables=[Table("The run", ["Item", "Value"], facts, left=2)])
+    b.tables.append(variants_table(a))
+    if m.get("text"):
+        b.listing = (f"The experiment file, {m.get('file') or 'as run'}", str(m["text"]))
+    s.blocks.append(b)
+    return s
+
+
+def variants_table(a: Analysis) -> Table:
+    per_variant = dict(a.games.group_by("variant").len().rows()) if a.games.height else {}
+    rows = []
+    for v in sorted(a.manifest.get("variants", []), key=lambda v: int(v.get("variant", 0))):
+        rules = v.get("rules") or {}
+        target = v.get("target")
+        rows.append([str(v.get("variant", DASH)), str(v.get("edition", DASH)),
+                     str(v.get("content", DASH)), str(v.get("mode", DASH)),
+                     str(v.get("players", DASH)), str(v.get("heuristic", DASH)),
+                     "to exhaustion" if v.get("exhaust") else
+                     (DASH if target is None else str(target)),
+                     ", ".join(f"{k}={rules[k]}" for k in sorted(rules)) or DASH,
+                     text.count(per_variant.get(int(v.get("variant", -1)), 0))])
+    return Table("Variants", ["Variant", "Edition", "Content", "Mode", "Players", "Heuristic",
+                              "Target", "Rules changed", "Games"], rows, left=8)
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+def render(sections: list[Section], title: str) -> str:
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(_template), autoescape=True, keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("report.html.j2").render(title=title, sections=sections)
+
+
+def _template(name: str) -> str:
+    return resources.files("reports").joinpath("templates", name).read_text(encoding="utf-8")

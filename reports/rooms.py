@@ -1,0 +1,218 @@
+"""Room value: how often and how early each room is built, what it scores and yields, and how
+winning goes with building it early. An association, not a cause: strong players and lucky
+draws build more rooms and win more games.
+
+Only tiles built during play count (setup tiles, builder -1, are counted apart as `setup`).
+The comparison unit is the game in Crisis (one team) and the seat in Rush (a game has one unit
+per player; a unit wins when that seat is the sole winner). A unit "built it early" when its
+first build of the room came at or before the median first-build turn of that room, over the
+units that built it; the others (later or never) are the comparison group.
+
+Crisis wins are counted at one reference target per (setting, players), see
+`reference_targets`, from games played to exhaustion (final score >= target) and games played
+to exactly that target (`won`).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from reports.frame import crisis_games, named_difficulties, with_setting
+from reports.intervals import difference, wilson
+
+KEY = ["setting", "mode", "players"]
+UNIT = ["variant", "game", "seat"]
+
+
+def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
+                      difficulty: str | None = None) -> pl.DataFrame:
+    """The Crisis target room value counts wins at, per (setting, players): the named
+    `difficulty` if given, else the middle named difficulty (by target; the lower of two),
+    when the group has exhausted games; otherwise the target its fixed games played most
+    often. Columns: setting, players, target, label (e.g. "Artisan, 55 points")."""
+    schema = {"setting": pl.Utf8, "players": pl.Int64, "target": pl.Int64, "label": pl.Utf8}
+    cg = crisis_games(games).cast({"players": pl.Int64})
+    named = named_difficulties(cg, diffs).cast({"players": pl.Int64})
+    rows = []
+    for (setting, players), g in sorted(cg.group_by("setting", "players"), key=lambda kv: kv[0]):
+        mine = named.filter((pl.col("setting") == setting) & (pl.col("players") == players))
+        pick = None
+        if g["exhaust"].fill_null(False).any() and mine.height:
+            if difficulty is not None:
+                hit = mine.filter(pl.col("difficulty") == difficulty)
+                if hit.height:
+                    pick = hit.row(0, named=True)
+            else:
+                pick = mine.sort("target", "difficulty").row((mine.height - 1) // 2, named=True)
+        if pick is not None:
+            rows.append((setting, players, pick["target"],
+                         f"{pick['difficulty']}, {pick['target']} points"))
+            continue
+        fixed = g.filter(~pl.col("exhaust").fill_null(False) & pl.col("target").is_not_null())
+        if fixed.height:
+            counts = fixed.group_by("target").len().sort(["len", "target"],
+                                                         descending=[True, False])
+            t = int(counts["target"][0])
+            name = mine.filter(pl.col("target") == t)["difficulty"]
+            rows.append((setting, players, t,
+                         f"{name[0]}, {t} points" if len(name) else f"{t} points"))
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _groups(g: pl.DataFrame) -> pl.DataFrame:
+    """variant -> setting, mode, players and an integer id `gid` of that triple (small)."""
+    keys = g.select("variant", *KEY).unique()
+    ids = keys.select(KEY).unique().sort(KEY).with_row_index("gid")
+    return keys.join(ids, on=KEY)
+
+
+def _game_key() -> pl.Expr:
+    """One integer per game of the run, for fast distinct counts."""
+    return pl.col("variant") * (1 << 32) + pl.col("game")
+
+
+def _units(g: pl.DataFrame, groups: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
+    """One row per comparison unit: gid, variant, game, seat (-1 for the Crisis team) and win
+    (null when the unit says nothing about the reference target)."""
+    ref = (groups.join(refs.select("setting", "players", pl.col("target").alias("_ref")),
+                       on=["setting", "players"], how="left").select("variant", "gid", "_ref"))
+    crisis = (g.filter(pl.col("mode") == "crisis")
+              .select("variant", "game", "exhaust", "score", "target", "won")
+              .join(ref, on="variant")
+              .with_columns(
+                  pl.lit(-1, pl.Int64).alias("seat"),
+                  pl.when(pl.col("exhaust").fill_null(False))
+                  .then(pl.col("score") >= pl.col("_ref"))
+                  .when(pl.col("target") == pl.col("_ref"))
+                  .then(pl.col("won").fill_null(False))
+                  .otherwise(None).alias("win")))
+    rush = (g.filter(pl.col("mode") == "rush").select("variant", "game", "players", "winner")
+            .join(groups.select("variant", "gid"), on="variant")
+            .with_columns(pl.int_ranges(0, pl.col("players"), dtype=pl.Int64).alias("seat"))
+            .explode("seat")
+            .with_columns((pl.col("winner").cast(pl.Int64) == pl.col("seat")).fill_null(False)
+                          .alias("win")))
+    cols = ["gid", *UNIT, "win"]
+    return pl.concat([crisis.select(cols), rush.select(cols)])
+
+
+def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
+               difficulty: str | None = None, room_names: pl.DataFrame | None = None
+               ) -> pl.DataFrame:
+    """One row per (setting, mode, players, room). Columns:
+
+    games; built (games in which it was built at least once) and built_share; copies (tiles
+    built per game); setup (setup tiles per game); median_turn (median first-build turn of the
+    units that built it); points_per_build, uses_per_build (per tile built); gained_per_use
+    (cards gained per ability use, null when never used); early_games/early_wins/early_rate/
+    early_low/early_high (units that built it by median_turn) and other_* (the rest), with 95%
+    Wilson intervals; diff = early_rate - other_rate with diff_low/diff_high (Newcombe);
+    reference (what a win is: reaching a Crisis target, or the seat winning a Rush game).
+
+    `room_names` (setting, room) adds rooms never built, so every room of the content shows.
+    """
+    g = with_setting(games).cast({"players": pl.Int64, "variant": pl.Int64, "game": pl.Int64})
+    refs = reference_targets(g, diffs, difficulty)
+    groups = _groups(g)
+    u = _units(g, groups, refs)
+    # Integer keys throughout (gid, variant, game, seat): a million games stay cheap.
+    placed = (rooms.select(pl.col("variant").cast(pl.Int64), pl.col("game").cast(pl.Int64),
+                           "room", "turn", "builder", "points", "uses", "gained")
+              .join(g.select("variant", "game"), on=["variant", "game"], how="semi")
+              .join(groups.select("variant", "gid", "mode"), on="variant"))
+    tiles = (placed.filter(pl.col("builder") >= 0)
+             .with_columns(pl.when(pl.col("mode") == "rush")
+                           .then(pl.col("builder").cast(pl.Int64))
+                           .otherwise(pl.lit(-1, pl.Int64)).alias("seat")))
+    first = tiles.group_by("gid", "room", *UNIT).agg(pl.col("turn").min().alias("first_turn"))
+    median = first.group_by("gid", "room").agg(
+        pl.col("first_turn").median().alias("median_turn"))
+    early = (first.join(median, on=["gid", "room"])
+             .filter(pl.col("first_turn") <= pl.col("median_turn"))
+             .join(u.select(*UNIT, "win"), on=UNIT, how="inner")
+             .group_by("gid", "room")
+             .agg(pl.col("win").is_not_null().sum().alias("early_games"),
+                  pl.col("win").fill_null(False).sum().alias("early_wins")))
+    totals = u.group_by("gid").agg(
+        _game_key().n_unique().alias("games"),
+        pl.col("win").is_not_null().sum().alias("decided"),
+        pl.col("win").fill_null(False).sum().alias("all_wins"))
+    made = tiles.group_by("gid", "room").agg(
+        pl.len().alias("tiles"),
+        _game_key().n_unique().alias("built"),
+        pl.col("points").cast(pl.Int64).sum().alias("points"),
+        pl.col("uses").cast(pl.Int64).sum().alias("uses"),
+        pl.col("gained").cast(pl.Int64).sum().alias("gained"))
+    setup = (placed.filter(pl.col("builder") < 0).group_by("gid", "room")
+             .agg(pl.len().alias("setup_tiles")))
+
+    ids = groups.select("gid", *KEY).unique()
+    names = (placed.select("gid", "room").unique().join(ids, on="gid")
+             .select("setting", "room").unique())
+    if room_names is not None and room_names.height:
+        names = pl.concat([names, room_names.select("setting", "room")]).unique()
+    table = (totals.join(ids, on="gid")
+             .join(names, on="setting", how="inner")
+             .join(made, on=["gid", "room"], how="left")
+             .join(setup, on=["gid", "room"], how="left")
+             .join(median, on=["gid", "room"], how="left")
+             .join(early, on=["gid", "room"], how="left")
+             .join(refs.select("setting", "players", pl.col("label").alias("_ref")),
+                   on=["setting", "players"], how="left")
+             .with_columns(pl.col(c).fill_null(0) for c in
+                           ("tiles", "built", "points", "uses", "gained", "setup_tiles",
+                            "early_games", "early_wins"))
+             .with_columns(
+                 (pl.col("built") / pl.col("games")).alias("built_share"),
+                 (pl.col("tiles") / pl.col("games")).alias("copies"),
+                 (pl.col("setup_tiles") / pl.col("games")).alias("setup"),
+                 _ratio("points", "tiles").alias("points_per_build"),
+                 _ratio("uses", "tiles").alias("uses_per_build"),
+                 _ratio("gained", "uses").alias("gained_per_use"),
+                 (pl.col("decided") - pl.col("early_games")).alias("other_games"),
+                 (pl.col("all_wins") - pl.col("early_wins")).alias("other_wins"),
+                 pl.when(pl.col("mode") == "rush").then(pl.lit("the seat wins the game"))
+                 .otherwise(pl.lit("the team reaches ") + pl.col("_ref").fill_null("no target"))
+                 .alias("reference"))
+             .sort([*KEY, "room"]))
+    return _with_comparison(table).select(
+        *KEY, "room", "games", "built", "built_share", "copies", "setup", "median_turn",
+        "points_per_build", "uses_per_build", "gained_per_use",
+        "early_games", "early_wins", "early_rate", "early_low", "early_high",
+        "other_games", "other_wins", "other_rate", "other_low", "other_high",
+        "diff", "diff_low", "diff_high", "reference")
+
+
+def _ratio(num: str, den: str) -> pl.Expr:
+    return pl.when(pl.col(den) > 0).then(pl.col(num) / pl.col(den)).otherwise(None)
+
+
+def _with_comparison(table: pl.DataFrame) -> pl.DataFrame:
+    cols: dict[str, list] = {k: [] for k in (
+        "early_rate", "early_low", "early_high", "other_rate", "other_low", "other_high",
+        "diff", "diff_low", "diff_high")}
+    for ke, ne, ko, no in table.select("early_wins", "early_games", "other_wins",
+                                       "other_games").rows():
+        for arm, k, n in (("early", ke, ne), ("other", ko, no)):
+            ci = wilson(int(k), int(n))
+            cols[f"{arm}_rate"].append(k / n if ci else None)
+            cols[f"{arm}_low"].append(ci[0] if ci else None)
+            cols[f"{arm}_high"].append(ci[1] if ci else None)
+        d = difference(int(ke), int(ne), int(ko), int(no))
+        cols["diff"].append(d[0] if d else None)
+        cols["diff_low"].append(d[1] if d else None)
+        cols["diff_high"].append(d[2] if d else None)
+    return table.with_columns(pl.Series(k, v, dtype=pl.Float64) for k, v in cols.items())
+
+
+def room_ranking(value: pl.DataFrame) -> pl.DataFrame:
+    """Rooms of each (setting, mode) ranked by their win-rate difference, averaged over player
+    counts weighted by the units compared (rooms with no comparison are left out).
+    Columns: setting, mode, room, diff, units, rank (1 = the strongest association)."""
+    have = value.filter(pl.col("diff").is_not_null()).with_columns(
+        (pl.col("early_games") + pl.col("other_games")).alias("units"))
+    out = (have.group_by("setting", "mode", "room")
+           .agg(((pl.col("diff") * pl.col("units")).sum() / pl.col("units").sum()).alias("diff"),
+                pl.col("units").sum())
+           .sort(["setting", "mode", "diff", "room"], descending=[False, False, True, False]))
+    return out.with_columns(pl.int_range(1, pl.len() + 1).over("setting", "mode").alias("rank"))

@@ -1,0 +1,346 @@
+"""The report's analysis functions against small hand-made tables with known answers."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+from scipy.stats import binomtest
+
+from reports import burn, crisis, frame, rooms, rush
+from reports.intervals import difference, wilson, with_wilson
+from tests.report_data import ROOM_SCHEMA, games_frame, synthetic_run
+
+DIFFS_2E = {"Apprentice": 35, "Journeyman": 45, "Artisan": 55, "Expert": 65, "Master": 75}
+
+
+def manifest_for(games: pl.DataFrame, difficulties: dict | None = None) -> dict:
+    variants = []
+    for v, edition in games.select("variant", "edition").unique().sort("variant").rows():
+        entry = {"variant": v, "edition": edition, "content": f"gemrush-{edition}", "rules": {}}
+        if difficulties is not None:
+            entry["difficulties"] = difficulties
+        variants.append(entry)
+    return {"variants": variants}
+
+
+# --- intervals -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (10, 10), (62, 100), (6200, 10000)])
+def test_wilson_is_scipys_wilson_interval(k, n):
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_wilson_known_values_and_empty_sample():
+    # Textbook Wilson score interval: 0 of 10 -> [0, z^2 / (n + z^2)] with z = 1.959964.
+    z2 = 1.959964 ** 2
+    assert wilson(0, 10) == pytest.approx((0.0, z2 / (10 + z2)), abs=1e-6)
+    assert wilson(62, 100) == pytest.approx((0.5221, 0.7090), abs=1e-4)
+    assert wilson(5, 0) is None
+
+
+def test_with_wilson_leaves_empty_groups_null_not_nan():
+    df = with_wilson(pl.DataFrame({"wins": [3, 0], "games": [4, 0]}))
+    assert df["win_rate"].to_list()[0] == 0.75
+    assert df.row(1) == (0, 0, None, None, None)
+
+
+def test_difference_matches_newcombe_1998_method_10():
+    # Newcombe (1998), Stat. Med. 17:873, example (a): 56/70 - 48/80 = 0.2, CI 0.0524 to 0.3339.
+    d, lo, hi = difference(56, 70, 48, 80)
+    assert d == pytest.approx(0.2)
+    assert (lo, hi) == pytest.approx((0.0524, 0.3339), abs=1e-4)
+    assert difference(0, 10, 0, 20) == pytest.approx((0.0, -0.1611, 0.2775), abs=1e-4)
+    assert difference(1, 0, 2, 5) is None
+
+
+# --- settings and difficulties ----------------------------------------------------------------
+
+def test_setting_label_names_swept_rules_only():
+    games = games_frame([{"variant": 0, "hand_limit": 4}, {"variant": 1, "hand_limit": 5},
+                         {"variant": 2, "edition": "1e", "hand_limit": 4}],
+                        extra={"hand_limit": pl.Int64})
+    assert frame.rule_columns(games) == ["hand_limit"]
+    labels = frame.with_setting(games)["setting"].to_list()
+    assert labels == ["2e, hand_limit=4", "2e, hand_limit=5", "1e, hand_limit=4"]
+    assert frame.with_setting(games_frame([{}]))["setting"].to_list() == ["2e"]
+
+
+def test_difficulties_from_manifest_then_profile():
+    games = games_frame([{"variant": 0}, {"variant": 1, "edition": "1e"}])
+    manifest = {"variants": [{"variant": 0, "difficulties": {"Easy": 10, "Hard": 20}}]}
+    d = frame.difficulties(manifest, games)
+    assert d.filter(pl.col("variant") == 0).rows() == [(0, "Easy", 10), (0, "Hard", 20)]
+    # Variant 1 has none in the manifest: the 1st edition's profile names them.
+    assert d.filter(pl.col("variant") == 1)["target"].to_list() == [35, 40, 45, 50]
+
+
+# --- Crisis difficulty -----------------------------------------------------------------------
+
+def two_known_games() -> pl.DataFrame:
+    return games_frame([{"score_by_turn": [0, 2, 5]}, {"score_by_turn": [1, 1, 3, 4]}])
+
+
+def test_difficulty_curve_from_known_scores():
+    curve = crisis.difficulty_curve(two_known_games())
+    assert curve["target"].to_list() == [1, 2, 3, 4, 5, 6]
+    assert curve["wins"].to_list() == [2, 2, 2, 2, 1, 0]
+    assert curve["win_rate"].to_list() == [1, 1, 1, 1, 0.5, 0]
+    # First turn reaching T: game A (0, 2, 5) -> 2, 2, 3, 3, 3; game B (1, 1, 3, 4) -> 1, 3, 3, 4.
+    assert curve["turn_reached"].to_list() == [1.5, 2.5, 3.0, 3.5, 3.0, None]
+    assert curve["ci_low"][4] == pytest.approx(wilson(1, 2)[0])
+
+
+def test_difficulty_curve_matches_brute_force_on_a_synthetic_run():
+    run = synthetic_run(games_per_variant=40, rush=False, rooms=False, fixed=False)
+    games = frame.with_setting(run.games)
+    curve = crisis.difficulty_curve(games, max_target=80)
+    for (setting, players), g in games.group_by("setting", "players"):
+        scores = g["score_by_turn"].to_list()
+        mine = curve.filter((pl.col("setting") == setting) & (pl.col("players") == players))
+        for t in (1, 20, 35, 55, 80):
+            row = mine.filter(pl.col("target") == t).row(0, named=True)
+            reached = [next(i + 1 for i, s in enumerate(sbt) if s >= t) for sbt in scores
+                       if max(sbt) >= t]
+            assert row["wins"] == sum(max(s) >= t for s in scores)
+            if reached:
+                assert row["turn_reached"] == pytest.approx(sum(reached) / len(reached))
+            else:
+                assert row["turn_reached"] is None
+
+
+def test_no_exhausted_games_gives_an_empty_curve():
+    games = games_frame([{"exhaust": False, "target": 45, "won": True, "target_turn": 9}])
+    assert crisis.difficulty_curve(games).height == 0
+
+
+def test_fixed_target_games_count_for_their_own_target():
+    games = games_frame([
+        {"exhaust": False, "target": 45, "won": True, "target_turn": 10},
+        {"exhaust": False, "target": 45, "won": True, "target_turn": 14},
+        {"exhaust": False, "target": 45, "won": False},
+        {"exhaust": False, "target": 55, "won": False},
+    ])
+    rates = crisis.fixed_target_rates(games)
+    assert rates.select("target", "games", "wins", "turn_reached").rows() == [
+        (45, 3, 2, 12.0), (55, 1, 0, None)]
+
+
+def test_difficulty_table_marks_named_difficulties_from_both_sources():
+    games = games_frame([
+        {"score_by_turn": [10, 40, 50]}, {"score_by_turn": [30, 60]},
+        {"exhaust": False, "target": 45, "won": True, "target_turn": 2, "variant": 1},
+        {"exhaust": False, "target": 50, "won": False, "variant": 2},
+    ])
+    table = crisis.difficulty_table(games, frame.difficulties(manifest_for(games, DIFFS_2E),
+                                                              games))
+    got = table.select("difficulty", "target", "source", "games", "wins").rows()
+    assert got == [
+        ("Apprentice", 35, "to exhaustion", 2, 2),
+        ("Journeyman", 45, "to exhaustion", 2, 2),
+        ("Journeyman", 45, "to the target", 1, 1),
+        (None, 50, "to the target", 1, 0),
+        ("Artisan", 55, "to exhaustion", 2, 1),
+        ("Expert", 65, "to exhaustion", 2, 0),
+        ("Master", 75, "to exhaustion", 2, 0),
+    ]
+    assert table.filter(pl.col("target") == 45)["turn_reached"].to_list() == [2.5, 2.0]
+
+
+def test_targets_for_win_rates():
+    # Ten games with final scores 1..10: the win rate at T is (11 - T) / 10.
+    games = games_frame([{"score_by_turn": [s]} for s in range(1, 11)])
+    curve = crisis.difficulty_curve(games)
+    out = crisis.targets_for_win_rates(curve)
+    assert out["level"].to_list() == [0.9, 0.75, 0.5, 0.25, 0.1]
+    assert out["target"].to_list() == [2, 3, 6, 8, 10]
+    assert out["win_rate"].to_list() == pytest.approx([0.9, 0.8, 0.5, 0.3, 0.1])
+    # Ten games: the targets whose Wilson interval contains the level span a wide range,
+    # e.g. for 50% every T from 3 (8 of 10 won, 49-94%) to 9 (2 of 10, 6-51%).
+    assert out.select("low", "high").rows() == [(1, 3), (1, 6), (3, 9), (6, 11), (9, 11)]
+    # A level no target reaches has no target.
+    low = games_frame([{"score_by_turn": [0]}, {"score_by_turn": [1]}])
+    miss = crisis.targets_for_win_rates(crisis.difficulty_curve(low), (0.9,))
+    assert miss["target"].to_list() == [None]
+
+
+def test_targets_for_win_rates_exact_when_the_curve_steps_past_the_level():
+    # 1000 games at 10 and 1000 at 20: 100% up to 10, 50% to 20, then 0%.
+    games = games_frame([{"score_by_turn": [10]}] * 1000 + [{"score_by_turn": [20]}] * 1000)
+    out = crisis.targets_for_win_rates(crisis.difficulty_curve(games), (0.9, 0.5, 0.25))
+    assert out.select("target", "low", "high").rows() == [(10, 10, 10), (20, 11, 20),
+                                                          (20, 20, 20)]
+
+
+# --- room value ------------------------------------------------------------------------------
+
+def room_rows(rows: list[tuple]) -> pl.DataFrame:
+    """(game, room, turn, builder, points, uses, gained) -> a rooms table of variant 0."""
+    return pl.DataFrame([{"experiment": "test", "variant": 0, "game": g, "room": r, "turn": t,
+                          "builder": b, "points": p, "uses": u, "gained": x}
+                         for g, r, t, b, p, u, x in rows], schema=ROOM_SCHEMA)
+
+
+def test_room_value_by_median_build_turn():
+    # Four exhausted 2e games; the reference difficulty is Artisan (55), the middle one.
+    games = games_frame([{"score_by_turn": [60]}, {"score_by_turn": [58]},
+                         {"score_by_turn": [40]}, {"score_by_turn": [30]}])
+    placed = room_rows([
+        (0, "Gem Hall", 2, 0, 3, 2, 4), (1, "Gem Hall", 4, 1, 1, 0, 0),
+        (1, "Gem Hall", 6, 2, 2, 1, 1), (2, "Gem Hall", 8, 0, 0, 0, 0),
+        (0, "Tunnel", 3, 0, 0, 0, 0), (3, "Start", 0, -1, 0, 5, 5),
+    ])
+    diffs = frame.difficulties(manifest_for(games, DIFFS_2E), games)
+    value = rooms.room_value(games, placed, diffs)
+    hall = value.filter(pl.col("room") == "Gem Hall").row(0, named=True)
+    assert hall["games"] == 4 and hall["built"] == 3 and hall["built_share"] == 0.75
+    assert hall["copies"] == 1.0  # 4 tiles in 4 games
+    assert hall["median_turn"] == 4.0  # first builds at 2, 4, 8
+    assert hall["points_per_build"] == 1.5 and hall["uses_per_build"] == 0.75
+    assert hall["gained_per_use"] == pytest.approx(5 / 3)
+    # Built by turn 4 in games 0 and 1 (both won at 55); games 2 and 3 lost.
+    assert (hall["early_games"], hall["early_wins"]) == (2, 2)
+    assert (hall["other_games"], hall["other_wins"]) == (2, 0)
+    assert hall["diff"] == 1.0
+    assert (hall["diff_low"], hall["diff_high"]) == pytest.approx(
+        difference(2, 2, 0, 2)[1:], abs=1e-12)
+    assert hall["reference"] == "the team reaches Artisan, 55 points"
+    tunnel = value.filter(pl.col("room") == "Tunnel").row(0, named=True)
+    assert tunnel["gained_per_use"] is None  # never used: no ratio, not NaN
+    start = value.filter(pl.col("room") == "Start").row(0, named=True)
+    assert (start["built"], start["setup"], start["uses_per_build"]) == (0, 0.25, None)
+    assert start["early_games"] == 0 and start["early_rate"] is None
+    ranking = rooms.room_ranking(value)
+    assert ranking["room"][0] == "Gem Hall"
+
+
+def test_room_value_in_rush_compares_seats():
+    games = games_frame([
+        {"mode": "rush", "players": 2, "scores": [20, 10], "winner": 0, "score": 20,
+         "exhaust": False, "target": 20, "end_reason": "rush_target"},
+        {"mode": "rush", "players": 2, "scores": [5, 21], "winner": 1, "score": 21,
+         "exhaust": False, "target": 20, "end_reason": "rush_target"},
+    ])
+    placed = room_rows([(0, "Gem Hall", 1, 0, 2, 0, 0), (1, "Gem Hall", 2, 1, 2, 0, 0)])
+    value = rooms.room_value(games, placed, frame.difficulties({}, games))
+    hall = value.row(0, named=True)
+    # Four seat units; (game 0, seat 0) built it at turn 1 and (game 1, seat 1) at turn 2, so
+    # the median is 1.5 and only the first built it early; it won, as did (game 1, seat 1).
+    assert hall["median_turn"] == 1.5
+    assert (hall["early_games"], hall["early_wins"]) == (1, 1)
+    assert (hall["other_games"], hall["other_wins"]) == (3, 1)
+    assert hall["reference"] == "the seat wins the game"
+
+
+def test_room_names_add_rooms_never_built():
+    games = frame.with_setting(games_frame([{"score_by_turn": [40]}]))
+    placed = room_rows([(0, "Gem Hall", 2, 0, 1, 0, 0)])
+    names = pl.DataFrame({"setting": ["2e"], "room": ["Hidden Grotto"]})
+    value = rooms.room_value(games, placed, frame.difficulties({}, games), room_names=names)
+    grotto = value.filter(pl.col("room") == "Hidden Grotto").row(0, named=True)
+    assert grotto["built"] == 0 and grotto["points_per_build"] is None
+
+
+# --- deck burn timing ------------------------------------------------------------------------
+
+def test_deck_out_reshuffles_and_clock_end():
+    games = games_frame([
+        {"deck_out_turn": 8, "reshuffles": 1, "score_by_turn": [1] * 20},
+        {"deck_out_turn": 10, "reshuffles": 2, "score_by_turn": [1] * 22},
+        {"deck_out_turn": None, "reshuffles": 0, "score_by_turn": [1] * 24},
+        {"deck_out_turn": 12, "reshuffles": 1, "score_by_turn": [1] * 24},
+    ])
+    out = burn.deck_out(games).row(0, named=True)
+    assert (out["games"], out["n"], out["missing"]) == (4, 3, 0.25)
+    assert (out["min"], out["q50"], out["max"], out["mean"]) == (8, 10, 12, 10)
+    assert out["source"] == crisis.TO_EXHAUSTION
+    shuffles = burn.reshuffles(games)
+    assert shuffles.select("reshuffles", "games", "share").rows() == [
+        (0, 1, 0.25), (1, 2, 0.5), (2, 1, 0.25)]
+    end = burn.clock_end(games).row(0, named=True)
+    assert (end["min"], end["q50"], end["max"]) == (20, 23, 24)
+
+
+def test_burn_falls_back_on_fixed_target_games():
+    games = games_frame([{"exhaust": False, "target": 45, "won": True, "deck_out_turn": 7,
+                          "score_by_turn": [50], "end_reason": "target"}])
+    assert burn.deck_out(games)["source"].to_list() == [crisis.TO_TARGET]
+    assert burn.clock_end(games).height == 0  # a game won at its target never ran the clock
+
+
+def test_slack_on_the_clock():
+    # 2e burns 3 cards a turn; 24 turns burn 72 cards.
+    games = games_frame([
+        {"score_by_turn": [10] * 9 + [60] * 15, "cards_burned": 72},  # 35, 45, 55 at turn 10
+        {"score_by_turn": [20] * 19 + [36] * 5, "cards_burned": 72},          # 35 at turn 20
+    ])
+    diffs = frame.difficulties(manifest_for(games, DIFFS_2E), games)
+    per_game = burn.slack_games(games, diffs, {})
+    assert per_game.select("difficulty", "reached_turn", "slack_turns", "cards_left").rows() == [
+        ("Apprentice", 10, 14, 42), ("Apprentice", 20, 4, 12),
+        ("Journeyman", 10, 14, 42), ("Artisan", 10, 14, 42)]
+    table = burn.slack(games, diffs, {})
+    assert table["difficulty"].to_list() == ["Apprentice", "Journeyman", "Artisan"]
+    assert table["q50"].to_list() == [9.0, 14.0, 14.0]
+    assert table["cards_median"].to_list() == [27.0, 42.0, 42.0]
+
+
+def test_slack_uses_a_swept_burn_rate():
+    games = games_frame([{"score_by_turn": [40] * 10, "cards_burned": 40, "burn_per_turn": 4}],
+                        extra={"burn_per_turn": pl.Int64})
+    per_game = burn.slack_games(games, frame.difficulties({}, games), {})
+    assert per_game.filter(pl.col("target") == 35)["cards_left"].to_list() == [36]
+
+
+# --- Rush ------------------------------------------------------------------------------------
+
+def rush_games() -> pl.DataFrame:
+    base = {"mode": "rush", "players": 3, "exhaust": False, "target": 20}
+    return games_frame([
+        {**base, "turns": 30, "scores": [21, 10, 5], "winner": 0, "end_reason": "rush_target"},
+        {**base, "turns": 31, "scores": [20, 20, 3], "winner": -1, "end_reason": "rush_target"},
+        {**base, "turns": 12, "scores": [4, 22, 8], "winner": 1, "end_reason": "rush_target"},
+        {**base, "turns": 300, "scores": [9, 8, 7], "winner": 0, "end_reason": "turn_cap"},
+    ])
+
+
+def test_rush_seat_wins_and_fair_share():
+    seats = rush.seat_wins(rush_games())
+    assert seats.select("seat", "games", "wins").rows() == [(0, 4, 2), (1, 4, 1), (2, 4, 0)]
+    assert seats["ties"].to_list() == [0.25] * 3
+    assert seats["fair_share"].to_list() == pytest.approx([0.25] * 3)
+    assert seats["ci_high"][0] == pytest.approx(wilson(2, 4)[1])
+
+
+def test_rush_rounds_margin_and_turn_cap():
+    g = rush_games()
+    r = rush.rounds(g).row(0, named=True)
+    assert (r["min"], r["max"]) == (4, 100)  # 12 turns / 3 players; 300 / 3
+    assert rush.margins(g)["margin"].to_list() == [11, 0, 14, 1]
+    m = rush.score_margin(g).row(0, named=True)
+    assert m["q50"] == 6.0 and m["mean"] == 6.5
+    cap = rush.turn_cap(g).row(0, named=True)
+    assert (cap["games"], cap["wins"], cap["win_rate"]) == (4, 1, 0.25)
+
+
+def test_rush_functions_on_a_run_without_rush():
+    g = games_frame([{"score_by_turn": [3]}])
+    for table in (rush.seat_wins(g), rush.rounds(g), rush.score_margin(g), rush.turn_cap(g)):
+        assert table.height == 0
+
+
+def test_no_nan_in_any_analysis_of_a_synthetic_run():
+    run = synthetic_run(games_per_variant=30)
+    games = frame.with_variant_info(run.games, run.manifest)
+    diffs = frame.difficulties(run.manifest, games)
+    tables = [crisis.difficulty_curve(games), crisis.difficulty_table(games, diffs),
+              rooms.room_value(games, run.rooms, diffs), burn.deck_out(games),
+              burn.slack(games, diffs, run.manifest), burn.clock_end(games),
+              rush.seat_wins(games), rush.rounds(games), rush.score_margin(games)]
+    for t in tables:
+        assert t.height > 0
+        for name, dtype in t.schema.items():
+            if dtype == pl.Float64:
+                assert not any(isinstance(x, float) and math.isnan(x) for x in t[name]), name

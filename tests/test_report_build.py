@@ -1,0 +1,226 @@
+"""The report page built from small synthetic runs: every section, every figure, no NaN, no
+empty table, the same bytes twice, and a clear word for whatever the run lacks."""
+
+from __future__ import annotations
+
+import base64
+import re
+import sys
+import types
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from balance.errors import InputError
+from reports import text
+from reports.build import FIGURES, PAGE, build_report, write_report
+from tests.report_data import games_frame, swept, synthetic_run
+
+SECTIONS = ("summary", "crisis", "rooms", "burn", "rush", "run")
+IMG = re.compile(r'<img src="data:image/png;base64,([^"]+)" alt="[^"]*">\s*'
+                 r"<figcaption>.*?<code>([^<]+)</code>", re.S)
+
+
+def without_images(html: str) -> str:
+    return re.sub(r"data:image/png;base64,[^\"]+", "", html)
+
+
+def check_page(page: Path) -> str:
+    """Every figure embedded is the PNG beside the page, every table has rows and no cell is
+    NaN or empty; returns the page's text without images."""
+    html = page.read_text(encoding="utf-8")
+    figs = IMG.findall(html)
+    for data, name in figs:
+        assert (page.parent / FIGURES / name).read_bytes() == base64.b64decode(data)
+    assert sorted(p.name for p in (page.parent / FIGURES).glob("*.png")) == \
+        sorted(name for _, name in figs)
+    body = without_images(html)
+    assert not re.search(r"\bnan\b|\bNaN\b|\bNone\b|\binf\b", body)
+    for table in re.findall(r"<table>.*?</table>", body, re.S):
+        rows = re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1], re.S)
+        assert rows, table[:200]
+        for row in rows:
+            assert "<td></td>" not in row and '<td class="n"></td>' not in row, row
+    return body
+
+
+@pytest.fixture(scope="module")
+def full(tmp_path_factory) -> tuple[Path, Path]:
+    """The same synthetic run reported twice, into two directories."""
+    run = synthetic_run(games_per_variant=40, first_edition=False)
+    a = write_report(run, tmp_path_factory.mktemp("a"))
+    b = write_report(synthetic_run(games_per_variant=40, first_edition=False),
+                     tmp_path_factory.mktemp("b"))
+    return a, b
+
+
+def test_every_section_and_figure_is_present(full):
+    page, _ = full
+    body = check_page(page)
+    for sid in SECTIONS:
+        assert f'<section id="{sid}">' in body
+    names = {p.name for p in (page.parent / FIGURES).glob("*.png")}
+    assert names == {"crisis-curve-2e.png", "crisis-turn-2e.png", "rooms-crisis-2e.png",
+                     "rooms-rush-2e.png", "burn-deck-2e.png", "burn-slack-2e.png",
+                     "burn-end-2e.png", "rush-seats-2e.png", "rush-length-2e.png"}
+    assert 'class="missing"' not in body
+    assert "association, not cause" in body
+    assert "synthetic" in body and "experiments/synthetic.toml" in body
+    assert "gemrush-2e" in body and "test-1" in body  # content file and engine version
+    assert "[experiment]\nname = &#39;synthetic&#39;" in body  # the experiment file's text
+
+
+def test_same_data_same_bytes(full):
+    a, b = full
+    assert a.read_bytes() == b.read_bytes()
+    for png in (a.parent / FIGURES).glob("*.png"):
+        assert png.read_bytes() == (b.parent / FIGURES / png.name).read_bytes()
+
+
+def test_summary_sentence_is_computed_from_the_data(tmp_path):
+    # 100 exhausted 3-player games: 62 reach 45 points (Journeyman), 38 stop at 40.
+    rows = [{"score_by_turn": [20, 50]}] * 62 + [{"score_by_turn": [20, 40]}] * 38
+    games = games_frame(rows)
+    manifest = {"experiment": "hand", "variants": [
+        {"variant": 0, "edition": "2e", "content": "gemrush-2e", "mode": "crisis",
+         "players": 3, "exhaust": True,
+         "difficulties": {"Apprentice": 35, "Journeyman": 45, "Artisan": 55}}]}
+    page = write_report(types.SimpleNamespace(games=games, rooms=None, manifest=manifest),
+                        tmp_path)
+    body = check_page(page)
+    # Wilson 62/100 is 52.2% to 70.9%: asymmetric at whole points, so printed as a range.
+    assert ("2e: 3-player Crisis is won 100% (96–100%) at Apprentice (35 points), "
+            "62% (52–71%) at Journeyman (45) and 0% (0–4%) at Artisan (55) "
+            "(95% Wilson intervals; 100 games played to exhaustion).") in body
+    assert "The run has no room data" in body and "The run has no Rush games." in body
+
+
+def test_run_without_rush_or_rooms_says_what_it_lacks(tmp_path):
+    run = synthetic_run(games_per_variant=20, rush=False, rooms=False, first_edition=False,
+                        fixed=False)
+    body = check_page(write_report(run, tmp_path))
+    assert "The run has no Rush games." in body
+    assert "The run has no room data, so room value cannot be shown." in body
+    assert not list((tmp_path / FIGURES).glob("rush-*")) + list(
+        (tmp_path / FIGURES).glob("rooms-*"))
+
+
+def test_empty_rooms_table_is_no_room_data(tmp_path):
+    run = synthetic_run(games_per_variant=15, rush=False, first_edition=False, fixed=False)
+    run.rooms = run.rooms.clear()
+    assert "The run has no room data" in check_page(write_report(run, tmp_path))
+
+
+def test_run_without_exhausted_games_uses_fixed_targets(tmp_path):
+    run = synthetic_run(games_per_variant=20, exhausted=False, rush=False, rooms=True)
+    body = check_page(write_report(run, tmp_path))
+    assert "no Crisis games played to exhaustion" in body
+    assert "played to each target" in body
+    assert (tmp_path / FIGURES / "crisis-curve-2e.png").exists()  # the fixed-target points
+    assert not (tmp_path / FIGURES / "crisis-turn-2e.png").exists()
+
+
+def test_rush_only_run(tmp_path):
+    run = synthetic_run(games_per_variant=20, exhausted=False, fixed=False)
+    body = check_page(write_report(run, tmp_path))
+    assert "The run has no Crisis games, so there is no difficulty curve." in body
+    assert "The run has no Crisis games, so there is no burn timing." in body
+    assert "first player wins" in body
+
+
+def test_run_without_games(tmp_path):
+    run = synthetic_run(games_per_variant=5, rush=False, first_edition=False, fixed=False)
+    run.games, run.rooms = run.games.clear(), None
+    body = check_page(write_report(run, tmp_path))
+    assert "The run has no games." in body
+
+
+def test_missing_column_is_an_input_error(tmp_path):
+    run = synthetic_run(games_per_variant=5, rush=False, first_edition=False, fixed=False)
+    run.games = run.games.drop("score_by_turn")
+    with pytest.raises(InputError, match="score_by_turn.*missing"):
+        write_report(run, tmp_path)
+
+
+@pytest.fixture
+def fake_store(monkeypatch):
+    """balance.store as the runner branch provides it: read_run(run_dir) -> RunData."""
+    def read_run(run_dir):  # a run of Rush games only, without rooms: few figures to draw
+        run = synthetic_run(games_per_variant=10, exhausted=False, fixed=False)
+        run.rooms = None
+        return run
+
+    module = types.ModuleType("balance.store")
+    module.read_run = read_run
+    monkeypatch.setitem(sys.modules, "balance.store", module)
+
+
+def test_build_report_writes_into_the_run_directory(tmp_path, fake_store):
+    page = build_report(tmp_path)
+    assert page == tmp_path / PAGE and page.exists()
+    with pytest.raises(InputError, match="no such run directory"):
+        build_report(tmp_path / "missing")
+
+
+def test_balance_report_command(tmp_path, fake_store, cli):
+    result = cli("report", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / PAGE).exists()
+    bad = cli("report", tmp_path / "missing")
+    assert bad.exit_code == 2
+    assert "error:" in bad.stderr and "no such run directory" in bad.stderr
+
+
+# --- number formatting -----------------------------------------------------------------------
+
+def test_rates_print_with_their_interval():
+    assert text.rate(0.62, 0.615, 0.625) == "62.0% ± 0.5%"
+    assert text.rate(0.5, 0.38, 0.62) == "50% ± 12%"
+    assert text.rate(1.0, 0.963, 1.0) == "100% (96–100%)"
+    assert text.rate(0.0, 0.0, 0.037) == "0% (0–4%)"
+    assert text.rate(0.5, 0.4995, 0.5005) == "50.00% ± 0.05%"
+    assert text.rate(None, None, None) == text.DASH
+
+
+def test_numbers_never_print_nan():
+    assert text.num(float("nan")) == text.DASH
+    assert text.num(9.0) == "9" and text.num(9.25, 1) == "9.2" and text.num(-0.01) == "0"
+    assert text.count(40000) == "40,000"
+    assert text.difference(0.12, 0.05, 0.19) == "+12 pp (5 to 19)"
+    assert text.difference(-0.03, -0.08, 0.02) == "−3 pp (−8 to 2)"
+    assert text.signed_points(0.0) == "0 pp"
+
+
+def test_analysis_needs_no_matplotlib_and_figures_leave_the_backend_alone():
+    import subprocess
+
+    code = ("import sys; import reports.analysis, reports.crisis, reports.rooms, "
+            "reports.burn, reports.rush; assert 'matplotlib' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = ("import matplotlib; matplotlib.use('svg'); import reports.build; "
+            "assert matplotlib.get_backend() == 'svg'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_frames_of_the_analysis_are_sorted():
+    run = synthetic_run(games_per_variant=10, rush=True, first_edition=True)
+    from reports.analysis import analyse
+
+    a = analyse(run.games, run.rooms, run.manifest)
+    for name in ("curve", "difficulty", "targets", "deck_out", "slack", "seat_wins", "rounds"):
+        df = getattr(a, name)
+        keys = [c for c in ("setting", "players") if c in df.columns]
+        assert df.select(keys).rows() == sorted(df.select(keys).rows()), name
+    assert isinstance(a.room_value, pl.DataFrame) and a.room_value.height
+
+
+def test_a_swept_rule_gives_one_block_per_setting(tmp_path):
+    run = swept(synthetic_run(games_per_variant=15, rush=False, first_edition=False,
+                              fixed=False), "hand_limit", [4, 5])
+    body = check_page(write_report(run, tmp_path))
+    for label in ("2e, hand_limit=4", "2e, hand_limit=5"):
+        assert f"<h3>{label}</h3>" in body
+    assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-4.png").exists()
+    assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-5.png").exists()
+    assert "hand_limit=5" in body  # in the variants table too
