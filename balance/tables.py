@@ -41,6 +41,7 @@ class Tables(NamedTuple):
     room_deck: np.ndarray  # (n_tiles,) room type of each physical tile
     door: np.ndarray  # (R, 4 rot, 4 side) bool
     door_cost: np.ndarray  # (R, 4 rot, 4 side, G) int64 gems to pay
+    door_gems: np.ndarray  # (R, 4 rot, 4 side, K) the gems door_cost names, -1 after the last
     door_points: np.ndarray  # (R, 4 rot, 4 side) int64
     tunnel_exit: np.ndarray  # (R, 4 rot, 4 side in) exit side, -1 when not a tunnel door
     prog: np.ndarray  # (R, MAX_STEPS, 4) int64: op, n (-1 = X), filter kind, gem mask
@@ -116,8 +117,15 @@ def compile_tables(content: Content, profile: Profile) -> Tables:
             prog[t, i] = (step.op, X if step.n == X else step.n, step.filter_kind, mask)
         prog_len[t] = len(room.ability)
         prog_has_keep[t] = any(s.op in (4, 5) for s in room.ability)
+    # Costs name a few gems of many: kernels that check door after door loop over these only.
+    named = (door_cost > 0).sum(axis=-1)
+    door_gems = np.full((n_rt, 4, 4, max(1, int(named.max(initial=0)))), -1, dtype=np.int64)
+    for t, r, s in zip(*np.nonzero(named), strict=True):
+        gems = np.flatnonzero(door_cost[t, r, s])
+        door_gems[t, r, s, : len(gems)] = gems
     return Tables(gem_power, card_gems, card_count, card_deck, gem_cards, room_kind, room_deck,
-                  door, door_cost, door_points, tunnel_exit, prog, prog_len, prog_has_keep)
+                  door, door_cost, door_gems, door_points, tunnel_exit, prog, prog_len,
+                  prog_has_keep)
 
 
 def _check_switches(content: Content, profile: Profile) -> None:

@@ -44,7 +44,7 @@ from balance.engine.decisions import (
 )
 from balance.engine.jit import njit
 from balance.engine.mine_nb import T_EMPTY, T_ROOM, link_nb, step_xy_nb
-from balance.engine.payment_nb import hand_has_warp_nb, hand_supply_nb, supply_covers_nb
+from balance.engine.payment_nb import door_covered_nb, hand_has_warp_nb, hand_supply_nb
 from balance.engine.state import (
     S_AVAIL_STAMP,
     S_BURNT_N,
@@ -60,6 +60,7 @@ from balance.engine.state import (
     S_PLAN_ROOM,
     S_REACH_KEY,
     S_STEPS_LEFT,
+    S_SUP_WILD,
     S_TILES_N,
 )
 from balance.engine.usable_nb import ability_usable_nb
@@ -209,8 +210,7 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
         j = st.front[f, 0]
         if st.dist[j] >= BIG:
             continue
-        cost = tb.door_cost[st.pl_type[j], st.pl_rot[j], st.front[f, 1]]
-        short = deficit_nb(st, tb, cost)
+        short = deficit_nb(st, tb, st.pl_type[j], st.pl_rot[j], st.front[f, 1])
         score = (st.front[f, 2] * w[W_APPROACH_POINTS] - short
                  - st.dist[j] * w[W_APPROACH_DIST])
         if short == 0 and st.dist[j] + 1 <= steps:
@@ -227,7 +227,7 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
         showing[g] = 0
     for i in range(st.hand_n[p]):
         _count_card(tb, showing, st.hand[p, i], 1)
-    missing = deficit_nb(st, tb, cost)
+    missing = deficit_nb(st, tb, st.pl_type[j], st.pl_rot[j], st.front[best, 1])
     for g in range(g_n):
         if tb.gem_power[g] == WILD:
             st.goal[g] = w[W_GOAL] * min(1.0, missing / max(1, showing[g]))
@@ -395,19 +395,18 @@ def find_option_nb(st, n, kind, a):
 
 
 @njit
-def deficit_nb(st, tb, cost):
-    """Gem units the last tallied hand supply is short of `cost` (wild gems count)."""
+def deficit_nb(st, tb, rt, rot, side):
+    """Gem units the last tallied hand supply is short of a door's cost (wild gems count)."""
+    cost = tb.door_cost[rt, rot, side]
     nat = st.gtmp[0]
     short = 0
-    wild = 0
-    for g in range(cost.shape[0]):
-        if tb.gem_power[g] == STANDARD:
+    for k in range(tb.door_gems.shape[3]):
+        g = tb.door_gems[rt, rot, side, k]
+        if g < 0:
+            break
+        if tb.gem_power[g] != WILD:
             short += max(0, cost[g] - nat[g])
-        elif tb.gem_power[g] == WILD:
-            wild += nat[g]
-        else:
-            short += max(0, cost[g] - nat[g])
-    return max(0, short - wild)
+    return max(0, short - st.sc[S_SUP_WILD])
 
 
 @njit
@@ -435,7 +434,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
                 need_steps = BIG - 1  # reachable by a Warpstone build only
             if pts < best_pts or (pts == best_pts and need_steps >= best_steps):
                 continue
-            if supply_covers_nb(st, tb, tb.door_cost[st.pl_type[j], st.pl_rot[j], side]):
+            if door_covered_nb(st, tb, st.pl_type[j], st.pl_rot[j], side):
                 best, best_pts, best_steps = f, pts, need_steps
     # A door worth less than min_points is built only when no better one can be: it spends
     # cards for no points, but opens the mine to new rooms and doors.
@@ -478,8 +477,8 @@ def plan_step_nb(st, tb, ru, w, n, p):
         j = st.front[f, 0]
         if st.dist[j] >= BIG:
             continue
-        cost = tb.door_cost[st.pl_type[j], st.pl_rot[j], st.front[f, 1]]
-        score = (st.front[f, 2] * w[W_APPROACH_POINTS] - deficit_nb(st, tb, cost)
+        score = (st.front[f, 2] * w[W_APPROACH_POINTS]
+                 - deficit_nb(st, tb, st.pl_type[j], st.pl_rot[j], st.front[f, 1])
                  - st.dist[j] * w[W_APPROACH_DIST])
         if score > goal_score:
             goal, goal_score = j, score
@@ -502,6 +501,9 @@ def _go_toward_nb(st, n, cur, target):
 
 @njit
 def pick_payment_nb(st, tb, w, n, p):
+    vals = st.card_val  # each hand card's worth, valued once for all the options
+    for pos in range(st.hand_n[p]):
+        vals[pos] = card_value_nb(st, tb, w, st.hand[p, pos])
     best = 0
     key0 = BIG
     key1 = BIG
@@ -511,7 +513,7 @@ def pick_payment_nb(st, tb, w, n, p):
         val = 0.0
         for pos in range(st.hand_n[p]):
             if (mask >> pos) & 1:
-                val += card_value_nb(st, tb, w, st.hand[p, pos])
+                val += vals[pos]
         c, wst = st.opt[i, 2], st.opt[i, 3]
         if c < key0 or (c == key0 and (wst < key1 or (wst == key1 and val < key2))):
             best, key0, key1, key2 = i, c, wst, val
@@ -540,7 +542,7 @@ def pick_rotation_nb(st, tb, w, n, p):
                 if st.grid[ny, nx] >= 0:
                     continue
                 pts = tb.door_points[rt, rot, side]
-                if supply_covers_nb(st, tb, tb.door_cost[rt, rot, side]):
+                if door_covered_nb(st, tb, rt, rot, side):
                     score += 2.0 + pts
                 else:
                     score += 0.5 + 0.1 * pts

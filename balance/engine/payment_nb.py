@@ -13,7 +13,7 @@ pays for the location). The engine lists them; the player picks one.
 
 from balance.engine.cards_nb import card_has_power_nb
 from balance.engine.jit import njit
-from balance.engine.state import S_SUP_ECHO
+from balance.engine.state import S_SUP_ECHO, S_SUP_ECHO_UNITS, S_SUP_WILD
 from balance.tables import BONUS, ECHO, STANDARD, WARP, WILD
 
 MAX_PAY_CARDS = 12  # hand cards considered for one payment (2**12 subsets at most)
@@ -55,6 +55,15 @@ def supply_nb(st, tb, cards, n):
             if other >= 0 and tb.gem_power[other] == STANDARD:
                 partner[other] += 1
     st.sc[S_SUP_ECHO] = n_echo
+    wild = 0
+    echo = 0
+    for g in range(n_g):
+        if tb.gem_power[g] == WILD:
+            wild += nat[g]
+        elif tb.gem_power[g] == ECHO:
+            echo += nat[g]
+    st.sc[S_SUP_WILD] = wild
+    st.sc[S_SUP_ECHO_UNITS] = echo
 
 
 @njit
@@ -102,6 +111,37 @@ def supply_covers_nb(st, tb, cost):
             excl = cost[other] - nat[other]
         m = min(m, e - 1 + cap - excl)
     return deficit <= wild + max(m, 0)
+
+
+@njit
+def door_covered_nb(st, tb, rt, rot, side):
+    """supply_covers_nb for a door, looking only at the gems its cost names: the same answer,
+    several times faster when door after door is checked against one hand."""
+    cost = tb.door_cost[rt, rot, side]
+    nat = st.gtmp[0]
+    deficit = 0
+    wild = st.sc[S_SUP_WILD]
+    echo_spare = st.sc[S_SUP_ECHO_UNITS]
+    for k in range(tb.door_gems.shape[3]):
+        g = tb.door_gems[rt, rot, side, k]
+        if g < 0:
+            break
+        pw = tb.gem_power[g]
+        if pw == STANDARD:
+            if cost[g] > nat[g]:
+                deficit += cost[g] - nat[g]
+            continue
+        if nat[g] < cost[g]:
+            return False
+        if pw == WILD:
+            wild -= cost[g]
+        elif pw == ECHO:
+            echo_spare -= cost[g]
+    if deficit <= wild:
+        return True
+    if echo_spare == 0 or st.sc[S_SUP_ECHO] == 0:
+        return False
+    return supply_covers_nb(st, tb, cost)  # Echoglass may make up the rest
 
 
 @njit

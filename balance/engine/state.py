@@ -18,7 +18,8 @@ from balance.tables import Rules, Tables
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
  S_MINE_VER, S_NEED_VER, S_PLAN_ROOM, S_FRONT_N, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
- S_AVAIL_STAMP, S_LINK_VER, S_GOAL_STAMP, S_REACH_KEY, S_N_SCALARS) = range(35)
+ S_AVAIL_STAMP, S_LINK_VER, S_GOAL_STAMP, S_REACH_KEY, S_SUP_WILD, S_SUP_ECHO_UNITS,
+ S_N_SCALARS) = range(37)
 
 # End reasons (stable codes: they are stored in the games table).
 END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP = range(6)
@@ -85,6 +86,7 @@ class State(NamedTuple):
     avail: np.ndarray  # (G,) float: players' estimate of each gem's cards a dig could find
     goal: np.ndarray  # (G,) float: players' worth of holding each gem for their next door
     want: np.ndarray  # (G,) float: units of each gem that door still lacks
+    card_val: np.ndarray  # (n_cards,) float work space: players' worth of each hand card
 
 
 def max_turns(tables: Tables, rules: Rules) -> int:
@@ -126,4 +128,5 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         avail=np.zeros(len(tables.gem_power), np.float64),
         goal=np.zeros(len(tables.gem_power), np.float64),
         want=np.zeros(len(tables.gem_power), np.float64),
+        card_val=np.zeros(n_cards, np.float64),
     )

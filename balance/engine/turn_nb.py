@@ -57,9 +57,9 @@ from balance.engine.mine_nb import (
 )
 from balance.engine.payment_nb import (
     covers_nb,
+    door_covered_nb,
     hand_supply_nb,
     list_payments_nb,
-    supply_covers_nb,
 )
 from balance.engine.players import decide_nb
 from balance.engine.state import (
@@ -224,7 +224,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
             if kind == T_ROOM:
                 n = _add(st, n, OPT_DOOR, side, a, passed)
             elif (kind == T_EMPTY and tiles_left
-                  and supply_covers_nb(st, tb, tb.door_cost[rt, rot, side])):
+                  and door_covered_nb(st, tb, rt, rot, side)):
                 n = _add(st, n, OPT_DOOR, side, -1, passed)
     if kind_here == MINECART and st.sc[S_CARTS] >= 2 and free_uses < ru.free_use_cap:
         for j in range(st.sc[S_PLACED]):
@@ -249,7 +249,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
                         continue
                     kind, _a, _b, _c, _passed = link_nb(st, tb, j, side)
                     if (kind == T_EMPTY and n < st.opt.shape[0] - 8
-                            and supply_covers_nb(st, tb, tb.door_cost[jt, st.pl_rot[j], side])):
+                            and door_covered_nb(st, tb, jt, st.pl_rot[j], side)):
                         n = _add(st, n, OPT_WARP_BUILD, j, side, 0)
     if kind_here == MOVEMENT and steps >= 1 and ability_usable_nb(st, tb, ru, p, cur):
         n = _add(st, n, OPT_ABILITY, 0, 0, 0)
