@@ -146,15 +146,18 @@ def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed pla
 
 
 @app.command()
-def report(run_dir: Path = typer.Argument(..., help="a run directory written by the runner"),
-           out: Path = typer.Option(None, help="write the page here instead of RUN_DIR"),
+def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
+                                                 help="run directories written by the runner"),
+           out: Path = typer.Option(None, help="write the page here (default: the run "
+                                    "directory; for several runs, a `report` folder beside "
+                                    "them)"),
            ) -> None:
-    """Write the run's report: one self-contained HTML page (report.html) and its figures as
-    PNG files (figures/), into the run directory."""
+    """Write a report: one self-contained HTML page (report.html) and its figures as PNG
+    files (figures/). Several runs (say, a Crisis run and a Rush run) make one report."""
     from reports.build import build_report
 
     try:
-        page = build_report(run_dir, out)
+        page = build_report(run_dirs, out)
     except InputError as e:
         fail(e)
     typer.echo(f"report written to {page}")

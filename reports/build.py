@@ -1,5 +1,5 @@
-"""`balance report RUN_DIR`: one self-contained HTML page, `report.html`, written into the run
-directory, with every figure also saved as a PNG in `figures/` beside it for slides.
+"""`balance report RUN_DIR...`: one self-contained HTML page, `report.html`, written into the
+run directory, with every figure also saved as a PNG in `figures/` beside it for slides.
 
 `write_report` does the work from anything with `.games`, `.rooms` and `.manifest` (what
 `balance.store.read_run` returns), so it runs on hand-made tables as well as on a real run.
@@ -49,14 +49,27 @@ def write_report(data: RunData, out_dir: str | Path) -> Path:
     return page
 
 
-def build_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
-    """Read the run in `run_dir` and write its report into `out` (default: `run_dir`)."""
-    run_dir = Path(run_dir)
-    if not run_dir.is_dir():
-        raise InputError([Problem(str(run_dir), "", "", "no such run directory")])
+def build_report(run_dirs: str | Path | list, out: str | Path | None = None) -> Path:
+    """Read one run, or several to report as one (reports/combine.py), and write the report
+    into `out`: by default the run directory, or for several runs a `report` folder in the
+    first run's parent directory."""
+    dirs = [Path(d) for d in (run_dirs if isinstance(run_dirs, list | tuple) else [run_dirs])]
+    if not dirs:
+        raise InputError([Problem("", "", "", "no run directory given")])
+    missing = [Problem(str(d), "", "", "no such run directory") for d in dirs if not d.is_dir()]
+    if missing:
+        raise InputError(missing)
+    if len({d.resolve() for d in dirs}) < len(dirs):
+        raise InputError([Problem(", ".join(map(str, dirs)), "", "",
+                                  "the same run directory is given twice")])
     from balance.store import read_run  # the runner's reader; imported only when needed
 
-    return write_report(read_run(run_dir), out if out is not None else run_dir)
+    from reports.combine import combine
+
+    data = combine([read_run(d) for d in dirs])
+    if out is None:
+        out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
+    return write_report(data, out)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

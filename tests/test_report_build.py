@@ -224,3 +224,25 @@ def test_a_swept_rule_gives_one_block_per_setting(tmp_path):
     assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-4.png").exists()
     assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-5.png").exists()
     assert "hand_limit=5" in body  # in the variants table too
+
+
+def test_several_runs_make_one_report(tmp_path):
+    from reports.combine import combine
+
+    crisis = synthetic_run(games_per_variant=20, rush=False, first_edition=False, fixed=False)
+    rush = synthetic_run(games_per_variant=20, seed=2, exhausted=False, fixed=False)
+    rush.manifest = dict(rush.manifest, experiment="rush-run", file="experiments/rush.toml")
+    both = combine([crisis, rush])
+    n_crisis = len(crisis.manifest["variants"])
+    assert both.games.height == crisis.games.height + rush.games.height
+    assert both.games.unique(["variant", "game"]).height == both.games.height
+    assert sorted(v["variant"] for v in both.manifest["variants"]) == list(
+        range(n_crisis + len(rush.manifest["variants"])))
+    # a rush game keeps its own variant's facts after renumbering
+    facts = {v["variant"]: v for v in both.manifest["variants"]}
+    for variant, mode, players in both.games.select("variant", "mode", "players").unique().rows():
+        assert (facts[variant]["mode"], facts[variant]["players"]) == (mode, players)
+    assert both.rooms["variant"].max() < len(facts)
+    assert both.manifest["experiment"] == "synthetic + rush-run"
+    page = write_report(both, tmp_path).read_text()
+    assert "Crisis difficulty" in page and "Rush" in page and "rush.toml" in page

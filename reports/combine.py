@@ -1,0 +1,63 @@
+"""Several runs as one: the main job's report covers the Crisis run and the Rush run together.
+
+Variants are numbered per run, so each run's variants are renumbered after the previous runs'
+(in the order given) in the games table, the rooms table and the manifest; nothing else
+changes. The merged manifest names every experiment, file and hash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+
+@dataclass
+class CombinedRun:
+    games: pl.DataFrame
+    rooms: pl.DataFrame | None
+    manifest: dict
+
+
+def combine(runs: list) -> CombinedRun:
+    """Runs (anything with .games, .rooms and .manifest) as one run."""
+    if len(runs) == 1:
+        r = runs[0]
+        return CombinedRun(r.games, r.rooms, r.manifest)
+    games, rooms, variants = [], [], []
+    offset = 0
+    for r in runs:
+        m = r.manifest
+        shift = pl.col("variant") + offset
+        games.append(r.games.with_columns(shift.cast(pl.Int32)))
+        if r.rooms is not None:
+            rooms.append(r.rooms.with_columns(shift.cast(pl.Int32)))
+        for v in m.get("variants", []):
+            variants.append(dict(v, variant=int(v["variant"]) + offset,
+                                 experiment=m.get("experiment")))
+        offset += max([int(v["variant"]) for v in m.get("variants", [])]
+                      + r.games["variant"].to_list() + [-1]) + 1
+    manifests = [r.manifest for r in runs]
+
+    def joined(key: str, sep: str = ", "):
+        values = [str(m[key]) for m in manifests if m.get(key) is not None]
+        return sep.join(dict.fromkeys(values)) or None  # each distinct value once, in order
+
+    per_variant = {m.get("games_per_variant") for m in manifests}
+    manifest = {
+        "experiment": joined("experiment", " + "),
+        "description": joined("description", " "),
+        "file": joined("file"),
+        "hash": joined("hash"),
+        "text": "\n".join(f"# ---- {m.get('file') or m.get('experiment')} ----\n{m['text']}"
+                          for m in manifests if m.get("text")),
+        "engine_version": joined("engine_version"),
+        "packages": manifests[0].get("packages", {}),
+        "seed": joined("seed"),
+        "games_per_variant": per_variant.pop() if len(per_variant) == 1 else None,
+        "variants": variants,
+    }
+    return CombinedRun(
+        pl.concat(games, how="diagonal_relaxed"),
+        pl.concat(rooms, how="diagonal_relaxed") if len(rooms) == len(runs) else None,
+        manifest)
