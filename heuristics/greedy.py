@@ -287,8 +287,18 @@ def room_value_nb(st, tb, ru, w, p, room):
             if op == DIG:
                 n = tb.prog[rt, i, 1]
                 # Dug cards are worth what their gem is worth to the frontier (0 to 2 cards
-                # each against an average card), and a dig finds only what is left to find.
+                # each against an average card), less for every card in hand that already
+                # shows it, and a dig finds only what is left to find.
+                held = 0
+                for k in range(st.hand_n[p]):
+                    ct = tb.card_deck[st.hand[p, k]]
+                    for s in range(2):
+                        g = tb.card_gems[ct, s]
+                        if g >= 0 and (mask >> g) & 1 and tb.gem_power[g] == STANDARD:
+                            held += 1
+                            break
                 rel = min(2.0, best / mean) if best >= 0.0 else 1.0
+                rel /= 1.0 + held
                 v += n * (rel - 1.0)
                 v -= max(0.0, n - left) * rel
     return v
