@@ -287,17 +287,20 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                 _check_scalar(probs, "[grid]", k, v)
     if "players" not in fixed and "players" not in grid:
         probs.add("[experiment]", "players", "is missing: give it in [experiment] or [grid]")
-    probs.raise_if_any()
+    if not edition:
+        probs.raise_if_any()
 
-    # Content, and the profile with the fixed [rules].
+    # Content, and the profile with the fixed [rules]: checked even when the above found
+    # problems, so that one run of the command shows them all.
     content_file = (_resolve_content(content, base_dir, CONTENT_DIR) if content else
                     str(CONTENT_DIR / f"{_edition_content(edition)}.toml"))
-    c = load_content(content_file)  # its problems name the content file
     try:
+        c = load_content(content_file)  # its problems name the content file
         base = profile_for(c, edition, rules, source=file)
     except InputError as e:
-        raise InputError([Problem(file, "[rules]", p.field, p.message) if p.file == file
-                          else p for p in e.problems]) from None
+        probs.items.extend(Problem(file, "[rules]", p.field, p.message) if p.file == file
+                           else p for p in e.problems)
+        raise InputError(probs.items) from None
     # Each swept rule value on its own, so that a bad value is named once, not per variant.
     for k, values in grid.items():
         if k in VARIANT_KEYS:
@@ -393,12 +396,12 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
 
 def simulation(edition: str = "2e", mode: str = "crisis", players: int = 4, games: int = 1000,
                seed: int = 0, heuristic: str = "greedy", target: int | str | None = None,
-               exhaust: bool = False, rules: dict | None = None,
-               content: str | None = None) -> Experiment:
+               exhaust: bool = False, rules: dict | None = None, content: str | None = None,
+               shard_size: int = DEFAULT_SHARD_SIZE) -> Experiment:
     """The one-variant experiment behind `balance.simulate` (named 'simulate')."""
     head = {"name": "simulate", "description": "balance.simulate", "edition": edition,
             "mode": mode, "heuristic": heuristic, "games": games, "seed": seed,
-            "players": players, "exhaust": exhaust}
+            "players": players, "exhaust": exhaust, "shard_size": shard_size}
     if target is not None:
         head["target"] = target
     if content is not None:

@@ -32,8 +32,7 @@ from balance.engine.state import END_NAMES
 
 
 def _const_str(value: str, n: int) -> pa.Array:
-    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)),
-                                          pa.array([value], pa.string())).cast(pa.string())
+    return pa.repeat(pa.scalar(value, pa.string()), n)
 
 
 def _codes(codes: np.ndarray, names) -> pa.Array:

@@ -148,13 +148,12 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1,
             from dask.distributed import Client
 
             try:
-                client = stack.enter_context(Client(scheduler, timeout="20s"))
+                stack.enter_context(Client(scheduler, timeout="20s"))
             except (OSError, TimeoutError) as e:
                 raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask "
                                           f"scheduler at {scheduler} ({e})")]) from None
             stack.enter_context(joblib.parallel_config(backend="dask"))
-            n = -1
-            del client
+            n = -1  # every worker of the cluster
         else:
             stack.enter_context(joblib.parallel_config(backend="loky",
                                                        inner_max_num_threads=1))

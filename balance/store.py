@@ -114,7 +114,7 @@ def open_run(run_dir: str | Path, manifest: dict) -> dict:
     anything else that differs is refused. Returns the manifest in force."""
     run_dir = Path(run_dir)
     if not (run_dir / MANIFEST).exists():
-        if run_dir.exists() and any(run_dir.iterdir()):
+        if run_dir.exists() and any(p.name != LOCK for p in run_dir.iterdir()):
             raise _refuse(run_dir, "the folder exists and is not a run folder (no manifest)")
         (run_dir / GAMES).mkdir(parents=True, exist_ok=True)
         (run_dir / ROOMS).mkdir(parents=True, exist_ok=True)
