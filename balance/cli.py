@@ -166,7 +166,8 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         if done:
             typer.echo(f"resuming: {done:,} games already played")
         task = bar.add_task("playing", total=total, completed=done)
-        bar.start()
+        if done < total:
+            bar.start()
 
     try:
         report = run_experiment(exp, out, games, jobs, scheduler, on_start=start,

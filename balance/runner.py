@@ -226,6 +226,7 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
         shards = store.plan(len(exp.variants), games, exp.shard_size)
         store.tidy(run_dir, {s.name for s in shards})
         done = store.done_shards(run_dir)
+        store.check_shards(run_dir, done)
         todo = [s for s in shards if s.name not in done]
         if on_start:
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))

@@ -189,6 +189,31 @@ def tidy(run_dir: str | Path, keep: set[str]) -> list[Path]:
     return removed
 
 
+def check_shards(run_dir: str | Path, names: set[str]) -> None:
+    """Before a resume: every finished shard must have a readable Parquet footer, the right
+    number of games and its rooms file, or the run stops naming the damaged files (a full
+    check of the data pages happens on read)."""
+    import pyarrow.parquet as pq
+
+    run_dir = Path(run_dir)
+    probs = Problems(str(run_dir))
+    for name in sorted(names):
+        for sub in (ROOMS, GAMES):
+            path = run_dir / sub / f"{name}.parquet"
+            try:
+                rows = pq.read_metadata(path).num_rows
+            except (OSError, ValueError) as e:
+                msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
+                probs.items.append(Problem(str(path), "", "", f"damaged shard, cannot be read "
+                                           f"({msg}); delete it and rerun to replay it"))
+                continue
+            expected = Shard.parse(name).games
+            if sub == GAMES and rows != expected:
+                probs.items.append(Problem(str(path), "", "", f"damaged shard: {rows} rows, "
+                                           f"its name says {expected}; delete it and rerun"))
+    probs.raise_if_any()
+
+
 def write_parquet(table, path: Path) -> None:
     import pyarrow.parquet as pq
 

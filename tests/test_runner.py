@@ -283,6 +283,18 @@ def test_damaged_shard_is_detected_and_named(tmp_path, how, table):
     assert "damaged shard" in str(e.value)
 
 
+@pytest.mark.parametrize("table", ["games", "rooms"])
+def test_resuming_over_a_damaged_shard_is_refused(tmp_path, cli, table):
+    exp_path = write_experiment(tmp_path)
+    out = tmp_path / "runs"
+    run_experiment(load_experiment(exp_path), out, jobs=1)
+    victim = sorted((out / "tiny" / table).glob("*.parquet"))[5]
+    _damage(victim, "truncated")
+    r = cli("run", exp_path, "--out", out, "--jobs", "1")
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"error: {victim}: damaged shard")
+
+
 def test_read_run_without_manifest_names_the_folder(tmp_path):
     with pytest.raises(InputError) as e:
         store.read_run(tmp_path)
