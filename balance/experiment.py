@@ -43,6 +43,7 @@ DEFAULT_SHARD_SIZE = 5000
 MAX_SHARD_SIZE = 1_000_000
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**11
+MAX_VARIANTS = 99_999  # shard names give the variant five digits
 
 TOP_KEYS = ("experiment", "rules", "grid")
 EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "games",
@@ -349,6 +350,12 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
     from balance.play import prepare
 
     keys = list(grid)
+    n = 1
+    for values in grid.values():
+        n *= len(values)
+    if n > MAX_VARIANTS:
+        probs.add("[grid]", "", f"makes {n:,} variants, more than {MAX_VARIANTS:,}")
+        probs.raise_if_any()
     variants = []
     found: dict[tuple[str, str], list[str]] = {}
     for i, combo in enumerate(itertools.product(*grid.values())):

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import sys
 import tempfile
 import threading
 import time
@@ -60,10 +61,12 @@ _local = threading.local()
 
 
 def _limit_threads() -> None:
-    # One Numba/BLAS thread per worker process; effective before the engine is first imported
-    # (loky workers get the same from joblib's environment anyway).
-    for var in THREAD_VARS:
-        os.environ.setdefault(var, "1")
+    # One Numba/BLAS thread per worker process, set before the engine is first imported there
+    # (a Dask worker; loky workers get the same from joblib). A process that has already
+    # loaded Numba (the parent, playing in-process) is left alone.
+    if "numba" not in sys.modules:
+        for var in THREAD_VARS:
+            os.environ.setdefault(var, "1")
 
 
 def _content_path(job: Job) -> str:
@@ -183,12 +186,32 @@ def manifest_for(exp: Experiment, games: int) -> dict:
             "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}
 
 
-def warm(exp: Experiment) -> None:
-    """Compile (or load from the cache) the engine in this process before any worker starts,
-    so that workers load cached code instead of all compiling at once."""
-    from balance.play import play_batch
+def warm(exp: Experiment, in_process: bool = True) -> None:
+    """Compile the engine, or load it from Numba's cache, before any worker starts, so that
+    workers load cached code instead of all compiling at once. With in_process=False a child
+    process does it, and this one stays small (it only writes files): every variant runs the
+    same compiled kernels, so warming one warms all."""
+    v = exp.variants[0]
+    if in_process:
+        from balance.play import play_batch
 
-    play_batch(exp.variants[0].prepare(), [0])
+        play_batch(v.prepare(), [0])
+        return
+    import subprocess
+
+    args = json.dumps([v.edition, v.mode, v.players, v.heuristic, v.target, v.exhaust,
+                       v.rules, v.content])
+    env = dict(os.environ, **{var: "1" for var in THREAD_VARS})
+    done = subprocess.run([sys.executable, "-c", "from balance.runner import _warm_main; "
+                           "_warm_main()", args], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"warming the engine failed:\n{done.stderr}")
+
+
+def _warm_main() -> None:
+    from balance.play import play_batch, prepare
+
+    play_batch(prepare(*json.loads(sys.argv[1])), [0])
 
 
 @dataclass
@@ -233,7 +256,7 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
         start = time.perf_counter()
         played = n_games = 0
         if todo:
-            warm(exp)
+            warm(exp, in_process=jobs == 1 and scheduler is None)
             for r in execute(jobs_for(exp, todo), jobs, scheduler):
                 if r.engine_version != ENGINE_VERSION:
                     raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
@@ -256,7 +279,7 @@ def simulate_tables(exp: Experiment, jobs: int = 1):
 
     shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
     if jobs != 1:
-        warm(exp)
+        warm(exp, in_process=False)
     results = sorted(execute(jobs_for(exp, shards), jobs), key=lambda r: r.shard)
     games = pl.from_arrow(pa.concat_tables([r.games for r in results]))
     rooms = pl.from_arrow(pa.concat_tables([r.rooms for r in results]))
