@@ -244,11 +244,15 @@ class RunData:
 
 
 def _read_table(path: Path, rows: int | None, probs: Problems):
+    """One shard file as a polars DataFrame, its page checksums verified; None if damaged."""
+    import polars as pl
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        t = pq.read_table(path, page_checksum_verification=True)
+        # Text columns are read as dictionaries (they are stored so): much faster to decode.
+        text = [f.name for f in pq.read_schema(path) if pa.types.is_string(f.type)]
+        t = pq.read_table(path, page_checksum_verification=True, read_dictionary=text)
     except (OSError, pa.ArrowException, ValueError) as e:
         msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
         probs.items.append(Problem(str(path), "", "", "damaged shard, cannot be read "
@@ -258,13 +262,13 @@ def _read_table(path: Path, rows: int | None, probs: Problems):
         probs.items.append(Problem(str(path), "", "", f"damaged shard: {t.num_rows} rows, its "
                                    f"name says {rows}; delete it and rerun `balance run`"))
         return None
-    return t
+    # File by file, so that the Arrow copy of only one is held at a time.
+    return pl.from_arrow(t).with_columns(pl.col(text).cast(pl.String))
 
 
 def read_run(run_dir: str | Path) -> RunData:
     """Every finished shard of a run, checked: InputError names each damaged shard file."""
     import polars as pl
-    import pyarrow as pa
 
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
@@ -305,8 +309,8 @@ def read_run(run_dir: str | Path) -> RunData:
                     manifest["shard_size"])
     done = {f.stem for f in files}
     missing = [s.name for s in expected if s.name not in done]
-    g_df = pl.from_arrow(pa.concat_tables(games)) if games else pl.DataFrame()
+    g_df = pl.concat(games, rechunk=False) if games else pl.DataFrame()
     r_df = None
     if has_rooms:
-        r_df = pl.from_arrow(pa.concat_tables(rooms)) if rooms else pl.DataFrame()
+        r_df = pl.concat(rooms, rechunk=False) if rooms else pl.DataFrame()
     return RunData(g_df, r_df, manifest, missing)
