@@ -135,10 +135,29 @@ def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
         yield Job(exp.name, exp.seed, exp.variants[s.variant], s, text)
 
 
+@contextlib.contextmanager
+def connected(scheduler: str | None) -> Iterator[None]:
+    """Connect to a Dask scheduler for the duration (no-op without one); a clear error if it
+    cannot be reached."""
+    if scheduler is None:
+        yield
+        return
+    from dask.distributed import Client
+
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as e:
+        raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
+                                  f"{scheduler} ({e})")]) from None
+    with client:
+        yield
+
+
 def execute(jobs: Iterable[Job], n_jobs: int = 1,
             scheduler: str | None = None) -> Iterator[ShardResult]:
     """Play jobs, yielding results as shards finish (in any order). One job: in-process;
-    several: joblib's loky processes; a scheduler address: joblib's dask backend."""
+    several: joblib's loky processes; a scheduler address: joblib's dask backend (connecting
+    to it here unless the caller already has, see `connected`)."""
     if scheduler is None and n_jobs == 1:
         for job in jobs:
             yield play_shard(job)
@@ -148,13 +167,12 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1,
     tasks = (joblib.delayed(play_shard)(job) for job in jobs)
     with contextlib.ExitStack() as stack:
         if scheduler is not None:
-            from dask.distributed import Client
+            from dask.distributed import default_client
 
             try:
-                stack.enter_context(Client(scheduler, timeout="20s"))
-            except (OSError, TimeoutError) as e:
-                raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask "
-                                          f"scheduler at {scheduler} ({e})")]) from None
+                default_client()
+            except ValueError:
+                stack.enter_context(connected(scheduler))
             stack.enter_context(joblib.parallel_config(backend="dask"))
             n = -1  # every worker of the cluster
         else:
@@ -244,7 +262,7 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
         raise InputError([Problem("--games", "", "", f"must be at least 1, got {games}")])
     jobs = default_jobs() if jobs is None else jobs
     run_dir = Path(out) / exp.name
-    with store.locked(run_dir):
+    with connected(scheduler), store.locked(run_dir):
         store.open_run(run_dir, manifest_for(exp, games))
         shards = store.plan(len(exp.variants), games, exp.shard_size)
         store.tidy(run_dir, {s.name for s in shards})
