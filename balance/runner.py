@@ -90,7 +90,9 @@ def _prepared(job: Job):
     if cache is None:
         cache = _local.setups = OrderedDict()
     v = job.variant
-    key = json.dumps([v.describe(), v.content, job.content_text is not None], sort_keys=True)
+    text_sha = (None if job.content_text is None
+                else hashlib.sha256(job.content_text.encode("utf-8")).hexdigest())
+    key = json.dumps([v.describe(), v.content, text_sha], sort_keys=True)
     if key in cache:
         cache.move_to_end(key)
         return cache[key]
