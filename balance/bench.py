@@ -83,6 +83,7 @@ class RunnerBench:
     games_per_s: dict  # workers -> games per second
     parent_peak_mb: float
     worker_peak_mb: float
+    busy_cores: float  # cores other processes kept busy just before the measurement
 
     @property
     def scaling(self) -> float:
@@ -112,6 +113,8 @@ def runner_bench(games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
     exp = simulation(**CASE, games=games, seed=0)
     say("loading the engine (compiling it if the cache is cold)...")
     warm(exp)
+    busy = psutil.cpu_percent(interval=1.0) * (os.cpu_count() or 1) / 100
+    say(f"other processes keep {busy:.1f} of {os.cpu_count()} cores busy")
     rates = {}
     worker_peak = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -129,4 +132,4 @@ def runner_bench(games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
     import resource
 
     parent_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return RunnerBench(games, rates, parent_peak, worker_peak)
+    return RunnerBench(games, rates, parent_peak, worker_peak, busy)

@@ -224,6 +224,9 @@ def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed pla
         typer.echo(f"scaling, 2 workers / 1                   {rb.scaling:10.2f}x")
         typer.echo(f"peak memory, parent / each worker        {rb.parent_peak_mb:6.0f} / "
                    f"{rb.worker_peak_mb:.0f} MB")
+        if rb.busy_cores >= 0.3:
+            typer.echo(f"note: other processes kept {rb.busy_cores:.1f} cores busy; the "
+                       "figures are low and the scaling understated")
         return
     from balance.bench import engine_bench
 
