@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -159,14 +160,19 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1,
             scheduler: str | None = None) -> Iterator[ShardResult]:
     """Play jobs, yielding results as shards finish (in any order). One job: in-process;
     several: joblib's loky processes; a scheduler address: joblib's dask backend (connecting
-    to it here unless the caller already has, see `connected`)."""
+    to it here unless the caller already has, see `connected`). In a pool, one worker loads
+    the engine first (warm_shard), and the others then load it from Numba's cache."""
+    jobs = iter(jobs)
     if scheduler is None and n_jobs == 1:
         for job in jobs:
             yield play_shard(job)
         return
+    first = next(jobs, None)
+    if first is None:
+        return
     import joblib
 
-    tasks = (joblib.delayed(play_shard)(job) for job in jobs)
+    tasks = (joblib.delayed(play_shard)(job) for job in itertools.chain([first], jobs))
     with contextlib.ExitStack() as stack:
         if scheduler is not None:
             from dask.distributed import default_client
@@ -181,6 +187,7 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1,
             stack.enter_context(joblib.parallel_config(backend="loky",
                                                        inner_max_num_threads=1))
             n = n_jobs
+        joblib.Parallel(n_jobs=n, batch_size=1)([joblib.delayed(warm_shard)(first)])
         parallel = joblib.Parallel(n_jobs=n, return_as="generator_unordered", batch_size=1,
                                    pre_dispatch="2*n_jobs")
         yield from parallel(tasks)
@@ -206,32 +213,23 @@ def manifest_for(exp: Experiment, games: int) -> dict:
             "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}
 
 
-def warm(exp: Experiment, in_process: bool = True) -> None:
-    """Compile the engine, or load it from Numba's cache, before any worker starts, so that
-    workers load cached code instead of all compiling at once. With in_process=False a child
-    process does it, and this one stays small (it only writes files): every variant runs the
-    same compiled kernels, so warming one warms all."""
-    v = exp.variants[0]
-    if in_process:
-        from balance.play import play_batch
+def warm(exp: Experiment) -> None:
+    """Compile the engine, or load it from Numba's cache, in this process."""
+    from balance.play import play_batch
 
-        play_batch(v.prepare(), [0])
-        return
-    import subprocess
-
-    args = json.dumps([v.edition, v.mode, v.players, v.heuristic, v.target, v.exhaust,
-                       v.rules, v.content])
-    env = dict(os.environ, **{var: "1" for var in THREAD_VARS})
-    done = subprocess.run([sys.executable, "-c", "from balance.runner import _warm_main; "
-                           "_warm_main()", args], env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"warming the engine failed:\n{done.stderr}")
+    play_batch(exp.variants[0].prepare(), [0])
 
 
-def _warm_main() -> None:
-    from balance.play import play_batch, prepare
+def warm_shard(job: Job) -> str:
+    """A worker's first task: load (or compile) the engine and prepare the job's variant.
+    Run alone before any shard, so that one process fills Numba's cache and the others load
+    it instead of all compiling at once. Returns the worker's engine version."""
+    _limit_threads()
+    from balance.play import ENGINE_VERSION, play_batch
 
-    play_batch(prepare(*json.loads(sys.argv[1])), [0])
+    setup, state = _prepared(job)
+    play_batch(setup, [0], state=state)
+    return ENGINE_VERSION
 
 
 @dataclass
@@ -275,19 +273,17 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
         start = time.perf_counter()
         played = n_games = 0
-        if todo:
-            warm(exp, in_process=jobs == 1 and scheduler is None)
-            for r in execute(jobs_for(exp, todo), jobs, scheduler):
-                if r.engine_version != ENGINE_VERSION:
-                    raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
-                                              f"engine version {r.engine_version}, this is "
-                                              f"{ENGINE_VERSION}: install the same version "
-                                              "everywhere")])
-                store.write_shard(run_dir, r.shard, r.games, r.rooms)
-                played += 1
-                n_games += r.shard.games
-                if on_shard:
-                    on_shard(r.shard.games)
+        for r in execute(jobs_for(exp, todo), jobs, scheduler):
+            if r.engine_version != ENGINE_VERSION:
+                raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
+                                          f"engine version {r.engine_version}, this is "
+                                          f"{ENGINE_VERSION}: install the same version "
+                                          "everywhere")])
+            store.write_shard(run_dir, r.shard, r.games, r.rooms)
+            played += 1
+            n_games += r.shard.games
+            if on_shard:
+                on_shard(r.shard.games)
         return RunReport(run_dir, len(shards), len(shards) - len(todo), played, n_games,
                          time.perf_counter() - start)
 
@@ -298,8 +294,6 @@ def simulate_tables(exp: Experiment, jobs: int = 1):
     import pyarrow as pa
 
     shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
-    if jobs != 1:
-        warm(exp, in_process=False)
     results = sorted(execute(jobs_for(exp, shards), jobs), key=lambda r: r.shard)
     games = pl.from_arrow(pa.concat_tables([r.games for r in results]))
     rooms = pl.from_arrow(pa.concat_tables([r.rooms for r in results]))
