@@ -9,3 +9,21 @@ The package imports nothing heavy here, so that reading content files stays fast
 """
 
 __version__ = "0.1.0"
+
+
+def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games: int = 1000,
+             seed: int = 0, heuristic: str = "greedy", target: int | str | None = None,
+             exhaust: bool = False, rules: dict | None = None, content: str | None = None,
+             jobs: int = 1):
+    """Play `games` games of one variant; the games table as a polars DataFrame.
+
+    The same games, seed for seed, as `balance run` plays for a variant with these parameters
+    in an experiment with this seed (game i's seed depends only on `seed` and i). Columns: see
+    README, "The games table". Bad arguments raise balance.errors.InputError.
+    """
+    from balance.experiment import simulation
+    from balance.runner import simulate_tables
+
+    exp = simulation(edition, mode, players, games, seed, heuristic, target, exhaust, rules,
+                     content)
+    return simulate_tables(exp, jobs)[0]

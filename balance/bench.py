@@ -75,3 +75,61 @@ def engine_bench(seconds: float = 5.0, cold: bool = True, no_jit_games: int = 40
             compile_s = _python(FIRST_GAME, {"NUMBA_CACHE_DIR": tmp})
         say(f"  {compile_s:.0f} s")
     return EngineBench(gps, slow, compile_s, warm)
+
+
+@dataclass
+class RunnerBench:
+    games: int
+    games_per_s: dict  # workers -> games per second
+    parent_peak_mb: float
+    worker_peak_mb: float
+    busy_cores: float  # cores other processes kept busy just before the measurement
+
+    @property
+    def scaling(self) -> float:
+        return self.games_per_s[2] / self.games_per_s[1]
+
+
+def _peak_mb(pid: int) -> float:
+    """Peak resident memory of a live process (Linux), in MB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def runner_bench(games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
+    """`balance run` throughput on the bench case, with the files written as a real run writes
+    them. Workers are started and the engine loaded first, so the figures are steady rates;
+    games per second count every game from the first dispatch to the last file written."""
+    import psutil
+
+    from balance.experiment import simulation
+    from balance.runner import run_experiment, warm
+
+    exp = simulation(**CASE, games=games, seed=0)
+    say("loading the engine (compiling it if the cache is cold)...")
+    warm(exp)
+    busy = psutil.cpu_percent(interval=1.0) * (os.cpu_count() or 1) / 100
+    say(f"other processes keep {busy:.1f} of {os.cpu_count()} cores busy")
+    rates = {}
+    worker_peak = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in workers:
+            if n > 1:  # start the pool and load the engine in every worker
+                tiny = simulation(**CASE, games=8 * n, seed=1, shard_size=1)
+                run_experiment(tiny, Path(tmp) / f"warm{n}", jobs=n)
+            say(f"{games:,} games with {n} worker{'s' if n > 1 else ''}...")
+            t = time.perf_counter()
+            r = run_experiment(exp, Path(tmp) / f"jobs{n}", jobs=n)
+            rates[n] = r.games / (time.perf_counter() - t)
+            say(f"  {rates[n]:,.0f} games/s")
+            for child in psutil.Process().children(recursive=True):
+                worker_peak = max(worker_peak, _peak_mb(child.pid))
+    import resource
+
+    parent_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return RunnerBench(games, rates, parent_peak, worker_peak, busy)

@@ -129,10 +129,105 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
 
 
 @app.command()
+def run(experiment: str = typer.Argument(..., help="experiment file, or a name in experiments/"),
+        games: int = typer.Option(None, min=1, help="games per variant (default: the file's)"),
+        jobs: int = typer.Option(None, min=1, help="worker processes (default: one per core)"),
+        out: Path = typer.Option(Path("runs"), help="the run goes to OUT/<experiment name>/"),
+        scheduler: str = typer.Option(None, help="Dask scheduler address, e.g. "
+                                      "tcp://10.0.0.5:8786: play the shards on that cluster"),
+        ) -> None:
+    """Play an experiment's games into Parquet files; rerun the same command to resume."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from balance.experiment import load_experiment
+    from balance.runner import run_experiment
+
+    try:
+        exp = load_experiment(experiment)
+    except InputError as e:
+        fail(e)
+    n = len(exp.variants) * (games or exp.games)
+    typer.echo(f"{exp.name}: {len(exp.variants)} variant(s) x {games or exp.games:,} games "
+               f"= {n:,} games -> {out / exp.name}")
+    bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                   MofNCompleteColumn(), TextColumn("games"), _speed_column(),
+                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    task = None
+
+    def start(total: int, done: int) -> None:
+        nonlocal task
+        if done:
+            typer.echo(f"resuming: {done:,} games already played")
+        task = bar.add_task("playing", total=total, completed=done)
+        if done < total:
+            bar.start()
+
+    try:
+        report = run_experiment(exp, out, games, jobs, scheduler, on_start=start,
+                                on_shard=lambda k: bar.advance(task, k))
+    except InputError as e:
+        bar.stop()
+        fail(e)
+    except KeyboardInterrupt:
+        bar.stop()
+        typer.echo(f"\ninterrupted: every finished shard is saved in {out / exp.name}; run the "
+                   "same command again to resume", err=True)
+        raise typer.Exit(130) from None
+    bar.stop()
+    if report.played:
+        typer.echo(f"played {report.games:,} games in {report.played} shards, "
+                   f"{report.seconds:.1f} s ({report.games_per_s:,.0f} games/s)")
+    else:
+        typer.echo("nothing to play: every shard is already there")
+    typer.echo(f"{report.shards} shards in {report.run_dir} (read them with "
+               "balance.store.read_run)")
+
+
+def _speed_column():
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class SpeedColumn(ProgressColumn):
+        """Games per second over the last moments."""
+
+        def render(self, task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:,.0f} games/s",
+                        style="progress.data.speed")
+
+    return SpeedColumn()
+
+
+@app.command()
 def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed play"),
           cold: bool = typer.Option(True, help="also time a compile with an empty cache"),
+          runner: bool = typer.Option(False, "--runner", help="measure `balance run` instead: "
+                                      "games per second with 1 and 2 workers"),
+          games: int = typer.Option(40_000, min=1, help="--runner: games per measurement"),
           ) -> None:
-    """Engine speed: 2nd-edition Crisis, 4 players, greedy, to exhaustion, one core."""
+    """Engine speed: 2nd-edition Crisis, 4 players, greedy, to exhaustion, one core.
+    With --runner: the same batch through `balance run` with 1 and 2 workers."""
+    if runner:
+        from balance.bench import runner_bench
+
+        rb = runner_bench(games)
+        typer.echo("")
+        typer.echo(f"games per second, 1 worker               {rb.games_per_s[1]:10,.0f}")
+        typer.echo(f"games per second, 2 workers              {rb.games_per_s[2]:10,.0f}")
+        typer.echo(f"scaling, 2 workers / 1                   {rb.scaling:10.2f}x")
+        typer.echo(f"peak memory, parent / each worker        {rb.parent_peak_mb:6.0f} / "
+                   f"{rb.worker_peak_mb:.0f} MB")
+        if rb.busy_cores >= 0.3:
+            typer.echo(f"note: other processes kept {rb.busy_cores:.1f} cores busy; the "
+                       "figures are low and the scaling understated")
+        return
     from balance.bench import engine_bench
 
     r = engine_bench(seconds, cold)

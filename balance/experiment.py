@@ -1,0 +1,417 @@
+"""Experiment files: a TOML declaration of a batch of games, parsed into variants.
+
+```toml
+[experiment]
+name = "crisis-difficulty"     # names the run folder: runs/<name>/
+description = "..."
+edition = "2e"                 # rule profile: 1e or 2e
+content = "gemrush-2e"         # optional: shipped name or path (relative to this file)
+mode = "crisis"                # crisis or rush
+heuristic = "greedy"           # optional, default greedy
+games = 100000                 # per variant
+seed = 1
+players = 4                    # fixed here, or swept in [grid]
+exhaust = true                 # optional; target likewise
+shard_size = 5000              # optional: games per shard file
+
+[rules]                        # optional: overrides applied to every variant
+hand_limit = 5
+
+[grid]                         # optional: each key a list; the variants are the cross product
+players = [1, 2, 3]
+"crisis_targets.Master" = [70, 75]
+```
+
+The variants are numbered in the order of the cross product, with the grid keys in the order
+they are written and the last key varying fastest. Everything is checked, and every variant is
+compiled, before any game is played; all problems are reported at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from balance.errors import InputError, Problem, Problems
+
+REPO = Path(__file__).resolve().parents[1]
+EXPERIMENT_DIRS = (Path("experiments"), REPO / "experiments")
+DEFAULT_SHARD_SIZE = 5000
+MAX_SHARD_SIZE = 1_000_000
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 10**11
+MAX_VARIANTS = 99_999  # shard names give the variant five digits
+
+TOP_KEYS = ("experiment", "rules", "grid")
+EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "games",
+                   "seed", "shard_size", "players", "target", "exhaust")
+VARIANT_KEYS = ("players", "target", "exhaust")  # fixed in [experiment] or swept in [grid]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One cell of the grid: everything `balance.play.prepare` needs, with the swept values
+    as the games table stores them."""
+
+    index: int
+    edition: str
+    content: str  # a shipped content name, or the path of a content file
+    content_name: str  # the content's own name, e.g. gemrush-2e
+    mode: str
+    players: int
+    heuristic: str
+    target: int | None  # resolved to points; None in play-to-exhaustion without a target
+    exhaust: bool
+    rules: dict  # every rule override: [rules], then this variant's grid values
+    swept: dict  # grid key -> this variant's value (target resolved to points)
+    difficulties: dict  # the profile's Crisis targets after overrides
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.swept.items()) or "the only variant"
+
+    def prepare(self):
+        from balance.play import prepare
+
+        return prepare(self.edition, self.mode, self.players, self.heuristic, self.target,
+                       self.exhaust, self.rules, self.content)
+
+    def describe(self) -> dict:
+        """The variant as the run manifest records it."""
+        return {"variant": self.index, "edition": self.edition, "content": self.content_name,
+                "mode": self.mode, "players": self.players, "heuristic": self.heuristic,
+                "target": self.target, "exhaust": self.exhaust, "rules": dict(self.rules),
+                "difficulties": dict(self.difficulties)}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    description: str
+    file: str  # the path as given
+    text: str  # the file's content
+    edition: str
+    content: str  # path of the content file
+    mode: str
+    heuristic: str
+    games: int  # per variant
+    seed: int
+    shard_size: int
+    rules: dict
+    grid: dict  # key -> list of values, in file order
+    variants: tuple[Variant, ...]
+    inputs: dict = field(default_factory=dict)  # data files the games depend on -> sha256
+
+    @property
+    def hash(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def swept(self) -> list[str]:
+        """Grid keys that become games-table columns of their own (rule fields)."""
+        return [k for k in self.grid if k not in VARIANT_KEYS]
+
+
+def resolve_experiment_path(name_or_path: str | Path) -> Path:
+    """A path, or the name of a file in experiments/ (`crisis-difficulty`)."""
+    p = Path(name_or_path)
+    if p.exists() or p.suffix == ".toml":
+        return p
+    for d in EXPERIMENT_DIRS:
+        q = d / f"{name_or_path}.toml"
+        if q.exists():
+            return q
+    return p
+
+
+def load_experiment(name_or_path: str | Path) -> Experiment:
+    """Read, check and compile an experiment file; InputError lists every problem."""
+    path = resolve_experiment_path(name_or_path)
+    file = str(name_or_path) if Path(name_or_path) == path else str(path)
+    probs = Problems(file)
+    try:
+        text = path.read_bytes().decode("utf-8")
+        data = tomllib.loads(text)
+    except FileNotFoundError:
+        known = sorted({q.stem for d in EXPERIMENT_DIRS if d.is_dir() for q in d.glob("*.toml")})
+        probs.add("", "", "no such experiment file" +
+                  (f" (in experiments/: {', '.join(known)})" if known else ""))
+        probs.raise_if_any()
+    except IsADirectoryError:
+        probs.add("", "", "is a directory, expected an experiment TOML file")
+        probs.raise_if_any()
+    except UnicodeDecodeError:
+        probs.add("", "", "not a UTF-8 text file")
+        probs.raise_if_any()
+    except tomllib.TOMLDecodeError as e:
+        probs.add("", "", f"not valid TOML: {e}")
+        probs.raise_if_any()
+    return parse_experiment(data, text, file, path.parent)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _rule_key(key: str) -> bool:
+    from balance.rules import SCHEMA
+
+    return key in SCHEMA or (key.startswith("crisis_targets.") and len(key) > 15)
+
+
+def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
+    """Type checks for players / target / exhaust values (ranges come with the variants)."""
+    if key == "players" and (not _is_int(value) or value < 1):
+        probs.add(where, key, f"must be a whole number of players >= 1, got {value!r}")
+    elif key == "exhaust" and not isinstance(value, bool):
+        probs.add(where, key, f"must be true or false, got {value!r}")
+    elif key == "target" and not ((_is_int(value) and value >= 1) or
+                                  (isinstance(value, str) and value.strip())):
+        probs.add(where, key, f"must be points (a whole number >= 1) or a Crisis difficulty "
+                  f"name, got {value!r}")
+
+
+def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path(".")) -> Experiment:
+    from balance.content import CONTENT_DIR, NAME_RE, load_content
+    from balance.rules import PROFILE_DIR, available_profiles, profile_for
+    from heuristics.registry import HEURISTICS, WEIGHTS_DIR
+
+    probs = Problems(file)
+    for key in data:
+        if key not in TOP_KEYS:
+            probs.add("", key, f"unknown table (allowed: {', '.join(TOP_KEYS)})")
+    head = data.get("experiment")
+    if not isinstance(head, dict):
+        probs.add("", "experiment", "missing [experiment] table (name, description, edition, "
+                  "mode, games, seed, ...)")
+        head = {}
+    for key in head:
+        if key not in EXPERIMENT_KEYS:
+            probs.add("[experiment]", key,
+                      f"unknown field (allowed: {', '.join(EXPERIMENT_KEYS)})")
+
+    def text_field(key: str, required: bool = True, default: str = "") -> str:
+        v = head.get(key)
+        if v is None:
+            if required:
+                probs.add("[experiment]", key, "is missing")
+            return default
+        if not isinstance(v, str) or (required and not v.strip()):
+            probs.add("[experiment]", key, f"must be text, got {v!r}")
+            return default
+        return v
+
+    def int_field(key: str, lo: int, hi: int, default: int | None = None) -> int:
+        v = head.get(key, default)
+        if v is None:
+            probs.add("[experiment]", key, "is missing")
+            return lo
+        if not _is_int(v) or not lo <= v <= hi:
+            probs.add("[experiment]", key, f"must be a whole number from {lo} to {hi}, "
+                      f"got {v!r}")
+            return lo
+        return v
+
+    name = text_field("name")
+    if name and not NAME_RE.match(name):
+        probs.add("[experiment]", "name",
+                  f"use lowercase letters, digits and '-' (it names the run folder), got {name!r}")
+    description = text_field("description")
+    edition = text_field("edition")
+    if edition and edition not in available_profiles():
+        probs.add("[experiment]", "edition",
+                  f"unknown edition {edition!r} (known: {', '.join(available_profiles())})")
+        edition = ""
+    mode = text_field("mode")
+    if mode and mode not in ("crisis", "rush"):
+        probs.add("[experiment]", "mode", f"must be crisis or rush, got {mode!r}")
+    heuristic = text_field("heuristic", required=False, default="greedy")
+    if heuristic not in HEURISTICS:
+        probs.add("[experiment]", "heuristic",
+                  f"unknown player {heuristic!r} (known: {', '.join(HEURISTICS)})")
+    content = text_field("content", required=False)
+    games = int_field("games", 1, MAX_GAMES)
+    seed = int_field("seed", 0, MAX_SEED)
+    shard_size = int_field("shard_size", 1, MAX_SHARD_SIZE, DEFAULT_SHARD_SIZE)
+
+    fixed = {k: head[k] for k in VARIANT_KEYS if k in head}
+    for k, v in fixed.items():
+        _check_scalar(probs, "[experiment]", k, v)
+
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        probs.add("", "rules", "must be a table of rule overrides")
+        rules = {}
+    for k, v in rules.items():
+        if k == "crisis_targets" and isinstance(v, dict):
+            continue
+        if isinstance(v, dict | list):
+            probs.add("[rules]", k, f"must be a single value, got {v!r}")
+
+    grid = data.get("grid", {})
+    if not isinstance(grid, dict):
+        probs.add("", "grid", "must be a table: each key a list of values")
+        grid = {}
+    grid = dict(grid)
+    for k, values in list(grid.items()):
+        if k in VARIANT_KEYS:
+            if k in fixed:
+                probs.add("[grid]", k, "is also fixed in [experiment]: give it in one place")
+        elif not _rule_key(k):
+            from balance.rules import SCHEMA
+
+            probs.add("[grid]", k, "unknown key (allowed: players, target, exhaust, any rule "
+                      f"field: {', '.join(SCHEMA)}, crisis_targets.<difficulty>)")
+            del grid[k]
+            continue
+        elif k in rules or (k.startswith("crisis_targets.") and
+                            k.split(".", 1)[1] in rules.get("crisis_targets", {})):
+            probs.add("[grid]", k, "is also set in [rules]: give it in one place")
+        if not isinstance(values, list) or not values:
+            probs.add("[grid]", k, f"must be a non-empty list of values, got {values!r}")
+            del grid[k]
+            continue
+        bad = [v for v in values if isinstance(v, dict | list)]
+        if bad:
+            probs.add("[grid]", k, f"values must be single values, got {bad[0]!r}")
+            del grid[k]
+            continue
+        seen = set()
+        for v in values:
+            if (type(v), v) in seen:
+                probs.add("[grid]", k, f"lists {v!r} twice")
+            seen.add((type(v), v))
+            if k in VARIANT_KEYS:
+                _check_scalar(probs, "[grid]", k, v)
+    if "players" not in fixed and "players" not in grid:
+        probs.add("[experiment]", "players", "is missing: give it in [experiment] or [grid]")
+    if not edition:
+        probs.raise_if_any()
+
+    # Content, and the profile with the fixed [rules]: checked even when the above found
+    # problems, so that one run of the command shows them all.
+    content_file = (_resolve_content(content, base_dir, CONTENT_DIR) if content else
+                    str(CONTENT_DIR / f"{_edition_content(edition)}.toml"))
+    try:
+        c = load_content(content_file)  # its problems name the content file
+        base = profile_for(c, edition, rules, source=file)
+    except InputError as e:
+        probs.items.extend(Problem(file, "[rules]", p.field, p.message) if p.file == file
+                           else p for p in e.problems)
+        raise InputError(probs.items) from None
+    # Each swept rule value on its own, so that a bad value is named once, not per variant.
+    for k, values in grid.items():
+        if k in VARIANT_KEYS:
+            continue
+        for v in values:
+            try:
+                base.with_overrides({k: v}, file)
+            except InputError as e:
+                for p in e.problems:
+                    probs.add("[grid]", k, p.message)
+    probs.raise_if_any()
+
+    shipped = Path(content_file).parent.resolve() == CONTENT_DIR.resolve()
+    variants = _variants(probs, file, edition, Path(content_file).stem if shipped else
+                         content_file, c.name, mode, heuristic, fixed, rules, grid)
+    inputs = {f"content/{Path(content_file).name}": _sha(Path(content_file)),
+              f"profiles/{edition}.toml": _sha(PROFILE_DIR / f"{edition}.toml")}
+    weights = WEIGHTS_DIR / f"{heuristic}.toml"
+    if weights.exists():
+        inputs[f"weights/{heuristic}.toml"] = _sha(weights)
+    return Experiment(name, description, file, text, edition, content_file, mode, heuristic,
+                      games, seed, shard_size, dict(rules), grid, tuple(variants), inputs)
+
+
+def _edition_content(edition: str) -> str:
+    from balance.rules import load_profile
+
+    return load_profile(edition).content
+
+
+def _resolve_content(content: str, base_dir: Path, shipped_dir: Path) -> str:
+    p = Path(content)
+    if p.suffix == ".toml" or "/" in content:
+        return str(p if p.is_absolute() or not (base_dir / p).exists() else base_dir / p)
+    return str(shipped_dir / f"{content}.toml") if (shipped_dir / f"{content}.toml").exists() \
+        else content
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _variants(probs: Problems, file: str, edition: str, content_file: str, content_name: str,
+              mode: str, heuristic: str, fixed: dict, rules: dict, grid: dict) -> list[Variant]:
+    """The cross product of the grid, each cell compiled; problems grouped by what is wrong."""
+    from balance.play import prepare
+
+    keys = list(grid)
+    n = 1
+    for values in grid.values():
+        n *= len(values)
+    if n > MAX_VARIANTS:
+        probs.add("[grid]", "", f"makes {n:,} variants, more than {MAX_VARIANTS:,}")
+        probs.raise_if_any()
+    variants = []
+    found: dict[tuple[str, str], list[str]] = {}
+    for i, combo in enumerate(itertools.product(*grid.values())):
+        values = dict(fixed)
+        values.update(zip(keys, combo, strict=True))
+        overrides = dict(rules)
+        for k in keys:
+            if k not in VARIANT_KEYS:
+                overrides[k] = values[k]
+        players = values["players"]
+        exhaust = values.get("exhaust", False)
+        target = values.get("target")
+        label = ", ".join(f"{k}={values[k]}" for k in keys) or "the only variant"
+        try:
+            if isinstance(target, str) and mode == "rush":
+                p = Problems(file)
+                p.add("", "target", f"Rush targets are points, got {target!r}")
+                p.raise_if_any()
+            setup = prepare(edition, mode, players, heuristic, target, exhaust, overrides,
+                            content_file, source=file)
+        except InputError as e:
+            for p in e.problems:
+                found.setdefault((p.field or p.where, p.message), []).append(f"{i} ({label})")
+            continue
+        resolved = None if (target is None and exhaust) else int(setup.rules.target)
+        swept = {}
+        for k in keys:
+            if k == "target":
+                swept[k] = resolved
+            elif k in VARIANT_KEYS:
+                swept[k] = values[k]
+            elif k.startswith("crisis_targets."):
+                swept[k] = setup.profile.crisis_targets[k.split(".", 1)[1]]
+            else:
+                swept[k] = setup.profile.values[k]
+        variants.append(Variant(i, edition, content_file, content_name, mode, players,
+                                heuristic, resolved, bool(exhaust), overrides, swept,
+                                dict(setup.profile.crisis_targets)))
+    for (fld, message), where in found.items():
+        more = f" and {len(where) - 1} more" if len(where) > 1 else ""
+        probs.items.append(Problem(file, f"variant {where[0]}{more}", fld, message))
+    probs.raise_if_any()
+    return variants
+
+
+def simulation(edition: str = "2e", mode: str = "crisis", players: int = 4, games: int = 1000,
+               seed: int = 0, heuristic: str = "greedy", target: int | str | None = None,
+               exhaust: bool = False, rules: dict | None = None, content: str | None = None,
+               shard_size: int = DEFAULT_SHARD_SIZE) -> Experiment:
+    """The one-variant experiment behind `balance.simulate` (named 'simulate')."""
+    head = {"name": "simulate", "description": "balance.simulate", "edition": edition,
+            "mode": mode, "heuristic": heuristic, "games": games, "seed": seed,
+            "players": players, "exhaust": exhaust, "shard_size": shard_size}
+    if target is not None:
+        head["target"] = target
+    if content is not None:
+        head["content"] = str(content)
+    return parse_experiment({"experiment": head, "rules": dict(rules or {})}, "",
+                            "balance.simulate", Path("."))

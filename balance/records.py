@@ -1,0 +1,119 @@
+"""From the engine's per-game record arrays (balance.play.Batch) to the games and rooms tables.
+
+The columns are a stable interface (README, "The games table"); the engine's own column
+layout (R_*, RM_* in balance/engine/game_nb.py) stays private to this module.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from balance.engine.game_nb import (
+    R_BURNT,
+    R_DECK_OUT_TURN,
+    R_END_REASON,
+    R_RESHUFFLES,
+    R_ROOMS_BUILT,
+    R_TARGET_TURN,
+    R_TEAM_SCORE,
+    R_TOP_SCORE,
+    R_TURNS,
+    R_WINNER,
+    R_WON,
+    RM_BUILDER,
+    RM_GAINED,
+    RM_POINTS,
+    RM_TURN,
+    RM_TYPE,
+    RM_USES,
+)
+from balance.engine.state import END_NAMES
+
+
+def _const_str(value: str, n: int) -> pa.Array:
+    return pa.repeat(pa.scalar(value, pa.string()), n)
+
+
+def _codes(codes: np.ndarray, names) -> pa.Array:
+    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32)),
+                                          pa.array(list(names), pa.string())).cast(pa.string())
+
+
+def _maybe(values: np.ndarray, dtype) -> pa.Array:
+    """Engine -1 means 'never': a null."""
+    return pa.array(values.astype(dtype.to_pandas_dtype()), dtype, mask=values < 0)
+
+
+def _lists(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
+    offsets = np.zeros(len(lengths) + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values.astype(np.int16)))
+
+
+def _swept_type(value) -> pa.DataType:
+    return pa.bool_() if isinstance(value, bool) else pa.int32()
+
+
+def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
+                engine_version: str) -> pa.Table:
+    """One row per game. `variant` is a balance.experiment.Variant."""
+    out = batch.out
+    n = len(seeds)
+    crisis = variant.mode == "crisis"
+    turns = out[:, R_TURNS]
+    sbt = batch.score_by_turn
+    played = np.arange(sbt.shape[1])[None, :] < turns[:, None]
+    p = batch.scores.shape[1]
+    cols = {
+        "experiment": _const_str(experiment, n),
+        "variant": pa.array(np.full(n, variant.index, np.int32)),
+        "game": pa.array(np.arange(start, start + n, dtype=np.int64)),
+        "seed": pa.array(np.asarray(seeds, np.int64)),
+        "edition": _const_str(variant.edition, n),
+        "mode": _const_str(variant.mode, n),
+        "players": pa.array(np.full(n, variant.players, np.int16)),
+        "heuristic": _const_str(variant.heuristic, n),
+        "target": (pa.nulls(n, pa.int32()) if variant.target is None
+                   else pa.array(np.full(n, variant.target, np.int32))),
+        "exhaust": pa.array(np.full(n, variant.exhaust, np.bool_)),
+    }
+    for key, value in variant.swept.items():
+        if key not in cols:
+            cols[key] = pa.array([value] * n, _swept_type(value))
+    cols.update({
+        "won": pa.array(out[:, R_WON] != 0),
+        "end_reason": _codes(out[:, R_END_REASON], END_NAMES),
+        "turns": pa.array(turns.astype(np.int16)),
+        "score": pa.array(out[:, R_TEAM_SCORE if crisis else R_TOP_SCORE].astype(np.int16)),
+        "scores": _lists(batch.scores.ravel(), np.full(n, p)),
+        "winner": (pa.nulls(n, pa.int8()) if crisis
+                   else pa.array(out[:, R_WINNER].astype(np.int8))),
+        "score_by_turn": _lists(sbt[played], turns),
+        "target_turn": _maybe(out[:, R_TARGET_TURN], pa.int16()),
+        "deck_out_turn": _maybe(out[:, R_DECK_OUT_TURN], pa.int16()),
+        "reshuffles": pa.array(out[:, R_RESHUFFLES].astype(np.int16)),
+        "cards_burned": pa.array(out[:, R_BURNT].astype(np.int16)),
+        "rooms_built": pa.array(out[:, R_ROOMS_BUILT].astype(np.int16)),
+        "engine_version": _const_str(engine_version, n),
+    })
+    return pa.table(cols)
+
+
+def rooms_table(experiment: str, variant, start: int, batch, room_names) -> pa.Table:
+    """One row per placed tile (setup tiles included), in placement order within a game."""
+    rooms = batch.rooms
+    gi, ti = np.nonzero(rooms[:, :, RM_TYPE] >= 0)
+    rows = rooms[gi, ti]
+    n = len(gi)
+    return pa.table({
+        "experiment": _const_str(experiment, n),
+        "variant": pa.array(np.full(n, variant.index, np.int32)),
+        "game": pa.array(start + gi.astype(np.int64)),
+        "room": _codes(rows[:, RM_TYPE], room_names),
+        "turn": pa.array(rows[:, RM_TURN].astype(np.int16)),
+        "builder": pa.array(rows[:, RM_BUILDER].astype(np.int8)),
+        "points": pa.array(rows[:, RM_POINTS].astype(np.int16)),
+        "uses": pa.array(rows[:, RM_USES].astype(np.int16)),
+        "gained": pa.array(rows[:, RM_GAINED].astype(np.int16)),
+    })

@@ -1,0 +1,300 @@
+"""Batch experiments: an experiment's variants split into shards, played in parallel.
+
+A shard is one variant and a fixed range of game indices (balance.store.Shard). Workers play
+shards and return their tables; only the parent writes files, so a Dask cluster needs no
+shared filesystem. Game seeds depend on the experiment seed and the game index alone
+(balance.seeds), so results never depend on the number of workers or the backend.
+
+Locally, joblib's loky backend runs the shards; with a scheduler address, joblib's dask
+backend runs the same shards on a dask.distributed cluster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from balance import store
+from balance.errors import InputError, Problem
+from balance.experiment import Experiment, Variant
+from balance.store import Shard
+
+THREAD_VARS = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+               "MKL_NUM_THREADS")
+PACKAGES = ("gemrush-balance", "numba", "numpy", "polars", "pyarrow", "joblib", "dask",
+            "distributed")
+_CACHE_SIZE = 16  # prepared variants kept per worker thread
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to play one shard; small and picklable."""
+
+    experiment: str
+    seed: int
+    variant: Variant
+    shard: Shard
+    content_text: str | None = None  # a content file that is not shipped travels as text
+
+
+@dataclass
+class ShardResult:
+    shard: Shard
+    engine_version: str
+    games: object  # pyarrow.Table
+    rooms: object  # pyarrow.Table
+
+
+# -- worker side --------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+def _limit_threads() -> None:
+    # One Numba/BLAS thread per worker process, set before the engine is first imported there
+    # (a Dask worker; loky workers get the same from joblib). A process that has already
+    # loaded Numba (the parent, playing in-process) is left alone.
+    if "numba" not in sys.modules:
+        for var in THREAD_VARS:
+            os.environ.setdefault(var, "1")
+
+
+def _content_path(job: Job) -> str:
+    if job.content_text is None:
+        return job.variant.content
+    sha = hashlib.sha256(job.content_text.encode("utf-8")).hexdigest()[:16]
+    path = Path(tempfile.gettempdir()) / f"gemrush-content-{sha}.toml"
+    if not path.exists():
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+        tmp.write_text(job.content_text, encoding="utf-8")
+        os.replace(tmp, path)
+    return str(path)
+
+
+def _prepared(job: Job):
+    """(Setup, State) for the job's variant, cached per thread: each thread owns its State."""
+    from balance.engine.state import new_state
+    from balance.play import prepare
+
+    cache = getattr(_local, "setups", None)
+    if cache is None:
+        cache = _local.setups = OrderedDict()
+    v = job.variant
+    text_sha = (None if job.content_text is None
+                else hashlib.sha256(job.content_text.encode("utf-8")).hexdigest())
+    key = json.dumps([v.describe(), v.content, text_sha], sort_keys=True)
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    setup = prepare(v.edition, v.mode, v.players, v.heuristic, v.target, v.exhaust, v.rules,
+                    _content_path(job))
+    cache[key] = (setup, new_state(setup.tables, setup.rules))
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+    return cache[key]
+
+
+def play_shard(job: Job) -> ShardResult:
+    """Play one shard; runs in a worker (or in-process with one job)."""
+    _limit_threads()
+    from balance import records
+    from balance.play import ENGINE_VERSION, play_batch
+    from balance.seeds import game_seeds
+
+    setup, state = _prepared(job)
+    s = job.shard
+    seeds = game_seeds(job.seed, s.start, s.stop)
+    batch = play_batch(setup, seeds, state=state)
+    games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
+                                ENGINE_VERSION)
+    rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
+    return ShardResult(s, ENGINE_VERSION, games, rooms)
+
+
+# -- parent side --------------------------------------------------------------------------
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
+    from balance.content import CONTENT_DIR
+
+    text = None
+    if Path(exp.content).resolve().parent != CONTENT_DIR.resolve():
+        text = Path(exp.content).read_text(encoding="utf-8")
+    for s in shards:
+        yield Job(exp.name, exp.seed, exp.variants[s.variant], s, text)
+
+
+@contextlib.contextmanager
+def connected(scheduler: str | None) -> Iterator[None]:
+    """Connect to a Dask scheduler for the duration (no-op without one); a clear error if it
+    cannot be reached."""
+    if scheduler is None:
+        yield
+        return
+    from dask.distributed import Client
+
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as e:
+        raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
+                                  f"{scheduler} ({e})")]) from None
+    with client:
+        yield
+
+
+def execute(jobs: Iterable[Job], n_jobs: int = 1,
+            scheduler: str | None = None) -> Iterator[ShardResult]:
+    """Play jobs, yielding results as shards finish (in any order). One job: in-process;
+    several: joblib's loky processes; a scheduler address: joblib's dask backend (connecting
+    to it here unless the caller already has, see `connected`). In a pool, one worker loads
+    the engine first (warm_shard), and the others then load it from Numba's cache."""
+    jobs = iter(jobs)
+    if scheduler is None and n_jobs == 1:
+        for job in jobs:
+            yield play_shard(job)
+        return
+    first = next(jobs, None)
+    if first is None:
+        return
+    import joblib
+
+    tasks = (joblib.delayed(play_shard)(job) for job in itertools.chain([first], jobs))
+    with contextlib.ExitStack() as stack:
+        if scheduler is not None:
+            from dask.distributed import default_client
+
+            try:
+                default_client()
+            except ValueError:
+                stack.enter_context(connected(scheduler))
+            stack.enter_context(joblib.parallel_config(backend="dask"))
+            n = -1  # every worker of the cluster
+        else:
+            stack.enter_context(joblib.parallel_config(backend="loky",
+                                                       inner_max_num_threads=1))
+            n = n_jobs
+        joblib.Parallel(n_jobs=n, batch_size=1)([joblib.delayed(warm_shard)(first)])
+        parallel = joblib.Parallel(n_jobs=n, return_as="generator_unordered", batch_size=1,
+                                   pre_dispatch="2*n_jobs")
+        yield from parallel(tasks)
+
+
+def package_versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for name in PACKAGES:
+        with contextlib.suppress(PackageNotFoundError):
+            out[name] = version(name)
+    return out
+
+
+def manifest_for(exp: Experiment, games: int) -> dict:
+    from balance.play import ENGINE_VERSION
+
+    return {"experiment": exp.name, "description": exp.description, "file": exp.file,
+            "text": exp.text, "hash": exp.hash, "engine_version": ENGINE_VERSION,
+            "packages": package_versions(), "inputs": dict(exp.inputs), "seed": exp.seed,
+            "games_per_variant": games, "shard_size": exp.shard_size,
+            "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}
+
+
+def warm(exp: Experiment) -> None:
+    """Compile the engine, or load it from Numba's cache, in this process."""
+    from balance.play import play_batch
+
+    play_batch(exp.variants[0].prepare(), [0])
+
+
+def warm_shard(job: Job) -> str:
+    """A worker's first task: load (or compile) the engine and prepare the job's variant.
+    Run alone before any shard, so that one process fills Numba's cache and the others load
+    it instead of all compiling at once. Returns the worker's engine version."""
+    _limit_threads()
+    from balance.play import ENGINE_VERSION, play_batch
+
+    setup, state = _prepared(job)
+    play_batch(setup, [0], state=state)
+    return ENGINE_VERSION
+
+
+@dataclass
+class RunReport:
+    run_dir: Path
+    shards: int  # in the plan
+    skipped: int  # already on disk
+    played: int  # shards played now
+    games: int  # games played now
+    seconds: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None = None,
+                   jobs: int | None = None, scheduler: str | None = None,
+                   on_start: Callable[[int, int], None] | None = None,
+                   on_shard: Callable[[int], None] | None = None) -> RunReport:
+    """Play every shard of the experiment not yet in out/<name>/, writing each as it finishes.
+
+    on_start(total_games, games_already_done) and on_shard(games) report progress. Safe to
+    interrupt at any point: finished shards stay, and the same call resumes.
+    """
+    from balance.play import ENGINE_VERSION
+
+    games = exp.games if games is None else games
+    if games < 1:
+        raise InputError([Problem("--games", "", "", f"must be at least 1, got {games}")])
+    jobs = default_jobs() if jobs is None else jobs
+    run_dir = Path(out) / exp.name
+    with connected(scheduler), store.locked(run_dir):
+        store.open_run(run_dir, manifest_for(exp, games))
+        shards = store.plan(len(exp.variants), games, exp.shard_size)
+        store.tidy(run_dir, {s.name for s in shards})
+        done = store.done_shards(run_dir)
+        store.check_shards(run_dir, done)
+        todo = [s for s in shards if s.name not in done]
+        if on_start:
+            on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
+        start = time.perf_counter()
+        played = n_games = 0
+        for r in execute(jobs_for(exp, todo), jobs, scheduler):
+            if r.engine_version != ENGINE_VERSION:
+                raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
+                                          f"engine version {r.engine_version}, this is "
+                                          f"{ENGINE_VERSION}: install the same version "
+                                          "everywhere")])
+            store.write_shard(run_dir, r.shard, r.games, r.rooms)
+            played += 1
+            n_games += r.shard.games
+            if on_shard:
+                on_shard(r.shard.games)
+        return RunReport(run_dir, len(shards), len(shards) - len(todo), played, n_games,
+                         time.perf_counter() - start)
+
+
+def simulate_tables(exp: Experiment, jobs: int = 1):
+    """Play every shard in memory: (games, rooms) as polars DataFrames, in game order."""
+    import polars as pl
+    import pyarrow as pa
+
+    shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
+    results = sorted(execute(jobs_for(exp, shards), jobs), key=lambda r: r.shard)
+    games = pl.from_arrow(pa.concat_tables([r.games for r in results]))
+    rooms = pl.from_arrow(pa.concat_tables([r.rooms for r in results]))
+    return games, rooms

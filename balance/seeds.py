@@ -1,0 +1,34 @@
+"""Game seeds of an experiment: one per game index, vectorised.
+
+Game i of an experiment is seeded from (experiment seed, i) alone, the same in every variant:
+comparisons between variants use common random numbers (the same shuffles in both arms), and
+`balance.simulate(seed=S, ...)` plays exactly the games of any variant of an experiment with
+seed S. Nothing depends on how games are split into shards or which worker plays them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MAX_SEED = 2**63 - 1
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    # The finaliser of splitmix64 (the same as balance/engine/rng.py); uint64 arrays wrap
+    # silently, as it intends. Kept here so that seeding needs no Numba import.
+    x = x + _GOLDEN
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def game_seeds(seed: int, start: int, stop: int) -> np.ndarray:
+    """Seeds (int64, non-negative) of games start..stop-1 of an experiment seeded `seed`."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"experiment seed must be between 0 and {MAX_SEED}, got {seed}")
+    base = _splitmix64(np.array([seed], dtype=np.uint64))[0]
+    idx = np.arange(start, stop, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        mixed = _splitmix64(idx * _GOLDEN ^ base)
+    return (mixed >> np.uint64(1)).astype(np.int64)

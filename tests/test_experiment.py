@@ -1,0 +1,192 @@
+"""Experiment files: the shipped ones validate; bad ones get one clear line per problem, before
+any game is played and with nothing written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from balance.errors import InputError
+from balance.experiment import load_experiment, simulation
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = sorted((ROOT / "experiments").glob("*.toml"))
+
+GOOD = """\
+[experiment]
+name = "small"
+description = "a test"
+edition = "2e"
+mode = "crisis"
+games = 10
+seed = 3
+exhaust = true
+
+[rules]
+burn_per_turn = 3
+
+[grid]
+players = [2, 3]
+hand_limit = [4, 5, 6]
+"""
+
+
+@pytest.fixture
+def write(tmp_path):
+    def write(text: str, name: str = "exp.toml") -> Path:
+        p = tmp_path / name
+        p.write_text(text, encoding="utf-8")
+        return p
+
+    return write
+
+
+def test_shipped_experiment_files_exist():
+    names = {p.stem for p in SHIPPED}
+    assert {"crisis-difficulty", "rush"} <= names
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_experiment_validates(path):
+    exp = load_experiment(path)
+    assert exp.name == path.stem
+    assert exp.variants
+    assert all(v.edition == "2e" for v in exp.variants)
+
+
+def test_shipped_examples_sweep_what_the_issue_asks():
+    crisis = load_experiment(ROOT / "experiments" / "crisis-difficulty.toml")
+    assert [v.players for v in crisis.variants] == [1, 2, 3, 4, 5, 6, 7]
+    assert all(v.exhaust and v.mode == "crisis" and v.target is None for v in crisis.variants)
+    rush = load_experiment(ROOT / "experiments" / "rush.toml")
+    assert [v.players for v in rush.variants] == [2, 3, 4, 5, 6, 7]
+    assert [v.target for v in rush.variants] == [20, 20, 20, 15, 15, 15]  # 2e's Rush targets
+
+
+def test_experiments_are_found_by_name():
+    assert load_experiment("rush").name == "rush"
+
+
+def test_variants_are_the_cross_product_last_key_fastest(write):
+    exp = load_experiment(write(GOOD))
+    assert [(v.players, v.swept["hand_limit"]) for v in exp.variants] == [
+        (2, 4), (2, 5), (2, 6), (3, 4), (3, 5), (3, 6)]
+    assert [v.index for v in exp.variants] == list(range(6))
+    assert exp.swept == ["hand_limit"]
+    assert exp.variants[4].rules == {"burn_per_turn": 3, "hand_limit": 5}
+    assert exp.variants[0].label == "players=2, hand_limit=4"
+
+
+def test_targets_by_name_resolve_to_points_after_overrides(write):
+    sweep = 'target = ["Apprentice", 50]\n"crisis_targets.Apprentice" = [30, 40]'
+    text = GOOD.replace("exhaust = true\n", "").replace("hand_limit = [4, 5, 6]", sweep)
+    exp = load_experiment(write(text))
+    got = [(v.swept["target"], v.swept["crisis_targets.Apprentice"]) for v in exp.variants[:4]]
+    assert got == [(30, 30), (40, 40), (50, 30), (50, 40)]
+    assert exp.variants[0].difficulties["Apprentice"] == 30
+
+
+def test_default_targets_are_recorded_as_points(write):
+    exp = load_experiment(write(GOOD.replace("exhaust = true\n", "")))
+    assert {v.target for v in exp.variants} == {75}  # the hardest 2e difficulty
+    assert {v.target for v in load_experiment(write(GOOD)).variants} == {None}  # exhaust
+
+
+BAD = [
+    ("unknown field", GOOD.replace("seed = 3", "seed = 3\nsead = 4"),
+     "[experiment]: field 'sead': unknown field"),
+    ("missing name", GOOD.replace('name = "small"\n', ""), "field 'name': is missing"),
+    ("bad name", GOOD.replace('"small"', '"Small Run"'), "field 'name': use lowercase"),
+    ("bad edition", GOOD.replace('"2e"', '"3e"'), "field 'edition': unknown edition '3e'"),
+    ("bad mode", GOOD.replace('"crisis"', '"coop"'), "field 'mode': must be crisis or rush"),
+    ("no games", GOOD.replace("games = 10", "games = 0"), "field 'games': must be a whole"),
+    ("negative seed", GOOD.replace("seed = 3", "seed = -1"), "field 'seed'"),
+    ("bad heuristic", GOOD.replace('seed = 3', 'seed = 3\nheuristic = "clever"'),
+     "field 'heuristic': unknown player 'clever'"),
+    ("players type", GOOD.replace("players = [2, 3]", 'players = [2, "three"]'),
+     "[grid]: field 'players': must be a whole number of players"),
+    ("players range", GOOD.replace("players = [2, 3]", "players = [2, 8]"),
+     "variant 3 (players=8, hand_limit=4) and 2 more: field 'players': edition 2e allows "
+     "1 to 7 players, got 8"),
+    ("rule range", GOOD.replace("[4, 5, 6]", "[4, 99]"),
+     "[grid]: field 'hand_limit': must be between 0 and 30, got 99"),
+    ("unknown grid key", GOOD.replace("hand_limit =", "hand_limt ="),
+     "[grid]: field 'hand_limt': unknown key"),
+    ("grid not a list", GOOD.replace("[4, 5, 6]", "4"),
+     "[grid]: field 'hand_limit': must be a non-empty list"),
+    ("empty list", GOOD.replace("[4, 5, 6]", "[]"),
+     "[grid]: field 'hand_limit': must be a non-empty list"),
+    ("duplicate value", GOOD.replace("[4, 5, 6]", "[4, 5, 4]"),
+     "[grid]: field 'hand_limit': lists 4 twice"),
+    ("fixed and swept", GOOD.replace("seed = 3", "seed = 3\nplayers = 2"),
+     "[grid]: field 'players': is also fixed in [experiment]"),
+    ("rule set twice", GOOD.replace("burn_per_turn = 3", "hand_limit = 3"),
+     "[grid]: field 'hand_limit': is also set in [rules]"),
+    ("bad rule", GOOD.replace("burn_per_turn = 3", "burn_per_turn = 0"),
+     "[rules]: field 'burn_per_turn': must be between 1 and 30"),
+    ("unknown rule", GOOD.replace("burn_per_turn = 3", "burn_rate = 3"),
+     "[rules]: field 'burn_rate': unknown rule"),
+    ("exhaust in rush", GOOD.replace('"crisis"', '"rush"'),
+     "field 'exhaust': play-to-exhaustion is a Crisis option"),
+    ("unknown difficulty", GOOD.replace("hand_limit = [4, 5, 6]", 'target = ["Legend"]'),
+     "unknown difficulty 'Legend'"),
+    ("no players", GOOD.replace("players = [2, 3]\n", ""), "field 'players': is missing"),
+    ("unknown table", GOOD + "\n[extra]\nx = 1\n", "field 'extra': unknown table"),
+    ("not TOML", "[experiment\nname=", "not valid TOML"),
+    ("missing content", GOOD.replace("seed = 3", 'seed = 3\ncontent = "nowhere.toml"'),
+     "nowhere.toml: file not found"),
+]
+
+
+@pytest.mark.parametrize("text,expected", [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_files_get_clear_errors_before_any_game(write, cli, tmp_path, text, expected):
+    path = write(text)
+    with pytest.raises(InputError) as e:
+        load_experiment(path)
+    assert any(expected in str(p) for p in e.value.problems), str(e.value)
+    out = tmp_path / "runs"
+    r = cli("run", path, "--out", out)
+    assert r.exit_code == 2
+    assert expected in r.stderr
+    assert all(line.startswith("error: ") for line in r.stderr.strip().splitlines())
+    assert "Traceback" not in r.output + r.stderr
+    assert not out.exists()  # nothing written
+
+
+def test_all_problems_are_reported_at_once(write):
+    text = GOOD.replace('"crisis"', '"coop"').replace("games = 10", "games = -5")
+    with pytest.raises(InputError) as e:
+        load_experiment(write(text))
+    fields = {p.field for p in e.value.problems}
+    assert {"mode", "games"} <= fields
+    assert all(p.file.endswith("exp.toml") for p in e.value.problems)
+
+
+def test_missing_file_is_named(cli, tmp_path):
+    r = cli("run", tmp_path / "nope.toml")
+    assert r.exit_code == 2
+    assert "nope.toml: no such experiment file" in r.stderr
+
+
+def test_content_paths_are_relative_to_the_experiment_file(write, minimal_text, tmp_path):
+    (tmp_path / "mini.toml").write_text(minimal_text, encoding="utf-8")
+    exp = load_experiment(write(GOOD.replace("seed = 3", 'seed = 3\ncontent = "mini.toml"')
+                                .replace("hand_limit = [4, 5, 6]", "hand_limit = [4]")))
+    assert exp.variants[0].content_name == "mini"
+    assert "content/mini.toml" in exp.inputs
+
+
+def test_simulation_arguments_are_checked():
+    with pytest.raises(InputError) as e:
+        simulation(players=9)
+    assert "balance.simulate" in str(e.value)
+    assert "allows 1 to 7 players" in str(e.value)
+
+
+def test_too_many_variants_are_refused(write):
+    grid = (f"hand_limit = {list(range(31))}\nsteps = {list(range(21))}\n"
+            f"deal = {list(range(31))}\n")
+    with pytest.raises(InputError, match="makes 141,267 variants, more than 99,999"):
+        load_experiment(write(GOOD.replace("hand_limit = [4, 5, 6]\n", grid).replace(
+            "players = [2, 3]", "players = [1, 2, 3, 4, 5, 6, 7]")))

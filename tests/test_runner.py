@@ -1,0 +1,349 @@
+"""balance run: the same table whatever the number of workers or the backend; interrupted runs
+resume to the same result; damaged shards and changed experiment files are refused."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import balance
+from balance import store
+from balance.errors import InputError
+from balance.experiment import load_experiment
+from balance.runner import run_experiment
+
+EXPERIMENT = """\
+[experiment]
+name = "tiny"
+description = "two player counts, two hand limits, to exhaustion"
+edition = "2e"
+mode = "crisis"
+games = 45
+seed = 11
+shard_size = 20
+exhaust = true
+
+[grid]
+players = [2, 3]
+hand_limit = [4, 5]
+"""
+
+GAMES_COLUMNS = [
+    "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
+    "target", "exhaust", "hand_limit", "won", "end_reason", "turns", "score", "scores",
+    "winner", "score_by_turn", "target_turn", "deck_out_turn", "reshuffles", "cards_burned",
+    "rooms_built", "engine_version"]
+GAMES_TYPES = {
+    "experiment": pl.String, "variant": pl.Int32, "game": pl.Int64, "seed": pl.Int64,
+    "edition": pl.String, "mode": pl.String, "players": pl.Int16, "heuristic": pl.String,
+    "target": pl.Int32, "exhaust": pl.Boolean, "hand_limit": pl.Int32, "won": pl.Boolean,
+    "end_reason": pl.String, "turns": pl.Int16, "score": pl.Int16,
+    "scores": pl.List(pl.Int16), "winner": pl.Int8, "score_by_turn": pl.List(pl.Int16),
+    "target_turn": pl.Int16, "deck_out_turn": pl.Int16, "reshuffles": pl.Int16,
+    "cards_burned": pl.Int16, "rooms_built": pl.Int16, "engine_version": pl.String}
+ROOMS_TYPES = {"experiment": pl.String, "variant": pl.Int32, "game": pl.Int64,
+               "room": pl.String, "turn": pl.Int16, "builder": pl.Int8, "points": pl.Int16,
+               "uses": pl.Int16, "gained": pl.Int16}
+
+CLI = [sys.executable, "-c", "from balance.cli import app; app()"]
+
+
+def write_experiment(folder: Path, text: str = EXPERIMENT) -> Path:
+    path = folder / "tiny.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run_into(folder: Path, exp_path: Path, **kw) -> store.RunData:
+    run_experiment(load_experiment(exp_path), folder, **kw)
+    return store.read_run(folder / "tiny")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> store.RunData:
+    """The experiment run uninterrupted, in-process (one job)."""
+    tmp = tmp_path_factory.mktemp("reference")
+    return run_into(tmp / "runs", write_experiment(tmp), jobs=1)
+
+
+def assert_same(a: store.RunData, b: store.RunData) -> None:
+    assert a.games.sort("variant", "game").equals(b.games.sort("variant", "game"))
+    keys = ["variant", "game", "turn", "room", "builder", "points", "uses", "gained"]
+    assert a.rooms.sort(keys).equals(b.rooms.sort(keys))
+    # the same bytes, but for the experiment file's path as given
+    assert store.manifest_text(dict(a.manifest, file="")) == store.manifest_text(
+        dict(b.manifest, file=""))
+
+
+def test_games_table_columns_and_types(reference):
+    g = reference.games
+    assert g.columns == GAMES_COLUMNS
+    assert dict(g.schema) == GAMES_TYPES
+    assert g.height == 4 * 45
+    assert reference.complete
+    assert g["game"].to_list() == list(range(45)) * 4  # sorted by variant, then game
+    assert g.group_by("variant", "players", "hand_limit").len().sort("variant").rows() == [
+        (0, 2, 4, 45), (1, 2, 5, 45), (2, 3, 4, 45), (3, 3, 5, 45)]
+    assert g["target"].is_null().all() and g["exhaust"].all()
+    assert g["winner"].is_null().all()  # Crisis
+    assert set(g["end_reason"]) <= {"target", "exhausted", "cannot_burn"}
+    assert (g["score_by_turn"].list.len() == g["turns"].cast(pl.UInt32)).all()
+    assert (g["score_by_turn"].list.last() == g["score"]).all()
+    assert (g["scores"].list.len() == g["players"].cast(pl.UInt32)).all()
+    assert (g["scores"].list.sum() == g["score"]).all()  # team total
+    assert (g["engine_version"] == balance.play.ENGINE_VERSION).all()
+    # common random numbers: game i has the same seed in every variant
+    assert g.group_by("game").agg(pl.col("seed").n_unique())["seed"].max() == 1
+
+
+def test_rooms_table_agrees_with_the_games_table(reference):
+    r, g = reference.rooms, reference.games
+    assert dict(r.schema) == ROOMS_TYPES
+    built = r.filter(pl.col("builder") >= 0).group_by("variant", "game").len()
+    joined = g.join(built, on=["variant", "game"], how="left").with_columns(
+        pl.col("len").fill_null(0))
+    assert (joined["len"] == joined["rooms_built"].cast(pl.UInt32)).all()
+    assert (r.filter(pl.col("builder") < 0)["turn"] == -1).all()  # setup tiles
+    assert (r["points"] >= 0).all() and (r["uses"] >= 0).all()
+    # points through doors never exceed the team's score
+    pts = r.group_by("variant", "game").agg(pl.col("points").sum())
+    both = g.join(pts, on=["variant", "game"])
+    assert (both["points"] <= both["score"].cast(pl.Int64)).all()
+
+
+def test_manifest_describes_the_run(reference, tmp_path):
+    m = reference.manifest
+    text = EXPERIMENT
+    assert m["experiment"] == "tiny" and m["text"] == text
+    assert m["hash"] == __import__("hashlib").sha256(text.encode()).hexdigest()
+    assert m["engine_version"] == balance.play.ENGINE_VERSION
+    assert {"numba", "numpy", "polars", "pyarrow"} <= set(m["packages"])
+    assert m["games_per_variant"] == 45 and m["seed"] == 11
+    v = m["variants"][3]
+    assert v == {"variant": 3, "edition": "2e", "content": "gemrush-2e", "mode": "crisis",
+                 "players": 3, "heuristic": "greedy", "target": None, "exhaust": True,
+                 "rules": {"hand_limit": 5},
+                 "difficulties": {"Apprentice": 35, "Journeyman": 45, "Artisan": 55,
+                                  "Expert": 65, "Master": 75}}
+
+
+def test_one_and_two_jobs_give_identical_tables(reference, tmp_path):
+    assert_same(reference, run_into(tmp_path / "runs", write_experiment(tmp_path), jobs=2))
+
+
+def test_simulate_plays_the_same_games_as_the_runner(reference):
+    sim = balance.simulate(edition="2e", mode="crisis", players=3, games=45, seed=11,
+                           exhaust=True, rules={"hand_limit": 5})
+    ran = reference.games.filter(pl.col("variant") == 3)
+    cols = [c for c in sim.columns if c not in ("experiment", "variant")]
+    assert sim.columns == [c for c in GAMES_COLUMNS if c != "hand_limit"]
+    assert sim.select(cols).equals(ran.select(cols))
+
+
+def test_simulate_checks_its_arguments():
+    with pytest.raises(InputError, match="Rush is a race"):
+        balance.simulate(mode="rush", players=1, games=1)
+
+
+def test_rush_columns():
+    g = balance.simulate(mode="rush", players=3, games=30, seed=2)
+    assert (g["target"] == 20).all() and not g["exhaust"].any()
+    assert set(g["end_reason"]) <= {"rush_target", "turn_cap"}
+    assert (g["score"] == g["scores"].list.max()).all()  # top score
+    assert ((g["winner"] >= -1) & (g["winner"] < 3)).all()
+    assert g["target_turn"].is_null().all()
+    assert (g["won"] == ((g["winner"] >= 0) & (g["end_reason"] == "rush_target"))).all()
+
+
+def _cli(args: list[str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen(CLI + args, cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+
+
+def _wait_for_shards(games_dir: Path, n: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if games_dir.is_dir() and len(list(games_dir.glob("*.parquet"))) >= n:
+            return
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended before it could be interrupted:\n{proc.stdout.read()}")
+        time.sleep(0.02)
+    pytest.fail("no shard appeared")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["killed", "ctrl-c"])
+def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
+    # Many small shards, so that the run is still going when it is interrupted.
+    text = EXPERIMENT.replace("games = 45", "games = 400").replace("shard_size = 20",
+                                                                     "shard_size = 10")
+    exp_path = write_experiment(tmp_path, text)
+    out = tmp_path / "runs"
+    proc = _cli(["run", str(exp_path), "--out", str(out), "--jobs", "2"], tmp_path)
+    _wait_for_shards(out / "tiny" / "games", 3, proc)
+    os.killpg(proc.pid, sig)
+    output = proc.communicate(timeout=120)[0]
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130
+        assert "run the same command again to resume" in output
+    partial = store.read_run(out / "tiny")
+    assert partial.missing, "the run finished before it was interrupted"
+    # a killed writer can leave a temporary file and a rooms file without its games file
+    (out / "tiny" / "games" / ".v00000-g000000000000-000000000010.parquet.tmp99").write_bytes(b"x")
+    missing = partial.missing[-1]
+    (out / "tiny" / "rooms" / f"{missing}.parquet").write_bytes(b"half")
+
+    resumed = _cli(["run", str(exp_path), "--out", str(out), "--jobs", "2"], tmp_path)
+    output = resumed.communicate(timeout=300)[0]
+    assert resumed.returncode == 0, output
+    assert "resuming" in output
+    whole = run_into(tmp_path / "whole", exp_path, jobs=1)
+    assert_same(store.read_run(out / "tiny"), whole)
+    assert not [p for p in (out / "tiny").rglob(".*tmp*")]
+
+
+def test_rerun_skips_finished_shards(tmp_path, cli):
+    exp_path = write_experiment(tmp_path)
+    out = tmp_path / "runs"
+    first = cli("run", exp_path, "--out", out, "--jobs", "1")
+    assert first.exit_code == 0, first.output
+    assert "played 180 games in 12 shards" in first.stdout
+    stamp = {p: p.stat().st_mtime_ns for p in (out / "tiny").rglob("*.parquet")}
+    again = cli("run", exp_path, "--out", out, "--jobs", "1")
+    assert again.exit_code == 0
+    assert "nothing to play" in again.stdout
+    assert stamp == {p: p.stat().st_mtime_ns for p in (out / "tiny").rglob("*.parquet")}
+
+
+def test_more_games_extend_a_run_and_fewer_are_refused(tmp_path, cli):
+    exp_path = write_experiment(tmp_path)
+    out = tmp_path / "runs"
+    run_experiment(load_experiment(exp_path), out, jobs=1)  # 45 games: shards of 20, 20, 5
+    run_experiment(load_experiment(exp_path), out, games=70, jobs=1)
+    extended = store.read_run(out / "tiny")
+    assert extended.manifest["games_per_variant"] == 70
+    direct = run_into(tmp_path / "direct", exp_path, games=70, jobs=1)
+    assert_same(extended, direct)
+    r = cli("run", exp_path, "--out", out, "--games", "30")
+    assert r.exit_code == 2
+    assert "holds 70 games per variant, more than the 30 asked for" in r.stderr
+
+
+def test_changed_experiment_file_is_refused(tmp_path, cli):
+    exp_path = write_experiment(tmp_path)
+    out = tmp_path / "runs"
+    assert cli("run", exp_path, "--out", out, "--jobs", "1").exit_code == 0
+    before = {p: p.read_bytes() for p in (out / "tiny").rglob("*") if p.is_file()}
+    exp_path.write_text(EXPERIMENT.replace("seed = 11", "seed = 12"), encoding="utf-8")
+    r = cli("run", exp_path, "--out", out, "--jobs", "1")
+    assert r.exit_code == 2
+    assert "holds games of a different experiment file" in r.stderr
+    assert "never mixed" in r.stderr and str(out / "tiny") in r.stderr
+    assert before == {p: p.read_bytes() for p in (out / "tiny").rglob("*") if p.is_file()}
+
+
+def test_other_engine_version_is_refused(tmp_path):
+    exp_path = write_experiment(tmp_path)
+    out = tmp_path / "runs"
+    run_experiment(load_experiment(exp_path), out, jobs=1)
+    m = store.read_manifest(out / "tiny")
+    store.write_manifest(out / "tiny", dict(m, engine_version="0"))
+    with pytest.raises(InputError, match="played by engine version 0"):
+        run_experiment(load_experiment(exp_path), out, jobs=1)
+
+
+def _damage(path: Path, how: str) -> None:
+    data = bytearray(path.read_bytes())
+    if how == "truncated":
+        path.write_bytes(bytes(data[: len(data) // 2]))
+    else:  # flipped bytes inside the data pages
+        for i in range(40, 60):
+            data[i] ^= 0x5A
+        path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["truncated", "flipped"])
+@pytest.mark.parametrize("table", ["games", "rooms"])
+def test_damaged_shard_is_detected_and_named(tmp_path, how, table):
+    exp_path = write_experiment(tmp_path)
+    out = tmp_path / "runs"
+    run_experiment(load_experiment(exp_path), out, jobs=1)
+    victim = sorted((out / "tiny" / table).glob("*.parquet"))[3]
+    _damage(victim, how)
+    with pytest.raises(InputError) as e:
+        store.read_run(out / "tiny")
+    assert [p.file for p in e.value.problems] == [str(victim)]
+    assert "damaged shard" in str(e.value)
+
+
+@pytest.mark.parametrize("table", ["games", "rooms"])
+def test_resuming_over_a_damaged_shard_is_refused(tmp_path, cli, table):
+    exp_path = write_experiment(tmp_path)
+    out = tmp_path / "runs"
+    run_experiment(load_experiment(exp_path), out, jobs=1)
+    victim = sorted((out / "tiny" / table).glob("*.parquet"))[5]
+    _damage(victim, "truncated")
+    r = cli("run", exp_path, "--out", out, "--jobs", "1")
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"error: {victim}: damaged shard")
+
+
+def test_read_run_without_manifest_names_the_folder(tmp_path):
+    with pytest.raises(InputError) as e:
+        store.read_run(tmp_path)
+    assert str(e.value).startswith(str(tmp_path)) and "manifest.json" in str(e.value)
+
+
+def test_a_second_writer_is_refused(tmp_path):
+    exp_path = write_experiment(tmp_path)
+    with store.locked(tmp_path / "runs" / "tiny"), pytest.raises(InputError, match="another"):
+        run_experiment(load_experiment(exp_path), tmp_path / "runs", jobs=1)
+
+
+def test_seeds_do_not_depend_on_sharding():
+    from balance.seeds import game_seeds
+
+    whole = game_seeds(7, 0, 100)
+    parts = np.concatenate([game_seeds(7, a, min(a + 7, 100)) for a in range(0, 100, 7)])
+    assert (whole == parts).all() and len(set(whole.tolist())) == 100
+    assert (whole >= 0).all()
+    assert not (game_seeds(8, 0, 100) == whole).any()
+
+
+def test_dask_cluster_gives_the_local_table(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        ran = run_into(tmp_path / "runs", write_experiment(tmp_path),
+                       scheduler=cluster.scheduler_address)
+    assert_same(reference, ran)
+
+
+def test_runner_bench_smoke():
+    from balance.bench import runner_bench
+
+    r = runner_bench(games=60, say=lambda *_: None)
+    assert set(r.games_per_s) == {1, 2} and r.scaling > 0
+
+
+def test_custom_content_travels_with_the_job(tmp_path, minimal_text):
+    """A content file that is not shipped is sent to the workers as text (no shared disk),
+    and an edit between two calls is never served from a worker's cache."""
+    content = tmp_path / "mini.toml"
+    content.write_text(minimal_text, encoding="utf-8")
+    a = balance.simulate(players=2, games=20, seed=1, exhaust=True, content=str(content),
+                         jobs=2)
+    assert a.height == 20 and (a["engine_version"] == balance.play.ENGINE_VERSION).all()
+    assert a.equals(balance.simulate(players=2, games=20, seed=1, exhaust=True,
+                                     content=str(content)))
+    content.write_text(minimal_text.replace("points = 1", "points = 5"), encoding="utf-8")
+    b = balance.simulate(players=2, games=20, seed=1, exhaust=True, content=str(content),
+                         jobs=2)
+    assert b["score"].sum() > a["score"].sum()
