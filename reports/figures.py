@@ -21,6 +21,8 @@ import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from reports.text import plural
+
 DPI = 110
 WHISKERS = (10, 90)
 STYLE = {**sns.axes_style("whitegrid"), "font.size": 10, "axes.titlesize": 11,
@@ -75,7 +77,7 @@ def difficulty_curve_figure(curve: pl.DataFrame, named: pl.DataFrame, fixed: pl.
         for p in players:
             c = curve.filter(pl.col("players") == p).sort("target")
             if c.height:
-                ax.plot(c["target"], c["win_rate"], color=colors[p], label=f"{p} players")
+                ax.plot(c["target"], c["win_rate"], color=colors[p], label=plural(p, 'player'))
                 ax.fill_between(c["target"], c["ci_low"], c["ci_high"], color=colors[p],
                                 alpha=0.2, linewidth=0)
             f = fixed.filter(pl.col("players") == p)
@@ -84,8 +86,8 @@ def difficulty_curve_figure(curve: pl.DataFrame, named: pl.DataFrame, fixed: pl.
                 err = np.vstack([rate - f["ci_low"].to_numpy(), f["ci_high"].to_numpy() - rate])
                 ax.errorbar(f["target"], rate, yerr=err, fmt="o", color=colors[p], capsize=3,
                             markersize=5,
-                            label=f"{p} players, played to the target" if c.height else
-                            f"{p} players")
+                            label=f"{plural(p, 'player')}, played to the target" if c.height else
+                            plural(p, 'player'))
         _mark_difficulties(ax, named)
         ax.set_ylim(-0.02, 1.02)
         _percent_axis(ax)
@@ -102,7 +104,7 @@ def turn_reached_figure(curve: pl.DataFrame, named: pl.DataFrame, title: str) ->
     with _figure(8.0, 4.2) as (fig, (ax,)):
         for p in sorted(colors):
             c = curve.filter((pl.col("players") == p) & pl.col("turn_reached").is_not_null())
-            ax.plot(c["target"], c["turn_reached"], color=colors[p], label=f"{p} players")
+            ax.plot(c["target"], c["turn_reached"], color=colors[p], label=plural(p, 'player'))
         _mark_difficulties(ax, named)
         ax.set_xlabel("Crisis target (team points)")
         ax.set_ylabel("Mean turn reached (player turns)")
@@ -132,7 +134,7 @@ def room_value_figure(value: pl.DataFrame, ranking: pl.DataFrame, title: str,
             err = np.vstack([d - v["diff_low"].to_numpy() * 100,
                              v["diff_high"].to_numpy() * 100 - d])
             ax.errorbar(d, y, xerr=err, fmt="o", color=colors[p], markersize=4, capsize=2,
-                        elinewidth=1, label=f"{p} players")
+                        elinewidth=1, label=plural(p, 'player'))
         ax.axvline(0, color="0.2", linewidth=1)
         if len(ranking) > 2 * top:
             ax.axhline(top - 0.5, color="0.5", linestyle="--", linewidth=1)
@@ -195,7 +197,7 @@ def deck_out_figure(bg: pl.DataFrame, shuffles: pl.DataFrame, title: str) -> Fig
         for i, p in enumerate(players):
             s = shuffles.filter(pl.col("players") == p)
             right.bar(s["reshuffles"].to_numpy() + (i - (len(players) - 1) / 2) * width,
-                      s["share"], width=width, color=colors[p], label=f"{p} players")
+                      s["share"], width=width, color=colors[p], label=plural(p, 'player'))
         right.xaxis.set_major_locator(mticker.MaxNLocator(integer=True))
         _percent_axis(right)
         right.set_xlabel("Reshuffles in the game")
@@ -244,7 +246,7 @@ def seat_wins_figure(seats: pl.DataFrame, title: str) -> Figure:
             xs = np.arange(x0, x0 + s.height)
             rate = s["win_rate"].to_numpy()
             err = np.vstack([rate - s["ci_low"].to_numpy(), s["ci_high"].to_numpy() - rate])
-            ax.bar(xs, rate, yerr=err, color=colors[p], capsize=3, label=f"{p} players")
+            ax.bar(xs, rate, yerr=err, color=colors[p], capsize=3, label=plural(p, 'player'))
             fair = float(s["fair_share"][0])
             ax.hlines(fair, xs[0] - 0.4, xs[-1] + 0.4, colors="0.2", linestyles="--")
             ticks += list(xs)

@@ -90,7 +90,7 @@ def build_sections(a: Analysis) -> list[Section]:
 
 
 def _reference(a: Analysis) -> dict[tuple[str, int], str]:
-    """The middle named difficulty of each (setting, players): what the summary quotes."""
+    """The named difficulty room value counts wins at, per (setting, players), if it is one."""
     refs = reference_targets(a.games, a.difficulties)
     named = a.named.cast({"players": pl.Int64})
     out = {}

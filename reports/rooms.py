@@ -26,10 +26,12 @@ UNIT = ["variant", "game", "seat"]
 
 def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
                       difficulty: str | None = None) -> pl.DataFrame:
-    """The Crisis target room value counts wins at, per (setting, players): the named
-    `difficulty` if given, else the middle named difficulty (by target; the lower of two),
-    when the group has exhausted games; otherwise the target its fixed games played most
-    often. Columns: setting, players, target, label (e.g. "Artisan, 55 points")."""
+    """The Crisis target room value counts wins at, per (setting, players). With exhausted
+    games: the named `difficulty` if given; else the named difficulty won closest to half the
+    time, if it is won 10-90% of the time; else the median final team score (a comparison
+    at a target nobody reaches, or everybody does, says nothing). Without exhausted games:
+    the target its fixed games played most often.
+    Columns: setting, players, target, label (e.g. "Artisan, 55 points")."""
     schema = {"setting": pl.Utf8, "players": pl.Int64, "target": pl.Int64, "label": pl.Utf8}
     cg = crisis_games(games).cast({"players": pl.Int64})
     named = named_difficulties(cg, diffs).cast({"players": pl.Int64})
@@ -43,7 +45,21 @@ def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
                 if hit.height:
                     pick = hit.row(0, named=True)
             else:
-                pick = mine.sort("target", "difficulty").row((mine.height - 1) // 2, named=True)
+                scores = g.filter(pl.col("exhaust").fill_null(False))["score"]
+                rates = mine.with_columns(pl.col("target").map_elements(
+                    lambda t, s=scores: float((s >= t).mean()), return_dtype=pl.Float64)
+                    .alias("rate"))
+                best = (rates.filter(pl.col("rate").is_between(0.1, 0.9))
+                        .with_columns((pl.col("rate") - 0.5).abs().alias("off"))
+                        .sort("off", "target"))
+                if best.height:
+                    pick = best.row(0, named=True)
+                else:
+                    t = int(scores.median())
+                    rows.append((setting, players, t,
+                                 f"{t} points, the median team score: no named difficulty "
+                                 "is won 10-90% of the time"))
+                    continue
         if pick is not None:
             rows.append((setting, players, pick["target"],
                          f"{pick['difficulty']}, {pick['target']} points"))

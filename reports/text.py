@@ -94,6 +94,11 @@ def spread(row: dict, lo: str = "q10", hi: str = "q90") -> str:
     return a if a == b else f"{a}–{b}"
 
 
+def plural(n: int, noun: str) -> str:
+    """"1 player", "3 players"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def players_label(players: int) -> str:
     return f"{players}-player"
 
@@ -140,7 +145,7 @@ def target_sentences(targets: pl.DataFrame) -> list[str]:
         g = g.sort("level", descending=True)
         levels = " / ".join(level_label(x) for x in g["level"].to_list())
         values = " / ".join(DASH if missing(t) else str(t) for t in g["target"].to_list())
-        out.append(f"{setting}: for {levels} wins with {players} players, print targets "
+        out.append(f"{setting}: for {levels} wins with {plural(players, 'player')}, print targets "
                    f"{values} (the largest target won at least that often).")
     return out
 
@@ -185,7 +190,7 @@ def burn_sentences(deck_out: pl.DataFrame, slack: pl.DataFrame, clock_end: pl.Da
     out = []
     for row in deck_out.iter_rows(named=True):
         key = (row["setting"], row["players"])
-        text = f"{row['setting']}: with {row['players']} players the gem deck "
+        text = f"{row['setting']}: with {plural(row['players'], 'player')} the gem deck "
         if row["n"] == 0:
             text += "never ran out"
         else:

@@ -184,7 +184,8 @@ def room_rows(rows: list[tuple]) -> pl.DataFrame:
 
 
 def test_room_value_by_median_build_turn():
-    # Four exhausted 2e games; the reference difficulty is Artisan (55), the middle one.
+    # Four exhausted 2e games; Journeyman (45) and Artisan (55) are each won by half of them,
+    # the closest to half: the reference is the lower, Journeyman.
     games = games_frame([{"score_by_turn": [60]}, {"score_by_turn": [58]},
                          {"score_by_turn": [40]}, {"score_by_turn": [30]}])
     placed = room_rows([
@@ -200,13 +201,13 @@ def test_room_value_by_median_build_turn():
     assert hall["median_turn"] == 4.0  # first builds at 2, 4, 8
     assert hall["points_per_build"] == 1.5 and hall["uses_per_build"] == 0.75
     assert hall["gained_per_use"] == pytest.approx(5 / 3)
-    # Built by turn 4 in games 0 and 1 (both won at 55); games 2 and 3 lost.
+    # Built by turn 4 in games 0 and 1 (both won at 45); games 2 and 3 lost.
     assert (hall["early_games"], hall["early_wins"]) == (2, 2)
     assert (hall["other_games"], hall["other_wins"]) == (2, 0)
     assert hall["diff"] == 1.0
     assert (hall["diff_low"], hall["diff_high"]) == pytest.approx(
         difference(2, 2, 0, 2)[1:], abs=1e-12)
-    assert hall["reference"] == "the team reaches Artisan, 55 points"
+    assert hall["reference"] == "the team reaches Journeyman, 45 points"
     tunnel = value.filter(pl.col("room") == "Tunnel").row(0, named=True)
     assert tunnel["gained_per_use"] is None  # never used: no ratio, not NaN
     start = value.filter(pl.col("room") == "Start").row(0, named=True)
@@ -344,3 +345,13 @@ def test_no_nan_in_any_analysis_of_a_synthetic_run():
         for name, dtype in t.schema.items():
             if dtype == pl.Float64:
                 assert not any(isinstance(x, float) and math.isnan(x) for x in t[name]), name
+
+
+def test_room_value_counts_wins_at_a_target_that_tells_games_apart():
+    # No named difficulty is won 10-90% of the time (scores 20-29 against 35+): the median
+    # team score is the reference instead, so building early can still show its association.
+    games = games_frame([{"score_by_turn": [20 + g % 10]} for g in range(40)])
+    refs = rooms.reference_targets(games, frame.difficulties(manifest_for(games, DIFFS_2E),
+                                                             games))
+    assert refs["target"].to_list() == [24]
+    assert "median team score" in refs["label"][0]
