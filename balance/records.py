@@ -81,8 +81,11 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
     for key, value in variant.swept.items():
         if key not in cols:
             cols[key] = pa.array([value] * n, _swept_type(value))
+    # A game played to exhaustion without a target has no target to win: its wins at every
+    # target are read from score_by_turn (`won` would otherwise mean the engine's default).
+    open_ended = variant.exhaust and variant.target is None
     cols.update({
-        "won": pa.array(out[:, R_WON] != 0),
+        "won": pa.nulls(n, pa.bool_()) if open_ended else pa.array(out[:, R_WON] != 0),
         "end_reason": _codes(out[:, R_END_REASON], END_NAMES),
         "turns": pa.array(turns.astype(np.int16)),
         "score": pa.array(out[:, R_TEAM_SCORE if crisis else R_TOP_SCORE].astype(np.int16)),
@@ -90,7 +93,8 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "winner": (pa.nulls(n, pa.int8()) if crisis
                    else pa.array(out[:, R_WINNER].astype(np.int8))),
         "score_by_turn": _lists(sbt[played], turns),
-        "target_turn": _maybe(out[:, R_TARGET_TURN], pa.int16()),
+        "target_turn": (pa.nulls(n, pa.int16()) if open_ended
+                        else _maybe(out[:, R_TARGET_TURN], pa.int16())),
         "deck_out_turn": _maybe(out[:, R_DECK_OUT_TURN], pa.int16()),
         "reshuffles": pa.array(out[:, R_RESHUFFLES].astype(np.int16)),
         "cards_burned": pa.array(out[:, R_BURNT].astype(np.int16)),

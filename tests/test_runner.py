@@ -347,3 +347,14 @@ def test_custom_content_travels_with_the_job(tmp_path, minimal_text):
     b = balance.simulate(players=2, games=20, seed=1, exhaust=True, content=str(content),
                          jobs=2)
     assert b["score"].sum() > a["score"].sum()
+
+
+def test_open_ended_crisis_games_have_no_win_or_target_turn():
+    g = balance.simulate(mode="crisis", players=2, games=20, seed=3, exhaust=True)
+    assert g["target"].is_null().all() and g["exhaust"].all()
+    assert g["won"].is_null().all() and g["target_turn"].is_null().all()
+    fixed = balance.simulate(mode="crisis", players=2, games=20, seed=3, exhaust=True,
+                             target=20)
+    assert fixed["won"].is_not_null().all()
+    # the same games: reaching 20 is what the score trajectory says
+    assert (fixed["won"] == (g["score"] >= 20)).all()
