@@ -63,10 +63,14 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None) -> 
         raise InputError([Problem(", ".join(map(str, dirs)), "", "",
                                   "the same run directory is given twice")])
     from balance.store import read_run  # the runner's reader; imported only when needed
-
     from reports.combine import combine
 
-    data = combine([read_run(d) for d in dirs])
+    runs = [read_run(d) for d in dirs]
+    data = combine(runs)
+    # Unplayed shards of an interrupted run: the page says so at the top.
+    data.manifest = dict(data.manifest, missing_shards=[
+        f"{d}/{name}" for d, r in zip(dirs, runs, strict=True)
+        for name in getattr(r, "missing", [])])
     if out is None:
         out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
     return write_report(data, out)

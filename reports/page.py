@@ -114,6 +114,11 @@ def summary_section(a: Analysis, sections: list[Section]) -> Section:
         s.missing += sec.missing
     if a.games.height == 0:
         s.missing.insert(0, "The run has no games.")
+    unplayed = a.manifest.get("missing_shards") or []
+    if unplayed:
+        s.missing.insert(0, f"The run is incomplete: {text.count(len(unplayed))} shard(s) "
+                         "are not played yet, so these figures cover only the games played "
+                         "so far. Rerun `balance run` with the same experiment to finish it.")
     return s
 
 

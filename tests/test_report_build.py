@@ -246,3 +246,16 @@ def test_several_runs_make_one_report(tmp_path):
     assert both.manifest["experiment"] == "synthetic + rush-run"
     page = write_report(both, tmp_path).read_text()
     assert "Crisis difficulty" in page and "Rush" in page and "rush.toml" in page
+
+
+def test_an_interrupted_run_is_reported_as_incomplete(tmp_path, monkeypatch):
+    def read_run(run_dir):
+        run = synthetic_run(games_per_variant=10, rush=False, first_edition=False, fixed=False)
+        run.missing = ["v00001-g000000000010-000000000020"]
+        return run
+
+    module = types.ModuleType("balance.store")
+    module.read_run = read_run
+    monkeypatch.setitem(sys.modules, "balance.store", module)
+    page = build_report(tmp_path).read_text()
+    assert "The run is incomplete: 1 shard(s) are not played yet" in page
