@@ -62,6 +62,7 @@ from balance.engine.state import (
     S_STEPS_LEFT,
     S_SUP_WILD,
     S_TILES_N,
+    S_TURN,
 )
 from balance.engine.usable_nb import ability_usable_nb
 from balance.tables import (
@@ -180,14 +181,20 @@ def estimate_avail_nb(st, tb, ru, p):
 
 @njit
 def choose_goal_nb(st, tb, ru, w, p):
-    """The door player p saves its cards for (see _goal_from_reach_nb); cached for the
-    current decision."""
-    if st.sc[S_GOAL_STAMP] == st.sc[S_DECISIONS]:
+    """The door player p saves its cards for (see _goal_from_reach_nb). It is chosen once per
+    turn of each player and mine (a new tile may open a better door): a goal that shifted
+    with every card discarded or drawn would not be one."""
+    if st.sc[S_GOAL_STAMP] == goal_key_nb(st, p):
         return
     refresh_frontier_nb(st, tb, w)
     reach_nb(st, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
     hand_supply_nb(st, tb, p)
     _goal_from_reach_nb(st, tb, w, p, ru.steps)
+
+
+@njit
+def goal_key_nb(st, p):
+    return ((st.sc[S_TURN] * 64 + p) << 24) + st.sc[S_MINE_VER]
 
 
 @njit
@@ -197,7 +204,7 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
     st.goal with each gem's share of that door (1 for a gem it needs once and one card in hand
     shows; less when several cards show it; the missing units for wild gems) and st.want
     with the units it still lacks."""
-    st.sc[S_GOAL_STAMP] = st.sc[S_DECISIONS]
+    st.sc[S_GOAL_STAMP] = goal_key_nb(st, p)
     g_n = st.goal.shape[0]
     for g in range(g_n):
         st.goal[g] = 0.0
@@ -464,7 +471,8 @@ def plan_step_nb(st, tb, ru, w, n, p):
             return 0
         return _go_toward_nb(st, n, cur, j)
     # No build: the most valuable reachable ability, if it beats drawing a card.
-    _goal_from_reach_nb(st, tb, w, p, steps)  # room_value_nb weighs digs by what it lacks
+    if st.sc[S_GOAL_STAMP] != goal_key_nb(st, p):  # room_value_nb weighs digs by it
+        _goal_from_reach_nb(st, tb, w, p, steps)
     target = -1
     value = w[W_DRAW]
     for j in range(st.sc[S_PLACED]):
