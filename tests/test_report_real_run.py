@@ -1,0 +1,95 @@
+"""The report built from small real runs (the engine, the runner and the store, end to end):
+every section present, every figure written, no NaN or empty table, and the same page twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from balance.experiment import load_experiment
+from balance.runner import run_experiment
+from reports.build import FIGURES, build_report
+from tests.test_report_build import SECTIONS, check_page
+
+CRISIS = """\
+[experiment]
+name = "real-crisis"
+description = "2nd-edition Crisis to exhaustion and to Journeyman"
+edition = "2e"
+mode = "crisis"
+games = 60
+seed = 5
+shard_size = 30
+
+[grid]
+players = [2, 3]
+exhaust = [true, false]
+target = ["Journeyman"]
+"""
+
+RUSH = """\
+[experiment]
+name = "real-rush"
+description = "2nd-edition Rush"
+edition = "2e"
+mode = "rush"
+games = 40
+seed = 6
+
+[grid]
+players = [2, 3]
+"""
+
+FIRST = """\
+[experiment]
+name = "real-1e"
+description = "1st-edition Crisis to exhaustion"
+edition = "1e"
+mode = "crisis"
+games = 40
+seed = 7
+exhaust = true
+players = 2
+"""
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("real")
+    dirs = []
+    for name, text in (("crisis", CRISIS), ("rush", RUSH), ("first", FIRST)):
+        path = root / f"{name}.toml"
+        path.write_text(text)
+        dirs.append(run_experiment(load_experiment(path), out=root / "runs", jobs=1).run_dir)
+    return root, dirs
+
+
+def test_report_of_real_runs_has_every_section_and_figure(runs):
+    root, dirs = runs
+    page = build_report(dirs, root / "report")
+    body = check_page(page)
+    for sid in SECTIONS:
+        assert f'<section id="{sid}">' in body
+    assert 'class="missing"' not in body
+    figures = {p.name for p in (page.parent / FIGURES).glob("*.png")}
+    for name in ("crisis-curve-2e.png", "crisis-turn-2e.png", "rooms-crisis-2e.png",
+                 "rooms-rush-2e.png", "burn-deck-2e.png", "burn-slack-2e.png",
+                 "rush-seats-2e.png", "rush-length-2e.png", "crisis-curve-1e.png",
+                 "burn-end-1e.png"):
+        assert name in figures
+    for d in dirs:  # every experiment file is named at the end of the page
+        assert d.name in body
+    # The 2-player Crisis games at Journeyman are counted, in the sentence and the table.
+    assert "2-player Crisis is won" in body and "Journeyman (45" in body
+
+
+def test_report_of_a_real_run_is_the_same_twice(runs):
+    root, dirs = runs
+    a = build_report(dirs[0], root / "a").read_bytes()
+    b = build_report(dirs[0], root / "b").read_bytes()
+    assert a == b
+
+
+def test_report_of_a_run_without_rush_says_so(runs):
+    root, dirs = runs
+    body = check_page(build_report(dirs[0], root / "crisis-only"))
+    assert 'class="missing"' in body and "no Rush games" in body
