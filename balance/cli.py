@@ -158,7 +158,8 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
                f"= {n:,} games -> {out / exp.name}")
     bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                    MofNCompleteColumn(), TextColumn("games"), _speed_column(),
-                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+                   TimeElapsedColumn(), TextColumn("elapsed,"), TimeRemainingColumn(),
+                   TextColumn("left"))
     task = None
 
     def start(total: int, done: int) -> None:
