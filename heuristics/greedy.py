@@ -48,6 +48,7 @@ from balance.engine.payment_nb import door_covered_nb, hand_has_warp_nb, hand_su
 from balance.engine.state import (
     S_AVAIL_STAMP,
     S_BURNT_N,
+    S_CARD_VER,
     S_CARTS,
     S_DECISIONS,
     S_DECK_N,
@@ -57,7 +58,10 @@ from balance.engine.state import (
     S_MINE_VER,
     S_NEED_VER,
     S_PLACED,
+    S_PLAN_KEY,
     S_PLAN_ROOM,
+    S_PLAN_SIDE,
+    S_PLAN_TARGET,
     S_REACH_KEY,
     S_STEPS_LEFT,
     S_SUP_WILD,
@@ -427,8 +431,58 @@ def deficit_nb(st, tb, rt, rot, side):
 
 
 @njit
+def plan_key_nb(st, p):
+    """What a plan made at one step of a turn depends on: the turn, the mine and the cards."""
+    return (((st.sc[S_TURN] * 64 + p) << 20) + st.sc[S_MINE_VER]) * 100_003 + st.sc[S_CARD_VER]
+
+
+@njit
+def follow_plan_nb(st, n, p):
+    """The next move of the plan made at an earlier step of this turn, or -1 to plan anew.
+    The plan holds while nothing but the player's position changed, and the player is where
+    the last move was meant to take it: the rest of a shortest way is still shortest."""
+    cur = st.pos[p]
+    if st.sc[S_PLAN_KEY] != plan_key_nb(st, p) or st.sc[S_PLAN_ROOM] != cur:
+        return -1
+    target = st.sc[S_PLAN_TARGET]
+    if cur == target:
+        side = st.sc[S_PLAN_SIDE]
+        for i in range(n):
+            if side < 0 and st.opt[i, 0] == OPT_STOP:
+                return i
+            if side >= 0 and st.opt[i, 0] == OPT_DOOR and st.opt[i, 1] == side \
+                    and st.opt[i, 2] < 0:
+                return i
+        return -1
+    hop = first_hop_nb(st, cur, target)
+    how = st.prev_how[hop]
+    st.sc[S_PLAN_ROOM] = hop
+    for i in range(n):
+        kind = st.opt[i, 0]
+        if ((how == OPT_DOOR and kind == OPT_DOOR and st.opt[i, 1] == st.prev_arg[hop])
+                or (how == OPT_CART and kind == OPT_CART and st.opt[i, 1] == hop)
+                or (how == OPT_ABILITY and kind == OPT_ABILITY)):
+            return i
+    return -1
+
+
+@njit
+def _plan_nb(st, n, p, cur, target, side):
+    """Head for `target` (and there, build through `side`, or stop when side < 0); the plan
+    is kept for the next steps of this turn (follow_plan_nb)."""
+    st.sc[S_PLAN_KEY] = plan_key_nb(st, p)
+    st.sc[S_PLAN_TARGET] = target
+    st.sc[S_PLAN_SIDE] = side
+    return _go_toward_nb(st, n, cur, target)
+
+
+@njit
 def plan_step_nb(st, tb, ru, w, n, p):
     refresh_frontier_nb(st, tb, w)
+    k = follow_plan_nb(st, n, p)
+    if k >= 0:
+        return k
+    st.sc[S_PLAN_KEY] = -1
     steps = st.sc[S_STEPS_LEFT]
     cur = st.pos[p]
     # Look past this turn's steps too, to head for the frontier when nothing is in reach.
@@ -469,7 +523,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
                 if st.opt[i, 0] == OPT_DOOR and st.opt[i, 1] == side and st.opt[i, 2] < 0:
                     return i
             return 0
-        return _go_toward_nb(st, n, cur, j)
+        return _plan_nb(st, n, p, cur, j, side)
     # No build: the most valuable reachable ability, if it beats drawing a card.
     if st.sc[S_GOAL_STAMP] != goal_key_nb(st, p):  # room_value_nb weighs digs by it
         _goal_from_reach_nb(st, tb, w, p, steps)
@@ -487,7 +541,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
     if target >= 0:
         if target == cur:
             return find_option_nb(st, n, OPT_STOP, 0)
-        return _go_toward_nb(st, n, cur, target)
+        return _plan_nb(st, n, p, cur, target, -1)
     # Nothing better than a draw here: draw nearer the door most worth building next.
     goal = -1
     goal_score = -1e18
@@ -502,7 +556,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
             goal, goal_score = j, score
     if goal < 0 or goal == cur:
         return find_option_nb(st, n, OPT_STOP, 0)
-    return _go_toward_nb(st, n, cur, goal)
+    return _plan_nb(st, n, p, cur, goal, -1)
 
 
 @njit

@@ -9,6 +9,7 @@ from balance.engine.jit import njit
 from balance.engine.rng import shuffle_nb
 from balance.engine.state import (
     S_BURNT_N,
+    S_CARD_VER,
     S_DECK_N,
     S_DECK_OUT_TURN,
     S_DISC_N,
@@ -56,6 +57,7 @@ def available_nb(st):
 def to_hand_nb(st, p, card):
     st.hand[p, st.hand_n[p]] = card
     st.hand_n[p] += 1
+    st.sc[S_CARD_VER] += 1  # players' plans depend on the hands
 
 
 @njit
@@ -65,6 +67,7 @@ def hand_take_nb(st, p, pos):
     card = st.hand[p, pos]
     st.hand[p, pos] = st.hand[p, n]
     st.hand_n[p] = n
+    st.sc[S_CARD_VER] += 1
     return card
 
 
