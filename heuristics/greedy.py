@@ -190,7 +190,7 @@ def choose_goal_nb(st, tb, ru, w, p):
     with every card discarded or drawn would not be one."""
     if st.sc[S_GOAL_STAMP] == goal_key_nb(st, p):
         return
-    refresh_frontier_nb(st, tb, w)
+    # The frontier needs no refresh here: greedy_choose_nb refreshes it before every decision.
     reach_nb(st, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
     hand_supply_nb(st, tb, p)
     _goal_from_reach_nb(st, tb, w, p, ru.steps)
@@ -217,17 +217,16 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
         return
     best = -1
     best_score = -1e18
+    missing = 0
     for f in range(st.sc[S_FRONT_N]):
         j = st.front[f, 0]
         if st.dist[j] >= BIG:
             continue
-        short = deficit_nb(st, tb, st.pl_type[j], st.pl_rot[j], st.front[f, 1])
-        score = (st.front[f, 2] * w[W_APPROACH_POINTS] - short
-                 - st.dist[j] * w[W_APPROACH_DIST])
+        score, short = approach_score_nb(st, tb, w, f)
         if short == 0 and st.dist[j] + 1 <= steps:
             score += w[W_READY]
         if score > best_score:
-            best, best_score = f, score
+            best, best_score, missing = f, score, short
     if best < 0:
         return
     j = st.front[best, 0]
@@ -238,7 +237,6 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
         showing[g] = 0
     for i in range(st.hand_n[p]):
         _count_card(tb, showing, st.hand[p, i], 1)
-    missing = deficit_nb(st, tb, st.pl_type[j], st.pl_rot[j], st.front[best, 1])
     for g in range(g_n):
         if tb.gem_power[g] == WILD:
             st.goal[g] = w[W_GOAL] * min(1.0, missing / max(1, showing[g]))
@@ -416,6 +414,17 @@ def find_option_nb(st, n, kind, a):
 
 
 @njit
+def approach_score_nb(st, tb, w, f):
+    """How much frontier door f is worth heading for: its points against the gems the hand
+    still lacks for it and the steps to it (st.dist). Returns (score, gems lacking)."""
+    j = st.front[f, 0]
+    short = deficit_nb(st, tb, st.pl_type[j], st.pl_rot[j], st.front[f, 1])
+    score = (st.front[f, 2] * w[W_APPROACH_POINTS] - short
+             - st.dist[j] * w[W_APPROACH_DIST])
+    return score, short
+
+
+@njit
 def deficit_nb(st, tb, rt, rot, side):
     """Gem units the last tallied hand supply is short of a door's cost (wild gems count)."""
     cost = tb.door_cost[rt, rot, side]
@@ -549,9 +558,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
         j = st.front[f, 0]
         if st.dist[j] >= BIG:
             continue
-        score = (st.front[f, 2] * w[W_APPROACH_POINTS]
-                 - deficit_nb(st, tb, st.pl_type[j], st.pl_rot[j], st.front[f, 1])
-                 - st.dist[j] * w[W_APPROACH_DIST])
+        score, _short = approach_score_nb(st, tb, w, f)
         if score > goal_score:
             goal, goal_score = j, score
     if goal < 0 or goal == cur:
