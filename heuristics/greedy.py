@@ -94,9 +94,14 @@ BIG = 1 << 30
 @njit
 def refresh_frontier_nb(st, tb, w):
     """Frontier doors (doors of built rooms that lead, through any tunnels, to an empty cell)
-    and how much each gem is wanted by them; cached until the mine changes."""
-    if st.sc[S_NEED_VER] == st.sc[S_MINE_VER]:
-        return
+    and how much each gem is wanted by them; cached until the mine changes. (Cache checks
+    like this one sit in a small wrapper that inlines: a call costs ~160 ns, see jit.py.)"""
+    if st.sc[S_NEED_VER] != st.sc[S_MINE_VER]:
+        _frontier_nb(st, tb, w)
+
+
+@njit
+def _frontier_nb(st, tb, w):
     for g in range(st.need.shape[0]):
         st.need[g] = 0.0
     n = 0
@@ -188,8 +193,12 @@ def choose_goal_nb(st, tb, ru, w, p):
     """The door player p saves its cards for (see _goal_from_reach_nb). It is chosen once per
     turn of each player and mine (a new tile may open a better door): a goal that shifted
     with every card discarded or drawn would not be one."""
-    if st.sc[S_GOAL_STAMP] == goal_key_nb(st, p):
-        return
+    if st.sc[S_GOAL_STAMP] != goal_key_nb(st, p):
+        _choose_goal_nb(st, tb, ru, w, p)
+
+
+@njit
+def _choose_goal_nb(st, tb, ru, w, p):
     # The frontier needs no refresh here: greedy_choose_nb refreshes it before every decision.
     reach_nb(st, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
     hand_supply_nb(st, tb, p)
@@ -256,7 +265,7 @@ def _count_card(tb, counts, c, sign):
         counts[g1] += sign
 
 
-@njit
+@njit(inline=True)
 def room_value_nb(st, tb, ru, w, p, room):
     """How much using this room's ability is worth to the greedy player now."""
     rt = st.pl_type[room]
@@ -321,14 +330,19 @@ def reach_nb(st, tb, ru, p, steps):
     Breadth-first by layers held in st.queue; each layer is expanded in placement order, so
     that ties between equally short ways are broken the same way every time."""
     cur = st.pos[p]
-    n = st.sc[S_PLACED]
     # The answer depends only on the mine, the start and the depth, unless the start is a
     # room whose ability moves its user (then it depends on the player's cards too).
-    key = (st.sc[S_MINE_VER] * (n + 1) + cur) * 1024 + steps
+    key = (st.sc[S_MINE_VER] * (st.sc[S_PLACED] + 1) + cur) * 1024 + steps
     cacheable = tb.room_kind[st.pl_type[cur]] != MOVEMENT
-    if cacheable and st.sc[S_REACH_KEY] == key:
-        return
-    st.sc[S_REACH_KEY] = key if cacheable else -1
+    if not cacheable or st.sc[S_REACH_KEY] != key:
+        st.sc[S_REACH_KEY] = key if cacheable else -1
+        _reach_nb(st, tb, ru, p, steps)
+
+
+@njit
+def _reach_nb(st, tb, ru, p, steps):
+    cur = st.pos[p]
+    n = st.sc[S_PLACED]
     for j in range(n):
         st.dist[j] = BIG
         st.prev[j] = -1
@@ -485,9 +499,9 @@ def _plan_nb(st, n, p, cur, target, side):
     return _go_toward_nb(st, n, cur, target)
 
 
-@njit
+@njit(inline=True)
 def plan_step_nb(st, tb, ru, w, n, p):
-    refresh_frontier_nb(st, tb, w)
+    # greedy_choose_nb has refreshed the frontier.
     k = follow_plan_nb(st, n, p)
     if k >= 0:
         return k
@@ -599,7 +613,7 @@ def pick_payment_nb(st, tb, w, n, p):
     return best
 
 
-@njit
+@njit(inline=True)
 def pick_rotation_nb(st, tb, w, n, p):
     best = 0
     best_score = -1.0
@@ -653,7 +667,7 @@ def frontier_doors_at_nb(st, room):
     return c
 
 
-@njit
+@njit(inline=True)
 def greedy_choose_nb(kind, st, tb, ru, w, n, p):
     refresh_frontier_nb(st, tb, w)
     if kind == D_STEP:

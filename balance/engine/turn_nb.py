@@ -143,7 +143,7 @@ def pay_nb(st, tb, ru, pol, w, p, cost, warp):
     return bonus
 
 
-@njit
+@njit(inline=True)
 def ask_rotation_nb(st, tb, ru, pol, w, p, rtype, entry, x, y):
     """Ask seat p how to turn a new tile laid at (x, y), entered through side `entry`:
     any rotation with a door on that side (ruling 5)."""
@@ -207,7 +207,7 @@ def _add(st, n, kind, a, b, c):
     return n + 1
 
 
-@njit
+@njit(inline=True)
 def list_steps_nb(st, tb, ru, p, steps, free_uses):
     n = _add(st, 0, OPT_STOP, 0, 0, 0)
     cur = st.pos[p]
@@ -258,7 +258,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
     return n
 
 
-@njit
+@njit(inline=True)
 def movement_nb(st, tb, ru, pol, w, p):
     """Up to `steps` steps; free moves (mine carts, free rooms, Warpstone) cost none. The
     free_use_cap rule bounds free moves so that no player can loop forever."""
@@ -302,7 +302,7 @@ def movement_nb(st, tb, ru, pol, w, p):
             run_ability_nb(st, tb, ru, pol, w, p, st.pos[p])
 
 
-@njit
+@njit(inline=True)
 def action_nb(st, tb, ru, pol, w, p):
     room = st.pos[p]
     act = ACT_DRAW
@@ -319,7 +319,7 @@ def action_nb(st, tb, ru, pol, w, p):
             emit_nb(st, EV_DRAW, c, 0, 0, 0, 0)
 
 
-@njit
+@njit(inline=True)
 def discard_to_limit_nb(st, tb, ru, pol, w, p):
     while st.hand_n[p] > ru.hand_limit:
         n = st.hand_n[p]
@@ -353,7 +353,7 @@ def burnable_nb(st, ru):
     return n
 
 
-@njit
+@njit(inline=True)
 def burn_phase_nb(st, tb, ru, pol, w, p):
     """Crisis clock. 1st edition: burn from the deck; unable to burn in full, the team loses
     (players may first discard at will to feed the deck). 2nd edition: burn from the deck or
@@ -399,7 +399,7 @@ def burn_phase_nb(st, tb, ru, pol, w, p):
         st.sc[S_END_REASON] = END_EXHAUSTED
 
 
-@njit
+@njit(inline=True)
 def play_turn_nb(st, tb, ru, pol, w, p):
     discard_to_limit_nb(st, tb, ru, pol, w, p)
     if st.hand_n[p] > ru.hand_limit and st.sc[S_VIOLATION] == 0:
