@@ -46,6 +46,19 @@ from balance.engine.jit import njit
 from balance.engine.mine_nb import T_EMPTY, T_ROOM, link_nb, step_xy_nb
 from balance.engine.payment_nb import door_covered_nb, hand_has_warp_nb, hand_supply_nb
 from balance.engine.state import (
+    B_ARG,
+    B_DIST,
+    B_HOW,
+    B_PREV,
+    B_QUEUE,
+    E_AVAIL,
+    E_GOAL,
+    E_NEED,
+    E_WANT,
+    PILE_BURNT,
+    PILE_DISC,
+    PL_ROT,
+    PL_TYPE,
     S_AVAIL_STAMP,
     S_BURNT_N,
     S_CARD_VER,
@@ -91,7 +104,7 @@ KNOB_NAMES = ("draw_value", "need_bonus", "wild_value", "echo_value", "bonus_val
 BIG = 1 << 30
 
 
-@njit
+@njit(inline=True)
 def refresh_frontier_nb(st, tb, w):
     """Frontier doors (doors of built rooms that lead, through any tunnels, to an empty cell)
     and how much each gem is wanted by them; cached until the mine changes. (Cache checks
@@ -102,14 +115,14 @@ def refresh_frontier_nb(st, tb, w):
 
 @njit
 def _frontier_nb(st, tb, w):
-    for g in range(st.need.shape[0]):
-        st.need[g] = 0.0
+    for g in range(st.gem_est.shape[1]):
+        st.gem_est[E_NEED, g] = 0.0
     n = 0
     for j in range(st.sc[S_PLACED]):
-        jt = st.pl_type[j]
+        jt = st.pl[PL_TYPE, j]
         if tb.room_kind[jt] == TUNNEL:
             continue
-        jr = st.pl_rot[j]
+        jr = st.pl[PL_ROT, j]
         for side in range(4):
             if not tb.door[jt, jr, side]:
                 continue
@@ -121,14 +134,14 @@ def _frontier_nb(st, tb, w):
             st.front[n, 1] = side
             st.front[n, 2] = pts
             n += 1
-            for g in range(st.need.shape[0]):
-                st.need[g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
+            for g in range(st.gem_est.shape[1]):
+                st.gem_est[E_NEED, g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
     most = 0.0
-    for g in range(st.need.shape[0]):
-        most = max(most, st.need[g])
+    for g in range(st.gem_est.shape[1]):
+        most = max(most, st.gem_est[E_NEED, g])
     if most > 0:
-        for g in range(st.need.shape[0]):
-            st.need[g] /= most  # 1.0 for the most wanted gem
+        for g in range(st.gem_est.shape[1]):
+            st.gem_est[E_NEED, g] /= most  # 1.0 for the most wanted gem
     st.sc[S_FRONT_N] = n
     st.sc[S_NEED_VER] = st.sc[S_MINE_VER]
 
@@ -145,9 +158,9 @@ def card_value_nb(st, tb, w, card):
             continue
         pw = tb.gem_power[g]
         if pw == STANDARD:
-            v += st.need[g] + st.goal[g]
+            v += st.gem_est[E_NEED, g] + st.gem_est[E_GOAL, g]
         elif pw == WILD:
-            v += w[W_WILD] + st.goal[g]
+            v += w[W_WILD] + st.gem_est[E_GOAL, g]
         elif pw == ECHO:
             v += w[W_ECHO]
         elif pw == BONUS:
@@ -162,22 +175,22 @@ def estimate_avail_nb(st, tb, ru, p):
     """Cards showing each gem that the deck and discards could still yield, from what this
     player may know: the face-up discards, plus the unseen cards (neither in its hand, burnt
     nor discarded) in the share the deck holds of them against the other hands."""
-    g_n = st.avail.shape[0]
+    g_n = st.gem_est.shape[1]
     unseen = st.gtmp[3]
     for g in range(g_n):
-        st.avail[g] = 0.0
+        st.gem_est[E_AVAIL, g] = 0.0
         unseen[g] = tb.gem_cards[g]
     for i in range(st.hand_n[p]):
         _count_card(tb, unseen, st.hand[p, i], -1)
     for i in range(st.sc[S_BURNT_N]):
-        _count_card(tb, unseen, st.burnt[i], -1)
+        _count_card(tb, unseen, st.piles[PILE_BURNT, i], -1)
     for i in range(st.sc[S_DISC_N]):
-        _count_card(tb, unseen, st.disc[i], -1)
-        ct = tb.card_deck[st.disc[i]]
+        _count_card(tb, unseen, st.piles[PILE_DISC, i], -1)
+        ct = tb.card_deck[st.piles[PILE_DISC, i]]
         for k in range(2):
             g = tb.card_gems[ct, k]
             if g >= 0 and (k == 0 or g != tb.card_gems[ct, 0]):
-                st.avail[g] += 1.0
+                st.gem_est[E_AVAIL, g] += 1.0
     others = 0
     for q in range(ru.players):
         if q != p:
@@ -185,10 +198,10 @@ def estimate_avail_nb(st, tb, ru, p):
     deck = st.sc[S_DECK_N]
     share = deck / (deck + others) if deck + others > 0 else 0.0
     for g in range(g_n):
-        st.avail[g] += unseen[g] * share
+        st.gem_est[E_AVAIL, g] += unseen[g] * share
 
 
-@njit
+@njit(inline=True)
 def choose_goal_nb(st, tb, ru, w, p):
     """The door player p saves its cards for (see _goal_from_reach_nb). It is chosen once per
     turn of each player and mine (a new tile may open a better door): a goal that shifted
@@ -214,14 +227,14 @@ def goal_key_nb(st, p):
 def _goal_from_reach_nb(st, tb, w, p, steps):
     """From a fresh reach_nb and hand supply: the frontier door best worth building next, as
     when heading for one, and far better when it can be built within `steps` now. Fills
-    st.goal with each gem's share of that door (1 for a gem it needs once and one card in hand
-    shows; less when several cards show it; the missing units for wild gems) and st.want
-    with the units it still lacks."""
+    st.gem_est[E_GOAL] with each gem's share of that door (1 for a gem it needs once and one
+    card in hand shows; less when several cards show it; the missing units for wild gems) and
+    st.gem_est[E_WANT] with the units it still lacks."""
     st.sc[S_GOAL_STAMP] = goal_key_nb(st, p)
-    g_n = st.goal.shape[0]
+    g_n = st.gem_est.shape[1]
     for g in range(g_n):
-        st.goal[g] = 0.0
-        st.want[g] = 0.0
+        st.gem_est[E_GOAL, g] = 0.0
+        st.gem_est[E_WANT, g] = 0.0
     if st.sc[S_TILES_N] == 0 or w[W_GOAL] == 0.0:
         return
     best = -1
@@ -229,17 +242,17 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
     missing = 0
     for f in range(st.sc[S_FRONT_N]):
         j = st.front[f, 0]
-        if st.dist[j] >= BIG:
+        if st.bfs[B_DIST, j] >= BIG:
             continue
         score, short = approach_score_nb(st, tb, w, f)
-        if short == 0 and st.dist[j] + 1 <= steps:
+        if short == 0 and st.bfs[B_DIST, j] + 1 <= steps:
             score += w[W_READY]
         if score > best_score:
             best, best_score, missing = f, score, short
     if best < 0:
         return
     j = st.front[best, 0]
-    cost = tb.door_cost[st.pl_type[j], st.pl_rot[j], st.front[best, 1]]
+    cost = tb.door_cost[st.pl[PL_TYPE, j], st.pl[PL_ROT, j], st.front[best, 1]]
     nat = st.gtmp[0]  # the hand's supply, from hand_supply_nb
     showing = st.gtmp[3]
     for g in range(g_n):
@@ -248,10 +261,10 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
         _count_card(tb, showing, st.hand[p, i], 1)
     for g in range(g_n):
         if tb.gem_power[g] == WILD:
-            st.goal[g] = w[W_GOAL] * min(1.0, missing / max(1, showing[g]))
+            st.gem_est[E_GOAL, g] = w[W_GOAL] * min(1.0, missing / max(1, showing[g]))
         elif cost[g] > 0:
-            st.goal[g] = w[W_GOAL] * min(1.0, cost[g] / max(1, showing[g]))
-            st.want[g] = max(0, cost[g] - nat[g])
+            st.gem_est[E_GOAL, g] = w[W_GOAL] * min(1.0, cost[g] / max(1, showing[g]))
+            st.gem_est[E_WANT, g] = max(0, cost[g] - nat[g])
 
 
 @njit
@@ -268,12 +281,12 @@ def _count_card(tb, counts, c, sign):
 @njit(inline=True)
 def room_value_nb(st, tb, ru, w, p, room):
     """How much using this room's ability is worth to the greedy player now."""
-    rt = st.pl_type[room]
+    rt = st.pl[PL_TYPE, room]
     v = w[N_KNOBS + rt]
     total = 1e-9
     n_std = 0
-    for g in range(st.need.shape[0]):
-        total += st.need[g]
+    for g in range(st.gem_est.shape[1]):
+        total += st.gem_est[E_NEED, g]
         if tb.gem_power[g] == STANDARD:
             n_std += 1
     mean = total / max(n_std, 1)
@@ -290,17 +303,17 @@ def room_value_nb(st, tb, ru, w, p, room):
             wanted = 0.0
             best = -1.0  # most wanted standard gem of the filter; -1 when it names none
             left = 0.0
-            for g in range(st.need.shape[0]):
+            for g in range(st.gem_est.shape[1]):
                 if (mask >> g) & 1:
-                    wanted += st.need[g]
-                    left += st.avail[g]
+                    wanted += st.gem_est[E_NEED, g]
+                    left += st.gem_est[E_AVAIL, g]
                     if tb.gem_power[g] == STANDARD:
-                        best = max(best, st.need[g])
+                        best = max(best, st.gem_est[E_NEED, g])
             v += w[W_NEED_BONUS] * wanted / total
             lacking = 0.0
-            for g in range(st.want.shape[0]):
+            for g in range(st.gem_est.shape[1]):
                 if (mask >> g) & 1:
-                    lacking += st.want[g]
+                    lacking += st.gem_est[E_WANT, g]
             v += w[W_GOAL] * min(1.0, lacking)
             if op == DIG:
                 n = tb.prog[rt, i, 1]
@@ -322,18 +335,18 @@ def room_value_nb(st, tb, ru, w, p, room):
     return v
 
 
-@njit
+@njit(inline=True)
 def reach_nb(st, tb, ru, p, steps):
-    """Steps needed to reach each built room this turn (st.dist), with the first move of a
-    shortest way there (st.prev_how / st.prev_arg on the room after the start).
+    """Steps needed to reach each built room this turn (st.bfs[B_DIST]), with the first move
+    of a shortest way there (B_HOW and B_ARG, on the room after the start).
 
-    Breadth-first by layers held in st.queue; each layer is expanded in placement order, so
-    that ties between equally short ways are broken the same way every time."""
+    Breadth-first by layers held in st.bfs[B_QUEUE]; each layer is expanded in placement
+    order, so that ties between equally short ways are broken the same way every time."""
     cur = st.pos[p]
     # The answer depends only on the mine, the start and the depth, unless the start is a
     # room whose ability moves its user (then it depends on the player's cards too).
     key = (st.sc[S_MINE_VER] * (st.sc[S_PLACED] + 1) + cur) * 1024 + steps
-    cacheable = tb.room_kind[st.pl_type[cur]] != MOVEMENT
+    cacheable = tb.room_kind[st.pl[PL_TYPE, cur]] != MOVEMENT
     if not cacheable or st.sc[S_REACH_KEY] != key:
         st.sc[S_REACH_KEY] = key if cacheable else -1
         _reach_nb(st, tb, ru, p, steps)
@@ -344,10 +357,10 @@ def _reach_nb(st, tb, ru, p, steps):
     cur = st.pos[p]
     n = st.sc[S_PLACED]
     for j in range(n):
-        st.dist[j] = BIG
-        st.prev[j] = -1
-    q = st.queue
-    st.dist[cur] = 0
+        st.bfs[B_DIST, j] = BIG
+        st.bfs[B_PREV, j] = -1
+    q = st.bfs[B_QUEUE]
+    st.bfs[B_DIST, cur] = 0
     q[0] = cur
     lo = 0
     hi = 1
@@ -355,15 +368,15 @@ def _reach_nb(st, tb, ru, p, steps):
         if st.sc[S_CARTS] >= 2:
             via = BIG  # mine carts link every cart at no step: through the first one reached
             for k in range(lo, hi):
-                if tb.room_kind[st.pl_type[q[k]]] == MINECART and q[k] < via:
+                if tb.room_kind[st.pl[PL_TYPE, q[k]]] == MINECART and q[k] < via:
                     via = q[k]
             if via < BIG:
                 for j in range(n):
-                    if st.dist[j] > d and tb.room_kind[st.pl_type[j]] == MINECART:
-                        st.dist[j] = d
-                        st.prev[j] = via
-                        st.prev_how[j] = OPT_CART
-                        st.prev_arg[j] = j
+                    if st.bfs[B_DIST, j] > d and tb.room_kind[st.pl[PL_TYPE, j]] == MINECART:
+                        st.bfs[B_DIST, j] = d
+                        st.bfs[B_PREV, j] = via
+                        st.bfs[B_HOW, j] = OPT_CART
+                        st.bfs[B_ARG, j] = j
                         q[hi] = j
                         hi += 1
         if d == steps or lo == hi:
@@ -372,24 +385,24 @@ def _reach_nb(st, tb, ru, p, steps):
         nxt = hi
         for k in range(lo, hi):
             j = q[k]
-            jt = st.pl_type[j]
+            jt = st.pl[PL_TYPE, j]
             for side in range(4):
                 kind, a, _b, _c, _p = link_nb(st, tb, j, side)
-                if kind == T_ROOM and st.dist[a] > d + 1:
-                    st.dist[a] = d + 1
-                    st.prev[a] = j
-                    st.prev_how[a] = OPT_DOOR
-                    st.prev_arg[a] = side
+                if kind == T_ROOM and st.bfs[B_DIST, a] > d + 1:
+                    st.bfs[B_DIST, a] = d + 1
+                    st.bfs[B_PREV, a] = j
+                    st.bfs[B_HOW, a] = OPT_DOOR
+                    st.bfs[B_ARG, a] = side
                     q[nxt] = a
                     nxt += 1
             if (j == cur and tb.room_kind[jt] == MOVEMENT and tb.prog[jt, 0, 0] == MOVE_ANY
                     and ability_usable_nb(st, tb, ru, p, j)):
                 for a in range(n):
-                    if st.dist[a] > d + 1 and tb.room_kind[st.pl_type[a]] != TUNNEL:
-                        st.dist[a] = d + 1
-                        st.prev[a] = j
-                        st.prev_how[a] = OPT_ABILITY
-                        st.prev_arg[a] = a
+                    if st.bfs[B_DIST, a] > d + 1 and tb.room_kind[st.pl[PL_TYPE, a]] != TUNNEL:
+                        st.bfs[B_DIST, a] = d + 1
+                        st.bfs[B_PREV, a] = j
+                        st.bfs[B_HOW, a] = OPT_ABILITY
+                        st.bfs[B_ARG, a] = a
                         q[nxt] = a
                         nxt += 1
         lo = hi
@@ -412,10 +425,10 @@ def _sort_nb(a, lo, hi):
 def first_hop_nb(st, cur, target):
     """The room right after `cur` on the way to `target`."""
     j = target
-    for _ in range(st.prev.shape[0]):
-        if st.prev[j] == cur or st.prev[j] < 0:
+    for _ in range(st.bfs.shape[1]):
+        if st.bfs[B_PREV, j] == cur or st.bfs[B_PREV, j] < 0:
             return j
-        j = st.prev[j]
+        j = st.bfs[B_PREV, j]
     return j
 
 
@@ -430,11 +443,11 @@ def find_option_nb(st, n, kind, a):
 @njit
 def approach_score_nb(st, tb, w, f):
     """How much frontier door f is worth heading for: its points against the gems the hand
-    still lacks for it and the steps to it (st.dist). Returns (score, gems lacking)."""
+    still lacks for it and the steps to it (st.bfs[B_DIST]). Returns (score, gems lacking)."""
     j = st.front[f, 0]
-    short = deficit_nb(st, tb, st.pl_type[j], st.pl_rot[j], st.front[f, 1])
+    short = deficit_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j], st.front[f, 1])
     score = (st.front[f, 2] * w[W_APPROACH_POINTS] - short
-             - st.dist[j] * w[W_APPROACH_DIST])
+             - st.bfs[B_DIST, j] * w[W_APPROACH_DIST])
     return score, short
 
 
@@ -478,11 +491,11 @@ def follow_plan_nb(st, n, p):
                 return i
         return -1
     hop = first_hop_nb(st, cur, target)
-    how = st.prev_how[hop]
+    how = st.bfs[B_HOW, hop]
     st.sc[S_PLAN_ROOM] = hop
     for i in range(n):
         kind = st.opt[i, 0]
-        if ((how == OPT_DOOR and kind == OPT_DOOR and st.opt[i, 1] == st.prev_arg[hop])
+        if ((how == OPT_DOOR and kind == OPT_DOOR and st.opt[i, 1] == st.bfs[B_ARG, hop])
                 or (how == OPT_CART and kind == OPT_CART and st.opt[i, 1] == hop)
                 or (how == OPT_ABILITY and kind == OPT_ABILITY)):
             return i
@@ -521,14 +534,14 @@ def plan_step_nb(st, tb, ru, w, n, p):
             j = st.front[f, 0]
             side = st.front[f, 1]
             pts = st.front[f, 2]
-            need_steps = st.dist[j] + 1
+            need_steps = st.bfs[B_DIST, j] + 1
             if need_steps > steps:
                 if not warp:
                     continue
                 need_steps = BIG - 1  # reachable by a Warpstone build only
             if pts < best_pts or (pts == best_pts and need_steps >= best_steps):
                 continue
-            if door_covered_nb(st, tb, st.pl_type[j], st.pl_rot[j], side):
+            if door_covered_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j], side):
                 best, best_pts, best_steps = f, pts, need_steps
     # A door worth less than min_points is built only when no better one can be: it spends
     # cards for no points, but opens the mine to new rooms and doors.
@@ -553,9 +566,9 @@ def plan_step_nb(st, tb, ru, w, n, p):
     target = -1
     value = w[W_DRAW]
     for j in range(st.sc[S_PLACED]):
-        if st.dist[j] > steps:
+        if st.bfs[B_DIST, j] > steps:
             continue
-        k = tb.room_kind[st.pl_type[j]]
+        k = tb.room_kind[st.pl[PL_TYPE, j]]
         if k != ACTION and k != MOVEMENT and k != FREE:
             continue
         v = room_value_nb(st, tb, ru, w, p, j)
@@ -570,7 +583,7 @@ def plan_step_nb(st, tb, ru, w, n, p):
     goal_score = -1e18
     for f in range(st.sc[S_FRONT_N]):
         j = st.front[f, 0]
-        if st.dist[j] >= BIG:
+        if st.bfs[B_DIST, j] >= BIG:
             continue
         score, _short = approach_score_nb(st, tb, w, f)
         if score > goal_score:
@@ -583,10 +596,10 @@ def plan_step_nb(st, tb, ru, w, n, p):
 @njit
 def _go_toward_nb(st, n, cur, target):
     hop = first_hop_nb(st, cur, target)
-    how = st.prev_how[hop]
+    how = st.bfs[B_HOW, hop]
     st.sc[S_PLAN_ROOM] = hop
     if how == OPT_DOOR:
-        return find_option_nb(st, n, OPT_DOOR, st.prev_arg[hop])
+        return find_option_nb(st, n, OPT_DOOR, st.bfs[B_ARG, hop])
     if how == OPT_CART:
         return find_option_nb(st, n, OPT_CART, hop)
     return find_option_nb(st, n, OPT_ABILITY, 0)
@@ -704,8 +717,8 @@ def greedy_choose_nb(kind, st, tb, ru, w, n, p):
         best_v = -1.0
         for i in range(n):
             g = st.opt[i, 0]
-            if tb.gem_power[g] == STANDARD and st.need[g] > best_v:
-                best, best_v = i, st.need[g]
+            if tb.gem_power[g] == STANDARD and st.gem_est[E_NEED, g] > best_v:
+                best, best_v = i, st.gem_est[E_NEED, g]
         return best
     if kind == D_SWAP or kind == D_MOVE_ANY:
         if kind == D_MOVE_ANY and st.sc[S_PLAN_ROOM] >= 0:

@@ -53,7 +53,18 @@ from balance.engine.events import (
 from balance.engine.jit import njit
 from balance.engine.mine_nb import move_room_nb, room_move_spots_nb
 from balance.engine.players import decide_nb
-from balance.engine.state import S_PLACED, S_POOL_N, S_REJ_N
+from balance.engine.state import (
+    PILE_POOL,
+    PILE_REJ,
+    PL_GAINED,
+    PL_TYPE,
+    PL_USES,
+    PL_X,
+    PL_Y,
+    S_PLACED,
+    S_POOL_N,
+    S_REJ_N,
+)
 from balance.engine.usable_nb import count_discardable_nb
 from balance.tables import TUNNEL
 
@@ -70,8 +81,8 @@ def _eff_mask(fkind, mask, named):
 @njit
 def run_ability_nb(st, tb, ru, pol, w, p, room):
     """Carry out the ability of `room` for seat p. Returns the net cards it put in hand."""
-    rt = st.pl_type[room]
-    st.pl_uses[room] += 1
+    rt = st.pl[PL_TYPE, room]
+    st.pl[PL_USES, room] += 1
     emit_nb(st, EV_ABILITY, room, rt, 0, 0, 0)
     has_keep = tb.prog_has_keep[rt]
     gained = 0
@@ -125,14 +136,14 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                         gained += 1
                         emit_nb(st, EV_KEEP, c, 1, 0, 0, 0)
                 else:
-                    st.rej[st.sc[S_REJ_N]] = c
+                    st.piles[PILE_REJ, st.sc[S_REJ_N]] = c
                     st.sc[S_REJ_N] += 1
                     emit_nb(st, EV_PASS_OVER, c, 0, 0, 0, 0)
             flush_rejects_nb(st)
         elif op == KEEP_ALL:
             j = 0
             while j < st.sc[S_POOL_N]:
-                c = st.pool[j]
+                c = st.piles[PILE_POOL, j]
                 if card_has_nb(tb, c, mask):
                     pool_take_nb(st, j)
                     to_hand_nb(st, p, c)
@@ -144,9 +155,9 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
             for _ in range(n):
                 m = 0
                 for j in range(st.sc[S_POOL_N]):
-                    if card_has_nb(tb, st.pool[j], mask):
+                    if card_has_nb(tb, st.piles[PILE_POOL, j], mask):
                         st.opt[m, 0] = j
-                        st.opt[m, 1] = st.pool[j]
+                        st.opt[m, 1] = st.piles[PILE_POOL, j]
                         m += 1
                 if m == 0:
                     break
@@ -190,7 +201,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
         elif op == MOVE_ANY:
             m = 0
             for j in range(st.sc[S_PLACED]):
-                if j != st.pos[p] and tb.room_kind[st.pl_type[j]] != TUNNEL:
+                if j != st.pos[p] and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL:
                     st.opt[m, 0] = j
                     m += 1
             if m > 0:
@@ -217,7 +228,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                     st.opt[j, 0] = st.spots[j]
                 k = decide_nb(st, tb, ru, pol, w, D_MOVE_ROOM, m, p) if m > 1 else 0
                 move_room_nb(st, room, st.opt[k, 0])
-                emit_nb(st, EV_MOVE_ROOM, room, st.pl_x[room], st.pl_y[room], 0, 0)
+                emit_nb(st, EV_MOVE_ROOM, room, st.pl[PL_X, room], st.pl[PL_Y, room], 0, 0)
     flush_pool_nb(st)
-    st.pl_gained[room] += gained
+    st.pl[PL_GAINED, room] += gained
     return gained

@@ -8,6 +8,11 @@ from balance.engine.events import EV_BURN, EV_RESHUFFLE, emit_nb
 from balance.engine.jit import njit
 from balance.engine.rng import shuffle_nb
 from balance.engine.state import (
+    PILE_BURNT,
+    PILE_DECK,
+    PILE_DISC,
+    PILE_POOL,
+    PILE_REJ,
     S_BURNT_N,
     S_CARD_VER,
     S_DECK_N,
@@ -26,10 +31,10 @@ def reshuffle_nb(st):
     sc = st.sc
     n = sc[S_DISC_N]
     for i in range(n):
-        st.deck[sc[S_DECK_N] + i] = st.disc[i]
+        st.piles[PILE_DECK, sc[S_DECK_N] + i] = st.piles[PILE_DISC, i]
     sc[S_DECK_N] += n
     sc[S_DISC_N] = 0
-    shuffle_nb(st.rng, st.deck, sc[S_DECK_N])
+    shuffle_nb(st.rng, st.piles[PILE_DECK], sc[S_DECK_N])
     if sc[S_RESHUFFLES] == 0:
         sc[S_DECK_OUT_TURN] = sc[S_TURN]
     sc[S_RESHUFFLES] += 1
@@ -45,7 +50,7 @@ def take_top_nb(st):
             return -1
         reshuffle_nb(st)
     sc[S_DECK_N] -= 1
-    return st.deck[sc[S_DECK_N]]
+    return st.piles[PILE_DECK, sc[S_DECK_N]]
 
 
 @njit
@@ -73,21 +78,21 @@ def hand_take_nb(st, p, pos):
 
 @njit
 def to_discard_nb(st, card):
-    st.disc[st.sc[S_DISC_N]] = card
+    st.piles[PILE_DISC, st.sc[S_DISC_N]] = card
     st.sc[S_DISC_N] += 1
 
 
 @njit
 def to_pool_nb(st, card):
-    st.pool[st.sc[S_POOL_N]] = card
+    st.piles[PILE_POOL, st.sc[S_POOL_N]] = card
     st.sc[S_POOL_N] += 1
 
 
 @njit
 def pool_take_nb(st, i):
     n = st.sc[S_POOL_N] - 1
-    card = st.pool[i]
-    st.pool[i] = st.pool[n]
+    card = st.piles[PILE_POOL, i]
+    st.piles[PILE_POOL, i] = st.piles[PILE_POOL, n]
     st.sc[S_POOL_N] = n
     return card
 
@@ -96,20 +101,20 @@ def pool_take_nb(st, i):
 def flush_pool_nb(st):
     """Revealed cards nobody kept are discarded at the end of the ability."""
     for i in range(st.sc[S_POOL_N]):
-        to_discard_nb(st, st.pool[i])
+        to_discard_nb(st, st.piles[PILE_POOL, i])
     st.sc[S_POOL_N] = 0
 
 
 @njit
 def flush_rejects_nb(st):
     for i in range(st.sc[S_REJ_N]):
-        to_discard_nb(st, st.rej[i])
+        to_discard_nb(st, st.piles[PILE_REJ, i])
     st.sc[S_REJ_N] = 0
 
 
 @njit
 def burn_card_nb(st, card, source):
-    st.burnt[st.sc[S_BURNT_N]] = card
+    st.piles[PILE_BURNT, st.sc[S_BURNT_N]] = card
     st.sc[S_BURNT_N] += 1
     emit_nb(st, EV_BURN, card, source, 0, 0, 0)
 

@@ -5,6 +5,15 @@ and matches the grid, nobody stands in a tunnel, hands respect the limit after d
 from balance.engine.jit import njit
 from balance.engine.mine_nb import connected_nb
 from balance.engine.state import (
+    PILE_BURNT,
+    PILE_DECK,
+    PILE_DISC,
+    PILE_POOL,
+    PILE_REJ,
+    PL_POINTS,
+    PL_TYPE,
+    PL_X,
+    PL_Y,
     S_BURNT_N,
     S_DECK_N,
     S_DISC_N,
@@ -18,6 +27,7 @@ from balance.engine.state import (
     V_GRID,
     V_IN_TUNNEL,
     V_SCORE,
+    WK_PAY2,
 )
 from balance.tables import TUNNEL
 
@@ -43,14 +53,14 @@ def _mark(seen, arr, n):
 @njit
 def check_invariants_nb(st, tb, ru):
     n_cards = tb.card_deck.shape[0]
-    seen = st.work2
+    seen = st.work[WK_PAY2]
     for i in range(n_cards):
         seen[i] = 0
-    ok = _mark(seen, st.deck, st.sc[S_DECK_N])
-    ok &= _mark(seen, st.disc, st.sc[S_DISC_N])
-    ok &= _mark(seen, st.pool, st.sc[S_POOL_N])
-    ok &= _mark(seen, st.rej, st.sc[S_REJ_N])
-    ok &= _mark(seen, st.burnt, st.sc[S_BURNT_N])
+    ok = _mark(seen, st.piles[PILE_DECK], st.sc[S_DECK_N])
+    ok &= _mark(seen, st.piles[PILE_DISC], st.sc[S_DISC_N])
+    ok &= _mark(seen, st.piles[PILE_POOL], st.sc[S_POOL_N])
+    ok &= _mark(seen, st.piles[PILE_REJ], st.sc[S_REJ_N])
+    ok &= _mark(seen, st.piles[PILE_BURNT], st.sc[S_BURNT_N])
     for q in range(ru.players):
         ok &= _mark(seen, st.hand[q], st.hand_n[q])
     for i in range(n_cards):
@@ -67,13 +77,13 @@ def check_invariants_nb(st, tb, ru):
         door_total += st.door_pts[q]
     placed_points = 0
     for j in range(st.sc[S_PLACED]):
-        placed_points += st.pl_points[j]
-        if st.grid[st.pl_y[j], st.pl_x[j]] != j:
+        placed_points += st.pl[PL_POINTS, j]
+        if st.grid[st.pl[PL_Y, j], st.pl[PL_X, j]] != j:
             _flag(st, V_GRID)
     if team != st.sc[S_TEAM_SCORE] or placed_points != door_total:
         _flag(st, V_SCORE)
     if not connected_nb(st, -1):
         _flag(st, V_DISCONNECTED)
     for q in range(ru.players):
-        if tb.room_kind[st.pl_type[st.pos[q]]] == TUNNEL:
+        if tb.room_kind[st.pl[PL_TYPE, st.pos[q]]] == TUNNEL:
             _flag(st, V_IN_TUNNEL)

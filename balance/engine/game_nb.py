@@ -10,6 +10,15 @@ from balance.engine.rng import shuffle_nb
 from balance.engine.state import (
     END_RUSH_TARGET,
     END_TURN_CAP,
+    PILE_DECK,
+    PL_BUILDER,
+    PL_GAINED,
+    PL_POINTS,
+    PL_TURN,
+    PL_TYPE,
+    PL_USES,
+    PL_X,
+    PL_Y,
     S_BURNT_N,
     S_CHECK,
     S_CUR,
@@ -46,7 +55,7 @@ from balance.tables import CRISIS, RUSH, TUNNEL
 def reset_nb(st, tb, ru, rng_words, trace, check):
     # Clear only the cells the last game used: the grid is large and mostly empty.
     for j in range(st.sc[S_PLACED]):
-        st.grid[st.pl_y[j], st.pl_x[j]] = -1
+        st.grid[st.pl[PL_Y, j], st.pl[PL_X, j]] = -1
     script_n = st.sc[S_SCRIPT_N]  # a scripted player's choices survive the reset
     for i in range(S_N_SCALARS):
         st.sc[i] = 0
@@ -60,7 +69,7 @@ def reset_nb(st, tb, ru, rng_words, trace, check):
     st.sc[S_ORIGIN] = st.grid.shape[0] // 2
     n_cards = tb.card_deck.shape[0]
     for i in range(n_cards):
-        st.deck[i] = i
+        st.piles[PILE_DECK, i] = i
     st.sc[S_DECK_N] = n_cards
     n_tiles = tb.room_deck.shape[0]
     for i in range(n_tiles):
@@ -81,7 +90,7 @@ def setup_nb(st, tb, ru, pol, w):
     """Shuffle, lay the start tile (2nd edition: a tunnel start chains on until a room),
     deal, and seat everyone on the start room. Seat 0 is the first player."""
     shuffle_nb(st.rng, st.tiles, st.sc[S_TILES_N])
-    shuffle_nb(st.rng, st.deck, st.sc[S_DECK_N])
+    shuffle_nb(st.rng, st.piles[PILE_DECK], st.sc[S_DECK_N])
     o = st.sc[S_ORIGIN]
     if not ru.start_tunnel_chain:
         # Without the chain rule a tunnel cannot start the mine: it goes under the deck.
@@ -192,13 +201,13 @@ def record_nb(st, tb, ru, out, g, scores, rooms):
     n = st.sc[S_PLACED]
     built = 0
     for j in range(n):
-        rooms[g, j, RM_TYPE] = st.pl_type[j]
-        rooms[g, j, RM_TURN] = st.pl_turn[j]
-        rooms[g, j, RM_BUILDER] = st.pl_builder[j]
-        rooms[g, j, RM_POINTS] = st.pl_points[j]
-        rooms[g, j, RM_USES] = st.pl_uses[j]
-        rooms[g, j, RM_GAINED] = st.pl_gained[j]
-        if st.pl_builder[j] >= 0:
+        rooms[g, j, RM_TYPE] = st.pl[PL_TYPE, j]
+        rooms[g, j, RM_TURN] = st.pl[PL_TURN, j]
+        rooms[g, j, RM_BUILDER] = st.pl[PL_BUILDER, j]
+        rooms[g, j, RM_POINTS] = st.pl[PL_POINTS, j]
+        rooms[g, j, RM_USES] = st.pl[PL_USES, j]
+        rooms[g, j, RM_GAINED] = st.pl[PL_GAINED, j]
+        if st.pl[PL_BUILDER, j] >= 0:
             built += 1
     for j in range(n, rooms.shape[1]):
         rooms[g, j, RM_TYPE] = -1

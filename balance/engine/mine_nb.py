@@ -13,7 +13,23 @@ doors that led to its cell; moving a room (Mystic Elevator) rebuilds the whole t
 """
 
 from balance.engine.jit import njit
-from balance.engine.state import S_CARTS, S_LINK_VER, S_MINE_VER, S_PLACED
+from balance.engine.state import (
+    B_QUEUE,
+    PL_BUILDER,
+    PL_GAINED,
+    PL_POINTS,
+    PL_ROT,
+    PL_TURN,
+    PL_TYPE,
+    PL_USES,
+    PL_X,
+    PL_Y,
+    S_CARTS,
+    S_LINK_VER,
+    S_MINE_VER,
+    S_PLACED,
+    WK_SCRATCH,
+)
 from balance.tables import MINECART, TUNNEL
 
 DX = (0, 1, 0, -1)
@@ -40,15 +56,15 @@ def step_xy_nb(x, y, side):
 def place_nb(st, tb, rtype, rot, x, y, builder, turn):
     i = st.sc[S_PLACED]
     links_fresh = st.sc[S_LINK_VER] == st.sc[S_MINE_VER]
-    st.pl_type[i] = rtype
-    st.pl_rot[i] = rot
-    st.pl_x[i] = x
-    st.pl_y[i] = y
-    st.pl_builder[i] = builder
-    st.pl_turn[i] = turn
-    st.pl_points[i] = 0
-    st.pl_uses[i] = 0
-    st.pl_gained[i] = 0
+    st.pl[PL_TYPE, i] = rtype
+    st.pl[PL_ROT, i] = rot
+    st.pl[PL_X, i] = x
+    st.pl[PL_Y, i] = y
+    st.pl[PL_BUILDER, i] = builder
+    st.pl[PL_TURN, i] = turn
+    st.pl[PL_POINTS, i] = 0
+    st.pl[PL_USES, i] = 0
+    st.pl[PL_GAINED, i] = 0
     st.grid[y, x] = i
     st.sc[S_PLACED] = i + 1
     st.sc[S_MINE_VER] += 1
@@ -71,22 +87,22 @@ def trace_nb(st, tb, x, y, side):
     """Leave cell (x, y) through `side`. Returns (kind, a, b, c, tunnels passed):
     T_EMPTY with the empty cell (a, b) and the side c it is entered through;
     T_ROOM with the placed tile a; T_BLOCKED when a tunnel has no door on the entry side."""
-    return _trace_nb(st.grid, st.pl_type, st.pl_rot, tb.room_kind, tb.tunnel_exit, x, y, side)
+    return _trace_nb(st.grid, st.pl, tb.room_kind, tb.tunnel_exit, x, y, side)
 
 
 @njit
-def _trace_nb(grid, pl_type, pl_rot, room_kind, tunnel_exit, x, y, side):
+def _trace_nb(grid, pl, room_kind, tunnel_exit, x, y, side):
     # Takes only the arrays it reads: it is the hottest call in the engine.
     passed = 0
-    for _guard in range(pl_type.shape[0] + 2):
+    for _guard in range(pl.shape[1] + 2):
         nx, ny = step_xy_nb(x, y, side)
         j = grid[ny, nx]
         back = (side + 2) % 4
         if j < 0:
             return T_EMPTY, nx, ny, back, passed
-        if room_kind[pl_type[j]] != TUNNEL:
+        if room_kind[pl[PL_TYPE, j]] != TUNNEL:
             return T_ROOM, j, 0, 0, passed
-        ex = tunnel_exit[pl_type[j], pl_rot[j], back]
+        ex = tunnel_exit[pl[PL_TYPE, j], pl[PL_ROT, j], back]
         if ex < 0:
             return T_BLOCKED, j, 0, 0, passed
         passed += 1
@@ -96,7 +112,7 @@ def _trace_nb(grid, pl_type, pl_rot, room_kind, tunnel_exit, x, y, side):
 
 @njit
 def _link_side_nb(st, tb, j, side):
-    kind, a, b, c, passed = trace_nb(st, tb, st.pl_x[j], st.pl_y[j], side)
+    kind, a, b, c, passed = trace_nb(st, tb, st.pl[PL_X, j], st.pl[PL_Y, j], side)
     lk = st.link[j, side]
     lk[0] = kind
     lk[1] = a
@@ -107,8 +123,8 @@ def _link_side_nb(st, tb, j, side):
 
 @njit
 def _link_tile_nb(st, tb, j):
-    jt = st.pl_type[j]
-    jr = st.pl_rot[j]
+    jt = st.pl[PL_TYPE, j]
+    jr = st.pl[PL_ROT, j]
     tunnel = tb.room_kind[jt] == TUNNEL
     for side in range(4):
         if tunnel or not tb.door[jt, jr, side]:
@@ -147,10 +163,10 @@ def connected_nb(st, skip):
     if total <= 1:
         return True
     start = 0 if skip != 0 else 1
-    seen = st.scratch  # reused: cleared below for the first n entries
+    seen = st.work[WK_SCRATCH]  # reused: cleared below for the first n entries
     for i in range(n):
         seen[i] = 0
-    q = st.queue
+    q = st.bfs[B_QUEUE]
     q[0] = start
     seen[start] = 1
     head = 0
@@ -159,7 +175,7 @@ def connected_nb(st, skip):
         i = q[head]
         head += 1
         for side in range(4):
-            nx, ny = step_xy_nb(st.pl_x[i], st.pl_y[i], side)
+            nx, ny = step_xy_nb(st.pl[PL_X, i], st.pl[PL_Y, i], side)
             j = st.grid[ny, nx]
             if j >= 0 and j != skip and seen[j] == 0:
                 seen[j] = 1
@@ -174,7 +190,7 @@ def room_move_spots_nb(st, i, out):
     rest of the mine stays connected without it. Fills out[k] = y * W + x."""
     if st.sc[S_PLACED] < 2:
         return 0
-    x0, y0 = st.pl_x[i], st.pl_y[i]
+    x0, y0 = st.pl[PL_X, i], st.pl[PL_Y, i]
     st.grid[y0, x0] = -1
     n = 0
     if connected_nb(st, i):
@@ -183,7 +199,7 @@ def room_move_spots_nb(st, i, out):
             if j == i:
                 continue
             for side in range(4):
-                nx, ny = step_xy_nb(st.pl_x[j], st.pl_y[j], side)
+                nx, ny = step_xy_nb(st.pl[PL_X, j], st.pl[PL_Y, j], side)
                 if st.grid[ny, nx] >= 0 or (nx == x0 and ny == y0):
                     continue
                 code = ny * w + nx
@@ -202,9 +218,9 @@ def room_move_spots_nb(st, i, out):
 @njit
 def move_room_nb(st, i, code):
     w = st.grid.shape[0]
-    st.grid[st.pl_y[i], st.pl_x[i]] = -1
-    st.pl_x[i] = code % w
-    st.pl_y[i] = code // w
-    st.grid[st.pl_y[i], st.pl_x[i]] = i
+    st.grid[st.pl[PL_Y, i], st.pl[PL_X, i]] = -1
+    st.pl[PL_X, i] = code % w
+    st.pl[PL_Y, i] = code // w
+    st.grid[st.pl[PL_Y, i], st.pl[PL_X, i]] = i
     st.sc[S_MINE_VER] += 1
 

@@ -13,7 +13,12 @@ pays for the location). The engine lists them; the player picks one.
 
 from balance.engine.cards_nb import card_has_power_nb
 from balance.engine.jit import njit
-from balance.engine.state import S_SUP_ECHO, S_SUP_ECHO_UNITS, S_SUP_WILD
+from balance.engine.state import (
+    S_SUP_ECHO,
+    S_SUP_ECHO_UNITS,
+    S_SUP_WILD,
+    WK_ECHO,
+)
 from balance.tables import BONUS, ECHO, STANDARD, WARP, WILD
 
 MAX_PAY_CARDS = 12  # hand cards considered for one payment (2**12 subsets at most)
@@ -22,8 +27,9 @@ MAX_PAY_CARDS = 12  # hand cards considered for one payment (2**12 subsets at mo
 @njit
 def supply_nb(st, tb, cards, n):
     """Tally what cards[:n] can pay into st.gtmp (natural symbols per gem; the same from
-    non-Echoglass cards; Echoglass partners per gem) and st.echo (each Echoglass card's
-    partner gem). Door after door can then be checked against it by supply_covers_nb."""
+    non-Echoglass cards; Echoglass partners per gem) and st.work[WK_ECHO] (each Echoglass
+    card's partner gem). Door after door can then be checked against it by
+    supply_covers_nb."""
     n_g = tb.gem_power.shape[0]
     nat = st.gtmp[0]
     nonecho = st.gtmp[1]
@@ -50,7 +56,7 @@ def supply_nb(st, tb, cards, n):
                 nonecho[g1] += 1
         if is_echo:
             other = g1 if e0 else g0
-            st.echo[n_echo] = other
+            st.work[WK_ECHO, n_echo] = other
             n_echo += 1
             if other >= 0 and tb.gem_power[other] == STANDARD:
                 partner[other] += 1
@@ -104,7 +110,7 @@ def supply_covers_nb(st, tb, cost):
     if e >= 2:
         m = min(m, cap)
     for i in range(n_echo):
-        other = st.echo[i]
+        other = st.work[WK_ECHO, i]
         excl = 0
         if (other >= 0 and tb.gem_power[other] == STANDARD and cost[other] > nat[other]
                 and nonecho[other] == 0 and partner[other] == 1):
@@ -144,7 +150,7 @@ def door_covered_nb(st, tb, rt, rot, side):
     return supply_covers_nb(st, tb, cost)  # Echoglass may make up the rest
 
 
-@njit
+@njit(inline=True)
 def covers_nb(st, tb, cost, cards, n):
     """Whether cards[:n] together can pay `cost`."""
     supply_nb(st, tb, cards, n)

@@ -35,6 +35,22 @@ VIOLATION_NAMES = ("none", "player chose an option that was not offered",
                    "a hand was over the limit after the discard phase",
                    "the grid and the placed tiles disagree")
 
+# Rows of the grouped arrays. Arrays of one length share one 2-D array because every call
+# between kernels passes each array of the state by value (7 words for each; see jit.py):
+# 47 arrays cost 345 words a call, 24 cost 190. Python code may use the row names as
+# attributes (st.pl_type, st.deck, ...): see _ROW_VIEWS below.
+# st.pl: facts of each placed tile, in placement order.
+(PL_TYPE, PL_ROT, PL_X, PL_Y, PL_BUILDER, PL_TURN, PL_POINTS, PL_USES, PL_GAINED,
+ PL_ROWS) = range(10)
+# st.piles: the card piles, stacks of card ids whose sizes are in sc.
+PILE_DECK, PILE_DISC, PILE_POOL, PILE_REJ, PILE_BURNT, PILE_ROWS = range(6)
+# st.work: work space.
+WK_SCRATCH, WK_PAY1, WK_PAY2, WK_ECHO, WK_ROWS = range(5)
+# st.bfs: the players' breadth-first search over the mine.
+B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, B_ROWS = range(6)
+# st.gem_est (float): the players' estimates for each gem.
+E_NEED, E_AVAIL, E_GOAL, E_WANT, E_ROWS = range(5)
+
 MAX_OPTS = 4096
 MAX_SCRIPT = 4096
 EV_COLS = 8
@@ -43,23 +59,14 @@ EV_COLS = 8
 class State(NamedTuple):
     sc: np.ndarray  # (S_N_SCALARS,) scalars above
     rng: np.ndarray  # (4,) generator words
-    deck: np.ndarray  # (n_cards,) card ids, top = deck[deck_n - 1]
-    disc: np.ndarray  # (n_cards,) discard pile
-    pool: np.ndarray  # (n_cards,) revealed cards awaiting keep
-    rej: np.ndarray  # (n_cards,) cards a dig turned over and passed by
-    burnt: np.ndarray  # (n_cards,) burnt cards, out of the game
+    piles: np.ndarray  # (PILE_ROWS, n_cards) deck (top = last), discards, revealed cards
+    #                    awaiting keep, cards a dig passed by, burnt cards (out of the game)
     hand: np.ndarray  # (P, n_cards) card ids
     hand_n: np.ndarray  # (P,)
     tiles: np.ndarray  # (n_tiles,) room deck, top = tiles[tiles_n - 1]
-    pl_type: np.ndarray  # (n_tiles,) placed tile: room type
-    pl_rot: np.ndarray
-    pl_x: np.ndarray
-    pl_y: np.ndarray
-    pl_builder: np.ndarray  # seat that built it, -1 for setup
-    pl_turn: np.ndarray  # player turn it was built on, -1 for setup
-    pl_points: np.ndarray  # points scored through its doors
-    pl_uses: np.ndarray  # times its ability was used
-    pl_gained: np.ndarray  # cards those uses put into hands
+    pl: np.ndarray  # (PL_ROWS, n_tiles) placed tiles: room type, rotation, x, y, seat that
+    #                 built it (-1 for setup), player turn built on (-1 for setup), points
+    #                 scored through its doors, ability uses, cards those uses put in hands
     grid: np.ndarray  # (W, W) placed index or -1
     link: np.ndarray  # (n_tiles, 4, 5) where each door leads: trace_nb's answer (mine_nb.py)
     pos: np.ndarray  # (P,) placed index of each dwarf
@@ -69,24 +76,32 @@ class State(NamedTuple):
     score_by_turn: np.ndarray  # (max_turns,) team total after each player turn
     opt: np.ndarray  # (MAX_OPTS, 4) the legal options of the current decision
     gtmp: np.ndarray  # (4, G) int work space for payments (the supply of a set of cards)
-    echo: np.ndarray  # (n_cards,) partner gem of each Echoglass card in that set
-    scratch: np.ndarray  # (n_cards + 64,) work space (mine connectivity)
-    work1: np.ndarray  # (n_cards + 64,) work space (payments)
-    work2: np.ndarray  # (n_cards + 64,) work space (payments)
+    work: np.ndarray  # (WK_ROWS, n_cards + 64) work space: mine connectivity, payments, and
+    #                   the partner gem of each Echoglass card in a set
     spots: np.ndarray  # (4 * n_tiles + 8,) cells a room may move to
-    dist: np.ndarray  # (n_tiles,) BFS distances (players' planning)
-    prev: np.ndarray  # (n_tiles,) BFS parents
-    prev_how: np.ndarray  # (n_tiles,) BFS: option kind used to arrive
-    prev_arg: np.ndarray  # (n_tiles,) BFS: its argument
-    queue: np.ndarray  # (n_tiles,)
+    bfs: np.ndarray  # (B_ROWS, n_tiles + 1) players' planning: distances, parents, option
+    #                  kind and argument used to arrive, queue
     ev: np.ndarray  # (EV_MAX, EV_COLS) trace events when tracing
     front: np.ndarray  # (4 * n_tiles + 4, 3) players' cache: frontier doors (tile, side, pts)
     script: np.ndarray  # (MAX_SCRIPT,) choices the `scripted` player replays
-    need: np.ndarray  # (G,) float: players' estimate of how much each gem is wanted
-    avail: np.ndarray  # (G,) float: players' estimate of each gem's cards a dig could find
-    goal: np.ndarray  # (G,) float: players' worth of holding each gem for their next door
-    want: np.ndarray  # (G,) float: units of each gem that door still lacks
+    gem_est: np.ndarray  # (E_ROWS, G) float, players' estimates: how much each gem is
+    #                      wanted, its cards a dig could find, the worth of holding it for
+    #                      the next door, and the units that door still lacks
     card_val: np.ndarray  # (n_cards,) float work space: players' worth of each hand card
+
+
+# Python-side names for the rows (st.pl_type is st.pl[PL_TYPE]): views, so writes go through.
+# Kernels cannot use them: Numba sees only a NamedTuple's fields.
+_ROW_VIEWS = {
+    **{f"pl_{n}": ("pl", i) for i, n in enumerate(
+        ("type", "rot", "x", "y", "builder", "turn", "points", "uses", "gained"))},
+    **{n: ("piles", i) for i, n in enumerate(("deck", "disc", "pool", "rej", "burnt"))},
+    **{n: ("work", i) for i, n in enumerate(("scratch", "work1", "work2", "echo"))},
+    **{n: ("bfs", i) for i, n in enumerate(("dist", "prev", "prev_how", "prev_arg", "queue"))},
+    **{n: ("gem_est", i) for i, n in enumerate(("need", "avail", "goal", "want"))},
+}
+for _name, (_field, _row) in _ROW_VIEWS.items():
+    setattr(State, _name, property(lambda s, f=_field, r=_row: getattr(s, f)[r]))
 
 
 def max_turns(tables: Tables, rules: Rules) -> int:
@@ -101,32 +116,22 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
     p = rules.players
     w = 2 * (n_tiles + 2) + 1
     i64 = np.int64
+    g = len(tables.gem_power)
     return State(
         sc=np.zeros(S_N_SCALARS, i64), rng=np.zeros(4, i64),
-        deck=np.zeros(n_cards, i64), disc=np.zeros(n_cards, i64), pool=np.zeros(n_cards, i64),
-        rej=np.zeros(n_cards, i64), burnt=np.zeros(n_cards, i64),
+        piles=np.zeros((PILE_ROWS, n_cards), i64),
         hand=np.zeros((p, n_cards), i64), hand_n=np.zeros(p, i64),
-        tiles=np.zeros(n_tiles, i64), pl_type=np.zeros(n_tiles, i64),
-        pl_rot=np.zeros(n_tiles, i64), pl_x=np.zeros(n_tiles, i64), pl_y=np.zeros(n_tiles, i64),
-        pl_builder=np.zeros(n_tiles, i64), pl_turn=np.zeros(n_tiles, i64),
-        pl_points=np.zeros(n_tiles, i64), pl_uses=np.zeros(n_tiles, i64),
-        pl_gained=np.zeros(n_tiles, i64), grid=np.full((w, w), -1, i64),
-        link=np.zeros((n_tiles, 4, 5), i64),
+        tiles=np.zeros(n_tiles, i64), pl=np.zeros((PL_ROWS, n_tiles), i64),
+        grid=np.full((w, w), -1, i64), link=np.zeros((n_tiles, 4, 5), i64),
         pos=np.zeros(p, i64), score=np.zeros(p, i64), door_pts=np.zeros(p, i64),
         bonus_pts=np.zeros(p, i64), score_by_turn=np.zeros(max_turns(tables, rules), i64),
-        opt=np.zeros((MAX_OPTS, 4), i64),
-        gtmp=np.zeros((4, len(tables.gem_power)), i64), echo=np.zeros(n_cards, i64),
-        scratch=np.zeros(n_cards + 64, i64),
-        work1=np.zeros(n_cards + 64, i64), work2=np.zeros(n_cards + 64, i64),
+        opt=np.zeros((MAX_OPTS, 4), i64), gtmp=np.zeros((4, g), i64),
+        work=np.zeros((WK_ROWS, n_cards + 64), i64),
         spots=np.zeros(4 * n_tiles + 8, i64),
-        dist=np.zeros(n_tiles, i64), prev=np.zeros(n_tiles, i64),
-        prev_how=np.zeros(n_tiles, i64), prev_arg=np.zeros(n_tiles, i64),
-        queue=np.zeros(n_tiles + 1, i64), ev=np.zeros((max(1, ev_max), EV_COLS), i64),
+        bfs=np.zeros((B_ROWS, n_tiles + 1), i64),
+        ev=np.zeros((max(1, ev_max), EV_COLS), i64),
         front=np.zeros((4 * n_tiles + 4, 3), i64),
         script=np.zeros(MAX_SCRIPT, i64),
-        need=np.zeros(len(tables.gem_power), np.float64),
-        avail=np.zeros(len(tables.gem_power), np.float64),
-        goal=np.zeros(len(tables.gem_power), np.float64),
-        want=np.zeros(len(tables.gem_power), np.float64),
+        gem_est=np.zeros((E_ROWS, g), np.float64),
         card_val=np.zeros(n_cards, np.float64),
     )

@@ -66,6 +66,9 @@ from balance.engine.state import (
     END_CANNOT_BURN,
     END_EXHAUSTED,
     END_TARGET,
+    PL_POINTS,
+    PL_ROT,
+    PL_TYPE,
     S_CARTS,
     S_CHECK,
     S_END_REASON,
@@ -79,6 +82,9 @@ from balance.engine.state import (
     S_VIOLATION,
     V_BAD_PAYMENT,
     V_HAND_LIMIT,
+    WK_PAY1,
+    WK_PAY2,
+    WK_SCRATCH,
 )
 from balance.engine.usable_nb import ability_usable_nb
 from balance.tables import BONUS, CRISIS, FREE, MINECART, MOVEMENT, TUNNEL, WARP
@@ -104,17 +110,17 @@ def _verify_payment_nb(st, tb, p, cost, mask, warp_pos):
     m = 0
     for pos in range(st.hand_n[p]):
         if (mask >> pos) & 1:
-            st.scratch[m] = st.hand[p, pos]
+            st.work[WK_SCRATCH, m] = st.hand[p, pos]
             m += 1
-    ok = covers_nb(st, tb, cost, st.scratch, m)
+    ok = covers_nb(st, tb, cost, st.work[WK_SCRATCH], m)
     for drop in range(m):
-        card = st.scratch[drop]
+        card = st.work[WK_SCRATCH, drop]
         if warp_pos >= 0 and card == st.hand[p, warp_pos]:
             continue
-        st.scratch[drop] = st.scratch[m - 1]
-        if covers_nb(st, tb, cost, st.scratch, m - 1):
+        st.work[WK_SCRATCH, drop] = st.work[WK_SCRATCH, m - 1]
+        if covers_nb(st, tb, cost, st.work[WK_SCRATCH], m - 1):
             ok = False
-        st.scratch[drop] = card
+        st.work[WK_SCRATCH, drop] = card
     if not ok and st.sc[S_VIOLATION] == 0:
         st.sc[S_VIOLATION] = V_BAD_PAYMENT
 
@@ -122,7 +128,7 @@ def _verify_payment_nb(st, tb, p, cost, mask, warp_pos):
 @njit
 def pay_nb(st, tb, ru, pol, w, p, cost, warp):
     """Ask for a payment, discard it and return the Orichalcum points it earns."""
-    n = list_payments_nb(st, tb, p, cost, warp, st.work1, st.work2)
+    n = list_payments_nb(st, tb, p, cost, warp, st.work[WK_PAY1], st.work[WK_PAY2])
     if n == 0:
         return -1
     k = decide_nb(st, tb, ru, pol, w, D_PAYMENT, n, p) if n > 1 else 0
@@ -147,9 +153,9 @@ def pay_nb(st, tb, ru, pol, w, p, cost, warp):
 def ask_rotation_nb(st, tb, ru, pol, w, p, rtype, entry, x, y):
     """Ask seat p how to turn a new tile laid at (x, y), entered through side `entry`:
     any rotation with a door on that side (ruling 5)."""
-    m = legal_rotations_nb(tb, rtype, entry, st.work1)
+    m = legal_rotations_nb(tb, rtype, entry, st.work[WK_PAY1])
     for j in range(m):
-        st.opt[j, 0] = st.work1[j]
+        st.opt[j, 0] = st.work[WK_PAY1, j]
         st.opt[j, 1] = rtype
         st.opt[j, 2] = entry
         st.opt[j, 3] = y * st.grid.shape[0] + x
@@ -160,15 +166,15 @@ def ask_rotation_nb(st, tb, ru, pol, w, p, rtype, entry, x, y):
 @njit
 def build_nb(st, tb, ru, pol, w, p, room, side, warp):
     """Construct through door `side` of placed tile `room` (rulebooks' Construction)."""
-    rt = st.pl_type[room]
-    rot = st.pl_rot[room]
+    rt = st.pl[PL_TYPE, room]
+    rot = st.pl[PL_ROT, room]
     cost = tb.door_cost[rt, rot, side]
     points = tb.door_points[rt, rot, side]
     bonus = pay_nb(st, tb, ru, pol, w, p, cost, warp)
     if bonus < 0:
         return
     emit_nb(st, EV_BUILD, room, side, points, bonus, warp)
-    st.pl_points[room] += points
+    st.pl[PL_POINTS, room] += points
     if bonus > 0:
         emit_nb(st, EV_BONUS, bonus, 0, 0, 0, 0)
     kind, x, y, entry, _passed = link_nb(st, tb, room, side)
@@ -211,8 +217,8 @@ def _add(st, n, kind, a, b, c):
 def list_steps_nb(st, tb, ru, p, steps, free_uses):
     n = _add(st, 0, OPT_STOP, 0, 0, 0)
     cur = st.pos[p]
-    rt = st.pl_type[cur]
-    rot = st.pl_rot[cur]
+    rt = st.pl[PL_TYPE, cur]
+    rot = st.pl[PL_ROT, cur]
     kind_here = tb.room_kind[rt]
     tiles_left = st.sc[S_TILES_N] > 0
     hand_supply_nb(st, tb, p)
@@ -228,7 +234,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
                 n = _add(st, n, OPT_DOOR, side, -1, passed)
     if kind_here == MINECART and st.sc[S_CARTS] >= 2 and free_uses < ru.free_use_cap:
         for j in range(st.sc[S_PLACED]):
-            if j != cur and tb.room_kind[st.pl_type[j]] == MINECART:
+            if j != cur and tb.room_kind[st.pl[PL_TYPE, j]] == MINECART:
                 n = _add(st, n, OPT_CART, j, 0, 0)
     if ru.special_gems:
         has_warp = False
@@ -236,20 +242,20 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
             if card_has_power_nb(tb, st.hand[p, i], WARP):
                 has_warp = True
                 for j in range(st.sc[S_PLACED]):
-                    room_ok = j != cur and tb.room_kind[st.pl_type[j]] != TUNNEL
+                    room_ok = j != cur and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL
                     if room_ok and n < st.opt.shape[0] - 8:
                         n = _add(st, n, OPT_WARP_MOVE, i, j, 0)
         if has_warp and tiles_left:
             for j in range(st.sc[S_PLACED]):
-                jt = st.pl_type[j]
+                jt = st.pl[PL_TYPE, j]
                 if tb.room_kind[jt] == TUNNEL:
                     continue
                 for side in range(4):
-                    if not tb.door[jt, st.pl_rot[j], side]:
+                    if not tb.door[jt, st.pl[PL_ROT, j], side]:
                         continue
                     kind, _a, _b, _c, _passed = link_nb(st, tb, j, side)
                     if (kind == T_EMPTY and n < st.opt.shape[0] - 8
-                            and door_covered_nb(st, tb, jt, st.pl_rot[j], side)):
+                            and door_covered_nb(st, tb, jt, st.pl[PL_ROT, j], side)):
                         n = _add(st, n, OPT_WARP_BUILD, j, side, 0)
     if kind_here == MOVEMENT and steps >= 1 and ability_usable_nb(st, tb, ru, p, cur):
         n = _add(st, n, OPT_ABILITY, 0, 0, 0)

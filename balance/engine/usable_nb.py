@@ -4,7 +4,10 @@ from balance.ability import DISCARD, F_NAMED, MOVE_ANY, MOVE_ROOM, SWAP
 from balance.engine.cards_nb import discard_matches_nb
 from balance.engine.jit import njit
 from balance.engine.mine_nb import room_move_spots_nb
-from balance.engine.state import S_PLACED
+from balance.engine.state import (
+    PL_TYPE,
+    S_PLACED,
+)
 from balance.tables import ACTION, FREE, MOVEMENT, TUNNEL
 
 
@@ -21,7 +24,7 @@ def count_discardable_nb(st, tb, p, fkind, mask):
 def other_rooms_nb(st, tb, here):
     n = 0
     for j in range(st.sc[S_PLACED]):
-        if j != here and tb.room_kind[st.pl_type[j]] != TUNNEL:
+        if j != here and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL:
             n += 1
     return n
 
@@ -30,7 +33,7 @@ def other_rooms_nb(st, tb, here):
 def ability_usable_nb(st, tb, ru, p, room):
     """An ability may be used only if it can be carried out in full (a 'discard 1 Soulstone'
     needs a card to discard; a special move needs somewhere to go)."""
-    rt = st.pl_type[room]
+    rt = st.pl[PL_TYPE, room]
     k = tb.room_kind[rt]
     if k != ACTION and k != MOVEMENT and k != FREE:
         return False
