@@ -5,7 +5,7 @@ from balance.engine.state import S_DECISIONS, S_VIOLATION, V_BAD_CHOICE
 from heuristics.dispatch import choose_nb
 
 
-@njit
+@njit(inline=True)
 def decide_nb(st, tb, ru, pol, w, kind, n, p):
     """Ask player policy `pol` (seat p) to pick one of the n options in st.opt."""
     st.sc[S_DECISIONS] += 1

@@ -125,7 +125,7 @@ def _verify_payment_nb(st, tb, p, cost, mask, warp_pos):
         st.sc[S_VIOLATION] = V_BAD_PAYMENT
 
 
-@njit
+@njit(inline=True)
 def pay_nb(st, tb, ru, pol, w, p, cost, warp):
     """Ask for a payment, discard it and return the Orichalcum points it earns."""
     n = list_payments_nb(st, tb, p, cost, warp, st.work[WK_PAY1], st.work[WK_PAY2])
