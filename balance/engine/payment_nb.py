@@ -18,6 +18,7 @@ from balance.engine.state import (
     S_SUP_ECHO_UNITS,
     S_SUP_WILD,
     WK_ECHO,
+    WK_SCRATCH,
 )
 from balance.tables import BONUS, ECHO, STANDARD, WARP, WILD
 
@@ -222,6 +223,13 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
         if k < MAX_PAY_CARDS and i < 62 and card_relevant_nb(tb, st.hand[p, i], cost, warp):
             rel[k] = i
             k += 1
+    # One bit per subset of the relevant cards: does it pay? Subsets come in increasing
+    # order, so each one's subsets less one card are known before it. Paying is monotone
+    # (more cards never pay less): a set with a paying subset pays without a tally, and it is
+    # no legal payment, since that card could be left out.
+    bits = st.work[WK_SCRATCH]
+    for i in range(((1 << k) + 63) >> 6):
+        bits[i] = 0
     n_opts = 0
     for mask in range(1 << k):
         m = 0
@@ -233,22 +241,23 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
                     warp_pos = rel[b]
                 m += 1
         if warp and warp_pos < 0:
+            continue  # never read: the subsets checked below keep the Warpstone
+        pays = False
+        spare = False  # a card can be left out (the Warpstone paying for the place aside)
+        for b in range(k):
+            if (mask >> b) & 1:
+                less = mask ^ (1 << b)
+                if (bits[less >> 6] >> (less & 63)) & 1:
+                    pays = True
+                    if not (warp and rel[b] == warp_pos):
+                        spare = True
+                        break
+        if not pays:
+            pays = covers_nb(st, tb, cost, sub, m)
+        if not pays:
             continue
-        if not covers_nb(st, tb, cost, sub, m):
-            continue
-        needed = True
-        for drop in range(m):
-            card = sub[drop]
-            if warp and card == st.hand[p, warp_pos]:
-                continue
-            sub[drop] = sub[m - 1]
-            ok_without = covers_nb(st, tb, cost, sub, m - 1)
-            sub[m - 1] = sub[drop]
-            sub[drop] = card
-            if ok_without:
-                needed = False
-                break
-        if not needed:
+        bits[mask >> 6] |= 1 << (mask & 63)
+        if spare:
             continue
         hand_mask = 0
         for b in range(k):
@@ -262,4 +271,3 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
             st.opt[n_opts, 3] = waste
             n_opts += 1
     return n_opts
-
