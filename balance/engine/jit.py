@@ -13,11 +13,14 @@ Four settings here, each measured (see README, Performance):
   caller are pasted into it by Numba (`@njit(inline=True)`).
 - The on-disk cache lives in a folder named by a hash of every source file the kernels are
   built from. Numba only checks a function's own file for changes, so after an edit to, say,
-  cards_nb.py, the cached callers would otherwise keep running the old code.
+  cards_nb.py, the cached callers would otherwise keep running the old code. Folders of
+  older sources are removed after a week unused (prune_cache).
 """
 
 import hashlib
 import os
+import shutil
+import time
 from pathlib import Path
 
 from numba import config, types
@@ -37,9 +40,40 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+STALE_DAYS = 7  # a cache folder of other sources unused this long is removed...
+KEEP_FOLDERS = 3  # ...unless it is among the most recently used
+
+
+def prune_cache(base: Path, current: Path, now: float | None = None) -> list[Path]:
+    """Remove compiled code of older engine sources: every edit of the engine, and every
+    update of the toolkit, leaves a ~30 MB folder behind. A folder counts as used when a
+    process last started with it (its `.last_used` file). Returns the folders removed."""
+    now = time.time() if now is None else now
+    folders = []
+    for d in base.iterdir() if base.is_dir() else ():
+        if d.is_dir() and d != current and len(d.name) == 16 and all(
+                c in "0123456789abcdef" for c in d.name):
+            mark = d / ".last_used"
+            folders.append((mark.stat().st_mtime if mark.exists() else d.stat().st_mtime, d))
+    folders.sort(reverse=True)
+    removed = []
+    for used, d in folders[KEEP_FOLDERS:]:
+        if now - used > STALE_DAYS * 86400:
+            shutil.rmtree(d, ignore_errors=True)
+            removed.append(d)
+    return removed
+
+
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    base = Path(os.environ.get("GEMRUSH_CACHE", _ROOT / ".numba_cache"))
-    config.CACHE_DIR = str(base / source_hash())
+    _base = Path(os.environ.get("GEMRUSH_CACHE", _ROOT / ".numba_cache"))
+    _current = _base / source_hash()
+    config.CACHE_DIR = str(_current)
+    try:
+        _current.mkdir(parents=True, exist_ok=True)
+        (_current / ".last_used").touch()
+        prune_cache(_base, _current)
+    except OSError:
+        pass  # a read-only or shared cache: Numba reports what matters when it writes there
 
 
 class PlainArgsDispatcher(CPUDispatcher):
