@@ -115,8 +115,10 @@ def refresh_frontier_nb(st, tb, w):
 
 @njit
 def _frontier_nb(st, tb, w):
-    for g in range(st.gem_est.shape[1]):
-        st.gem_est[E_NEED, g] = 0.0
+    g_n = st.gem_est.shape[1]
+    need = st.gem_est[E_NEED]
+    for g in range(g_n):
+        need[g] = 0.0
     n = 0
     for j in range(st.sc[S_PLACED]):
         jt = st.pl[PL_TYPE, j]
@@ -134,14 +136,14 @@ def _frontier_nb(st, tb, w):
             st.front[n, 1] = side
             st.front[n, 2] = pts
             n += 1
-            for g in range(st.gem_est.shape[1]):
-                st.gem_est[E_NEED, g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
+            for g in range(g_n):
+                need[g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
     most = 0.0
-    for g in range(st.gem_est.shape[1]):
-        most = max(most, st.gem_est[E_NEED, g])
+    for g in range(g_n):
+        most = max(most, need[g])
     if most > 0:
-        for g in range(st.gem_est.shape[1]):
-            st.gem_est[E_NEED, g] /= most  # 1.0 for the most wanted gem
+        for g in range(g_n):
+            need[g] /= most  # 1.0 for the most wanted gem
     st.sc[S_FRONT_N] = n
     st.sc[S_NEED_VER] = st.sc[S_MINE_VER]
 
@@ -150,6 +152,8 @@ def _frontier_nb(st, tb, w):
 def card_value_nb(st, tb, w, card):
     """A card's worth in hand: what its gems are to the frontier, plus its share of the goal
     door (choose_goal_nb must have run for this decision)."""
+    need = st.gem_est[E_NEED]
+    goal = st.gem_est[E_GOAL]
     ct = tb.card_deck[card]
     v = 0.0
     for k in range(2):
@@ -158,9 +162,9 @@ def card_value_nb(st, tb, w, card):
             continue
         pw = tb.gem_power[g]
         if pw == STANDARD:
-            v += st.gem_est[E_NEED, g] + st.gem_est[E_GOAL, g]
+            v += need[g] + goal[g]
         elif pw == WILD:
-            v += w[W_WILD] + st.gem_est[E_GOAL, g]
+            v += w[W_WILD] + goal[g]
         elif pw == ECHO:
             v += w[W_ECHO]
         elif pw == BONUS:
@@ -176,9 +180,10 @@ def estimate_avail_nb(st, tb, ru, p):
     player may know: the face-up discards, plus the unseen cards (neither in its hand, burnt
     nor discarded) in the share the deck holds of them against the other hands."""
     g_n = st.gem_est.shape[1]
+    avail = st.gem_est[E_AVAIL]
     unseen = st.gtmp[3]
     for g in range(g_n):
-        st.gem_est[E_AVAIL, g] = 0.0
+        avail[g] = 0.0
         unseen[g] = tb.gem_cards[g]
     for i in range(st.hand_n[p]):
         _count_card(tb, unseen, st.hand[p, i], -1)
@@ -190,7 +195,7 @@ def estimate_avail_nb(st, tb, ru, p):
         for k in range(2):
             g = tb.card_gems[ct, k]
             if g >= 0 and (k == 0 or g != tb.card_gems[ct, 0]):
-                st.gem_est[E_AVAIL, g] += 1.0
+                avail[g] += 1.0
     others = 0
     for q in range(ru.players):
         if q != p:
@@ -198,7 +203,7 @@ def estimate_avail_nb(st, tb, ru, p):
     deck = st.sc[S_DECK_N]
     share = deck / (deck + others) if deck + others > 0 else 0.0
     for g in range(g_n):
-        st.gem_est[E_AVAIL, g] += unseen[g] * share
+        avail[g] += unseen[g] * share
 
 
 @njit(inline=True)
@@ -230,11 +235,14 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
     st.gem_est[E_GOAL] with each gem's share of that door (1 for a gem it needs once and one
     card in hand shows; less when several cards show it; the missing units for wild gems) and
     st.gem_est[E_WANT] with the units it still lacks."""
-    st.sc[S_GOAL_STAMP] = goal_key_nb(st, p)
     g_n = st.gem_est.shape[1]
+    goal = st.gem_est[E_GOAL]
+    want = st.gem_est[E_WANT]
+    dist = st.bfs[B_DIST]
+    st.sc[S_GOAL_STAMP] = goal_key_nb(st, p)
     for g in range(g_n):
-        st.gem_est[E_GOAL, g] = 0.0
-        st.gem_est[E_WANT, g] = 0.0
+        goal[g] = 0.0
+        want[g] = 0.0
     if st.sc[S_TILES_N] == 0 or w[W_GOAL] == 0.0:
         return
     best = -1
@@ -242,10 +250,10 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
     missing = 0
     for f in range(st.sc[S_FRONT_N]):
         j = st.front[f, 0]
-        if st.bfs[B_DIST, j] >= BIG:
+        if dist[j] >= BIG:
             continue
         score, short = approach_score_nb(st, tb, w, f)
-        if short == 0 and st.bfs[B_DIST, j] + 1 <= steps:
+        if short == 0 and dist[j] + 1 <= steps:
             score += w[W_READY]
         if score > best_score:
             best, best_score, missing = f, score, short
@@ -261,10 +269,10 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
         _count_card(tb, showing, st.hand[p, i], 1)
     for g in range(g_n):
         if tb.gem_power[g] == WILD:
-            st.gem_est[E_GOAL, g] = w[W_GOAL] * min(1.0, missing / max(1, showing[g]))
+            goal[g] = w[W_GOAL] * min(1.0, missing / max(1, showing[g]))
         elif cost[g] > 0:
-            st.gem_est[E_GOAL, g] = w[W_GOAL] * min(1.0, cost[g] / max(1, showing[g]))
-            st.gem_est[E_WANT, g] = max(0, cost[g] - nat[g])
+            goal[g] = w[W_GOAL] * min(1.0, cost[g] / max(1, showing[g]))
+            want[g] = max(0, cost[g] - nat[g])
 
 
 @njit
@@ -281,12 +289,16 @@ def _count_card(tb, counts, c, sign):
 @njit(inline=True)
 def room_value_nb(st, tb, ru, w, p, room):
     """How much using this room's ability is worth to the greedy player now."""
+    g_n = st.gem_est.shape[1]
+    need = st.gem_est[E_NEED]
+    avail = st.gem_est[E_AVAIL]
+    want = st.gem_est[E_WANT]
     rt = st.pl[PL_TYPE, room]
     v = w[N_KNOBS + rt]
     total = 1e-9
     n_std = 0
-    for g in range(st.gem_est.shape[1]):
-        total += st.gem_est[E_NEED, g]
+    for g in range(g_n):
+        total += need[g]
         if tb.gem_power[g] == STANDARD:
             n_std += 1
     mean = total / max(n_std, 1)
@@ -303,17 +315,17 @@ def room_value_nb(st, tb, ru, w, p, room):
             wanted = 0.0
             best = -1.0  # most wanted standard gem of the filter; -1 when it names none
             left = 0.0
-            for g in range(st.gem_est.shape[1]):
+            for g in range(g_n):
                 if (mask >> g) & 1:
-                    wanted += st.gem_est[E_NEED, g]
-                    left += st.gem_est[E_AVAIL, g]
+                    wanted += need[g]
+                    left += avail[g]
                     if tb.gem_power[g] == STANDARD:
-                        best = max(best, st.gem_est[E_NEED, g])
+                        best = max(best, need[g])
             v += w[W_NEED_BONUS] * wanted / total
             lacking = 0.0
-            for g in range(st.gem_est.shape[1]):
+            for g in range(g_n):
                 if (mask >> g) & 1:
-                    lacking += st.gem_est[E_WANT, g]
+                    lacking += want[g]
             v += w[W_GOAL] * min(1.0, lacking)
             if op == DIG:
                 n = tb.prog[rt, i, 1]
@@ -354,13 +366,18 @@ def reach_nb(st, tb, ru, p, steps):
 
 @njit
 def _reach_nb(st, tb, ru, p, steps):
+    dist = st.bfs[B_DIST]
+    prev = st.bfs[B_PREV]
+    how = st.bfs[B_HOW]  # option kind and argument of the move into each room
+    arg = st.bfs[B_ARG]
+    q = st.bfs[B_QUEUE]
+    rtype = st.pl[PL_TYPE]
     cur = st.pos[p]
     n = st.sc[S_PLACED]
     for j in range(n):
-        st.bfs[B_DIST, j] = BIG
-        st.bfs[B_PREV, j] = -1
-    q = st.bfs[B_QUEUE]
-    st.bfs[B_DIST, cur] = 0
+        dist[j] = BIG
+        prev[j] = -1
+    dist[cur] = 0
     q[0] = cur
     lo = 0
     hi = 1
@@ -368,15 +385,15 @@ def _reach_nb(st, tb, ru, p, steps):
         if st.sc[S_CARTS] >= 2:
             via = BIG  # mine carts link every cart at no step: through the first one reached
             for k in range(lo, hi):
-                if tb.room_kind[st.pl[PL_TYPE, q[k]]] == MINECART and q[k] < via:
+                if tb.room_kind[rtype[q[k]]] == MINECART and q[k] < via:
                     via = q[k]
             if via < BIG:
                 for j in range(n):
-                    if st.bfs[B_DIST, j] > d and tb.room_kind[st.pl[PL_TYPE, j]] == MINECART:
-                        st.bfs[B_DIST, j] = d
-                        st.bfs[B_PREV, j] = via
-                        st.bfs[B_HOW, j] = OPT_CART
-                        st.bfs[B_ARG, j] = j
+                    if dist[j] > d and tb.room_kind[rtype[j]] == MINECART:
+                        dist[j] = d
+                        prev[j] = via
+                        how[j] = OPT_CART
+                        arg[j] = j
                         q[hi] = j
                         hi += 1
         if d == steps or lo == hi:
@@ -385,24 +402,24 @@ def _reach_nb(st, tb, ru, p, steps):
         nxt = hi
         for k in range(lo, hi):
             j = q[k]
-            jt = st.pl[PL_TYPE, j]
+            jt = rtype[j]
             for side in range(4):
                 kind, a, _b, _c, _p = link_nb(st, tb, j, side)
-                if kind == T_ROOM and st.bfs[B_DIST, a] > d + 1:
-                    st.bfs[B_DIST, a] = d + 1
-                    st.bfs[B_PREV, a] = j
-                    st.bfs[B_HOW, a] = OPT_DOOR
-                    st.bfs[B_ARG, a] = side
+                if kind == T_ROOM and dist[a] > d + 1:
+                    dist[a] = d + 1
+                    prev[a] = j
+                    how[a] = OPT_DOOR
+                    arg[a] = side
                     q[nxt] = a
                     nxt += 1
             if (j == cur and tb.room_kind[jt] == MOVEMENT and tb.prog[jt, 0, 0] == MOVE_ANY
                     and ability_usable_nb(st, tb, ru, p, j)):
                 for a in range(n):
-                    if st.bfs[B_DIST, a] > d + 1 and tb.room_kind[st.pl[PL_TYPE, a]] != TUNNEL:
-                        st.bfs[B_DIST, a] = d + 1
-                        st.bfs[B_PREV, a] = j
-                        st.bfs[B_HOW, a] = OPT_ABILITY
-                        st.bfs[B_ARG, a] = a
+                    if dist[a] > d + 1 and tb.room_kind[rtype[a]] != TUNNEL:
+                        dist[a] = d + 1
+                        prev[a] = j
+                        how[a] = OPT_ABILITY
+                        arg[a] = a
                         q[nxt] = a
                         nxt += 1
         lo = hi
@@ -424,11 +441,12 @@ def _sort_nb(a, lo, hi):
 @njit
 def first_hop_nb(st, cur, target):
     """The room right after `cur` on the way to `target`."""
+    prev = st.bfs[B_PREV]
     j = target
-    for _ in range(st.bfs.shape[1]):
-        if st.bfs[B_PREV, j] == cur or st.bfs[B_PREV, j] < 0:
+    for _ in range(prev.shape[0]):
+        if prev[j] == cur or prev[j] < 0:
             return j
-        j = st.bfs[B_PREV, j]
+        j = prev[j]
     return j
 
 

@@ -8,9 +8,10 @@ Four settings here, each measured (see README, Performance):
   paid an atomic incref/decref for each of the ~60 arrays in the state and tables; removing
   it made games 6x faster.
 - Calls are dear. Numba passes a NamedTuple of arrays flattened, by value: every call between
-  kernels that takes the state and tables pushes ~500 words (4 KB) on the stack, ~160 ns.
-  So cache checks sit in small wrappers that LLVM inlines, and a few kernels with a single
-  caller are pasted into it by Numba (`@njit(inline=True)`).
+  kernels that takes the state and tables pushed ~500 words (4 KB) on the stack, ~160 ns,
+  before the state's arrays were grouped (state.py); ~300 words now. So small kernels (cache
+  checks, the decision dispatch) and kernels with a single caller are pasted into their
+  callers by Numba: `@njit(inline=True)`. LLVM inlines only small callees on its own.
 - The on-disk cache lives in a folder named by a hash of every source file the kernels are
   built from. Numba only checks a function's own file for changes, so after an edit to, say,
   cards_nb.py, the cached callers would otherwise keep running the old code. Folders of
@@ -84,8 +85,8 @@ class PlainArgsDispatcher(CPUDispatcher):
 
 
 def njit(fn=None, *, inline=False):
-    """`@njit`, or `@njit(inline=True)` for a kernel with one caller that Numba should paste
-    into that caller (see "Calls are dear" above)."""
+    """`@njit`, or `@njit(inline=True)` for a small kernel, or one with a single caller, that
+    Numba should paste into its callers (see "Calls are dear" above)."""
     if fn is None:
         return lambda f: njit(f, inline=inline)
     if config.DISABLE_JIT:
