@@ -17,7 +17,7 @@ def choose_nb(pol, kind, st, tb, ru, w, n, p):
     # Pasted into every decision site: keep it small. A player's decisions that need no
     # thought can be answered here without a call (see greedy_quick_nb).
     if pol == POLICY_GREEDY:
-        k = greedy_quick_nb(kind, st, ru)
+        k = greedy_quick_nb(kind, st, ru, n, p)
         if k >= 0:
             return k
         return greedy_choose_nb(kind, st, tb, ru, w, n, p)

@@ -532,10 +532,7 @@ def _plan_nb(st, n, p, cur, target, side):
 
 @njit(inline=True)
 def plan_step_nb(st, tb, ru, w, n, p):
-    # greedy_choose_nb has refreshed the frontier.
-    k = follow_plan_nb(st, n, p)
-    if k >= 0:
-        return k
+    # greedy_choose_nb has refreshed the frontier, and greedy_quick_nb found no plan to follow.
     st.sc[S_PLAN_KEY] = -1
     steps = st.sc[S_STEPS_LEFT]
     cur = st.pos[p]
@@ -699,21 +696,23 @@ def frontier_doors_at_nb(st, room):
 
 
 @njit(inline=True)
-def greedy_quick_nb(kind, st, ru):
-    """The decisions greedy takes without a look at the mine or the cards, or -1: burning from
-    the deck while it can, and not discarding while the deck and discards can feed the burn.
-    Pasted into every decision site (dispatch.py): they are a third of all decisions, and a
-    call costs more than the decision."""
+def greedy_quick_nb(kind, st, ru, n, p):
+    """The decisions greedy takes without a fresh look at the mine or the cards, or -1:
+    burning from the deck while it can, not discarding while the deck and discards can feed
+    the burn, and the next step of a plan that still holds. Pasted into every decision site
+    (dispatch.py): they are half of all decisions, and a call costs more than the decision."""
     if kind == D_BURN and st.opt[0, 0] < 0:
         return 0
     if kind == D_VOL_DISCARD and st.sc[S_DECK_N] + st.sc[S_DISC_N] >= ru.burn_per_turn:
         return 0
+    if kind == D_STEP:
+        return follow_plan_nb(st, n, p)
     return -1
 
 
 @njit
 def greedy_choose_nb(kind, st, tb, ru, w, n, p):
-    k = greedy_quick_nb(kind, st, ru)
+    k = greedy_quick_nb(kind, st, ru, n, p)
     if k >= 0:
         return k
     refresh_frontier_nb(st, tb, w)
