@@ -27,7 +27,7 @@ from balance.engine.state import (
     V_GRID,
     V_IN_TUNNEL,
     V_SCORE,
-    WK_PAY2,
+    WK_B,
 )
 from balance.tables import TUNNEL
 
@@ -53,7 +53,7 @@ def _mark(seen, arr, n):
 @njit
 def check_invariants_nb(st, tb, ru):
     n_cards = tb.card_deck.shape[0]
-    seen = st.work[WK_PAY2]
+    seen = st.work[WK_B]
     for i in range(n_cards):
         seen[i] = 0
     ok = _mark(seen, st.piles[PILE_DECK], st.sc[S_DECK_N])

@@ -241,7 +241,9 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
                     warp_pos = rel[b]
                 m += 1
         if warp and warp_pos < 0:
-            continue  # never read: the subsets checked below keep the Warpstone
+            # No Warpstone: no payment for this build. Its bit stays unset, and is never
+            # looked up: the sets a payment is checked against still hold a Warpstone.
+            continue
         pays = False
         spare = False  # a card can be left out (the Warpstone paying for the place aside)
         for b in range(k):

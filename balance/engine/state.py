@@ -44,8 +44,9 @@ VIOLATION_NAMES = ("none", "player chose an option that was not offered",
  PL_ROWS) = range(10)
 # st.piles: the card piles, stacks of card ids whose sizes are in sc.
 PILE_DECK, PILE_DISC, PILE_POOL, PILE_REJ, PILE_BURNT, PILE_ROWS = range(6)
-# st.work: work space.
-WK_SCRATCH, WK_PAY1, WK_PAY2, WK_ECHO, WK_ROWS = range(5)
+# st.work: work space. Scratch (mine connectivity, the payment list's bits), two general
+# rows (payments, rotations, the card check), the Echoglass partners of a set of cards.
+WK_SCRATCH, WK_A, WK_B, WK_ECHO, WK_ROWS = range(5)
 # st.bfs: the players' breadth-first search over the mine.
 B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, B_ROWS = range(6)
 # st.gem_est (float): the players' estimates for each gem.

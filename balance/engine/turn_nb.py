@@ -82,8 +82,8 @@ from balance.engine.state import (
     S_VIOLATION,
     V_BAD_PAYMENT,
     V_HAND_LIMIT,
-    WK_PAY1,
-    WK_PAY2,
+    WK_A,
+    WK_B,
     WK_SCRATCH,
 )
 from balance.engine.usable_nb import ability_usable_nb
@@ -128,7 +128,7 @@ def _verify_payment_nb(st, tb, p, cost, mask, warp_pos):
 @njit(inline=True)
 def pay_nb(st, tb, ru, pol, w, p, cost, warp):
     """Ask for a payment, discard it and return the Orichalcum points it earns."""
-    n = list_payments_nb(st, tb, p, cost, warp, st.work[WK_PAY1], st.work[WK_PAY2])
+    n = list_payments_nb(st, tb, p, cost, warp, st.work[WK_A], st.work[WK_B])
     if n == 0:
         return -1
     k = decide_nb(st, tb, ru, pol, w, D_PAYMENT, n, p) if n > 1 else 0
@@ -153,9 +153,9 @@ def pay_nb(st, tb, ru, pol, w, p, cost, warp):
 def ask_rotation_nb(st, tb, ru, pol, w, p, rtype, entry, x, y):
     """Ask seat p how to turn a new tile laid at (x, y), entered through side `entry`:
     any rotation with a door on that side (ruling 5)."""
-    m = legal_rotations_nb(tb, rtype, entry, st.work[WK_PAY1])
+    m = legal_rotations_nb(tb, rtype, entry, st.work[WK_A])
     for j in range(m):
-        st.opt[j, 0] = st.work[WK_PAY1, j]
+        st.opt[j, 0] = st.work[WK_A, j]
         st.opt[j, 1] = rtype
         st.opt[j, 2] = entry
         st.opt[j, 3] = y * st.grid.shape[0] + x

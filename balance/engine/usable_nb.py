@@ -4,10 +4,7 @@ from balance.ability import DISCARD, F_NAMED, MOVE_ANY, MOVE_ROOM, SWAP
 from balance.engine.cards_nb import discard_matches_nb
 from balance.engine.jit import njit
 from balance.engine.mine_nb import room_move_spots_nb
-from balance.engine.state import (
-    PL_TYPE,
-    S_PLACED,
-)
+from balance.engine.state import PL_TYPE, S_PLACED
 from balance.tables import ACTION, FREE, MOVEMENT, TUNNEL
 
 
