@@ -3,7 +3,7 @@ cache in every new worker process, so players are chosen here by if/elif.
 To add a player: write its `*_choose_nb`, give it the next id here and in registry.py."""
 
 from balance.engine.jit import njit
-from heuristics.greedy import greedy_choose_nb, greedy_quick_nb
+from heuristics.greedy import greedy_choose_nb
 from heuristics.random_player import random_choose_nb
 from heuristics.scripted import scripted_choose_nb
 
@@ -14,12 +14,9 @@ POLICY_SCRIPTED = 2
 
 @njit(inline=True)
 def choose_nb(pol, kind, st, tb, ru, w, n, p):
-    # Pasted into every decision site: keep it small. A player's decisions that need no
-    # thought can be answered here without a call (see greedy_quick_nb).
+    # Pasted into every decision site: keep it, and each player's entry, small. A player's
+    # decisions that need no thought can then be answered without a call (greedy_choose_nb).
     if pol == POLICY_GREEDY:
-        k = greedy_quick_nb(kind, st, ru, n, p)
-        if k >= 0:
-            return k
         return greedy_choose_nb(kind, st, tb, ru, w, n, p)
     if pol == POLICY_SCRIPTED:
         return scripted_choose_nb(kind, st, tb, ru, w, n, p)

@@ -217,7 +217,7 @@ def choose_goal_nb(st, tb, ru, w, p):
 
 @njit
 def _choose_goal_nb(st, tb, ru, w, p):
-    # The frontier needs no refresh here: greedy_choose_nb refreshes it before every decision.
+    # The frontier needs no refresh here: _greedy_think_nb refreshes it before every decision.
     reach_nb(st, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
     hand_supply_nb(st, tb, p)
     _goal_from_reach_nb(st, tb, w, p, ru.steps)
@@ -532,7 +532,7 @@ def _plan_nb(st, n, p, cur, target, side):
 
 @njit(inline=True)
 def plan_step_nb(st, tb, ru, w, n, p):
-    # greedy_choose_nb has refreshed the frontier, and greedy_quick_nb found no plan to follow.
+    # _greedy_think_nb has refreshed the frontier, and greedy_quick_nb found no plan to follow.
     st.sc[S_PLAN_KEY] = -1
     steps = st.sc[S_STEPS_LEFT]
     cur = st.pos[p]
@@ -700,7 +700,8 @@ def greedy_quick_nb(kind, st, ru, n, p):
     """The decisions greedy takes without a fresh look at the mine or the cards, or -1:
     burning from the deck while it can, not discarding while the deck and discards can feed
     the burn, and the next step of a plan that still holds. Pasted into every decision site
-    (dispatch.py): they are half of all decisions, and a call costs more than the decision."""
+    (greedy_choose_nb): they are half of all decisions, and a call costs more than the
+    decision."""
     if kind == D_BURN and st.opt[0, 0] < 0:
         return 0
     if kind == D_VOL_DISCARD and st.sc[S_DECK_N] + st.sc[S_DISC_N] >= ru.burn_per_turn:
@@ -710,11 +711,18 @@ def greedy_quick_nb(kind, st, ru, n, p):
     return -1
 
 
-@njit
+@njit(inline=True)
 def greedy_choose_nb(kind, st, tb, ru, w, n, p):
+    """Greedy's choice. Pasted into every decision site (through dispatch.py): the quick
+    decisions cost no call, the rest are thought over in _greedy_think_nb."""
     k = greedy_quick_nb(kind, st, ru, n, p)
     if k >= 0:
         return k
+    return _greedy_think_nb(kind, st, tb, ru, w, n, p)
+
+
+@njit
+def _greedy_think_nb(kind, st, tb, ru, w, n, p):
     refresh_frontier_nb(st, tb, w)
     if kind == D_STEP:
         return plan_step_nb(st, tb, ru, w, n, p)
