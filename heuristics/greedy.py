@@ -368,8 +368,6 @@ def reach_nb(st, tb, ru, p, steps):
 def _reach_nb(st, tb, ru, p, steps):
     dist = st.bfs[B_DIST]
     prev = st.bfs[B_PREV]
-    how = st.bfs[B_HOW]  # option kind and argument of the move into each room
-    arg = st.bfs[B_ARG]
     q = st.bfs[B_QUEUE]
     rtype = st.pl[PL_TYPE]
     cur = st.pos[p]
@@ -390,12 +388,7 @@ def _reach_nb(st, tb, ru, p, steps):
             if via < BIG:
                 for j in range(n):
                     if dist[j] > d and tb.room_kind[rtype[j]] == MINECART:
-                        dist[j] = d
-                        prev[j] = via
-                        how[j] = OPT_CART
-                        arg[j] = j
-                        q[hi] = j
-                        hi += 1
+                        hi = _arrive_nb(st.bfs, j, d, via, OPT_CART, j, hi)
         if d == steps or lo == hi:
             break
         _sort_nb(q, lo, hi)
@@ -406,24 +399,26 @@ def _reach_nb(st, tb, ru, p, steps):
             for side in range(4):
                 kind, a, _b, _c, _p = link_nb(st, tb, j, side)
                 if kind == T_ROOM and dist[a] > d + 1:
-                    dist[a] = d + 1
-                    prev[a] = j
-                    how[a] = OPT_DOOR
-                    arg[a] = side
-                    q[nxt] = a
-                    nxt += 1
+                    nxt = _arrive_nb(st.bfs, a, d + 1, j, OPT_DOOR, side, nxt)
             if (j == cur and tb.room_kind[jt] == MOVEMENT and tb.prog[jt, 0, 0] == MOVE_ANY
                     and ability_usable_nb(st, tb, ru, p, j)):
                 for a in range(n):
                     if dist[a] > d + 1 and tb.room_kind[rtype[a]] != TUNNEL:
-                        dist[a] = d + 1
-                        prev[a] = j
-                        how[a] = OPT_ABILITY
-                        arg[a] = a
-                        q[nxt] = a
-                        nxt += 1
+                        nxt = _arrive_nb(st.bfs, a, d + 1, j, OPT_ABILITY, a, nxt)
         lo = hi
         hi = nxt
+
+
+@njit
+def _arrive_nb(bfs, room, d, frm, how, arg, end):
+    """Record the first way found into `room` (d steps; from room `frm` by option kind `how`
+    with argument `arg`) and queue it at position `end` of the queue; returns the new end."""
+    bfs[B_DIST, room] = d
+    bfs[B_PREV, room] = frm
+    bfs[B_HOW, room] = how
+    bfs[B_ARG, room] = arg
+    bfs[B_QUEUE, end] = room
+    return end + 1
 
 
 @njit
