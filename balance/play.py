@@ -13,7 +13,7 @@ from balance.engine.state import END_NAMES, State, new_state
 from balance.rules import Profile, profile_for
 from balance.tables import Rules, Tables, compile_rules, compile_tables
 
-ENGINE_VERSION = "2"  # bump whenever the engine's behaviour changes
+ENGINE_VERSION = "3"  # bump whenever the engine's behaviour changes
 
 
 @dataclass

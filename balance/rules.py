@@ -50,7 +50,13 @@ SCHEMA: dict[str, Field] = {
     "tunnels": Field(bool, doc="tunnel tiles are in play"),
     "mine_carts": Field(bool, doc="mine cart rooms are in play"),
     "special_gems": Field(bool, doc="Echoglass, Orichalcum and Warpstone powers are in play"),
-    "skills": Field(bool, doc="skill cards are dealt (not yet played by the engine)"),
+    "skills": Field(bool, doc="skill cards are dealt (not yet played by the engine: true is "
+                    "refused)"),
+    "echo_copies_own_card": Field(
+        bool, doc="Echoglass may copy the other gem on its own card (false: only a gem another "
+        "card in the payment shows)"),
+    "warp_build_at_tunnels": Field(
+        bool, doc="a Warpstone build may start at a tunnel's open door (for no gems, no points)"),
     "free_use_cap": Field(int, 1, 100, "engine guard: most uses of a free room's ability in one "
                           "movement phase (the rulebook sets no limit)"),
 }

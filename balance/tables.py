@@ -47,6 +47,7 @@ class Tables(NamedTuple):
     prog: np.ndarray  # (R, MAX_STEPS, 4) int64: op, n (-1 = X), filter kind, gem mask
     prog_len: np.ndarray  # (R,) int64
     prog_has_keep: np.ndarray  # (R,) bool: dug cards go to the pool, else to hand
+    echo_own_card: int  # 1: Echoglass may also copy the other gem on its own card
 
 
 class Rules(NamedTuple):
@@ -68,6 +69,7 @@ class Rules(NamedTuple):
     rush_round_cap: int
     special_gems: int
     free_use_cap: int
+    warp_build_at_tunnels: int
 
 
 def compile_tables(content: Content, profile: Profile) -> Tables:
@@ -125,7 +127,7 @@ def compile_tables(content: Content, profile: Profile) -> Tables:
         door_gems[t, r, s, : len(gems)] = gems
     return Tables(gem_power, card_gems, card_count, card_deck, gem_cards, room_kind, room_deck,
                   door, door_cost, door_gems, door_points, tunnel_exit, prog, prog_len,
-                  prog_has_keep)
+                  prog_has_keep, int(profile["echo_copies_own_card"]))
 
 
 def _check_switches(content: Content, profile: Profile) -> None:
@@ -159,6 +161,10 @@ def compile_rules(profile: Profile, mode: str, players: int, target: int | None 
         probs.add("", "target", f"must be at least 1, got {target}")
     if exhaust and mode == "rush":
         probs.add("", "exhaust", "play-to-exhaustion is a Crisis option")
+    if profile["skills"]:
+        # A switch the engine would ignore is refused, never silently dropped.
+        probs.add("rules", "skills", "the engine does not play skill cards yet: set "
+                  "skills = false (figures without skills are the rulebook's No Skills variant)")
     probs.raise_if_any()
     if target is None:
         target = (profile.rush_target(players) if mode == "rush"
@@ -173,7 +179,7 @@ def compile_rules(profile: Profile, mode: str, players: int, target: int | None 
         voluntary_discard=int(p["crisis_voluntary_discard"] if mode == "crisis"
                               else p["rush_voluntary_discard"]),
         rush_round_cap=p["rush_round_cap"], special_gems=int(p["special_gems"]),
-        free_use_cap=p["free_use_cap"])
+        free_use_cap=p["free_use_cap"], warp_build_at_tunnels=int(p["warp_build_at_tunnels"]))
 
 
 __all__ = ["Tables", "Rules", "compile_tables", "compile_rules", "InputError"]

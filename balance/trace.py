@@ -62,7 +62,7 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
             why = "for the ability" if b else "down to the hand limit"
             lines.append(f"  {who} discards {nm.card(a)} {why}")
         elif code == E.EV_VOL_DISCARD:
-            lines.append(f"  P{b + 1} discards {nm.card(a)} to feed the deck")
+            lines.append(f"  P{b + 1} discards {nm.card(a)} at will")
         elif code == E.EV_MOVE:
             via = f" through {d} tunnel(s)" if d else ""
             lines.append(f"  {who} moves {SIDES[c]} from {nm.room(a)} to {nm.room(b)}{via}")

@@ -55,12 +55,13 @@ from balance.engine.state import (
     E_GOAL,
     E_NEED,
     E_WANT,
-    PILE_BURNT,
+    PILE_BURNT_SEEN,
     PILE_DISC,
     PL_ROT,
     PL_TYPE,
     S_AVAIL_STAMP,
     S_BURNT_N,
+    S_BURNT_SEEN_N,
     S_CARD_VER,
     S_CARTS,
     S_DECISIONS,
@@ -85,6 +86,7 @@ from balance.engine.usable_nb import ability_usable_nb
 from balance.tables import (
     ACTION,
     BONUS,
+    CRISIS,
     ECHO,
     FREE,
     MINECART,
@@ -177,8 +179,10 @@ def card_value_nb(st, tb, w, card):
 @njit
 def estimate_avail_nb(st, tb, ru, p):
     """Cards showing each gem that the deck and discards could still yield, from what this
-    player may know: the face-up discards, plus the unseen cards (neither in its hand, burnt
-    nor discarded) in the share the deck holds of them against the other hands."""
+    player may know: the face-up discards, plus the unseen cards (neither in its hand, seen
+    burnt nor discarded) in the share the deck holds of them against the other hands and the
+    cards burnt unseen from the deck. Reads only what a player at the table knows: its own
+    hand, the discard pile, the cards burnt from hands and the sizes of the piles."""
     g_n = st.gem_est.shape[1]
     avail = st.gem_est[E_AVAIL]
     unseen = st.gtmp[3]
@@ -187,8 +191,8 @@ def estimate_avail_nb(st, tb, ru, p):
         unseen[g] = tb.gem_cards[g]
     for i in range(st.hand_n[p]):
         _count_card(tb, unseen, st.hand[p, i], -1)
-    for i in range(st.sc[S_BURNT_N]):
-        _count_card(tb, unseen, st.piles[PILE_BURNT, i], -1)
+    for i in range(st.sc[S_BURNT_SEEN_N]):
+        _count_card(tb, unseen, st.piles[PILE_BURNT_SEEN, i], -1)
     for i in range(st.sc[S_DISC_N]):
         _count_card(tb, unseen, st.piles[PILE_DISC, i], -1)
         ct = tb.card_deck[st.piles[PILE_DISC, i]]
@@ -200,6 +204,7 @@ def estimate_avail_nb(st, tb, ru, p):
     for q in range(ru.players):
         if q != p:
             others += st.hand_n[q]
+    others += st.sc[S_BURNT_N] - st.sc[S_BURNT_SEEN_N]
     deck = st.sc[S_DECK_N]
     share = deck / (deck + others) if deck + others > 0 else 0.0
     for g in range(g_n):
@@ -699,7 +704,9 @@ def greedy_quick_nb(kind, st, ru, n, p):
     decision."""
     if kind == D_BURN and st.opt[0, 0] < 0:
         return 0
-    if kind == D_VOL_DISCARD and st.sc[S_DECK_N] + st.sc[S_DISC_N] >= ru.burn_per_turn:
+    # A discard at will only ever helps to feed a burn that must come from the deck.
+    if kind == D_VOL_DISCARD and (ru.mode != CRISIS or ru.burn_from_hands or st.sc[S_DECK_N]
+                                  + st.sc[S_DISC_N] >= ru.burn_per_turn):
         return 0
     if kind == D_STEP:
         return follow_plan_nb(st, n, p)

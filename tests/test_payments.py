@@ -15,30 +15,26 @@ from balance.tables import WARP
 
 
 def _reference(st, tb, p, cost, warp):
-    """Every legal payment as a set of hand positions: it pays, and no card can be left out
-    (in a Warpstone build it holds a Warpstone, and its first one pays for the place)."""
+    """Every legal payment as a set of hand positions: it pays (in a Warpstone build it also
+    holds a Warpstone), and no card can be left out while the rest still does."""
     hand = [int(c) for c in st.hand[p, : st.hand_n[p]]]
     rel = [i for i, c in enumerate(hand) if card_relevant_nb(tb, c, cost, warp)][:12]
-
-    def pays(pos):
-        cards = np.array([hand[i] for i in pos] + [0], np.int64)
-        return bool(covers_nb(st, tb, cost, cards, len(pos)))
 
     def is_warp(i):
         ct = tb.card_deck[hand[i]]
         return any(g >= 0 and tb.gem_power[g] == WARP for g in tb.card_gems[ct])
 
+    def pays(pos):
+        if warp and not any(is_warp(i) for i in pos):
+            return False
+        cards = np.array([hand[i] for i in pos] + [0], np.int64)
+        return bool(covers_nb(st, tb, cost, cards, len(pos)))
+
     out = set()
     for r in range(len(rel) + 1):
         for pos in combinations(rel, r):
-            exempt = next((i for i in pos if is_warp(i)), None) if warp else None
-            if warp and exempt is None:
-                continue
-            if not pays(pos):
-                continue
-            if any(pays([j for j in pos if j != i]) for i in pos if i != exempt):
-                continue
-            out.add(frozenset(pos))
+            if pays(pos) and not any(pays([j for j in pos if j != i]) for i in pos):
+                out.add(frozenset(pos))
     return out
 
 

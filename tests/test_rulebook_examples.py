@@ -39,7 +39,7 @@ from balance.engine.state import (
     S_TILES_N,
     S_VIOLATION,
 )
-from balance.engine.turn_nb import action_nb, burn_phase_nb, list_steps_nb
+from balance.engine.turn_nb import action_nb, end_turn_nb, list_steps_nb
 from balance.engine.usable_nb import ability_usable_nb
 from balance.scenario import Scenario
 
@@ -79,8 +79,9 @@ def action(sc: Scenario, p: int = 0) -> None:
 
 
 def burn_phase(sc: Scenario, p: int = 0) -> None:
+    """The end of a Crisis turn: discards at will, then the burn."""
     s = sc.setup
-    burn_phase_nb(sc.st, sc.tb, sc.ru, s.policy, s.weights, p)
+    end_turn_nb(sc.st, sc.tb, sc.ru, s.policy, s.weights, p)
 
 
 def usable(sc: Scenario, room: int, p: int = 0) -> bool:

@@ -52,6 +52,7 @@ from balance.engine.events import (
 )
 from balance.engine.jit import njit
 from balance.engine.mine_nb import move_room_nb, room_move_spots_nb
+from balance.engine.options_nb import offer_nb
 from balance.engine.players import decide_nb
 from balance.engine.state import (
     PILE_POOL,
@@ -93,9 +94,10 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
             c = count_discardable_nb(st, tb, p, tb.prog[rt, i, 2], tb.prog[rt, i, 3])
             x_max = c if x_max < 0 else min(x_max, c)
     if x_max >= 0:
+        m = 0
         for v in range(x_max + 1):
-            st.opt[v, 0] = v
-        x = st.opt[decide_nb(st, tb, ru, pol, w, D_X, x_max + 1, p), 0] if x_max > 0 else 0
+            m = offer_nb(st, m, v, 0, 0, 0)
+        x = st.opt[decide_nb(st, tb, ru, pol, w, D_X, m, p), 0] if m > 1 else 0
         emit_nb(st, EV_CHOOSE_X, x, 0, 0, 0, 0)
     named = 0
     for i in range(tb.prog_len[rt]):
@@ -156,9 +158,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                 m = 0
                 for j in range(st.sc[S_POOL_N]):
                     if card_has_nb(tb, st.piles[PILE_POOL, j], mask):
-                        st.opt[m, 0] = j
-                        st.opt[m, 1] = st.piles[PILE_POOL, j]
-                        m += 1
+                        m = offer_nb(st, m, j, st.piles[PILE_POOL, j], 0, 0)
                 if m == 0:
                     break
                 k = decide_nb(st, tb, ru, pol, w, D_KEEP, m, p) if m > 1 else 0
@@ -176,9 +176,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                     else:
                         ok = discard_matches_nb(tb, c, fk, mask)
                     if ok:
-                        st.opt[m, 0] = j
-                        st.opt[m, 1] = c
-                        m += 1
+                        m = offer_nb(st, m, j, c, 0, 0)
                 if m == 0:
                     break
                 k = decide_nb(st, tb, ru, pol, w, D_ABILITY_DISCARD, m, p) if m > 1 else 0
@@ -191,8 +189,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                 m = 0
                 for g in range(tb.gem_power.shape[0]):
                     if not (named >> g) & 1:
-                        st.opt[m, 0] = g
-                        m += 1
+                        m = offer_nb(st, m, g, 0, 0, 0)
                 if m == 0:
                     break
                 g = st.opt[decide_nb(st, tb, ru, pol, w, D_NAME, m, p), 0]
@@ -202,8 +199,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
             m = 0
             for j in range(st.sc[S_PLACED]):
                 if j != st.pos[p] and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL:
-                    st.opt[m, 0] = j
-                    m += 1
+                    m = offer_nb(st, m, j, 0, 0, 0)
             if m > 0:
                 k = decide_nb(st, tb, ru, pol, w, D_MOVE_ANY, m, p) if m > 1 else 0
                 emit_nb(st, EV_TELEPORT, st.pos[p], st.opt[k, 0], 0, 0, 0)
@@ -212,8 +208,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
             m = 0
             for q in range(ru.players):
                 if q != p:
-                    st.opt[m, 0] = q
-                    m += 1
+                    m = offer_nb(st, m, q, 0, 0, 0)
             if m > 0:
                 k = decide_nb(st, tb, ru, pol, w, D_SWAP, m, p) if m > 1 else 0
                 q = st.opt[k, 0]
@@ -222,10 +217,11 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                 st.pos[q] = here
                 emit_nb(st, EV_SWAP, q, st.pos[p], st.pos[q], 0, 0)
         elif op == MOVE_ROOM:
-            m = room_move_spots_nb(st, room, st.spots)
+            spots = room_move_spots_nb(st, room, st.spots)
+            m = 0
+            for j in range(spots):
+                m = offer_nb(st, m, st.spots[j], 0, 0, 0)
             if m > 0:
-                for j in range(m):
-                    st.opt[j, 0] = st.spots[j]
                 k = decide_nb(st, tb, ru, pol, w, D_MOVE_ROOM, m, p) if m > 1 else 0
                 move_room_nb(st, room, st.opt[k, 0])
                 emit_nb(st, EV_MOVE_ROOM, room, st.pl[PL_X, room], st.pl[PL_Y, room], 0, 0)

@@ -9,11 +9,13 @@ from balance.engine.jit import njit
 from balance.engine.rng import shuffle_nb
 from balance.engine.state import (
     PILE_BURNT,
+    PILE_BURNT_SEEN,
     PILE_DECK,
     PILE_DISC,
     PILE_POOL,
     PILE_REJ,
     S_BURNT_N,
+    S_BURNT_SEEN_N,
     S_CARD_VER,
     S_DECK_N,
     S_DECK_OUT_TURN,
@@ -114,8 +116,14 @@ def flush_rejects_nb(st):
 
 @njit
 def burn_card_nb(st, card, source):
+    """Burn a card from seat `source`'s hand, or from the deck (-1): a card burnt from the
+    deck goes out unseen (1st edition: burning draws privately; the 2nd edition shows it no
+    more), so players may not count it among the cards they know."""
     st.piles[PILE_BURNT, st.sc[S_BURNT_N]] = card
     st.sc[S_BURNT_N] += 1
+    if source >= 0:
+        st.piles[PILE_BURNT_SEEN, st.sc[S_BURNT_SEEN_N]] = card
+        st.sc[S_BURNT_SEEN_N] += 1
     emit_nb(st, EV_BURN, card, source, 0, 0, 0)
 
 

@@ -1,5 +1,6 @@
 """Every choice in the game is a decision: the engine lists the legal options in `st.opt`
-(one row each) and asks the player for an index. None is taken on a player's behalf; a decision
+(one whole row each, written by options_nb.offer_nb; unused cells are 0) and asks the player
+for an index. None is taken on a player's behalf; a decision
 with a single legal option is not asked. This module names the decisions and their row layouts,
 which is all a new player needs to know about the engine.
 """
@@ -17,8 +18,8 @@ D_ABILITY_DISCARD = 8  # (hand position, card): discard one card for an ability
 D_SWAP = 9  # (seat,): swap places with that player
 D_MOVE_ANY = 10  # (placed tile,): move to that room
 D_MOVE_ROOM = 11  # (cell,): move the current room there
-D_VOL_DISCARD = 12  # (seat or -1 for "no more", hand position, card): Crisis discard at will
-D_BURN = 13  # (seat or -1 for the deck, hand position, card): burn one card
+D_VOL_DISCARD = 12  # (seat, hand position, card), or (-1, -1, -1) for "no more": discard at will
+D_BURN = 13  # (seat, hand position, card), or (-1, -1, -1) for the deck: burn one card
 N_DECISIONS = 14
 
 DECISION_NAMES = ("discard to limit", "step", "payment", "rotation", "action", "choose X",

@@ -5,10 +5,13 @@ from balance.engine.cards_nb import take_top_nb, to_hand_nb
 from balance.engine.check_nb import check_invariants_nb
 from balance.engine.events import EV_DEAL, EV_END, EV_PLACE, EV_SETUP, EV_TURN, EV_TURN_END, emit_nb
 from balance.engine.jit import njit
-from balance.engine.mine_nb import T_EMPTY, place_nb, trace_nb
+from balance.engine.mine_nb import T_EMPTY, mine_sealed_nb, place_nb, trace_nb
 from balance.engine.rng import shuffle_nb
 from balance.engine.state import (
+    END_NONE,
+    END_ROOMS_OUT,
     END_RUSH_TARGET,
+    END_SEALED,
     END_TURN_CAP,
     PILE_DECK,
     PL_BUILDER,
@@ -29,6 +32,7 @@ from balance.engine.state import (
     S_END_REASON,
     S_ENDED,
     S_N_SCALARS,
+    S_OPT_HWM,
     S_ORIGIN,
     S_PLACED,
     S_RESHUFFLES,
@@ -64,6 +68,8 @@ def reset_nb(st, tb, ru, rng_words, trace, check):
         st.rng[i] = rng_words[i]
     st.sc[S_TRACE] = trace
     st.sc[S_CHECK] = check
+    if check:
+        st.sc[S_OPT_HWM] = st.opt.shape[0]  # the first listing poisons the whole table
     st.sc[S_TARGET_TURN] = -1
     st.sc[S_DECK_OUT_TURN] = -1
     st.sc[S_ORIGIN] = st.grid.shape[0] // 2
@@ -149,11 +155,18 @@ def play_game_nb(st, tb, ru, pol, w, rng_words, trace, check):
                 st.sc[S_ENDED] = 1
                 st.sc[S_END_REASON] = END_RUSH_TARGET
                 break
-            # Points come only from construction: with the room deck empty nobody can score
-            # again, so the game ends as the turn cap would end it, without the idle rounds.
-            if turn // ru.players >= ru.rush_round_cap or st.sc[S_TILES_N] == 0:
+            # Points come only from construction: once nobody can build again the game ends
+            # at once, without the idle rounds, and says why.
+            reason = END_NONE
+            if st.sc[S_TILES_N] == 0:
+                reason = END_ROOMS_OUT
+            elif mine_sealed_nb(st, tb, ru):
+                reason = END_SEALED
+            elif turn // ru.players >= ru.rush_round_cap:
+                reason = END_TURN_CAP
+            if reason != END_NONE:
                 st.sc[S_ENDED] = 1
-                st.sc[S_END_REASON] = END_TURN_CAP
+                st.sc[S_END_REASON] = reason
                 break
         if turn >= cap:
             st.sc[S_ENDED] = 1

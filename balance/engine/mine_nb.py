@@ -12,6 +12,7 @@ a tile is placed or moved, so `link_nb` answers from `st.link`. Placing a tile u
 doors that led to its cell; moving a room (Mystic Elevator) rebuilds the whole table.
 """
 
+from balance.ability import MOVE_ROOM
 from balance.engine.jit import njit
 from balance.engine.state import (
     B_QUEUE,
@@ -30,7 +31,7 @@ from balance.engine.state import (
     S_PLACED,
     WK_SCRATCH,
 )
-from balance.tables import MINECART, TUNNEL
+from balance.tables import MINECART, TUNNEL, WARP
 
 DX = (0, 1, 0, -1)
 DY = (-1, 0, 1, 0)
@@ -142,6 +143,44 @@ def link_nb(st, tb, j, side):
         st.sc[S_LINK_VER] = st.sc[S_MINE_VER]
     lk = st.link[j, side]
     return lk[0], lk[1], lk[2], lk[3], lk[4]
+
+
+@njit
+def door_leads_nb(st, tb, j, side):
+    """Where door `side` of placed tile j leads: link_nb for a room; for a tunnel's own door,
+    which only a Warpstone build starts from (st.link keeps no sides for tunnels), a trace
+    from the tunnel's cell."""
+    if tb.room_kind[st.pl[PL_TYPE, j]] == TUNNEL:
+        return trace_nb(st, tb, st.pl[PL_X, j], st.pl[PL_Y, j], side)
+    return link_nb(st, tb, j, side)
+
+
+@njit
+def mine_sealed_nb(st, tb, ru):
+    """Whether nobody can build again: no door of the mine leads to an empty cell (from a room,
+    through any tunnels; from a tunnel's own door where a Warpstone build may start there) and
+    no placed room can move (a Mystic Elevator could open new doors). Two one-door dead ends
+    facing each other seal a small mine."""
+    warp_cards = False
+    for ct in range(tb.card_gems.shape[0]):
+        for k in range(2):
+            g = tb.card_gems[ct, k]
+            if g >= 0 and tb.gem_power[g] == WARP:
+                warp_cards = True
+    warp_tunnels = warp_cards and ru.special_gems and ru.warp_build_at_tunnels
+    for j in range(st.sc[S_PLACED]):
+        jt = st.pl[PL_TYPE, j]
+        for i in range(tb.prog_len[jt]):
+            if tb.prog[jt, i, 0] == MOVE_ROOM:
+                return False
+        if tb.room_kind[jt] == TUNNEL and not warp_tunnels:
+            continue
+        for side in range(4):
+            if tb.door[jt, st.pl[PL_ROT, j], side]:
+                kind, _a, _b, _c, _p = door_leads_nb(st, tb, j, side)
+                if kind == T_EMPTY:
+                    return False
+    return True
 
 
 @njit

@@ -2,17 +2,19 @@
 
 A card counts as either or both of its gems. Diamond Dust (wild) pays one unit of any standard
 gem when spent. Echoglass pays one unit of a standard gem that *another* card in the same
-payment pays naturally. Orichalcum pays nothing but scores 1 point when spent on a card whose
-other gem pays. Warpstone pays nothing; it lets a build happen anywhere (see mine rules).
+payment pays naturally (or its own card's other gem, with echo_copies_own_card). Orichalcum
+pays nothing but scores 1 point when spent on a card whose other gem pays. Warpstone pays
+nothing; it lets a build happen anywhere (see mine rules).
 A cost that names a special gem needs that gem itself.
 
-A legal payment is a set of hand cards that covers the cost and has no card that could be
-left out (each card contributes; in a Warpstone build the one Warpstone card is exempt, as it
-pays for the location). The engine lists them; the player picks one.
+A legal payment is a set of hand cards that covers the cost (and, for a Warpstone build, holds
+a Warpstone card, which pays for the location) and has no card that could be left out while
+the rest still does both. The engine lists them; the player picks one.
 """
 
 from balance.engine.cards_nb import card_has_power_nb
 from balance.engine.jit import njit
+from balance.engine.options_nb import offer_nb
 from balance.engine.state import (
     S_SUP_ECHO,
     S_SUP_ECHO_UNITS,
@@ -103,7 +105,8 @@ def supply_covers_nb(st, tb, cost):
         return False
     # Echoglass copies a short gem that *another* card pays naturally. Each Echoglass card is
     # eligible for every such gem except its own partner when no other card shows it; the
-    # largest matching then has this closed form (Hall's condition on that structure).
+    # largest matching then has this closed form (Hall's condition on that structure). With
+    # echo_copies_own_card its own partner is eligible too, and nothing is excluded.
     nonecho = st.gtmp[1]
     partner = st.gtmp[2]
     e = min(echo_spare, n_echo)
@@ -113,8 +116,8 @@ def supply_covers_nb(st, tb, cost):
     for i in range(n_echo):
         other = st.work[WK_ECHO, i]
         excl = 0
-        if (other >= 0 and tb.gem_power[other] == STANDARD and cost[other] > nat[other]
-                and nonecho[other] == 0 and partner[other] == 1):
+        if (not tb.echo_own_card and other >= 0 and tb.gem_power[other] == STANDARD
+                and cost[other] > nat[other] and nonecho[other] == 0 and partner[other] == 1):
             excl = cost[other] - nat[other]
         m = min(m, e - 1 + cap - excl)
     return deficit <= wild + max(m, 0)
@@ -215,18 +218,21 @@ def payment_stats_nb(tb, cards, n, cost, warp):
 
 @njit
 def list_payments_nb(st, tb, p, cost, warp, rel, sub):
-    """Fill st.opt with legal payments: (hand-position mask, warp hand position or -1,
-    cards, waste). `rel` and `sub` are work arrays. Returns the number of options."""
+    """Fill st.opt with legal payments: (hand-position mask, hand position of its first
+    Warpstone card or -1, cards, waste). `rel` and `sub` are work arrays. Returns the number
+    of options."""
     k = 0
     for i in range(st.hand_n[p]):
         # positions past 61 would not fit the int64 option mask
         if k < MAX_PAY_CARDS and i < 62 and card_relevant_nb(tb, st.hand[p, i], cost, warp):
             rel[k] = i
             k += 1
-    # One bit per subset of the relevant cards: does it pay? Subsets come in increasing
-    # order, so each one's subsets less one card are known before it. Paying is monotone
-    # (more cards never pay less): a set with a paying subset pays without a tally, and it is
-    # no legal payment, since that card could be left out.
+    # A set pays when it covers the cost and, for a Warpstone build, holds a Warpstone card;
+    # it is legal when no card can be left out of it and it still pays. Both parts are
+    # monotone (more cards never pay less), so sets are tallied in increasing order with one
+    # bit per subset of the relevant cards: a set with a paying subset less one card pays
+    # without a tally, and is no legal payment. In a Warpstone build a spare Warpstone card is
+    # therefore refused like any other spare card: the build needs one, whichever it is.
     bits = st.work[WK_SCRATCH]
     for i in range(((1 << k) + 63) >> 6):
         bits[i] = 0
@@ -241,22 +247,15 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
                     warp_pos = rel[b]
                 m += 1
         if warp and warp_pos < 0:
-            # No Warpstone: no payment for this build. Its bit stays unset, and is never
-            # looked up: the sets a payment is checked against still hold a Warpstone.
-            continue
-        pays = False
-        spare = False  # a card can be left out (the Warpstone paying for the place aside)
+            continue  # no Warpstone: it does not pay, and its bit stays unset
+        spare = False
         for b in range(k):
             if (mask >> b) & 1:
                 less = mask ^ (1 << b)
                 if (bits[less >> 6] >> (less & 63)) & 1:
-                    pays = True
-                    if not (warp and rel[b] == warp_pos):
-                        spare = True
-                        break
-        if not pays:
-            pays = covers_nb(st, tb, cost, sub, m)
-        if not pays:
+                    spare = True
+                    break
+        if not spare and not covers_nb(st, tb, cost, sub, m):
             continue
         bits[mask >> 6] |= 1 << (mask & 63)
         if spare:
@@ -266,10 +265,5 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
             if (mask >> b) & 1:
                 hand_mask |= 1 << rel[b]
         waste, _bonus = payment_stats_nb(tb, sub, m, cost, warp)
-        if n_opts < st.opt.shape[0]:
-            st.opt[n_opts, 0] = hand_mask
-            st.opt[n_opts, 1] = warp_pos
-            st.opt[n_opts, 2] = m
-            st.opt[n_opts, 3] = waste
-            n_opts += 1
+        n_opts = offer_nb(st, n_opts, hand_mask, warp_pos, m, waste)
     return n_opts

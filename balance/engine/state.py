@@ -19,21 +19,28 @@ from balance.tables import Rules, Tables
  S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
  S_MINE_VER, S_NEED_VER, S_PLAN_ROOM, S_FRONT_N, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
  S_AVAIL_STAMP, S_LINK_VER, S_GOAL_STAMP, S_REACH_KEY, S_SUP_WILD, S_SUP_ECHO_UNITS,
- S_CARD_VER, S_PLAN_KEY, S_PLAN_TARGET, S_PLAN_SIDE, S_N_SCALARS) = range(41)
+ S_CARD_VER, S_PLAN_KEY, S_PLAN_TARGET, S_PLAN_SIDE, S_OPT_HWM, S_BURNT_SEEN_N,
+ S_N_SCALARS) = range(43)
 
-# End reasons (stable codes: they are stored in the games table).
-END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP = range(6)
-END_NAMES = ("none", "target", "exhausted", "cannot_burn", "rush_target", "turn_cap")
+# End reasons (stable codes: they are stored in the games table). A Rush game that nobody can
+# win any more ends at the next first-player check: `sealed`, no door of the mine faces an
+# empty cell and no room can move; `rooms_out`, the room deck is empty. `turn_cap` is then
+# only the round cap.
+(END_NONE, END_TARGET, END_EXHAUSTED, END_CANNOT_BURN, END_RUSH_TARGET, END_TURN_CAP,
+ END_SEALED, END_ROOMS_OUT) = range(8)
+END_NAMES = ("none", "target", "exhausted", "cannot_burn", "rush_target", "turn_cap", "sealed",
+             "rooms_out")
 
 # Invariant violations (check mode); the first one found is recorded.
 (V_NONE, V_BAD_CHOICE, V_CARDS, V_SCORE, V_DISCONNECTED, V_IN_TUNNEL, V_BAD_PAYMENT,
- V_HAND_LIMIT, V_GRID) = range(9)
+ V_HAND_LIMIT, V_GRID, V_STALE_OPTION) = range(10)
 VIOLATION_NAMES = ("none", "player chose an option that was not offered",
                    "a card is missing or in two places", "scores differ from points scored",
                    "the mine is not connected", "a player stands in a tunnel",
                    "a payment did not cover its door or spent a card for nothing",
                    "a hand was over the limit after the discard phase",
-                   "the grid and the placed tiles disagree")
+                   "the grid and the placed tiles disagree",
+                   "an option row offered a cell the engine did not write for this decision")
 
 # Rows of the grouped arrays. Arrays of one length share one 2-D array because every call
 # between kernels passes each array of the state by value (7 words for each; see jit.py):
@@ -42,8 +49,9 @@ VIOLATION_NAMES = ("none", "player chose an option that was not offered",
 # st.pl: facts of each placed tile, in placement order.
 (PL_TYPE, PL_ROT, PL_X, PL_Y, PL_BUILDER, PL_TURN, PL_POINTS, PL_USES, PL_GAINED,
  PL_ROWS) = range(10)
-# st.piles: the card piles, stacks of card ids whose sizes are in sc.
-PILE_DECK, PILE_DISC, PILE_POOL, PILE_REJ, PILE_BURNT, PILE_ROWS = range(6)
+# st.piles: the card piles, stacks of card ids whose sizes are in sc. PILE_BURNT_SEEN holds
+# the burnt cards the table saw (burnt from an open hand); a burn from the deck is unseen.
+PILE_DECK, PILE_DISC, PILE_POOL, PILE_REJ, PILE_BURNT, PILE_BURNT_SEEN, PILE_ROWS = range(7)
 # st.work: work space. Scratch (mine connectivity, the payment list's bits), two general
 # rows (payments, rotations, the card check), the Echoglass partners of a set of cards.
 WK_SCRATCH, WK_A, WK_B, WK_ECHO, WK_ROWS = range(5)
@@ -53,6 +61,10 @@ B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, B_ROWS = range(6)
 E_NEED, E_AVAIL, E_GOAL, E_WANT, E_ROWS = range(5)
 
 MAX_OPTS = 4096
+# Check mode fills the option table with this before each listing (players.offer_nb), so that a
+# cell the listing did not write shows up as a violation instead of a stale value from an
+# earlier decision (a stale card once made greedy stop feeding the 1st-edition clock).
+OPT_POISON = -(1 << 62)
 MAX_SCRIPT = 4096
 EV_COLS = 8
 
@@ -61,7 +73,8 @@ class State(NamedTuple):
     sc: np.ndarray  # (S_N_SCALARS,) scalars above
     rng: np.ndarray  # (4,) generator words
     piles: np.ndarray  # (PILE_ROWS, n_cards) deck (top = last), discards, revealed cards
-    #                    awaiting keep, cards a dig passed by, burnt cards (out of the game)
+    #                    awaiting keep, cards a dig passed by, burnt cards (out of the game),
+    #                    and those of them burnt from a hand
     hand: np.ndarray  # (P, n_cards) card ids
     hand_n: np.ndarray  # (P,)
     tiles: np.ndarray  # (n_tiles,) room deck, top = tiles[tiles_n - 1]
@@ -96,7 +109,8 @@ class State(NamedTuple):
 _ROW_VIEWS = {
     **{f"pl_{n}": ("pl", i) for i, n in enumerate(
         ("type", "rot", "x", "y", "builder", "turn", "points", "uses", "gained"))},
-    **{n: ("piles", i) for i, n in enumerate(("deck", "disc", "pool", "rej", "burnt"))},
+    **{n: ("piles", i) for i, n in enumerate(
+        ("deck", "disc", "pool", "rej", "burnt", "burnt_seen"))},
     **{n: ("work", i) for i, n in enumerate(("scratch", "work1", "work2", "echo"))},
     **{n: ("bfs", i) for i, n in enumerate(("dist", "prev", "prev_how", "prev_arg", "queue"))},
     **{n: ("gem_est", i) for i, n in enumerate(("need", "avail", "goal", "want"))},

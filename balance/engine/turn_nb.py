@@ -1,5 +1,6 @@
 """One player turn, phase by phase (rulebooks' sequence of play):
-check end (in the game loop), discard to the hand limit, move, act, burn (Crisis).
+check end (in the game loop), discard to the hand limit, move, act, discard at will (where
+allowed), burn (Crisis).
 
 Construction and tunnels are in `build_nb`; the moves on offer are listed by `list_steps_nb`.
 """
@@ -50,11 +51,13 @@ from balance.engine.jit import njit
 from balance.engine.mine_nb import (
     T_EMPTY,
     T_ROOM,
+    door_leads_nb,
     legal_rotations_nb,
     link_nb,
     place_nb,
     trace_nb,
 )
+from balance.engine.options_nb import offer_nb
 from balance.engine.payment_nb import (
     covers_nb,
     door_covered_nb,
@@ -105,20 +108,33 @@ def score_nb(st, ru, p, points, bonus):
 
 
 @njit
-def _verify_payment_nb(st, tb, p, cost, mask, warp_pos):
-    """Check mode: the chosen cards cover the door, and none could have been left out."""
+def _pays_nb(st, tb, cost, warp, cards, m):
+    """The cards cover the door and, in a Warpstone build, hold a Warpstone."""
+    if warp:
+        has_warp = False
+        for i in range(m):
+            if card_has_power_nb(tb, cards[i], WARP):
+                has_warp = True
+        if not has_warp:
+            return False
+    return covers_nb(st, tb, cost, cards, m)
+
+
+@njit
+def _verify_payment_nb(st, tb, p, cost, mask, warp):
+    """Check mode: the chosen cards pay (ruling 4, and a Warpstone for a Warpstone build),
+    and none could have been left out. Written from the rule, not from the listing's shortcuts
+    in payment_nb, so that it can catch them."""
     m = 0
     for pos in range(st.hand_n[p]):
         if (mask >> pos) & 1:
             st.work[WK_SCRATCH, m] = st.hand[p, pos]
             m += 1
-    ok = covers_nb(st, tb, cost, st.work[WK_SCRATCH], m)
+    ok = _pays_nb(st, tb, cost, warp, st.work[WK_SCRATCH], m)
     for drop in range(m):
         card = st.work[WK_SCRATCH, drop]
-        if warp_pos >= 0 and card == st.hand[p, warp_pos]:
-            continue
         st.work[WK_SCRATCH, drop] = st.work[WK_SCRATCH, m - 1]
-        if covers_nb(st, tb, cost, st.work[WK_SCRATCH], m - 1):
+        if _pays_nb(st, tb, cost, warp, st.work[WK_SCRATCH], m - 1):
             ok = False
         st.work[WK_SCRATCH, drop] = card
     if not ok and st.sc[S_VIOLATION] == 0:
@@ -134,7 +150,7 @@ def pay_nb(st, tb, ru, pol, w, p, cost, warp):
     k = decide_nb(st, tb, ru, pol, w, D_PAYMENT, n, p) if n > 1 else 0
     mask = st.opt[k, 0]
     if st.sc[S_CHECK]:
-        _verify_payment_nb(st, tb, p, cost, mask, st.opt[k, 1])
+        _verify_payment_nb(st, tb, p, cost, mask, warp)
     bonus = 0
     for pos in range(st.hand_n[p] - 1, -1, -1):  # high positions first keep the rest in place
         if (mask >> pos) & 1:
@@ -155,10 +171,7 @@ def ask_rotation_nb(st, tb, ru, pol, w, p, rtype, entry, x, y):
     any rotation with a door on that side (ruling 5)."""
     m = legal_rotations_nb(tb, rtype, entry, st.work[WK_A])
     for j in range(m):
-        st.opt[j, 0] = st.work[WK_A, j]
-        st.opt[j, 1] = rtype
-        st.opt[j, 2] = entry
-        st.opt[j, 3] = y * st.grid.shape[0] + x
+        offer_nb(st, j, st.work[WK_A, j], rtype, entry, y * st.grid.shape[0] + x)
     k = decide_nb(st, tb, ru, pol, w, D_ROTATION, m, p) if m > 1 else 0
     return st.opt[k, 0]
 
@@ -177,13 +190,16 @@ def build_nb(st, tb, ru, pol, w, p, room, side, warp):
     st.pl[PL_POINTS, room] += points
     if bonus > 0:
         emit_nb(st, EV_BONUS, bonus, 0, 0, 0, 0)
-    kind, x, y, entry, _passed = link_nb(st, tb, room, side)
+    kind, x, y, entry, _passed = door_leads_nb(st, tb, room, side)
     # A tunnel drawn here is laid and crossed at once; emerging into an empty cell builds
     # again for no gems and no points; emerging at a built room stops there (ruling 6).
     while kind == T_EMPTY:
         if st.sc[S_TILES_N] == 0:
-            st.pos[p] = room  # the room deck ran out inside a tunnel chain: back where we were
-            emit_nb(st, EV_STOP_BACK, room, 0, 0, 0, 0)
+            # The room deck ran out inside a tunnel chain: back to the room built from, or,
+            # for a Warpstone build at a tunnel's door, where the builder stood.
+            if tb.room_kind[rt] != TUNNEL:
+                st.pos[p] = room
+            emit_nb(st, EV_STOP_BACK, st.pos[p], 0, 0, 0, 0)
             break
         st.sc[S_TILES_N] -= 1
         nt = st.tiles[st.sc[S_TILES_N]]
@@ -199,23 +215,14 @@ def build_nb(st, tb, ru, pol, w, p, room, side, warp):
             x, y, entry = a, b, c
         elif kind == T_ROOM:
             st.pos[p] = a
-        else:
-            st.pos[p] = room
+        elif tb.room_kind[rt] != TUNNEL:
+            st.pos[p] = room  # blocked: back as when the room deck runs out
     score_nb(st, ru, p, points, bonus)
-
-
-@njit
-def _add(st, n, kind, a, b, c):
-    st.opt[n, 0] = kind
-    st.opt[n, 1] = a
-    st.opt[n, 2] = b
-    st.opt[n, 3] = c
-    return n + 1
 
 
 @njit(inline=True)
 def list_steps_nb(st, tb, ru, p, steps, free_uses):
-    n = _add(st, 0, OPT_STOP, 0, 0, 0)
+    n = offer_nb(st, 0, OPT_STOP, 0, 0, 0)
     cur = st.pos[p]
     rt = st.pl[PL_TYPE, cur]
     rot = st.pl[PL_ROT, cur]
@@ -228,39 +235,40 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
                 continue
             kind, a, _b, _c, passed = link_nb(st, tb, cur, side)
             if kind == T_ROOM:
-                n = _add(st, n, OPT_DOOR, side, a, passed)
+                n = offer_nb(st, n, OPT_DOOR, side, a, passed)
             elif (kind == T_EMPTY and tiles_left
                   and door_covered_nb(st, tb, rt, rot, side)):
-                n = _add(st, n, OPT_DOOR, side, -1, passed)
+                n = offer_nb(st, n, OPT_DOOR, side, -1, passed)
     if kind_here == MINECART and st.sc[S_CARTS] >= 2 and free_uses < ru.free_use_cap:
         for j in range(st.sc[S_PLACED]):
             if j != cur and tb.room_kind[st.pl[PL_TYPE, j]] == MINECART:
-                n = _add(st, n, OPT_CART, j, 0, 0)
+                n = offer_nb(st, n, OPT_CART, j, 0, 0)
     if ru.special_gems:
         has_warp = False
         for i in range(st.hand_n[p]):
             if card_has_power_nb(tb, st.hand[p, i], WARP):
                 has_warp = True
                 for j in range(st.sc[S_PLACED]):
-                    room_ok = j != cur and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL
-                    if room_ok and n < st.opt.shape[0] - 8:
-                        n = _add(st, n, OPT_WARP_MOVE, i, j, 0)
+                    if j != cur and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL:
+                        n = offer_nb(st, n, OPT_WARP_MOVE, i, j, 0)
         if has_warp and tiles_left:
             for j in range(st.sc[S_PLACED]):
                 jt = st.pl[PL_TYPE, j]
-                if tb.room_kind[jt] == TUNNEL:
+                # A tunnel's own open door counts where the profile says so (README,
+                # "Rulings the engine adds").
+                if tb.room_kind[jt] == TUNNEL and not ru.warp_build_at_tunnels:
                     continue
                 for side in range(4):
                     if not tb.door[jt, st.pl[PL_ROT, j], side]:
                         continue
-                    kind, _a, _b, _c, _passed = link_nb(st, tb, j, side)
-                    if (kind == T_EMPTY and n < st.opt.shape[0] - 8
+                    kind, _a, _b, _c, _passed = door_leads_nb(st, tb, j, side)
+                    if (kind == T_EMPTY
                             and door_covered_nb(st, tb, jt, st.pl[PL_ROT, j], side)):
-                        n = _add(st, n, OPT_WARP_BUILD, j, side, 0)
+                        n = offer_nb(st, n, OPT_WARP_BUILD, j, side, 0)
     if kind_here == MOVEMENT and steps >= 1 and ability_usable_nb(st, tb, ru, p, cur):
-        n = _add(st, n, OPT_ABILITY, 0, 0, 0)
+        n = offer_nb(st, n, OPT_ABILITY, 0, 0, 0)
     if kind_here == FREE and free_uses < ru.free_use_cap and ability_usable_nb(st, tb, ru, p, cur):
-        n = _add(st, n, OPT_FREE, 0, 0, 0)
+        n = offer_nb(st, n, OPT_FREE, 0, 0, 0)
     return n
 
 
@@ -313,8 +321,8 @@ def action_nb(st, tb, ru, pol, w, p):
     room = st.pos[p]
     act = ACT_DRAW
     if ability_usable_nb(st, tb, ru, p, room):
-        st.opt[0, 0] = ACT_DRAW
-        st.opt[1, 0] = ACT_ABILITY
+        offer_nb(st, 0, ACT_DRAW, 0, 0, 0)
+        offer_nb(st, 1, ACT_ABILITY, 0, 0, 0)
         act = st.opt[decide_nb(st, tb, ru, pol, w, D_ACTION, 2, p), 0]
     if act == ACT_ABILITY:
         run_ability_nb(st, tb, ru, pol, w, p, room)
@@ -328,10 +336,9 @@ def action_nb(st, tb, ru, pol, w, p):
 @njit(inline=True)
 def discard_to_limit_nb(st, tb, ru, pol, w, p):
     while st.hand_n[p] > ru.hand_limit:
-        n = st.hand_n[p]
-        for i in range(n):
-            st.opt[i, 0] = i
-            st.opt[i, 1] = st.hand[p, i]
+        n = 0
+        for i in range(st.hand_n[p]):
+            n = offer_nb(st, n, i, st.hand[p, i], 0, 0)
         k = decide_nb(st, tb, ru, pol, w, D_DISCARD_LIMIT, n, p)
         c = hand_take_nb(st, p, st.opt[k, 0])
         to_discard_nb(st, c)
@@ -339,14 +346,11 @@ def discard_to_limit_nb(st, tb, ru, pol, w, p):
 
 
 @njit
-def _list_hand_cards(st, ru, n, limit):
-    for q in range(ru.players):
+def _list_hand_cards(st, lo, hi, n):
+    """Offer every card in the hands of seats lo..hi-1 as (seat, hand position, card)."""
+    for q in range(lo, hi):
         for i in range(st.hand_n[q]):
-            if n < limit:
-                st.opt[n, 0] = q
-                st.opt[n, 1] = i
-                st.opt[n, 2] = st.hand[q, i]
-                n += 1
+            n = offer_nb(st, n, q, i, st.hand[q, i], 0)
     return n
 
 
@@ -360,23 +364,29 @@ def burnable_nb(st, ru):
 
 
 @njit(inline=True)
+def voluntary_discard_nb(st, tb, ru, pol, w, p):
+    """Discarding at will, when the profile allows it (README, "Rulings the engine adds"):
+    card after card until the player says "no more" (the row (-1, -1, -1)). Crisis teams
+    play with open hands, so any hand may discard, just before the burn; in Rush a player
+    discards from their own hand at the end of their turn."""
+    lo, hi = (0, ru.players) if ru.mode == CRISIS else (p, p + 1)
+    while True:
+        n = _list_hand_cards(st, lo, hi, offer_nb(st, 0, -1, -1, -1, 0))
+        if n == 1:
+            return
+        k = decide_nb(st, tb, ru, pol, w, D_VOL_DISCARD, n, p)
+        q = st.opt[k, 0]
+        if q < 0:
+            return
+        c = hand_take_nb(st, q, st.opt[k, 1])
+        to_discard_nb(st, c)
+        emit_nb(st, EV_VOL_DISCARD, c, q, 0, 0, 0)
+
+
+@njit(inline=True)
 def burn_phase_nb(st, tb, ru, pol, w, p):
-    """Crisis clock. 1st edition: burn from the deck; unable to burn in full, the team loses
-    (players may first discard at will to feed the deck). 2nd edition: burn from the deck or
-    any hand; the last card burnt ends the game."""
-    limit = st.opt.shape[0]
-    if ru.voluntary_discard and not ru.burn_from_hands:
-        while True:
-            st.opt[0, 0] = -1
-            n = _list_hand_cards(st, ru, 1, limit)
-            if n == 1:
-                break
-            k = decide_nb(st, tb, ru, pol, w, D_VOL_DISCARD, n, p)
-            if st.opt[k, 0] < 0:
-                break
-            c = hand_take_nb(st, st.opt[k, 0], st.opt[k, 1])
-            to_discard_nb(st, c)
-            emit_nb(st, EV_VOL_DISCARD, c, st.opt[k, 0], 0, 0, 0)
+    """Crisis clock. 1st edition: burn from the deck; unable to burn in full, the team loses.
+    2nd edition: burn from the deck or any hand; the last card burnt ends the game."""
     if ru.cannot_burn_loses and burnable_nb(st, ru) < ru.burn_per_turn:
         st.sc[S_ENDED] = 1
         st.sc[S_END_REASON] = END_CANNOT_BURN
@@ -384,12 +394,9 @@ def burn_phase_nb(st, tb, ru, pol, w, p):
     for _ in range(ru.burn_per_turn):
         n = 0
         if available_nb(st) > 0:
-            st.opt[0, 0] = -1
-            st.opt[0, 1] = 0
-            st.opt[0, 2] = -1
-            n = 1
+            n = offer_nb(st, 0, -1, -1, -1, 0)
         if ru.burn_from_hands:
-            n = _list_hand_cards(st, ru, n, limit)
+            n = _list_hand_cards(st, 0, ru.players, n)
         if n == 0:
             break
         k = decide_nb(st, tb, ru, pol, w, D_BURN, n, p) if n > 1 else 0
@@ -406,6 +413,16 @@ def burn_phase_nb(st, tb, ru, pol, w, p):
 
 
 @njit(inline=True)
+def end_turn_nb(st, tb, ru, pol, w, p):
+    """After the action: discards at will (where the profile allows them), then the Crisis
+    burn."""
+    if ru.voluntary_discard:
+        voluntary_discard_nb(st, tb, ru, pol, w, p)
+    if ru.mode == CRISIS:
+        burn_phase_nb(st, tb, ru, pol, w, p)
+
+
+@njit(inline=True)
 def play_turn_nb(st, tb, ru, pol, w, p):
     discard_to_limit_nb(st, tb, ru, pol, w, p)
     if st.hand_n[p] > ru.hand_limit and st.sc[S_VIOLATION] == 0:
@@ -414,6 +431,5 @@ def play_turn_nb(st, tb, ru, pol, w, p):
     if st.sc[S_ENDED]:
         return
     action_nb(st, tb, ru, pol, w, p)
-    if ru.mode == CRISIS:
-        burn_phase_nb(st, tb, ru, pol, w, p)
+    end_turn_nb(st, tb, ru, pol, w, p)
 
