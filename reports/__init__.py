@@ -13,7 +13,8 @@ From a notebook (polars in, polars out; nothing here needs matplotlib):
     crisis.targets_for_win_rates(curve)                         # targets for 90/75/50/25/10%
     rooms.room_value(games, run.rooms, diffs)                   # room value, association only
     burn.deck_out(games), burn.slack(games, diffs, run.manifest), burn.clock_end(games)
-    rush.seat_wins(games), rush.rounds(games), rush.score_margin(games), rush.turn_cap(games)
+    rush.seat_wins(games), rush.rounds(games), rush.score_margin(games), rush.turn_cap(games),
+    rush.endings(games)
 
 `reports.build.write_report(run, out_dir)` writes the HTML page and its figures.
 """

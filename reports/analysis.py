@@ -37,6 +37,7 @@ class Analysis:
     rush_games: pl.DataFrame       # Rush games with a rounds column
     rounds: pl.DataFrame
     turn_cap: pl.DataFrame
+    endings: pl.DataFrame          # rush.endings
     seat_wins: pl.DataFrame
     margins: pl.DataFrame
     score_margin: pl.DataFrame
@@ -72,7 +73,8 @@ def analyse(games: pl.DataFrame, room_table: pl.DataFrame | None, manifest: dict
         slack_games=burn.slack_games(games, diffs, manifest),
         slack=burn.slack(games, diffs, manifest), clock_end=burn.clock_end(games),
         rush_games=rush.with_rounds(games), rounds=rush.rounds(games),
-        turn_cap=rush.turn_cap(games), seat_wins=rush.seat_wins(games),
+        turn_cap=rush.turn_cap(games), endings=rush.endings(games),
+        seat_wins=rush.seat_wins(games),
         margins=rush.margins(games), score_margin=rush.score_margin(games),
     )
 

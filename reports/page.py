@@ -109,7 +109,7 @@ def summary_section(a: Analysis, sections: list[Section]) -> Section:
     if a.has_rooms:
         s.intro += text.room_sentences(a.room_ranking, a.room_value)
     s.intro += text.burn_sentences(a.deck_out, a.slack, a.clock_end, _reference(a))
-    s.intro += text.rush_sentences(a.seat_wins, a.rounds, a.score_margin, a.turn_cap)
+    s.intro += text.rush_sentences(a.seat_wins, a.rounds, a.score_margin, a.endings)
     for sec in sections:
         s.missing += sec.missing
     if a.games.height == 0:
@@ -381,9 +381,13 @@ RUSH_INTRO = [
     "A round is one turn of every player. Seat 1 plays first. Win rates by seat carry 95% "
     "Wilson intervals; a tied game is won by no seat, so the fair share of each seat is the "
     "share of untied games divided by the players. The margin is the winner's lead over the "
-    "second score. The round cap stops a game that is still running; such a game is recorded "
-    "as turn_cap.",
+    "second score. A game ends when a player has reached the target at the start of a round, "
+    "or when nobody can score again: the mine is sealed (no door faces an empty space and no "
+    "room can move) or the room deck is empty. The round cap stops a game still running.",
 ]
+
+ENDING_HEADERS = {"rush_target": "Target reached", "sealed": "Mine sealed",
+                  "rooms_out": "Room deck ran out", "turn_cap": "Round cap"}
 
 
 def rush_section(a: Analysis) -> Section:
@@ -413,14 +417,19 @@ def rush_section(a: Analysis) -> Section:
             [[str(r["players"]), str(r["seat"] + 1), text.count(r["games"]),
               text.rate(r["win_rate"], r["ci_low"], r["ci_high"]), text.pct(r["fair_share"])]
              for r in seats.iter_rows(named=True)], left=2))
-        caps = {r["players"]: r for r in _of(a.turn_cap, setting).iter_rows(named=True)}
         b.tables.append(Table(
-            "Game length (rounds) and the round cap",
-            ["Players", "Games", *DIST_HEADERS, "Hit the round cap (95% interval)"],
-            [[str(r["players"]), text.count(r["games"]), *_dist_row(r),
-              text.rate(caps[r["players"]]["win_rate"], caps[r["players"]]["ci_low"],
-                        caps[r["players"]]["ci_high"])]
+            "Game length (rounds)", ["Players", "Games", *DIST_HEADERS],
+            [[str(r["players"]), text.count(r["games"]), *_dist_row(r)]
              for r in _of(a.rounds, setting).iter_rows(named=True)]))
+        ends = {(r["players"], r["end_reason"]): r
+                for r in _of(a.endings, setting).iter_rows(named=True)}
+        b.tables.append(Table(
+            "How the games ended (% of games, 95% intervals)",
+            ["Players", "Games", *ENDING_HEADERS.values()],
+            [[str(p), text.count(ends[p, "turn_cap"]["games"]),
+              *(text.rate(ends[p, e]["win_rate"], ends[p, e]["ci_low"], ends[p, e]["ci_high"])
+                for e in ENDING_HEADERS)]
+             for p in sorted({p for p, _ in ends})]))
         margin = _of(a.score_margin, setting)
         if margin.height:
             ties = {p: t for p, t in seats.select("players", "ties").unique().rows()}

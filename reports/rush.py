@@ -1,5 +1,6 @@
 """Rush: game length in rounds, win rate by seat (first-player advantage), the score margin, and
-how often the round cap stopped a game.
+how the games ended: a player reached the target, the mine sealed, the room deck ran out, or
+the round cap stopped the game.
 
 A round is one turn of every player: rounds = ceil(player turns / players). Seat 0 plays first.
 A tied game (winner -1) is won by no seat.
@@ -35,6 +36,27 @@ def turn_cap(games: pl.DataFrame) -> pl.DataFrame:
     out = r.group_by(*GROUP).agg(pl.len().alias("games"),
                                  (pl.col("end_reason") == "turn_cap").sum().alias("wins"))
     return with_wilson(out.cast(schema)).sort(*GROUP)
+
+
+# How a Rush game can end (balance/engine/state.py END_NAMES), in the order the page shows.
+RUSH_ENDINGS = ("rush_target", "sealed", "rooms_out", "turn_cap")
+
+
+def endings(games: pl.DataFrame) -> pl.DataFrame:
+    """How Rush games ended, per (setting, players): a row for each reason of RUSH_ENDINGS,
+    with games, wins = the games that ended so, and their share as win_rate with its 95%
+    Wilson interval (the names follow `with_wilson`)."""
+    r = with_rounds(games)
+    schema = {"setting": pl.Utf8, "players": pl.Int64, "end_reason": pl.Utf8,
+              "games": pl.Int64, "wins": pl.Int64}
+    if r.height == 0:
+        return with_wilson(pl.DataFrame(schema=schema))
+    totals = r.group_by(*GROUP).agg(pl.len().alias("games"))
+    counts = r.group_by(*GROUP, "end_reason").agg(pl.len().alias("wins"))
+    out = (totals.join(pl.DataFrame({"end_reason": list(RUSH_ENDINGS)}), how="cross")
+           .join(counts, on=[*GROUP, "end_reason"], how="left")
+           .with_columns(pl.col("wins").fill_null(0)))
+    return with_wilson(out.cast(schema).select(list(schema))).sort(*GROUP, "end_reason")
 
 
 def seat_wins(games: pl.DataFrame) -> pl.DataFrame:

@@ -216,7 +216,7 @@ def burn_sentences(deck_out: pl.DataFrame, slack: pl.DataFrame, clock_end: pl.Da
 
 
 def rush_sentences(seats: pl.DataFrame, rounds: pl.DataFrame, margin: pl.DataFrame,
-                   cap: pl.DataFrame) -> list[str]:
+                   endings: pl.DataFrame) -> list[str]:
     out = []
     for row in rounds.iter_rows(named=True):
         setting, players = row["setting"], row["players"]
@@ -234,10 +234,12 @@ def rush_sentences(seats: pl.DataFrame, rounds: pl.DataFrame, margin: pl.DataFra
         m = pick(margin)
         if m.height:
             text += f"; the winner leads by {num(m['q50'][0])} points (median)"
-        c = pick(cap)
-        if c.height:
-            r = c.row(0, named=True)
-            text += (f"; {rate(r['win_rate'], r['ci_low'], r['ci_high'])} of games hit the "
-                     "round cap")
+        for reason, what in (("sealed", "end in a sealed mine"),
+                             ("rooms_out", "run out of room tiles"),
+                             ("turn_cap", "hit the round cap")):
+            c = pick(endings).filter((pl.col("end_reason") == reason) & (pl.col("wins") > 0))
+            if c.height:
+                r = c.row(0, named=True)
+                text += f"; {rate(r['win_rate'], r['ci_low'], r['ci_high'])} of games {what}"
         out.append(text + ".")
     return out

@@ -326,9 +326,23 @@ def test_rush_rounds_margin_and_turn_cap():
     assert (cap["games"], cap["wins"], cap["win_rate"]) == (4, 1, 0.25)
 
 
+def test_rush_endings_count_every_reason_including_those_that_never_happened():
+    g = rush_games()
+    base = {"mode": "rush", "players": 3, "exhaust": False, "target": 20}
+    g = pl.concat([g, games_frame([
+        {**base, "turns": 40, "scores": [9, 6, 2], "winner": 0, "end_reason": "sealed"}])],
+        how="vertical_relaxed")
+    ends = {r["end_reason"]: r for r in rush.endings(g).iter_rows(named=True)}
+    assert set(ends) == set(rush.RUSH_ENDINGS)
+    assert {e: (r["games"], r["wins"]) for e, r in ends.items()} == {
+        "rush_target": (5, 3), "sealed": (5, 1), "rooms_out": (5, 0), "turn_cap": (5, 1)}
+    assert ends["sealed"]["ci_high"] == pytest.approx(wilson(1, 5)[1])
+
+
 def test_rush_functions_on_a_run_without_rush():
     g = games_frame([{"score_by_turn": [3]}])
-    for table in (rush.seat_wins(g), rush.rounds(g), rush.score_margin(g), rush.turn_cap(g)):
+    for table in (rush.seat_wins(g), rush.rounds(g), rush.score_margin(g), rush.turn_cap(g),
+                  rush.endings(g)):
         assert table.height == 0
 
 
