@@ -6,6 +6,7 @@ from balance.engine.check_nb import check_invariants_nb
 from balance.engine.events import EV_DEAL, EV_END, EV_PLACE, EV_SETUP, EV_TURN, EV_TURN_END, emit_nb
 from balance.engine.jit import njit
 from balance.engine.mine_nb import T_EMPTY, mine_sealed_nb, place_nb, trace_nb
+from balance.engine.options_nb import poison_options_nb
 from balance.engine.rng import shuffle_nb
 from balance.engine.state import (
     END_NONE,
@@ -32,7 +33,6 @@ from balance.engine.state import (
     S_END_REASON,
     S_ENDED,
     S_N_SCALARS,
-    S_OPT_HWM,
     S_ORIGIN,
     S_PLACED,
     S_RESHUFFLES,
@@ -69,7 +69,7 @@ def reset_nb(st, tb, ru, rng_words, trace, check):
     st.sc[S_TRACE] = trace
     st.sc[S_CHECK] = check
     if check:
-        st.sc[S_OPT_HWM] = st.opt.shape[0]  # the first listing poisons the whole table
+        poison_options_nb(st.opt, st.sc, st.opt.shape[0])  # see options_nb
     st.sc[S_TARGET_TURN] = -1
     st.sc[S_DECK_OUT_TURN] = -1
     st.sc[S_ORIGIN] = st.grid.shape[0] // 2

@@ -145,7 +145,7 @@ def link_nb(st, tb, j, side):
     return lk[0], lk[1], lk[2], lk[3], lk[4]
 
 
-@njit
+@njit(inline=True)
 def door_leads_nb(st, tb, j, side):
     """Where door `side` of placed tile j leads: link_nb for a room; for a tunnel's own door,
     which only a Warpstone build starts from (st.link keeps no sides for tunnels), a trace
@@ -160,26 +160,29 @@ def mine_sealed_nb(st, tb, ru):
     """Whether nobody can build again: no door of the mine leads to an empty cell (from a room,
     through any tunnels; from a tunnel's own door where a Warpstone build may start there) and
     no placed room can move (a Mystic Elevator could open new doors). Two one-door dead ends
-    facing each other seal a small mine."""
-    warp_cards = False
-    for ct in range(tb.card_gems.shape[0]):
-        for k in range(2):
-            g = tb.card_gems[ct, k]
-            if g >= 0 and tb.gem_power[g] == WARP:
-                warp_cards = True
-    warp_tunnels = warp_cards and ru.special_gems and ru.warp_build_at_tunnels
+    facing each other seal a small mine. Asked every Rush round, so it reads st.link directly."""
+    link_nb(st, tb, 0, 0)  # brings st.link up to date
+    warp_tunnels = False
+    if ru.special_gems and ru.warp_build_at_tunnels:
+        for g in range(tb.gem_power.shape[0]):
+            if tb.gem_power[g] == WARP and tb.gem_cards[g] > 0:
+                warp_tunnels = True
     for j in range(st.sc[S_PLACED]):
         jt = st.pl[PL_TYPE, j]
         for i in range(tb.prog_len[jt]):
             if tb.prog[jt, i, 0] == MOVE_ROOM:
                 return False
-        if tb.room_kind[jt] == TUNNEL and not warp_tunnels:
-            continue
-        for side in range(4):
-            if tb.door[jt, st.pl[PL_ROT, j], side]:
-                kind, _a, _b, _c, _p = door_leads_nb(st, tb, j, side)
-                if kind == T_EMPTY:
+        if tb.room_kind[jt] != TUNNEL:
+            for side in range(4):
+                if st.link[j, side, 0] == T_EMPTY:
                     return False
+        elif warp_tunnels:
+            for side in range(4):
+                if tb.door[jt, st.pl[PL_ROT, j], side]:
+                    kind, _a, _b, _c, _p = trace_nb(st, tb, st.pl[PL_X, j], st.pl[PL_Y, j],
+                                                    side)
+                    if kind == T_EMPTY:
+                        return False
     return True
 
 

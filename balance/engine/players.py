@@ -1,10 +1,31 @@
 """The engine's single door to the players: every decision goes through `decide_nb`, with its
-options listed in st.opt by options_nb.offer_nb."""
+options listed in st.opt by options_nb.offer_nb. The engine reads the chosen option as
+st.opt[k] for the k returned."""
 
 from balance.engine.jit import njit
-from balance.engine.options_nb import check_options_nb
+from balance.engine.options_nb import consume_option_nb, stale_option_nb
 from balance.engine.state import S_CHECK, S_DECISIONS, S_VIOLATION, V_BAD_CHOICE
 from heuristics.dispatch import choose_nb
+
+
+@njit(inline=True)
+def _valid_nb(st, k, n):
+    if k < 0 or k >= n:
+        if st.sc[S_VIOLATION] == 0:
+            st.sc[S_VIOLATION] = V_BAD_CHOICE
+        return 0
+    return k
+
+
+@njit
+def decide_checked_nb(st, tb, ru, pol, w, kind, n, p):
+    """decide_nb in check mode: refuse a listing with a cell it did not write (the table is
+    poisoned after every decision, and in full at the start of a game), then hand the engine
+    the chosen row from the table's kept last row and poison the rest."""
+    if stale_option_nb(st.opt, st.sc, n):
+        return consume_option_nb(st.opt, st.sc, n, 0)
+    k = _valid_nb(st, choose_nb(pol, kind, st, tb, ru, w, n, p), n)
+    return consume_option_nb(st.opt, st.sc, n, k)
 
 
 @njit(inline=True)
@@ -12,10 +33,5 @@ def decide_nb(st, tb, ru, pol, w, kind, n, p):
     """Ask player policy `pol` (seat p) to pick one of the n options in st.opt."""
     st.sc[S_DECISIONS] += 1
     if st.sc[S_CHECK]:
-        check_options_nb(st, n)
-    k = choose_nb(pol, kind, st, tb, ru, w, n, p)
-    if k < 0 or k >= n:
-        if st.sc[S_VIOLATION] == 0:
-            st.sc[S_VIOLATION] = V_BAD_CHOICE
-        k = 0
-    return k
+        return decide_checked_nb(st, tb, ru, pol, w, kind, n, p)
+    return _valid_nb(st, choose_nb(pol, kind, st, tb, ru, w, n, p), n)
