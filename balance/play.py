@@ -9,7 +9,9 @@ import numpy as np
 
 from balance.content import Content, load_content
 from balance.engine.rng import seed_state, seed_states
+from balance.engine.seats import Seats
 from balance.engine.state import END_NAMES, State, new_state
+from balance.errors import Problems
 from balance.rules import Profile, profile_for
 from balance.tables import Rules, Tables, compile_rules, compile_tables
 
@@ -24,10 +26,14 @@ class Setup:
     profile: Profile
     tables: Tables
     rules: Rules
-    heuristic: str
-    policy: int
-    weights: np.ndarray
+    seats: tuple[str, ...]  # the player of each seat, by name
+    players: Seats  # the same, as the engine reads it
     mode: str
+
+    @property
+    def heuristic(self) -> str:
+        """The player's name when every seat has the same one, else the seats in order."""
+        return self.seats[0] if len(set(self.seats)) == 1 else ",".join(self.seats)
 
     @property
     def room_names(self) -> list[str]:
@@ -41,9 +47,10 @@ class Setup:
 def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
             heuristic: str = "greedy", target: int | str | None = None, exhaust: bool = False,
             rules: dict | None = None, content: str | None = None,
-            source: str = "arguments") -> Setup:
-    """Compile a variant. `target` may be a number or a Crisis difficulty name."""
-    from heuristics.registry import get_heuristic, weights_for
+            source: str = "arguments", seats=None) -> Setup:
+    """Compile a variant. `target` may be a number or a Crisis difficulty name. Every seat is
+    played by `heuristic`, unless `seats` names a player for each seat."""
+    from heuristics.registry import seats_for
 
     if content is None:
         from balance.rules import load_profile
@@ -55,8 +62,12 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
         target = (profile.crisis_target(target) if not target.isdigit() else int(target))
     tables = compile_tables(c, profile)
     ru = compile_rules(profile, mode, players, target, exhaust, source)
-    h = get_heuristic(heuristic)
-    return Setup(c, profile, tables, ru, heuristic, h.policy, weights_for(heuristic, tables), mode)
+    names = tuple(seats) if seats is not None else (heuristic,) * players
+    if len(names) != players:
+        probs = Problems(source)
+        probs.add("", "seats", f"names {len(names)} players for {players} seats")
+        probs.raise_if_any()
+    return Setup(c, profile, tables, ru, names, seats_for(names, tables), mode)
 
 
 @dataclass
@@ -80,8 +91,8 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
     scores = np.zeros((n, setup.rules.players), np.int64)
     sbt = np.zeros((n, st.score_by_turn.shape[0]), np.int16)
     rooms = np.zeros((n, len(setup.tables.room_deck), RM_N), np.int16)
-    play_games_nb(st, setup.tables, setup.rules, setup.policy, setup.weights,
-                  seed_states(seeds), int(check), out, scores, sbt, rooms)
+    play_games_nb(st, setup.tables, setup.rules, setup.players, seed_states(seeds), int(check),
+                  out, scores, sbt, rooms)
     return Batch(seeds, out, scores, sbt, rooms)
 
 
@@ -90,8 +101,7 @@ def play_traced(setup: Setup, seed: int, check: bool = True):
     from balance.engine.game_nb import play_game_nb
 
     st = new_state(setup.tables, setup.rules, ev_max=200_000)
-    play_game_nb(st, setup.tables, setup.rules, setup.policy, setup.weights, seed_state(seed),
-                 1, int(check))
+    play_game_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed), 1, int(check))
     from balance.engine.state import S_EV_N
 
     return st, st.ev[: st.sc[S_EV_N]].copy()

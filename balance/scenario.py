@@ -43,7 +43,7 @@ class Scenario:
         s = self.setup
         self.tb, self.ru = s.tables, s.rules
         self.st = new_state(s.tables, s.rules, ev_max=5000)
-        reset_nb(self.st, s.tables, s.rules, seed_state(seed), 1, 1)
+        reset_nb(self.st, s.tables, s.rules, s.players, seed_state(seed), 1, 1)
         st = self.st
         st.sc[S_TILES_N] = 0
         st.sc[S_DECK_N] = 0
@@ -122,7 +122,7 @@ class Scenario:
         from balance.engine.turn_nb import build_nb
 
         s = SIDES.index(side) if isinstance(side, str) else side
-        build_nb(self.st, self.tb, self.ru, self.setup.policy, self.setup.weights, p, placed,
+        build_nb(self.st, self.tb, self.ru, self.setup.players, p, placed,
                  s, warp)
 
     def payments(self, p: int, placed: int, side: str | int, warp: bool = False):
@@ -150,13 +150,12 @@ class Scenario:
     def movement(self, p: int) -> None:
         from balance.engine.turn_nb import movement_nb
 
-        movement_nb(self.st, self.tb, self.ru, self.setup.policy, self.setup.weights, p)
+        movement_nb(self.st, self.tb, self.ru, self.setup.players, p)
 
     def use_ability(self, p: int, placed: int) -> int:
         from balance.engine.ability_nb import run_ability_nb
 
-        return int(run_ability_nb(self.st, self.tb, self.ru, self.setup.policy,
-                                  self.setup.weights, p, placed))
+        return int(run_ability_nb(self.st, self.tb, self.ru, self.setup.players, p, placed))
 
     # -- reading the result -------------------------------------------------------------
     def hand_cards(self, p: int) -> list[tuple[str, ...]]:

@@ -13,11 +13,11 @@ POLICY_SCRIPTED = 2
 
 
 @njit(inline=True)
-def choose_nb(pol, kind, st, tb, ru, w, n, p):
+def choose_nb(pol, kind, st, tb, ru, pp, n, p):
     # Pasted into every decision site: keep it, and each player's entry, small. A player's
     # decisions that need no thought can then be answered without a call (greedy_choose_nb).
     if pol == POLICY_GREEDY:
-        return greedy_choose_nb(kind, st, tb, ru, w, n, p)
+        return greedy_choose_nb(kind, st, tb, ru, pp, n, p)
     if pol == POLICY_SCRIPTED:
-        return scripted_choose_nb(kind, st, tb, ru, w, n, p)
-    return random_choose_nb(kind, st, tb, ru, w, n, p)
+        return scripted_choose_nb(kind, st, tb, ru, pp, n, p)
+    return random_choose_nb(kind, st, tb, ru, pp, n, p)

@@ -714,13 +714,14 @@ def greedy_quick_nb(kind, st, ru, n, p):
 
 
 @njit(inline=True)
-def greedy_choose_nb(kind, st, tb, ru, w, n, p):
-    """Greedy's choice. Pasted into every decision site (through dispatch.py): the quick
-    decisions cost no call, the rest are thought over in _greedy_think_nb."""
+def greedy_choose_nb(kind, st, tb, ru, pp, n, p):
+    """Greedy's choice, with the knobs of seat p. Pasted into every decision site (through
+    dispatch.py): the quick decisions cost no call, the rest are thought over in
+    _greedy_think_nb."""
     k = greedy_quick_nb(kind, st, ru, n, p)
     if k >= 0:
         return k
-    return _greedy_think_nb(kind, st, tb, ru, w, n, p)
+    return _greedy_think_nb(kind, st, tb, ru, pp.w[p], n, p)
 
 
 @njit

@@ -6,5 +6,5 @@ from balance.engine.rng import below_nb
 
 
 @njit
-def random_choose_nb(kind, st, tb, ru, w, n, p):
-    return below_nb(st.rng, n)
+def random_choose_nb(kind, st, tb, ru, pp, n, p):
+    return below_nb(pp.rng, n)  # the players' own stream: never the deck's

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from balance.ability import DIG, DISCARD, DRAW, F_ANY, F_GEMS, F_NAMED, KEEP_ALL, KEEP_N, REVEAL
+from balance.engine.seats import Seats, new_seats
 from balance.errors import InputError, Problems
 from balance.tables import Tables
 from heuristics import greedy
@@ -101,6 +102,12 @@ def load_knobs(name: str) -> dict[str, float]:
             probs.add("", k, f"must be a number, got {v!r}")
     probs.raise_if_any()
     return {k: float(v) for k, v in data.items()}
+
+
+def seats_for(names, tables: Tables) -> Seats:
+    """The engine's Seats for one player name per seat."""
+    return new_seats([get_heuristic(n).policy for n in names],
+                     [weights_for(n, tables) for n in names])
 
 
 def weights_for(name: str, tables: Tables) -> np.ndarray:

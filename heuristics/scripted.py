@@ -6,7 +6,7 @@ from balance.engine.state import S_SCRIPT_N, S_SCRIPT_POS
 
 
 @njit
-def scripted_choose_nb(kind, st, tb, ru, w, n, p):
+def scripted_choose_nb(kind, st, tb, ru, pp, n, p):
     i = st.sc[S_SCRIPT_POS]
     if i < st.sc[S_SCRIPT_N]:
         st.sc[S_SCRIPT_POS] = i + 1

@@ -69,7 +69,7 @@ def _listing_scenario():
 
 def _ask(sc, n):
     s = sc.setup
-    return decide_nb(sc.st, sc.tb, sc.ru, s.policy, s.weights, D_VOL_DISCARD, n, 0)
+    return decide_nb(sc.st, sc.tb, sc.ru, s.players, D_VOL_DISCARD, n, 0)
 
 
 def test_check_mode_catches_an_option_cell_the_listing_did_not_write():

@@ -75,13 +75,13 @@ def steps_left(sc: Scenario) -> int:
 
 def action(sc: Scenario, p: int = 0) -> None:
     s = sc.setup
-    action_nb(sc.st, sc.tb, sc.ru, s.policy, s.weights, p)
+    action_nb(sc.st, sc.tb, sc.ru, s.players, p)
 
 
 def burn_phase(sc: Scenario, p: int = 0) -> None:
     """The end of a Crisis turn: discards at will, then the burn."""
     s = sc.setup
-    end_turn_nb(sc.st, sc.tb, sc.ru, s.policy, s.weights, p)
+    end_turn_nb(sc.st, sc.tb, sc.ru, s.players, p)
 
 
 def usable(sc: Scenario, room: int, p: int = 0) -> bool:

@@ -80,7 +80,7 @@ def _eff_mask(fkind, mask, named):
 
 
 @njit
-def run_ability_nb(st, tb, ru, pol, w, p, room):
+def run_ability_nb(st, tb, ru, pp, p, room):
     """Carry out the ability of `room` for seat p. Returns the net cards it put in hand."""
     rt = st.pl[PL_TYPE, room]
     st.pl[PL_USES, room] += 1
@@ -97,7 +97,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
         m = 0
         for v in range(x_max + 1):
             m = offer_nb(st, m, v, 0, 0, 0)
-        x = st.opt[decide_nb(st, tb, ru, pol, w, D_X, m, p), 0] if m > 1 else 0
+        x = st.opt[decide_nb(st, tb, ru, pp, D_X, m, p), 0] if m > 1 else 0
         emit_nb(st, EV_CHOOSE_X, x, 0, 0, 0, 0)
     named = 0
     for i in range(tb.prog_len[rt]):
@@ -161,7 +161,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                         m = offer_nb(st, m, j, st.piles[PILE_POOL, j], 0, 0)
                 if m == 0:
                     break
-                k = decide_nb(st, tb, ru, pol, w, D_KEEP, m, p) if m > 1 else 0
+                k = decide_nb(st, tb, ru, pp, D_KEEP, m, p) if m > 1 else 0
                 c = pool_take_nb(st, st.opt[k, 0])
                 to_hand_nb(st, p, c)
                 gained += 1
@@ -179,7 +179,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                         m = offer_nb(st, m, j, c, 0, 0)
                 if m == 0:
                     break
-                k = decide_nb(st, tb, ru, pol, w, D_ABILITY_DISCARD, m, p) if m > 1 else 0
+                k = decide_nb(st, tb, ru, pp, D_ABILITY_DISCARD, m, p) if m > 1 else 0
                 c = hand_take_nb(st, p, st.opt[k, 0])
                 to_discard_nb(st, c)
                 gained -= 1
@@ -192,7 +192,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                         m = offer_nb(st, m, g, 0, 0, 0)
                 if m == 0:
                     break
-                g = st.opt[decide_nb(st, tb, ru, pol, w, D_NAME, m, p), 0]
+                g = st.opt[decide_nb(st, tb, ru, pp, D_NAME, m, p), 0]
                 named |= 1 << g
                 emit_nb(st, EV_NAME, g, 0, 0, 0, 0)
         elif op == MOVE_ANY:
@@ -201,7 +201,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                 if j != st.pos[p] and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL:
                     m = offer_nb(st, m, j, 0, 0, 0)
             if m > 0:
-                k = decide_nb(st, tb, ru, pol, w, D_MOVE_ANY, m, p) if m > 1 else 0
+                k = decide_nb(st, tb, ru, pp, D_MOVE_ANY, m, p) if m > 1 else 0
                 emit_nb(st, EV_TELEPORT, st.pos[p], st.opt[k, 0], 0, 0, 0)
                 st.pos[p] = st.opt[k, 0]
         elif op == SWAP:
@@ -210,7 +210,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
                 if q != p:
                     m = offer_nb(st, m, q, 0, 0, 0)
             if m > 0:
-                k = decide_nb(st, tb, ru, pol, w, D_SWAP, m, p) if m > 1 else 0
+                k = decide_nb(st, tb, ru, pp, D_SWAP, m, p) if m > 1 else 0
                 q = st.opt[k, 0]
                 here = st.pos[p]
                 st.pos[p] = st.pos[q]
@@ -222,7 +222,7 @@ def run_ability_nb(st, tb, ru, pol, w, p, room):
             for j in range(spots):
                 m = offer_nb(st, m, st.spots[j], 0, 0, 0)
             if m > 0:
-                k = decide_nb(st, tb, ru, pol, w, D_MOVE_ROOM, m, p) if m > 1 else 0
+                k = decide_nb(st, tb, ru, pp, D_MOVE_ROOM, m, p) if m > 1 else 0
                 move_room_nb(st, room, st.opt[k, 0])
                 emit_nb(st, EV_MOVE_ROOM, room, st.pl[PL_X, room], st.pl[PL_Y, room], 0, 0)
     flush_pool_nb(st)

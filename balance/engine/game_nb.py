@@ -56,7 +56,7 @@ from balance.tables import CRISIS, RUSH, TUNNEL
 
 
 @njit
-def reset_nb(st, tb, ru, rng_words, trace, check):
+def reset_nb(st, tb, ru, pp, rng_words, trace, check):
     # Clear only the cells the last game used: the grid is large and mostly empty.
     for j in range(st.sc[S_PLACED]):
         st.grid[st.pl[PL_Y, j], st.pl[PL_X, j]] = -1
@@ -65,7 +65,8 @@ def reset_nb(st, tb, ru, rng_words, trace, check):
         st.sc[i] = 0
     st.sc[S_SCRIPT_N] = script_n
     for i in range(4):
-        st.rng[i] = rng_words[i]
+        st.rng[i] = rng_words[i]  # the game's stream: shuffles
+        pp.rng[i] = rng_words[4 + i]  # the players' stream (seats.py)
     st.sc[S_TRACE] = trace
     st.sc[S_CHECK] = check
     if check:
@@ -92,7 +93,7 @@ def reset_nb(st, tb, ru, rng_words, trace, check):
 
 
 @njit
-def setup_nb(st, tb, ru, pol, w):
+def setup_nb(st, tb, ru, pp):
     """Shuffle, lay the start tile (2nd edition: a tunnel start chains on until a room),
     deal, and seat everyone on the start room. Seat 0 is the first player."""
     shuffle_nb(st.rng, st.tiles, st.sc[S_TILES_N])
@@ -124,7 +125,7 @@ def setup_nb(st, tb, ru, pol, w):
             break
         st.sc[S_TILES_N] -= 1
         nt = st.tiles[st.sc[S_TILES_N]]
-        rot = ask_rotation_nb(st, tb, ru, pol, w, 0, nt, c, a, b)
+        rot = ask_rotation_nb(st, tb, ru, pp, 0, nt, c, a, b)
         start = place_nb(st, tb, nt, rot, a, b, -1, -1)
         emit_nb(st, EV_PLACE, start, nt, rot, a, b)
         x, y, side, rt = a, b, c, nt
@@ -138,9 +139,9 @@ def setup_nb(st, tb, ru, pol, w):
 
 
 @njit
-def play_game_nb(st, tb, ru, pol, w, rng_words, trace, check):
-    reset_nb(st, tb, ru, rng_words, trace, check)
-    setup_nb(st, tb, ru, pol, w)
+def play_game_nb(st, tb, ru, pp, rng_words, trace, check):
+    reset_nb(st, tb, ru, pp, rng_words, trace, check)
+    setup_nb(st, tb, ru, pp)
     cap = st.score_by_turn.shape[0]
     while True:
         turn = st.sc[S_TURN]
@@ -173,7 +174,7 @@ def play_game_nb(st, tb, ru, pol, w, rng_words, trace, check):
             st.sc[S_END_REASON] = END_TURN_CAP
             break
         emit_nb(st, EV_TURN, p, st.pos[p], 0, 0, 0)
-        play_turn_nb(st, tb, ru, pol, w, p)
+        play_turn_nb(st, tb, ru, pp, p)
         st.score_by_turn[turn] = st.sc[S_TEAM_SCORE]
         st.sc[S_TURN] = turn + 1
         emit_nb(st, EV_TURN_END, st.sc[S_TEAM_SCORE], st.sc[S_DECK_N], st.sc[S_DISC_N],
@@ -230,11 +231,11 @@ def record_nb(st, tb, ru, out, g, scores, rooms):
 
 
 @njit
-def play_games_nb(st, tb, ru, pol, w, rng_words, check, out, scores, sbt, rooms):
+def play_games_nb(st, tb, ru, pp, rng_words, check, out, scores, sbt, rooms):
     """Play len(rng_words) games; game g writes out[g], scores[g], sbt[g] (team score after
     each player turn; -1 after the end) and rooms[g] (placed tiles; type -1 after the last)."""
     for g in range(rng_words.shape[0]):
-        play_game_nb(st, tb, ru, pol, w, rng_words[g], 0, check)
+        play_game_nb(st, tb, ru, pp, rng_words[g], 0, check)
         record_nb(st, tb, ru, out, g, scores, rooms)
         turns = st.sc[S_TURN]
         for t in range(sbt.shape[1]):

@@ -18,15 +18,19 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 
 
 def seed_states(seeds) -> np.ndarray:
-    """Generator states (n, 4) for game seeds: splitmix64 of each seed, split in 32-bit words.
-    Vectorised, so seeding a million games costs milliseconds."""
+    """Generator states (n, 8) for game seeds: words 0-3 seed the game's stream (shuffles),
+    words 4-7 the players' own stream (seats.py). Both come from the splitmix64 sequence of
+    the seed, in 32-bit words. Vectorised, so seeding a million games costs milliseconds."""
     s = np.asarray(seeds, dtype=np.int64).astype(np.uint64)
-    a = _splitmix64(s)
-    b = _splitmix64(a)
-    words = np.stack([a & np.uint64(M32), a >> np.uint64(32),
-                      b & np.uint64(M32), b >> np.uint64(32)], axis=1).astype(np.int64)
-    zero = ~words.any(axis=1)
-    words[zero, 0] = 1  # xoshiro's one forbidden state
+    parts = []
+    x = s
+    for _ in range(4):
+        x = _splitmix64(x)
+        parts += [x & np.uint64(M32), x >> np.uint64(32)]
+    words = np.stack(parts, axis=1).astype(np.int64)
+    for lo in (0, 4):
+        zero = ~words[:, lo:lo + 4].any(axis=1)
+        words[zero, lo] = 1  # xoshiro's one forbidden state
     return words
 
 

@@ -142,12 +142,12 @@ def _verify_payment_nb(st, tb, p, cost, mask, warp):
 
 
 @njit(inline=True)
-def pay_nb(st, tb, ru, pol, w, p, cost, warp):
+def pay_nb(st, tb, ru, pp, p, cost, warp):
     """Ask for a payment, discard it and return the Orichalcum points it earns."""
     n = list_payments_nb(st, tb, p, cost, warp, st.work[WK_A], st.work[WK_B])
     if n == 0:
         return -1
-    k = decide_nb(st, tb, ru, pol, w, D_PAYMENT, n, p) if n > 1 else 0
+    k = decide_nb(st, tb, ru, pp, D_PAYMENT, n, p) if n > 1 else 0
     mask = st.opt[k, 0]
     if st.sc[S_CHECK]:
         _verify_payment_nb(st, tb, p, cost, mask, warp)
@@ -166,24 +166,24 @@ def pay_nb(st, tb, ru, pol, w, p, cost, warp):
 
 
 @njit(inline=True)
-def ask_rotation_nb(st, tb, ru, pol, w, p, rtype, entry, x, y):
+def ask_rotation_nb(st, tb, ru, pp, p, rtype, entry, x, y):
     """Ask seat p how to turn a new tile laid at (x, y), entered through side `entry`:
     any rotation with a door on that side (ruling 5)."""
     m = legal_rotations_nb(tb, rtype, entry, st.work[WK_A])
     for j in range(m):
         offer_nb(st, j, st.work[WK_A, j], rtype, entry, y * st.grid.shape[0] + x)
-    k = decide_nb(st, tb, ru, pol, w, D_ROTATION, m, p) if m > 1 else 0
+    k = decide_nb(st, tb, ru, pp, D_ROTATION, m, p) if m > 1 else 0
     return st.opt[k, 0]
 
 
 @njit
-def build_nb(st, tb, ru, pol, w, p, room, side, warp):
+def build_nb(st, tb, ru, pp, p, room, side, warp):
     """Construct through door `side` of placed tile `room` (rulebooks' Construction)."""
     rt = st.pl[PL_TYPE, room]
     rot = st.pl[PL_ROT, room]
     cost = tb.door_cost[rt, rot, side]
     points = tb.door_points[rt, rot, side]
-    bonus = pay_nb(st, tb, ru, pol, w, p, cost, warp)
+    bonus = pay_nb(st, tb, ru, pp, p, cost, warp)
     if bonus < 0:
         return
     emit_nb(st, EV_BUILD, room, side, points, bonus, warp)
@@ -203,7 +203,7 @@ def build_nb(st, tb, ru, pol, w, p, room, side, warp):
             break
         st.sc[S_TILES_N] -= 1
         nt = st.tiles[st.sc[S_TILES_N]]
-        r = ask_rotation_nb(st, tb, ru, pol, w, p, nt, entry, x, y)
+        r = ask_rotation_nb(st, tb, ru, pp, p, nt, entry, x, y)
         i = place_nb(st, tb, nt, r, x, y, p, st.sc[S_TURN])
         emit_nb(st, EV_PLACE, i, nt, r, x, y)
         if tb.room_kind[nt] != TUNNEL:
@@ -273,7 +273,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
 
 
 @njit(inline=True)
-def movement_nb(st, tb, ru, pol, w, p):
+def movement_nb(st, tb, ru, pp, p):
     """Up to `steps` steps; free moves (mine carts, free rooms, Warpstone) cost none. The
     free_use_cap rule bounds free moves so that no player can loop forever."""
     steps = ru.steps
@@ -283,7 +283,7 @@ def movement_nb(st, tb, ru, pol, w, p):
         n = list_steps_nb(st, tb, ru, p, steps, free_uses)
         if n == 1:
             return
-        k = decide_nb(st, tb, ru, pol, w, D_STEP, n, p)
+        k = decide_nb(st, tb, ru, pp, D_STEP, n, p)
         kind = st.opt[k, 0]
         a = st.opt[k, 1]
         b = st.opt[k, 2]
@@ -296,7 +296,7 @@ def movement_nb(st, tb, ru, pol, w, p):
                 emit_nb(st, EV_MOVE, st.pos[p], b, a, c, 0)
                 st.pos[p] = b
             else:
-                build_nb(st, tb, ru, pol, w, p, st.pos[p], a, False)
+                build_nb(st, tb, ru, pp, p, st.pos[p], a, False)
         elif kind == OPT_CART:
             free_uses += 1
             emit_nb(st, EV_CART, st.pos[p], a, 0, 0, 0)
@@ -307,25 +307,25 @@ def movement_nb(st, tb, ru, pol, w, p):
             emit_nb(st, EV_WARP_MOVE, st.pos[p], b, card, 0, 0)
             st.pos[p] = b
         elif kind == OPT_WARP_BUILD:
-            build_nb(st, tb, ru, pol, w, p, a, b, True)
+            build_nb(st, tb, ru, pp, p, a, b, True)
         elif kind == OPT_ABILITY:
             steps -= 1
-            run_ability_nb(st, tb, ru, pol, w, p, st.pos[p])
+            run_ability_nb(st, tb, ru, pp, p, st.pos[p])
         elif kind == OPT_FREE:
             free_uses += 1
-            run_ability_nb(st, tb, ru, pol, w, p, st.pos[p])
+            run_ability_nb(st, tb, ru, pp, p, st.pos[p])
 
 
 @njit(inline=True)
-def action_nb(st, tb, ru, pol, w, p):
+def action_nb(st, tb, ru, pp, p):
     room = st.pos[p]
     act = ACT_DRAW
     if ability_usable_nb(st, tb, ru, p, room):
         offer_nb(st, 0, ACT_DRAW, 0, 0, 0)
         offer_nb(st, 1, ACT_ABILITY, 0, 0, 0)
-        act = st.opt[decide_nb(st, tb, ru, pol, w, D_ACTION, 2, p), 0]
+        act = st.opt[decide_nb(st, tb, ru, pp, D_ACTION, 2, p), 0]
     if act == ACT_ABILITY:
-        run_ability_nb(st, tb, ru, pol, w, p, room)
+        run_ability_nb(st, tb, ru, pp, p, room)
     else:
         c = take_top_nb(st)
         if c >= 0:
@@ -334,12 +334,12 @@ def action_nb(st, tb, ru, pol, w, p):
 
 
 @njit(inline=True)
-def discard_to_limit_nb(st, tb, ru, pol, w, p):
+def discard_to_limit_nb(st, tb, ru, pp, p):
     while st.hand_n[p] > ru.hand_limit:
         n = 0
         for i in range(st.hand_n[p]):
             n = offer_nb(st, n, i, st.hand[p, i], 0, 0)
-        k = decide_nb(st, tb, ru, pol, w, D_DISCARD_LIMIT, n, p)
+        k = decide_nb(st, tb, ru, pp, D_DISCARD_LIMIT, n, p)
         c = hand_take_nb(st, p, st.opt[k, 0])
         to_discard_nb(st, c)
         emit_nb(st, EV_DISCARD, c, 0, 0, 0, 0)
@@ -364,7 +364,7 @@ def burnable_nb(st, ru):
 
 
 @njit(inline=True)
-def voluntary_discard_nb(st, tb, ru, pol, w, p):
+def voluntary_discard_nb(st, tb, ru, pp, p):
     """Discarding at will, when the profile allows it (README, "Rulings the engine adds"):
     card after card until the player says "no more" (the row (-1, -1, -1)). Crisis teams
     play with open hands, so any hand may discard, just before the burn; in Rush a player
@@ -374,7 +374,7 @@ def voluntary_discard_nb(st, tb, ru, pol, w, p):
         n = _list_hand_cards(st, lo, hi, offer_nb(st, 0, -1, -1, -1, 0))
         if n == 1:
             return
-        k = decide_nb(st, tb, ru, pol, w, D_VOL_DISCARD, n, p)
+        k = decide_nb(st, tb, ru, pp, D_VOL_DISCARD, n, p)
         q = st.opt[k, 0]
         if q < 0:
             return
@@ -384,7 +384,7 @@ def voluntary_discard_nb(st, tb, ru, pol, w, p):
 
 
 @njit(inline=True)
-def burn_phase_nb(st, tb, ru, pol, w, p):
+def burn_phase_nb(st, tb, ru, pp, p):
     """Crisis clock. 1st edition: burn from the deck; unable to burn in full, the team loses.
     2nd edition: burn from the deck or any hand; the last card burnt ends the game."""
     if ru.cannot_burn_loses and burnable_nb(st, ru) < ru.burn_per_turn:
@@ -399,7 +399,7 @@ def burn_phase_nb(st, tb, ru, pol, w, p):
             n = _list_hand_cards(st, 0, ru.players, n)
         if n == 0:
             break
-        k = decide_nb(st, tb, ru, pol, w, D_BURN, n, p) if n > 1 else 0
+        k = decide_nb(st, tb, ru, pp, D_BURN, n, p) if n > 1 else 0
         q = st.opt[k, 0]
         if q < 0:
             burn_card_nb(st, take_top_nb(st), -1)
@@ -413,23 +413,23 @@ def burn_phase_nb(st, tb, ru, pol, w, p):
 
 
 @njit(inline=True)
-def end_turn_nb(st, tb, ru, pol, w, p):
+def end_turn_nb(st, tb, ru, pp, p):
     """After the action: discards at will (where the profile allows them), then the Crisis
     burn."""
     if ru.voluntary_discard:
-        voluntary_discard_nb(st, tb, ru, pol, w, p)
+        voluntary_discard_nb(st, tb, ru, pp, p)
     if ru.mode == CRISIS:
-        burn_phase_nb(st, tb, ru, pol, w, p)
+        burn_phase_nb(st, tb, ru, pp, p)
 
 
 @njit(inline=True)
-def play_turn_nb(st, tb, ru, pol, w, p):
-    discard_to_limit_nb(st, tb, ru, pol, w, p)
+def play_turn_nb(st, tb, ru, pp, p):
+    discard_to_limit_nb(st, tb, ru, pp, p)
     if st.hand_n[p] > ru.hand_limit and st.sc[S_VIOLATION] == 0:
         st.sc[S_VIOLATION] = V_HAND_LIMIT
-    movement_nb(st, tb, ru, pol, w, p)
+    movement_nb(st, tb, ru, pp, p)
     if st.sc[S_ENDED]:
         return
-    action_nb(st, tb, ru, pol, w, p)
-    end_turn_nb(st, tb, ru, pol, w, p)
+    action_nb(st, tb, ru, pp, p)
+    end_turn_nb(st, tb, ru, pp, p)
 
