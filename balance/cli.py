@@ -66,6 +66,9 @@ def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
          players: int = typer.Option(3, min=1, help="number of players"),
          seed: int = typer.Option(7, help="the game's seed: the same seed, the same game"),
          heuristic: str = typer.Option("greedy", help="player for every seat"),
+         seats: str = typer.Option(None, help="a player for each seat, e.g. greedy,random,random"),
+         knob: list[str] = typer.Option([], "--knob", help="set a player's knob: NAME=VALUE "
+                                        "(see `balance players`)"),
          target: str = typer.Option(None, help="Crisis difficulty name or points; Rush points"),
          exhaust: bool = typer.Option(False, help="Crisis: play to the end of the clock"),
          content: str = typer.Option(None, help="content file (default: the edition's)"),
@@ -79,7 +82,9 @@ def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
 
     try:
         setup = prepare(edition, mode, players, heuristic, target, exhaust,
-                        parse_overrides(set_), content)
+                        parse_overrides(set_), content,
+                        seats=[x.strip() for x in seats.split(",")] if seats else None,
+                        knobs=parse_overrides(knob, "--knob"))
     except InputError as e:
         fail(e)
     st, events = play_traced(setup, seed)
@@ -89,6 +94,15 @@ def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
 
         draw_mine(setup, st, map_)
         typer.echo(f"map written to {map_}")
+
+
+@app.command("players")
+def players_() -> None:
+    """List the players a seat can have, with their knobs (default and range)."""
+    from heuristics.registry import describe_players
+
+    for line in describe_players():
+        typer.echo(line)
 
 
 @app.command()

@@ -177,7 +177,7 @@ def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
 def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path(".")) -> Experiment:
     from balance.content import CONTENT_DIR, NAME_RE, load_content
     from balance.rules import PROFILE_DIR, available_profiles, profile_for
-    from heuristics.registry import HEURISTICS, WEIGHTS_DIR
+    from heuristics.registry import HEURISTICS
 
     probs = Problems(file)
     for key in data:
@@ -319,9 +319,6 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                          content_file, c.name, mode, heuristic, fixed, rules, grid)
     inputs = {f"content/{Path(content_file).name}": _sha(Path(content_file)),
               f"profiles/{edition}.toml": _sha(PROFILE_DIR / f"{edition}.toml")}
-    weights = WEIGHTS_DIR / f"{heuristic}.toml"
-    if weights.exists():
-        inputs[f"weights/{heuristic}.toml"] = _sha(weights)
     return Experiment(name, description, file, text, edition, content_file, mode, heuristic,
                       games, seed, shard_size, dict(rules), grid, tuple(variants), inputs)
 

@@ -47,9 +47,10 @@ class Setup:
 def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
             heuristic: str = "greedy", target: int | str | None = None, exhaust: bool = False,
             rules: dict | None = None, content: str | None = None,
-            source: str = "arguments", seats=None) -> Setup:
+            source: str = "arguments", seats=None, knobs: dict | None = None) -> Setup:
     """Compile a variant. `target` may be a number or a Crisis difficulty name. Every seat is
-    played by `heuristic`, unless `seats` names a player for each seat."""
+    played by `heuristic`, unless `seats` names a player for each seat; `knobs` sets players'
+    knobs by name (`balance players` lists them)."""
     from heuristics.registry import seats_for
 
     if content is None:
@@ -67,7 +68,7 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
         probs = Problems(source)
         probs.add("", "seats", f"names {len(names)} players for {players} seats")
         probs.raise_if_any()
-    return Setup(c, profile, tables, ru, names, seats_for(names, tables), mode)
+    return Setup(c, profile, tables, ru, names, seats_for(names, tables, knobs), mode)
 
 
 @dataclass

@@ -96,13 +96,35 @@ from balance.tables import (
     WARP,
     WILD,
 )
+from heuristics.knobs import Knob
 
 # Knobs: index into w.
 (W_DRAW, W_NEED_BONUS, W_WILD, W_ECHO, W_BONUS, W_WARP, W_JUNK, W_APPROACH_POINTS,
  W_APPROACH_DIST, W_LOOKAHEAD, W_GOAL, W_READY, N_KNOBS) = range(13)
-KNOB_NAMES = ("draw_value", "need_bonus", "wild_value", "echo_value", "bonus_value",
-              "warp_value", "junk_below", "approach_points", "approach_dist", "lookahead_steps",
-              "goal_value", "ready_bonus")
+# In the order of the W_ indices above. Values are in "cards": a draw is worth 1.
+KNOBS = (
+    Knob("draw_value", 1.0, 0.0, 5.0, "worth of the Draw 1 action; an ability must beat it"),
+    Knob("need_bonus", 0.5, 0.0, 5.0, "extra worth of an ability that digs or keeps the gems "
+         "the frontier needs"),
+    Knob("wild_value", 1.0, 0.0, 5.0, "worth of a Diamond Dust symbol when keeping or "
+         "discarding"),
+    Knob("echo_value", 0.6, 0.0, 5.0, "worth of an Echoglass symbol"),
+    Knob("bonus_value", 0.3, 0.0, 5.0, "worth of an Orichalcum symbol"),
+    Knob("warp_value", 0.8, 0.0, 5.0, "worth of a Warpstone symbol"),
+    Knob("junk_below", 0.2, 0.0, 3.0, "cards worth less than this are fed to 'discard X' "
+         "abilities"),
+    Knob("approach_points", 1.0, 0.0, 5.0, "heading for the frontier: worth of a point on the "
+         "door..."),
+    Knob("approach_dist", 0.5, 0.0, 5.0, "...against each step away (each missing gem counts "
+         "1)"),
+    Knob("lookahead_steps", 6, 0, 20, "how far past this turn's steps the planner looks for "
+         "the frontier", integer=True),
+    Knob("goal_value", 1.0, 0.0, 5.0, "extra worth of a card or a dig for a gem of the door it "
+         "saves for"),
+    Knob("ready_bonus", 2.0, 0.0, 10.0, "that door is chosen first among those it can build "
+         "this turn"),
+)
+KNOB_NAMES = tuple(k.name for k in KNOBS)
 BIG = 1 << 30
 
 

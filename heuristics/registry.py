@@ -1,11 +1,11 @@
-"""Players by name: policy id, description and weights. The weights come from data: the knobs
-from heuristics/weights/<name>.toml, and per-room values computed from the content."""
+"""The players, by name: the only list of them. Each entry gives the policy id the engine
+dispatches on (heuristics/dispatch.py), what the player does, and its knobs (declared in the
+player's module, heuristics/knobs.py). A seat's weights are its knob values, then the
+per-room ability values computed from the content."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -15,8 +15,7 @@ from balance.errors import InputError, Problems
 from balance.tables import Tables
 from heuristics import greedy
 from heuristics.dispatch import POLICY_GREEDY, POLICY_RANDOM, POLICY_SCRIPTED
-
-WEIGHTS_DIR = Path(__file__).parent / "weights"
+from heuristics.knobs import Knob, knob_values
 
 
 @dataclass(frozen=True)
@@ -24,12 +23,13 @@ class Heuristic:
     name: str
     policy: int
     doc: str
+    knobs: tuple[Knob, ...] = ()
 
 
 HEURISTICS = {
     "greedy": Heuristic("greedy", POLICY_GREEDY,
                         "builds the best door it can afford, else uses the best ability, "
-                        "else draws; pays with the least waste"),
+                        "else draws; pays with the least waste", greedy.KNOBS),
     "random": Heuristic("random", POLICY_RANDOM,
                         "uniform among legal options (rule coverage, not strategy)"),
     "scripted": Heuristic("scripted", POLICY_SCRIPTED,
@@ -88,33 +88,46 @@ def ability_values(tables: Tables) -> np.ndarray:
     return values
 
 
-def load_knobs(name: str) -> dict[str, float]:
-    path = WEIGHTS_DIR / f"{name}.toml"
-    if not path.exists():
-        return {}
-    with open(path, "rb") as fh:
-        data = tomllib.load(fh)
-    probs = Problems(str(path))
-    for k, v in data.items():
-        if k not in greedy.KNOB_NAMES:
-            probs.add("", k, f"unknown weight (known: {', '.join(greedy.KNOB_NAMES)})")
-        elif isinstance(v, bool) or not isinstance(v, int | float):
-            probs.add("", k, f"must be a number, got {v!r}")
-    probs.raise_if_any()
-    return {k: float(v) for k, v in data.items()}
+def seats_for(names, tables: Tables, knobs: dict | None = None,
+              source: str = "--knob") -> Seats:
+    """The engine's Seats for one player name per seat. `knobs` sets knob values by name for
+    every seat whose player has that knob; a name no seated player has is an error."""
+    knobs = dict(knobs or {})
+    seated = {n: get_heuristic(n) for n in names}
+    known = {k.name for h in seated.values() for k in h.knobs}
+    unknown = [k for k in knobs if k not in known]
+    if unknown:
+        probs = Problems(source)
+        for k in unknown:
+            probs.add("knobs", k, f"no player seated has this knob (known: "
+                      f"{', '.join(sorted(known)) or 'none'})")
+        probs.raise_if_any()
+    weights = {}
+    for name, h in seated.items():
+        mine = {k: v for k, v in knobs.items() if any(x.name == k for x in h.knobs)}
+        weights[name] = weights_for(name, tables, mine, source)
+    return new_seats([seated[n].policy for n in names], [weights[n] for n in names])
 
 
-def seats_for(names, tables: Tables) -> Seats:
-    """The engine's Seats for one player name per seat."""
-    return new_seats([get_heuristic(n).policy for n in names],
-                     [weights_for(n, tables) for n in names])
+def weights_for(name: str, tables: Tables, knobs: dict | None = None,
+                source: str = "--knob") -> np.ndarray:
+    """A player's knob values in declared order (defaults, or `knobs`), then the per-room
+    ability values of the content."""
+    h = get_heuristic(name)
+    values = knob_values(h.knobs, knobs or {}, source, name)
+    return np.concatenate([np.array([values[k.name] for k in h.knobs], np.float64),
+                           ability_values(tables)])
 
 
-def weights_for(name: str, tables: Tables) -> np.ndarray:
-    get_heuristic(name)
-    knobs = load_knobs(name)
-    w = np.zeros(greedy.N_KNOBS + len(tables.room_kind))
-    for i, k in enumerate(greedy.KNOB_NAMES):
-        w[i] = knobs.get(k, 0.0)
-    w[greedy.N_KNOBS:] = ability_values(tables)
-    return w
+def describe_players() -> list[str]:
+    """`balance players`: every player, what it does, and its knobs with default and range."""
+    lines = []
+    for h in HEURISTICS.values():
+        lines.append(f"{h.name}: {h.doc}")
+        for k in h.knobs:
+            kind = "whole number" if k.integer else "number"
+            lines.append(f"  {k.name:<17} default {k.default:g}  range {k.lo:g} to {k.hi:g} "
+                         f"({kind})  {k.doc}")
+        if not h.knobs:
+            lines.append("  (no knobs)")
+    return lines
