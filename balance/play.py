@@ -3,6 +3,7 @@ inputs, and from seeds to per-game records. Everything here can be called from a
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,6 +83,15 @@ class Batch:
     rooms: np.ndarray
 
 
+def _python_players(setup: Setup, st: State):
+    """Where a seat is played by a Python player, reach it from the engine (external.py)."""
+    from heuristics.external import playing
+    from heuristics.registry import python_game
+
+    game = python_game(setup, st)
+    return playing(game) if game is not None else contextlib.nullcontext()
+
+
 def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None) -> Batch:
     from balance.engine.game_nb import R_N, RM_N, play_games_nb
 
@@ -92,8 +102,9 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
     scores = np.zeros((n, setup.rules.players), np.int64)
     sbt = np.zeros((n, st.score_by_turn.shape[0]), np.int16)
     rooms = np.zeros((n, len(setup.tables.room_deck), RM_N), np.int16)
-    play_games_nb(st, setup.tables, setup.rules, setup.players, seed_states(seeds), int(check),
-                  out, scores, sbt, rooms)
+    with _python_players(setup, st):
+        play_games_nb(st, setup.tables, setup.rules, setup.players, seed_states(seeds),
+                      int(check), out, scores, sbt, rooms)
     return Batch(seeds, out, scores, sbt, rooms)
 
 
@@ -102,7 +113,9 @@ def play_traced(setup: Setup, seed: int, check: bool = True):
     from balance.engine.game_nb import play_game_nb
 
     st = new_state(setup.tables, setup.rules, ev_max=200_000)
-    play_game_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed), 1, int(check))
+    with _python_players(setup, st):
+        play_game_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed), 1,
+                     int(check))
     from balance.engine.state import S_EV_N
 
     return st, st.ev[: st.sc[S_EV_N]].copy()

@@ -10,6 +10,11 @@ from heuristics.scripted import scripted_choose_nb
 POLICY_GREEDY = 0
 POLICY_RANDOM = 1
 POLICY_SCRIPTED = 2
+# Not dispatched here: a player written in Python (heuristics/external.py), and a search's
+# rollout, which replays its script then plays greedy (balance/engine/forward.py). Both go
+# through players.decide_slow_nb.
+POLICY_EXTERNAL = 3
+POLICY_ROLLOUT = 4
 
 
 @njit(inline=True)

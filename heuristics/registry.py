@@ -5,6 +5,7 @@ per-room ability values computed from the content."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,8 +14,8 @@ from balance.ability import DIG, DISCARD, DRAW, F_ANY, F_GEMS, F_NAMED, KEEP_ALL
 from balance.engine.seats import Seats, new_seats
 from balance.errors import InputError, Problems
 from balance.tables import Tables
-from heuristics import greedy
-from heuristics.dispatch import POLICY_GREEDY, POLICY_RANDOM, POLICY_SCRIPTED
+from heuristics import greedy, reference
+from heuristics.dispatch import POLICY_EXTERNAL, POLICY_GREEDY, POLICY_RANDOM, POLICY_SCRIPTED
 from heuristics.knobs import Knob, knob_values
 
 
@@ -24,12 +25,23 @@ class Heuristic:
     policy: int
     doc: str
     knobs: tuple[Knob, ...] = ()
+    # The first `engine_knobs` knobs are read by compiled code (before the per-room values in
+    # the seat's weights); the rest by a Python player (after them). None: all of them.
+    engine_knobs: int | None = None
+    # A player written in Python: makes the object its callbacks reach (heuristics/external.py)
+    # for one engine call, from (setup, state).
+    game: Callable | None = None
 
 
 HEURISTICS = {
     "greedy": Heuristic("greedy", POLICY_GREEDY,
                         "builds the best door it can afford, else uses the best ability, "
                         "else draws; pays with the least waste", greedy.KNOBS),
+    "reference": Heuristic("reference", POLICY_EXTERNAL,
+                           "determinized flat Monte Carlo over steps, action, payments, "
+                           "discards and rotations, with greedy rollouts (slow: for measuring)",
+                           greedy.KNOBS + reference.KNOBS, greedy.N_KNOBS,
+                           reference.ReferenceGame),
     "random": Heuristic("random", POLICY_RANDOM,
                         "uniform among legal options (rule coverage, not strategy)"),
     "scripted": Heuristic("scripted", POLICY_SCRIPTED,
@@ -114,9 +126,20 @@ def weights_for(name: str, tables: Tables, knobs: dict | None = None,
     """A player's knob values in declared order (defaults, or `knobs`), then the per-room
     ability values of the content."""
     h = get_heuristic(name)
-    values = knob_values(h.knobs, knobs or {}, source, name)
-    return np.concatenate([np.array([values[k.name] for k in h.knobs], np.float64),
-                           ability_values(tables)])
+    values = [knob_values(h.knobs, knobs or {}, source, name)[k.name] for k in h.knobs]
+    cut = len(h.knobs) if h.engine_knobs is None else h.engine_knobs
+    return np.concatenate([np.array(values[:cut], np.float64), ability_values(tables),
+                           np.array(values[cut:], np.float64)])
+
+
+def python_game(setup, st):
+    """The object the callbacks of a Python player reach for one engine call (None when
+    every seat is compiled)."""
+    for name in dict.fromkeys(setup.seats):
+        h = get_heuristic(name)
+        if h.game is not None:
+            return h.game(setup, st)
+    return None
 
 
 def describe_players() -> list[str]:

@@ -46,6 +46,8 @@ from balance.engine.state import (
 )
 from balance.engine.turn_nb import ask_rotation_nb, play_turn_nb
 from balance.tables import CRISIS, RUSH, TUNNEL
+from heuristics.dispatch import POLICY_EXTERNAL
+from heuristics.external import external_turn_start_nb
 
 # Columns of the per-game integer record.
 (R_WON, R_END_REASON, R_TURNS, R_TEAM_SCORE, R_TOP_SCORE, R_WINNER, R_TARGET_TURN,
@@ -142,38 +144,51 @@ def setup_nb(st, tb, ru, pp):
 def play_game_nb(st, tb, ru, pp, rng_words, trace, check):
     reset_nb(st, tb, ru, pp, rng_words, trace, check)
     setup_nb(st, tb, ru, pp)
+    play_on_nb(st, tb, ru, pp, check, False)
+    emit_nb(st, EV_END, st.sc[S_END_REASON], st.sc[S_TEAM_SCORE], 0, 0, 0)
+
+
+@njit
+def play_on_nb(st, tb, ru, pp, check, resume):
+    """The game loop, from turn S_TURN to the end of the game. With `resume`, that turn has
+    already begun (its start checks are done): a search's rollout resumes it from the state
+    saved at its start (balance/engine/forward.py)."""
     cap = st.score_by_turn.shape[0]
     while True:
         turn = st.sc[S_TURN]
         p = turn % ru.players
         st.sc[S_CUR] = p
-        if ru.mode == RUSH and p == 0:
-            # Ruling 2: the end is checked at the first player, so all have equal turns.
-            top = 0
-            for q in range(ru.players):
-                top = max(top, st.score[q])
-            if top >= ru.target:
+        if not resume:
+            if ru.mode == RUSH and p == 0:
+                # Ruling 2: the end is checked at the first player, so all have equal turns.
+                top = 0
+                for q in range(ru.players):
+                    top = max(top, st.score[q])
+                if top >= ru.target:
+                    st.sc[S_ENDED] = 1
+                    st.sc[S_END_REASON] = END_RUSH_TARGET
+                    break
+                # Points come only from construction: once nobody can build again the game
+                # ends at once, without the idle rounds, and says why.
+                reason = END_NONE
+                if st.sc[S_TILES_N] == 0:
+                    reason = END_ROOMS_OUT
+                elif mine_sealed_nb(st, tb, ru):
+                    reason = END_SEALED
+                elif turn // ru.players >= ru.rush_round_cap:
+                    reason = END_TURN_CAP
+                if reason != END_NONE:
+                    st.sc[S_ENDED] = 1
+                    st.sc[S_END_REASON] = reason
+                    break
+            if turn >= cap:
                 st.sc[S_ENDED] = 1
-                st.sc[S_END_REASON] = END_RUSH_TARGET
+                st.sc[S_END_REASON] = END_TURN_CAP
                 break
-            # Points come only from construction: once nobody can build again the game ends
-            # at once, without the idle rounds, and says why.
-            reason = END_NONE
-            if st.sc[S_TILES_N] == 0:
-                reason = END_ROOMS_OUT
-            elif mine_sealed_nb(st, tb, ru):
-                reason = END_SEALED
-            elif turn // ru.players >= ru.rush_round_cap:
-                reason = END_TURN_CAP
-            if reason != END_NONE:
-                st.sc[S_ENDED] = 1
-                st.sc[S_END_REASON] = reason
-                break
-        if turn >= cap:
-            st.sc[S_ENDED] = 1
-            st.sc[S_END_REASON] = END_TURN_CAP
-            break
-        emit_nb(st, EV_TURN, p, st.pos[p], 0, 0, 0)
+            emit_nb(st, EV_TURN, p, st.pos[p], 0, 0, 0)
+            if pp.pol[p] == POLICY_EXTERNAL:
+                external_turn_start_nb(p)
+        resume = False
         play_turn_nb(st, tb, ru, pp, p)
         st.score_by_turn[turn] = st.sc[S_TEAM_SCORE]
         st.sc[S_TURN] = turn + 1
@@ -183,7 +198,6 @@ def play_game_nb(st, tb, ru, pp, rng_words, trace, check):
             check_invariants_nb(st, tb, ru)
         if st.sc[S_ENDED]:
             break
-    emit_nb(st, EV_END, st.sc[S_END_REASON], st.sc[S_TEAM_SCORE], 0, 0, 0)
 
 
 @njit

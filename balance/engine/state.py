@@ -20,7 +20,7 @@ from balance.tables import Rules, Tables
  S_MINE_VER, S_NEED_VER, S_PLAN_ROOM, S_FRONT_N, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
  S_AVAIL_STAMP, S_LINK_VER, S_GOAL_STAMP, S_REACH_KEY, S_SUP_WILD, S_SUP_ECHO_UNITS,
  S_CARD_VER, S_PLAN_KEY, S_PLAN_TARGET, S_PLAN_SIDE, S_OPT_HWM, S_BURNT_SEEN_N,
- S_N_SCALARS) = range(43)
+ S_RESAMPLE, S_N_SCALARS) = range(44)
 
 # End reasons (stable codes: they are stored in the games table). A Rush game that nobody can
 # win any more ends at the next first-player check: `sealed`, no door of the mine faces an

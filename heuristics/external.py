@@ -1,0 +1,56 @@
+"""Players written in Python, such as the search-based reference player: the compiled engine
+reaches them through two callbacks (Numba's object mode), one at the start of each of their
+turns and one for each of their decisions. Only seats whose policy is POLICY_EXTERNAL take
+this path (players.decide_slow_nb), so the engine's speed for the compiled players is
+untouched.
+
+The game being played is registered with `playing(game)` by balance.play around the engine
+call; the callbacks find it there. A worker process plays one game at a time, so one slot is
+enough; a stack lets a search nest another engine call inside a decision.
+"""
+
+from __future__ import annotations
+
+import warnings
+from contextlib import contextmanager
+
+from numba import objmode
+from numba.core.errors import NumbaWarning
+
+from balance.engine.jit import njit
+
+# Object-mode blocks make Numba warn that a nogil function holds the GIL there: it must.
+warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
+
+_GAMES: list = []
+
+
+@contextmanager
+def playing(game):
+    """Make `game` (with .turn_start(p) and .choose(kind, n, p)) the one the callbacks reach."""
+    _GAMES.append(game)
+    try:
+        yield game
+    finally:
+        _GAMES.pop()
+
+
+def _turn_start(p) -> None:
+    _GAMES[-1].turn_start(int(p))
+
+
+def _choose(kind, n, p) -> int:
+    return int(_GAMES[-1].choose(int(kind), int(n), int(p)))
+
+
+@njit
+def external_turn_start_nb(p):
+    with objmode():
+        _turn_start(p)
+
+
+@njit
+def external_choose_nb(kind, n, p):
+    with objmode(k="int64"):
+        k = _choose(kind, n, p)
+    return k

@@ -1,0 +1,104 @@
+"""`reference`: a search-based player, there to measure how strong play scores, not to play
+millions of games.
+
+Determinized flat Monte Carlo (as the TabletopGames and OpenSpiel players do it, written anew
+here): at each of its decisions of the kinds it searches (steps, the action, payments,
+discards to the hand limit, tile rotations) it tries every option in `budget` rollouts, split
+evenly. Each rollout starts from the state saved at the start of the turn, replays the turn's
+decisions so far, takes the option, resamples what the player cannot know, and lets greedy
+(with this player's greedy knobs) play every seat to the end (balance/engine/forward.py).
+Rollout r of every option uses the same resampled world, so options are compared on common
+random numbers. A rollout's value is the team score in Crisis; in Rush a win, plus a
+hundredth of a point per point of lead. It keeps greedy's choice unless another option's mean
+lead over it, paired world by world, is clear of `confidence` standard errors; then it takes
+the best such option. Its
+other decisions (burns, keeps, X, named gems, special moves, discards at will), and any made
+before its first turn, are greedy's.
+
+In Crisis the team plays as one mind with open hands, so a reference seat searches over
+everyone's cards; in Rush it sees only its own hand, and the other hands are resampled.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.engine.decisions import D_ACTION, D_DISCARD_LIMIT, D_PAYMENT, D_ROTATION, D_STEP
+from balance.engine.forward import copy_state_nb
+from balance.engine.rollout_nb import greedy_pick_nb, search_nb
+from balance.engine.seats import Seats
+from balance.engine.state import MAX_SCRIPT, S_TURN, new_state
+from heuristics import greedy
+from heuristics.dispatch import POLICY_ROLLOUT
+from heuristics.knobs import Knob
+
+KNOBS = (
+    Knob("budget", 64, 2, 4096, "rollouts per searched decision, split evenly over its options",
+         integer=True),
+    Knob("confidence", 1.0, 0.0, 4.0, "leave greedy's choice only for an option whose mean "
+         "lead over it, paired on common worlds, exceeds this many standard errors"),
+)
+SEARCHED = frozenset((D_STEP, D_ACTION, D_PAYMENT, D_DISCARD_LIMIT, D_ROTATION))
+
+
+class ReferenceGame:
+    """The Python side of one engine call with reference seats: the callbacks of
+    heuristics/external.py land here."""
+
+    def __init__(self, setup, st):
+        self.setup = setup
+        self.st = st
+        tb, ru = setup.tables, setup.rules
+        self.snap = new_state(tb, ru)
+        self.sim = new_state(tb, ru)
+        p = ru.players
+        self.pps = Seats(pol=np.full(p, POLICY_ROLLOUT, np.int64),
+                         w=setup.players.w.copy(), rng=np.zeros(4, np.int64))
+        self.own = greedy.N_KNOBS + len(tb.room_kind)  # where a seat's own knobs start in w
+        self.script = np.zeros(MAX_SCRIPT, np.int64)
+        self.turn = -1
+        self.history: list[int] = []
+        self.rollouts = 0
+
+    def budget(self, p: int) -> int:
+        return int(self.setup.players.w[p, self.own])
+
+    def confidence(self, p: int) -> float:
+        return float(self.setup.players.w[p, self.own + 1])
+
+    def turn_start(self, p: int) -> None:
+        copy_state_nb(self.snap, self.st)
+        self.turn = int(self.st.sc[S_TURN])
+        self.history = []
+
+    def choose(self, kind: int, n: int, p: int) -> int:
+        s, st = self.setup, self.st
+        g = int(greedy_pick_nb(kind, st, s.tables, s.rules, s.players, n, p))
+        in_turn = self.turn == int(st.sc[S_TURN])
+        k = self._search(n, p, g) if in_turn and kind in SEARCHED else g
+        if in_turn:
+            self.history.append(k)
+        return k
+
+    def _search(self, n: int, p: int, greedy_choice: int) -> int:
+        s = self.setup
+        per = max(1, self.budget(p) // n)
+        m = len(self.history) + 1
+        self.script[: m - 1] = self.history
+        self.pps.w[:] = s.players.w[p]
+        greedy.copy_memory_nb(self.snap, self.st)  # the rollouts' greedy goes on from here
+        vals = np.zeros((n, per))
+        search_nb(self.sim, self.snap, s.tables, s.rules, self.pps, s.players.rng, self.script,
+                  m, n, per, p, np.zeros(4 * per, np.int64), np.zeros(4, np.int64), vals)
+        self.rollouts += n * per
+        # Rollout r of every option shares its world: judge each option by its paired lead
+        # over greedy's choice, and leave that choice only for a lead clear of the noise (the
+        # best of many noisy means is mostly luck, and a search that follows luck plays worse
+        # than its rollout policy).
+        lead = vals - vals[greedy_choice]
+        mean = lead.mean(axis=1)
+        se = lead.std(axis=1, ddof=1) / np.sqrt(per) if per > 1 else np.full(n, np.inf)
+        clear = mean - self.confidence(p) * se > 0
+        if not clear.any():
+            return greedy_choice
+        return int(np.argmax(np.where(clear, mean, -np.inf)))
