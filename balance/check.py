@@ -17,6 +17,7 @@ class CheckResult:
     variant: str
     games: int
     bad_seeds: list[tuple[int, str]]
+    events: int = 0  # with the referee: trace events it checked
 
 
 def variants(profile, modes=("crisis", "rush")):
@@ -28,7 +29,9 @@ def variants(profile, modes=("crisis", "rush")):
 
 def check_content(edition: str | None, content: str | None, games: int,
                   heuristics=("random", "greedy"), rules=None, seed: int = 0,
-                  progress=None) -> list[CheckResult]:
+                  progress=None, referee: bool = False) -> list[CheckResult]:
+    """Play every mode and player count in check mode. With `referee`, also re-read each
+    game's event trace with the independent rules model of tests/referee/."""
     base = prepare(edition, "crisis", 1, "random", content=content, rules=rules)
     results = []
     for heuristic in heuristics:
@@ -39,7 +42,23 @@ def check_content(edition: str | None, content: str | None, games: int,
             b = play_batch(s, seeds, check=True)
             bad = [(int(sd), VIOLATION_NAMES[int(v)])
                    for sd, v in zip(seeds, b.out[:, R_VIOLATION], strict=True) if v]
-            results.append(CheckResult(f"{heuristic} {mode} {players}p", games, bad))
+            events = 0
+            if referee:
+                report = _referee(s, seeds)
+                events = report.events
+                bad += [(sd, f"referee: {v}") for sd, v in report.violations]
+            results.append(CheckResult(f"{heuristic} {mode} {players}p", games, bad, events))
             if progress:
                 progress(games)
     return results
+
+
+def _referee(setup, seeds):
+    """The referee lives with the tests (it must share no code with the engine); it is
+    installed with the project as the package tests.referee."""
+    from tests.referee import Report, referee_game
+
+    total = Report()
+    for sd in seeds:
+        total.add(referee_game(setup, int(sd)))
+    return total

@@ -110,9 +110,12 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
           edition: str = typer.Option(None, help="rule profile (default: the content's)"),
           games: int = typer.Option(500, min=1, help="games per variant and player"),
           set_: list[str] = typer.Option([], "--set", help="override a rule: NAME=VALUE"),
+          referee: bool = typer.Option(False, help="also re-read every game's events with the "
+                                       "independent rules model (tests/referee/)"),
           ) -> None:
     """Play games in invariant-check mode over every mode and player count; report any
-    game that lost a card, miscounted a score, disconnected the mine or made an illegal move."""
+    game that lost a card, miscounted a score, disconnected the mine or made an illegal move.
+    With --referee, an independent model of the rules also checks every event."""
     from rich.progress import Progress
 
     from balance.check import check_content, variants
@@ -129,7 +132,7 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
     with Progress(transient=True) as bar:
         task = bar.add_task("checking", total=total)
         results = check_content(edition or base.profile.name, content, games, rules=overrides,
-                                progress=lambda n: bar.advance(task, n))
+                                progress=lambda n: bar.advance(task, n), referee=referee)
     bad = 0
     for r in results:
         status = "ok" if not r.bad_seeds else f"{len(r.bad_seeds)} BROKEN"
@@ -137,7 +140,10 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
         for seed, what in r.bad_seeds[:5]:
             typer.echo(f"      seed {seed}: {what}  (replay: balance play --seed {seed} ...)")
         bad += len(r.bad_seeds)
-    typer.echo(f"{sum(r.games for r in results)} games checked, {bad} broke an invariant")
+    checked = f"{sum(r.games for r in results)} games checked"
+    if referee:
+        checked += f" ({sum(r.events for r in results)} events refereed)"
+    typer.echo(f"{checked}, {bad} broke an invariant or a rule")
     if bad:
         raise typer.Exit(1)
 

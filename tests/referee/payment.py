@@ -1,0 +1,56 @@
+"""Paying for a door, by brute force over what each spent symbol pays (RULINGS 3 and 4):
+a standard gem pays itself; Diamond Dust one unit of any standard gem, or a Diamond Dust cost;
+Echoglass one unit of a standard gem that another spent card shows (its own card's other gem
+too, with echo_copies_own_card), or an Echoglass cost; Orichalcum and Warpstone pay nothing
+(but a Warpstone cost needs one). A legal payment covers the cost (and, for a Warpstone build,
+holds a Warpstone) and has no card that could be left out while the rest still does."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+
+
+def covers(facts, cards: list[int], cost: Counter, echo_own: bool) -> bool:
+    natural = Counter()
+    choices = []  # per wild/echo symbol: what it may pay
+    for i, c in enumerate(cards):
+        gems = facts.card_gems[c]
+        for k, g in enumerate(gems):
+            p = facts.power[g]
+            if p in ("", "bonus", "warp"):
+                natural[g] += 1
+            elif p == "wild":
+                choices.append([g, *facts.standard])
+            elif p == "echo":
+                others = {h for j, d in enumerate(cards) if j != i for h in facts.card_gems[d]
+                          if facts.power[h] == ""}
+                if echo_own:
+                    others |= {h for kk, h in enumerate(gems) if kk != k and facts.power[h] == ""}
+                choices.append([g, *sorted(others)])
+    for pick in product(*choices) if choices else [()]:
+        supply = natural + Counter(pick)
+        if all(supply[g] >= n for g, n in cost.items()):
+            return True
+    return False
+
+
+def pays(facts, cards, cost, warp, echo_own) -> bool:
+    if warp and not any(facts.has(c, "warp") for c in cards):
+        return False
+    return covers(facts, list(cards), cost, echo_own)
+
+
+def legal(facts, cards: list[int], cost: Counter, warp: bool, echo_own: bool) -> str | None:
+    """None for a legal payment, else what is wrong with it."""
+    if not pays(facts, cards, cost, warp, echo_own):
+        return "the cards do not cover the door" + (" with a Warpstone" if warp else "")
+    for c in cards:
+        rest = [d for d in cards if d != c]
+        if pays(facts, rest, cost, warp, echo_own):
+            return f"card {c} {facts.card_gems[c]} could have been left out"
+    return None
+
+
+def bonus(facts, cards) -> int:
+    return sum(facts.power[g] == "bonus" for c in cards for g in facts.card_gems[c])
