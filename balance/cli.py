@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from balance.errors import InputError
+from balance.errors import InputError, Problem
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Gem Rush balance toolkit: validate content, play and measure games.")
@@ -69,6 +69,8 @@ def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
          seats: str = typer.Option(None, help="a player for each seat, e.g. greedy,random,random"),
          knob: list[str] = typer.Option([], "--knob", help="set a player's knob: NAME=VALUE "
                                         "(see `balance players`)"),
+         knobs: Path = typer.Option(None, help="knob values from a file written by "
+                                    "`balance tune-player`"),
          target: str = typer.Option(None, help="Crisis difficulty name or points; Rush points"),
          exhaust: bool = typer.Option(False, help="Crisis: play to the end of the clock"),
          content: str = typer.Option(None, help="content file (default: the edition's)"),
@@ -79,12 +81,14 @@ def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
     from balance.play import play_traced, prepare
     from balance.rules import parse_overrides
     from balance.trace import format_game
+    from balance.tune_player import read_knobs
 
     try:
         setup = prepare(edition, mode, players, heuristic, target, exhaust,
                         parse_overrides(set_), content,
                         seats=[x.strip() for x in seats.split(",")] if seats else None,
-                        knobs=parse_overrides(knob, "--knob"))
+                        knobs={**(read_knobs(knobs) if knobs else {}),
+                               **parse_overrides(knob, "--knob")})
     except InputError as e:
         fail(e)
     st, events = play_traced(setup, seed)
@@ -103,6 +107,58 @@ def players_() -> None:
 
     for line in describe_players():
         typer.echo(line)
+
+
+@app.command("tune-player")
+def tune_player_(name: str = typer.Argument("greedy", help="the player to tune"),
+                 edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
+                 mode: str = typer.Option("crisis", help="crisis (team score) or rush (seat "
+                                          "1's win rate)"),
+                 players: int = typer.Option(4, min=1, max=16, help="number of players"),
+                 games: int = typer.Option(400, min=20, max=100_000,
+                                           help="games per candidate (common seeds)"),
+                 evaluations: int = typer.Option(120, min=4, max=10_000,
+                                                 help="candidates CMA-ES may try"),
+                 seed: int = typer.Option(0, min=0, max=2**63 - 1, help="seed of the games"),
+                 content: str = typer.Option(None, help="content file (default: the "
+                                             "edition's)"),
+                 set_: list[str] = typer.Option([], "--set", help="override a rule: "
+                                                "NAME=VALUE"),
+                 out: Path = typer.Option(None, help="write the tuned knobs here (TOML), for "
+                                          "`balance play --knobs`"),
+                 ) -> None:
+    """Tune a player's knobs for this content and rule profile (CMA-ES on common seeds), and
+    check the result against the defaults on fresh games with a paired interval."""
+    from rich.progress import Progress
+
+    from balance.rules import parse_overrides
+    from balance.tune_player import tune_player, write_knobs
+
+    if out is not None and out.is_dir():
+        fail(InputError([Problem("--out", "", "", f"{out} is a folder; name a file to write "
+                                 "the knobs to")]))
+    try:
+        overrides = parse_overrides(set_)
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"tuning {name}", total=evaluations)
+            r = tune_player(name, edition, mode, players, games, evaluations, seed, content,
+                            overrides, progress=lambda n: bar.advance(task, n))
+    except InputError as e:
+        fail(e)
+    typer.echo(f"{r.player}, {edition} {mode}, {players} players: {r.evaluations} candidates "
+               f"on {r.games} common games each")
+    for k, v in r.knobs.items():
+        typer.echo(f"  {k:<17} {v:8.3f}   (default {r.defaults[k]:g})")
+    typer.echo(f"{r.objective} on {r.validation_games} fresh games: {r.tuned:.3f} tuned, "
+               f"{r.default:.3f} default; difference {r.tuned - r.default:+.3f} "
+               f"(paired 95% interval {r.diff_low:+.3f} to {r.diff_high:+.3f})")
+    if out is not None:
+        try:
+            write_knobs(r, out, f"balance tune-player {name} --edition {edition} --mode {mode} "
+                        f"--players {players} --games {games} --evaluations {evaluations}")
+        except OSError as e:
+            fail(InputError([Problem("--out", "", "", f"cannot write {out}: {e.strerror}")]))
+        typer.echo(f"knobs written to {out}; play them with `balance play --knobs {out}`")
 
 
 @app.command()
