@@ -36,7 +36,10 @@ class Namer:
         return ", ".join(parts) if parts else "free"
 
 
-def format_game(setup: Setup, st, events: np.ndarray) -> str:
+def format_game(setup: Setup, st, events: np.ndarray, decisions=None) -> str:
+    """The game in words. `decisions` ({event index: [lines]}) puts lines before the event at
+    that index: a narrated game's options and picks (balance/narrate.py)."""
+    decisions = decisions or {}
     nm = Namer(setup, st)
     ru = setup.rules
     lines: list[str] = []
@@ -48,7 +51,8 @@ def format_game(setup: Setup, st, events: np.ndarray) -> str:
     pay: list[str] = []
     # Only the player whose turn it is can score, so each turn's end carries that seat's score.
     seat_score = [ru.start_vp] * ru.players
-    for row in events:
+    for i, row in enumerate(events):
+        lines += decisions.get(i, [])
         turn, seat, code, a, b, c, d, e = (int(v) for v in row)
         who = f"P{seat + 1}"
         if code == E.EV_SETUP:
