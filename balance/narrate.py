@@ -18,7 +18,8 @@ class Narrator:
     def __init__(self, setup, st, seed: int):
         self.s, self.st = setup, st
         self.rng = np.random.default_rng(seed)
-        self.log: list[tuple[int, int, int, list, int]] = []  # (event index, kind, seat, rows, pick)
+        # (event index, kind, seat, options, pick) of every decision
+        self.log: list[tuple[int, int, int, list, int]] = []
 
     def turn_start(self, p: int) -> None:
         pass
