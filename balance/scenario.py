@@ -25,6 +25,7 @@ from balance.engine.state import (
     S_PLACED,
     S_SCRIPT_N,
     S_SCRIPT_POS,
+    S_STEPS_LEFT,
     S_TILES_N,
     S_TRACE,
     new_state,
@@ -144,6 +145,7 @@ class Scenario:
         """The movement options on offer: rows (kind, a, b, c), see decisions.py."""
         from balance.engine.turn_nb import list_steps_nb
 
+        self.st.sc[S_STEPS_LEFT] = steps  # as movement_nb sets it before each listing
         n = list_steps_nb(self.st, self.tb, self.ru, p, steps, 0)
         return [tuple(int(v) for v in self.st.opt[i]) for i in range(n)]
 

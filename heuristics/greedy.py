@@ -17,6 +17,17 @@
   edition discards just enough to keep the deck able to burn.
 
 Weights (w): knobs below, then one static ability value per room type (heuristics/registry.py).
+
+What greedy reads (the audit issue 10 asked for; tests/test_forward.py resamples the hidden
+information at its decisions and checks no choice changes):
+- the options offered, the mine (placed tiles, doors, positions), the room deck's size;
+- the hands: in Crisis every hand (the team plays with open hands, RULINGS 10), in Rush only
+  its own (the others' sizes, in estimate_avail_nb);
+- the discard pile (face up), the cards burnt from hands (seen), the sizes of the deck and of
+  the burnt pile;
+- never the deck's order or contents, the room deck's order, which cards were burnt from the
+  deck, or another Rush player's cards. Its memory (the st.bfs, st.front, st.gem_est and
+  st.card_val arrays and MEMORY_SCALARS) holds only what it computed from those.
 """
 
 from balance.ability import DIG, F_GEMS, KEEP_ALL, KEEP_N, MOVE_ANY

@@ -1,0 +1,95 @@
+"""Single decisions of greedy, pinning what the README promises of it (the whole-game tests
+only show that it plays legally)."""
+
+from __future__ import annotations
+
+from balance.content import SIDES
+from balance.engine.decisions import (
+    D_BURN,
+    D_PAYMENT,
+    D_STEP,
+    D_VOL_DISCARD,
+    OPT_DOOR,
+)
+from balance.engine.options_nb import offer_nb
+from balance.engine.rollout_nb import greedy_pick_nb
+from balance.scenario import Scenario
+
+EAST, WEST = SIDES.index("east"), SIDES.index("west")
+
+
+def _pick(sc, kind, n, p=0):
+    s = sc.setup
+    return int(greedy_pick_nb(kind, sc.st, sc.tb, sc.ru, s.players, n, p))
+
+
+def _vein(*hand):
+    # 1st edition Fire Ruby Vein: east door (Obsidian, 2 Fire Ruby, Star Tear) for 3 points,
+    # south (Electrum, Obsidian, Permafrost, Raw Hope) for 3, west (Fire Ruby) for 0.
+    sc = Scenario("1e", players=1, heuristic="greedy")
+    vein = sc.place("Fire Ruby Vein", 0, 0)
+    ids = sc.hand(0, *hand)
+    sc.tiles("Great Cavern", "Great Cavern")
+    sc.stand(0, vein)
+    return sc, vein, ids
+
+
+def test_builds_the_highest_scoring_door_it_can_afford():
+    sc, vein, _ = _vein(["Obsidian", "Star Tear"], ["Fire Ruby", "Fire Ruby"],
+                        ["Raw Hope", "Soulstone"])
+    opts = sc.steps(0)
+    assert (OPT_DOOR, WEST, -1, 0) in opts  # the 0-point door is affordable too
+    pick = opts[_pick(sc, D_STEP, len(opts))]
+    assert pick[:3] == (OPT_DOOR, EAST, -1)  # 3 points
+
+
+def test_builds_a_door_worth_nothing_when_no_scoring_door_is_affordable():
+    sc, vein, _ = _vein(["Fire Ruby", "Obsidian"])  # pays the west door only
+    opts = sc.steps(0)
+    pick = opts[_pick(sc, D_STEP, len(opts))]
+    assert pick[:3] == (OPT_DOOR, WEST, -1)
+
+
+def test_pays_with_the_fewest_cards_then_the_least_waste():
+    sc, vein, ids = _vein(["Electrum", "Obsidian"], ["Permafrost", "Raw Hope"],
+                          ["Electrum", "Electrum"], ["Obsidian", "Permafrost"],
+                          ["Raw Hope", "Raw Hope"])
+    pays = sc.payments(0, vein, "south")
+    assert len({len(c) for c, _ in pays}) > 1 and len({w for _, w in pays}) > 1
+    k = _pick(sc, D_PAYMENT, len(pays))
+    cards, waste = pays[k]
+    assert len(cards) == min(len(c) for c, _ in pays) == 2
+    assert waste == min(w for c, w in pays if len(c) == len(cards)) == 0
+
+
+def test_burns_from_the_deck_while_it_can():
+    sc = Scenario("2e", players=2, heuristic="greedy")
+    sc.place("Great Cavern", 0, 0)
+    sc.deck(["Electrum", "Obsidian"])
+    (card,) = sc.hand(0, ["Raw Hope", "Raw Hope"])
+    n = offer_nb(sc.st, 0, -1, -1, -1, 0)
+    n = offer_nb(sc.st, n, 0, 0, card, 0)
+    assert _pick(sc, D_BURN, n) == 0
+
+
+def _at_will(edition, deck):
+    sc = Scenario(edition, players=2, heuristic="greedy")
+    sc.place("Great Cavern", 0, 0)
+    sc.deck(*deck)
+    low, high = sc.hand(0, ["Raw Hope", "Raw Hope"], ["Diamond Dust"])
+    n = offer_nb(sc.st, 0, -1, -1, -1, 0)
+    n = offer_nb(sc.st, n, 0, 0, low, 0)
+    n = offer_nb(sc.st, n, 0, 1, high, 0)
+    return sc, n
+
+
+def test_1st_edition_discards_at_will_just_enough_to_feed_the_burn():
+    sc, n = _at_will("1e", [["Electrum", "Obsidian"], ["Star Tear", "Star Tear"]])
+    assert _pick(sc, D_VOL_DISCARD, n) == 0  # the deck can burn 2: no discard
+    sc, n = _at_will("1e", [["Electrum", "Obsidian"]])
+    assert _pick(sc, D_VOL_DISCARD, n) == 1  # one short: the card it values least goes
+
+
+def test_2nd_edition_never_discards_at_will():
+    sc, n = _at_will("2e", [])  # burns may come from hands: a discard never feeds the clock
+    assert _pick(sc, D_VOL_DISCARD, n) == 0
