@@ -61,10 +61,12 @@ def rules(edition: str = typer.Argument("2e", help="rule profile: 1e, 2e or a TO
 
 
 @app.command()
-def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
+def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default: the "
+                                     "content's own edition; 2e without --content)"),
          mode: str = typer.Option("crisis", help="crisis or rush"),
          players: int = typer.Option(3, min=1, help="number of players"),
-         seed: int = typer.Option(7, help="the game's seed: the same seed, the same game"),
+         seed: int = typer.Option(7, min=0, max=2**63 - 1,
+                                  help="the game's seed: the same seed, the same game"),
          heuristic: str = typer.Option("greedy", help="player for every seat"),
          target: str = typer.Option(None, help="Crisis difficulty name or points; Rush points"),
          exhaust: bool = typer.Option(False, help="Crisis: play to the end of the clock"),
@@ -147,7 +149,7 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
     )
 
     from balance.experiment import load_experiment
-    from balance.runner import run_experiment
+    from balance.runner import RunFailed, run_experiment
 
     try:
         exp = load_experiment(experiment)
@@ -176,6 +178,11 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
     except InputError as e:
         bar.stop()
         fail(e)
+    except RunFailed as e:
+        bar.stop()
+        typer.echo(f"error: {out / exp.name}: the run failed: {e}. Every finished shard is "
+                   "saved; run the same command again to resume", err=True)
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:
         bar.stop()
         typer.echo(f"\ninterrupted: every finished shard is saved in {out / exp.name}; run the "

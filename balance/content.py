@@ -247,10 +247,51 @@ def parse_content(data: dict, file: str) -> Content:
         probs.add("", "rooms", "every room is a tunnel; the mine needs a room to stand in")
     if not cards:
         probs.add("", "cards", "no gem cards")
+    from balance.limits import content_problems  # the engine's bounds; imported late (cycle)
+
+    content_problems(probs, n_cards, n_rooms, rooms)
+    if cards and rooms and not probs.items:
+        _check_payable(probs, gems, cards, rooms)
 
     probs.raise_if_any()
     return Content(file, name, edition, description, reconstructed, n_rooms, n_cards,
                    tuple(gems), tuple(cards), tuple(rooms), tuple(skills), dict(rules))
+
+
+def _check_payable(probs: Problems, gems: list[Gem], cards: list[Card],
+                   rooms: list[Room]) -> None:
+    """Refuse a box in which no scoring door could ever be paid: every game would score only
+    its start points. A door is counted payable if the whole box holds enough of each gem,
+    Diamond Dust and Echoglass standing in for anything (an upper bound, so a door refused
+    here truly never pays)."""
+    power = {g.name: g.power for g in gems}
+    held: dict[str, int] = {}
+    jokers = symbols = 0
+    for card in cards:
+        for name in card.gems:
+            symbols += card.copies
+            if power.get(name) in ("wild", "echo"):
+                jokers += card.copies
+            else:
+                held[name] = held.get(name, 0) + card.copies
+    scoring = [(r, e) for r in rooms for e in r.edges if e is not None and e.points > 0]
+    if not scoring:
+        probs.add("rooms", "points", "no door scores a point: every game would end with "
+                  "the start points only")
+        return
+
+    def payable(cost: tuple[str, ...]) -> bool:
+        need: dict[str, int] = {}
+        for name in cost:
+            need[name] = need.get(name, 0) + 1
+        short = sum(max(0, n - held.get(g, 0)) for g, n in need.items())
+        return short <= jokers and len(cost) <= symbols
+
+    if not any(payable(e.cost) for _, e in scoring):
+        r, e = scoring[0]
+        probs.add("rooms", "cost", f"no scoring door can ever be paid with the gem cards in "
+                  f"the box (e.g. room \"{r.name}\" costs {list(e.cost)}): every game would "
+                  "score 0")
 
 
 def _copies_total(rows: list[dict]) -> int:

@@ -10,6 +10,7 @@ import numpy as np
 from balance.content import Content, load_content
 from balance.engine.rng import seed_state, seed_states
 from balance.engine.state import END_NAMES, State, new_state
+from balance.limits import check_variant
 from balance.rules import Profile, profile_for
 from balance.tables import Rules, Tables, compile_rules, compile_tables
 
@@ -55,6 +56,7 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
         target = (profile.crisis_target(target) if not target.isdigit() else int(target))
     tables = compile_tables(c, profile)
     ru = compile_rules(profile, mode, players, target, exhaust, source)
+    check_variant(c, tables, ru, source)
     h = get_heuristic(heuristic)
     return Setup(c, profile, tables, ru, heuristic, h.policy, weights_for(heuristic, tables), mode)
 

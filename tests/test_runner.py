@@ -333,17 +333,17 @@ def test_runner_bench_smoke():
     assert set(r.games_per_s) == {1, 2} and r.scaling > 0
 
 
-def test_custom_content_travels_with_the_job(tmp_path, minimal_text):
+def test_custom_content_travels_with_the_job(tmp_path, playable_text):
     """A content file that is not shipped is sent to the workers as text (no shared disk),
     and an edit between two calls is never served from a worker's cache."""
     content = tmp_path / "mini.toml"
-    content.write_text(minimal_text, encoding="utf-8")
+    content.write_text(playable_text, encoding="utf-8")
     a = balance.simulate(players=2, games=20, seed=1, exhaust=True, content=str(content),
                          jobs=2)
     assert a.height == 20 and (a["engine_version"] == balance.play.ENGINE_VERSION).all()
     assert a.equals(balance.simulate(players=2, games=20, seed=1, exhaust=True,
                                      content=str(content)))
-    content.write_text(minimal_text.replace("points = 1", "points = 5"), encoding="utf-8")
+    content.write_text(playable_text.replace("points = 1", "points = 5"), encoding="utf-8")
     b = balance.simulate(players=2, games=20, seed=1, exhaust=True, content=str(content),
                          jobs=2)
     assert b["score"].sum() > a["score"].sum()
