@@ -232,6 +232,26 @@ def warm_shard(job: Job) -> str:
     return ENGINE_VERSION
 
 
+class RunFailed(Exception):
+    """The run stopped without playing every shard: a worker died or the cluster went away.
+    Not bad input (exit 1, not 2); the finished shards are kept and a rerun resumes."""
+
+
+def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None) -> Iterator[ShardResult]:
+    """execute(), with a dead worker turned into RunFailed instead of a traceback (loky:
+    TerminatedWorkerError; a lost pool: BrokenProcessPool; Dask: a killed worker)."""
+    try:
+        yield from execute(jobs, n_jobs, scheduler)
+    except (InputError, KeyboardInterrupt):
+        raise
+    except Exception as e:
+        if type(e).__name__ not in ("TerminatedWorkerError", "BrokenProcessPool",
+                                    "KilledWorker", "CommClosedError", "CancelledError"):
+            raise
+        first = str(e).strip().splitlines()[0][:300] if str(e).strip() else ""
+        raise RunFailed(f"a worker process died ({type(e).__name__}: {first})") from None
+
+
 @dataclass
 class RunReport:
     run_dir: Path
@@ -273,7 +293,7 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
         start = time.perf_counter()
         played = n_games = 0
-        for r in execute(jobs_for(exp, todo), jobs, scheduler):
+        for r in _collect(jobs_for(exp, todo), jobs, scheduler):
             if r.engine_version != ENGINE_VERSION:
                 raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
                                           f"engine version {r.engine_version}, this is "
@@ -284,6 +304,10 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
             n_games += r.shard.games
             if on_shard:
                 on_shard(r.shard.games)
+        if played != len(todo):
+            # A backend that loses a task without raising must not look like a finished run.
+            raise RunFailed(f"only {played} of the {len(todo)} shards to play came back; "
+                            "the others were lost with their worker")
         return RunReport(run_dir, len(shards), len(shards) - len(todo), played, n_games,
                          time.perf_counter() - start)
 

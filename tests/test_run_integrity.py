@@ -1,0 +1,60 @@
+"""Issue 12: a run never reports success when shards were lost with a worker."""
+
+from __future__ import annotations
+
+import pytest
+
+from balance import runner
+from balance.experiment import load_experiment
+from balance.runner import RunFailed, run_experiment
+
+EXPERIMENT = """\
+[experiment]
+name = "lost"
+description = "two shards"
+edition = "2e"
+mode = "crisis"
+games = 10
+seed = 1
+shard_size = 5
+players = 2
+exhaust = true
+"""
+
+
+@pytest.fixture
+def exp(tmp_path):
+    path = tmp_path / "lost.toml"
+    path.write_text(EXPERIMENT, encoding="utf-8")
+    return load_experiment(path)
+
+
+def test_a_lost_shard_fails_the_run(exp, tmp_path, monkeypatch):
+    """Before: a backend that dropped a shard (a worker killed by a double free) let
+    run_experiment return as if the run were complete."""
+    real = runner.execute
+
+    def drop_last(jobs, n_jobs=1, scheduler=None):
+        jobs = list(jobs)
+        yield from real(jobs[:-1], n_jobs, scheduler)
+
+    monkeypatch.setattr(runner, "execute", drop_last)
+    with pytest.raises(RunFailed, match="only 1 of the 2 shards"):
+        run_experiment(exp, tmp_path / "runs", jobs=1)
+
+
+def test_a_dead_worker_is_named_and_resumable(exp, tmp_path, monkeypatch, cli):
+    class TerminatedWorkerError(Exception):
+        pass
+
+    def die(jobs, n_jobs=1, scheduler=None):
+        raise TerminatedWorkerError("A worker process managed by the executor was "
+                                    "unexpectedly terminated (SIGABRT)")
+        yield
+
+    monkeypatch.setattr(runner, "execute", die)
+    r = cli("run", exp.file, "--out", tmp_path / "runs", "--jobs", "1")
+    assert r.exit_code == 1
+    assert "a worker process died (TerminatedWorkerError" in r.stderr
+    assert "run the same command again to resume" in r.stderr
+    assert "Traceback" not in r.stderr
