@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,9 @@ MAX_SHARD_SIZE = 1_000_000
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**11
 MAX_VARIANTS = 99_999  # shard names give the variant five digits
+# The runner plans every shard up front and checks each finished one on resume: a few hundred
+# thousand are quick, a hundred million would not fit in memory.
+MAX_SHARDS = 500_000
 
 TOP_KEYS = ("experiment", "rules", "grid")
 EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "games",
@@ -104,10 +108,25 @@ class Experiment:
     grid: dict  # key -> list of values, in file order
     variants: tuple[Variant, ...]
     inputs: dict = field(default_factory=dict)  # data files the games depend on -> sha256
+    data: dict = field(default_factory=dict)  # the parsed file
 
     @property
     def hash(self) -> str:
+        """The file's text, for the record: a comment edit changes it."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def identity(self) -> str:
+        """What the games depend on: the parsed file, so that comments, whitespace, key order
+        and the prose description are not part of it, nor the game count (a rerun may add
+        games). The grid keeps its key order, which numbers the variants."""
+        meaning = {k: v for k, v in self.data.items() if k != "grid"}
+        head = {k: v for k, v in meaning.get("experiment", {}).items()
+                if k not in ("description", "games")}
+        meaning["experiment"] = head
+        meaning["grid"] = [[k, v] for k, v in self.data.get("grid", {}).items()]
+        text = json.dumps(meaning, sort_keys=True, default=str, ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     @property
     def swept(self) -> list[str]:
@@ -150,6 +169,21 @@ def load_experiment(name_or_path: str | Path) -> Experiment:
         probs.add("", "", f"not valid TOML: {e}")
         probs.raise_if_any()
     return parse_experiment(data, text, file, path.parent)
+
+
+def check_game_count(games, variants: int, shard_size: int, file: str, where: str) -> None:
+    """Refuse a game count the run could not plan: InputError naming `file` and `games`."""
+    probs = Problems(file)
+    if not _is_int(games) or not 1 <= games <= MAX_GAMES:
+        probs.add(where, "games", f"must be a whole number from 1 to {MAX_GAMES:,}, "
+                  f"got {games!r}")
+    else:
+        shards = variants * -(-games // shard_size)
+        if shards > MAX_SHARDS:
+            probs.add(where, "games", f"{games:,} games per variant x {variants:,} variant(s) "
+                      f"in shards of {shard_size:,} make {shards:,} shards, more than "
+                      f"{MAX_SHARDS:,}: play fewer games or raise shard_size")
+    probs.raise_if_any()
 
 
 def _is_int(v) -> bool:
@@ -322,8 +356,14 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     weights = WEIGHTS_DIR / f"{heuristic}.toml"
     if weights.exists():
         inputs[f"weights/{heuristic}.toml"] = _sha(weights)
+    try:
+        check_game_count(games, len(variants), shard_size, file, "[experiment]")
+    except InputError as e:
+        probs.items.extend(e.problems)
+    probs.raise_if_any()
     return Experiment(name, description, file, text, edition, content_file, mode, heuristic,
-                      games, seed, shard_size, dict(rules), grid, tuple(variants), inputs)
+                      games, seed, shard_size, dict(rules), grid, tuple(variants), inputs,
+                      data)
 
 
 def _edition_content(edition: str) -> str:

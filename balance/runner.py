@@ -54,6 +54,7 @@ class ShardResult:
     engine_version: str
     games: object  # pyarrow.Table
     rooms: object  # pyarrow.Table
+    source_hash: str = ""  # balance.provenance.source_hash() of the worker that played it
 
 
 # -- worker side --------------------------------------------------------------------------
@@ -110,6 +111,7 @@ def play_shard(job: Job) -> ShardResult:
     _limit_threads()
     from balance import records
     from balance.play import ENGINE_VERSION, play_batch
+    from balance.provenance import source_hash
     from balance.seeds import game_seeds
 
     setup, state = _prepared(job)
@@ -117,15 +119,25 @@ def play_shard(job: Job) -> ShardResult:
     seeds = game_seeds(job.seed, s.start, s.stop)
     batch = play_batch(setup, seeds, state=state)
     games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
-                                ENGINE_VERSION)
+                                ENGINE_VERSION, source_hash())
     rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
-    return ShardResult(s, ENGINE_VERSION, games, rooms)
+    return ShardResult(s, ENGINE_VERSION, games, rooms, source_hash())
 
 
 # -- parent side --------------------------------------------------------------------------
 
 def default_jobs() -> int:
     return os.cpu_count() or 1
+
+
+JOBS_PER_CORE = 4  # each worker holds a compiled engine (~250 MB): more only thrash
+
+
+def check_jobs(jobs: int) -> None:
+    most = JOBS_PER_CORE * default_jobs()
+    if not 1 <= jobs <= most:
+        raise InputError([Problem("--jobs", "", "", f"must be from 1 to {most} "
+                                  f"({JOBS_PER_CORE} per core on this machine), got {jobs:,}")])
 
 
 def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
@@ -205,9 +217,12 @@ def package_versions() -> dict:
 
 def manifest_for(exp: Experiment, games: int) -> dict:
     from balance.play import ENGINE_VERSION
+    from balance.provenance import source_hash, source_hashes
 
     return {"experiment": exp.name, "description": exp.description, "file": exp.file,
-            "text": exp.text, "hash": exp.hash, "engine_version": ENGINE_VERSION,
+            "text": exp.text, "hash": exp.hash, "experiment_hash": exp.identity,
+            "engine_version": ENGINE_VERSION, "source_hash": source_hash(),
+            "sources": source_hashes(),
             "packages": package_versions(), "inputs": dict(exp.inputs), "seed": exp.seed,
             "games_per_variant": games, "shard_size": exp.shard_size,
             "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}
@@ -275,31 +290,39 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
     on_start(total_games, games_already_done) and on_shard(games) report progress. Safe to
     interrupt at any point: finished shards stay, and the same call resumes.
     """
+    from balance.experiment import check_game_count
     from balance.play import ENGINE_VERSION
 
     games = exp.games if games is None else games
-    if games < 1:
-        raise InputError([Problem("--games", "", "", f"must be at least 1, got {games}")])
+    check_game_count(games, len(exp.variants), exp.shard_size, "--games", "")
     jobs = default_jobs() if jobs is None else jobs
+    check_jobs(jobs)
     run_dir = Path(out) / exp.name
+    wanted = manifest_for(exp, games)
+    # Everything that can be refused is checked before the folder is touched: its identity,
+    # then every finished shard, then the scheduler.
+    old = store.check_folder(run_dir, wanted)
+    if old is not None:
+        store.check_shards(run_dir, store.done_shards(run_dir), old)
     with connected(scheduler), store.locked(run_dir):
-        store.open_run(run_dir, manifest_for(exp, games))
+        manifest = store.open_run(run_dir, wanted)
         shards = store.plan(len(exp.variants), games, exp.shard_size)
         store.tidy(run_dir, {s.name for s in shards})
         done = store.done_shards(run_dir)
-        store.check_shards(run_dir, done)
+        store.check_shards(run_dir, done, manifest)
         todo = [s for s in shards if s.name not in done]
         if on_start:
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
         start = time.perf_counter()
         played = n_games = 0
         for r in _collect(jobs_for(exp, todo), jobs, scheduler):
-            if r.engine_version != ENGINE_VERSION:
+            if r.engine_version != ENGINE_VERSION or r.source_hash != manifest["source_hash"]:
                 raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
-                                          f"engine version {r.engine_version}, this is "
-                                          f"{ENGINE_VERSION}: install the same version "
-                                          "everywhere")])
-            store.write_shard(run_dir, r.shard, r.games, r.rooms)
+                                          f"engine version {r.engine_version} with sources "
+                                          f"{r.source_hash}, this is {ENGINE_VERSION} with "
+                                          f"sources {manifest['source_hash']}: check out the "
+                                          "same commit everywhere")])
+            store.write_shard(run_dir, r.shard, r.games, r.rooms, store.shard_meta(manifest))
             played += 1
             n_games += r.shard.games
             if on_shard:
