@@ -41,16 +41,17 @@ class Setup:
 
 def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
             heuristic: str = "greedy", target: int | str | None = None, exhaust: bool = False,
-            rules: dict | None = None, content: str | None = None,
+            rules: dict | None = None, content: str | Content | None = None,
             source: str = "arguments") -> Setup:
-    """Compile a variant. `target` may be a number or a Crisis difficulty name."""
+    """Compile a variant. `target` may be a number or a Crisis difficulty name; `content` a
+    shipped name, a path or an already parsed Content (a worker gets it by value)."""
     from heuristics.registry import get_heuristic, weights_for
 
     if content is None:
         from balance.rules import load_profile
 
         content = load_profile(edition or "2e").content
-    c = load_content(content)
+    c = content if isinstance(content, Content) else load_content(content)
     profile = profile_for(c, edition, rules, source)
     if isinstance(target, str):
         target = (profile.crisis_target(target) if not target.isdigit() else int(target))

@@ -17,7 +17,6 @@ import itertools
 import json
 import os
 import sys
-import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -71,16 +70,16 @@ def _limit_threads() -> None:
             os.environ.setdefault(var, "1")
 
 
-def _content_path(job: Job) -> str:
+def _content(job: Job):
+    """The job's content: a shipped name, or a Content parsed from the text the job carries.
+    Nothing is written to disk, so no file outside the run can stand in for it."""
     if job.content_text is None:
         return job.variant.content
-    sha = hashlib.sha256(job.content_text.encode("utf-8")).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / f"gemrush-content-{sha}.toml"
-    if not path.exists():
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-        tmp.write_text(job.content_text, encoding="utf-8")
-        os.replace(tmp, path)
-    return str(path)
+    import tomllib
+
+    from balance.content import parse_content
+
+    return parse_content(tomllib.loads(job.content_text), job.variant.content)
 
 
 def _prepared(job: Job):
@@ -99,7 +98,7 @@ def _prepared(job: Job):
         cache.move_to_end(key)
         return cache[key]
     setup = prepare(v.edition, v.mode, v.players, v.heuristic, v.target, v.exhaust, v.rules,
-                    _content_path(job))
+                    _content(job))
     cache[key] = (setup, new_state(setup.tables, setup.rules))
     while len(cache) > _CACHE_SIZE:
         cache.popitem(last=False)
@@ -145,7 +144,13 @@ def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
 
     text = None
     if Path(exp.content).resolve().parent != CONTENT_DIR.resolve():
-        text = Path(exp.content).read_text(encoding="utf-8")
+        text = Path(exp.content).read_bytes().decode("utf-8")
+        # The file must still be the one the experiment was checked against (and the manifest
+        # records): an edit since would play games the manifest does not describe.
+        key = f"content/{Path(exp.content).name}"
+        if exp.inputs.get(key) not in (None, hashlib.sha256(text.encode("utf-8")).hexdigest()):
+            raise InputError([Problem(exp.content, "", "", "changed since the experiment was "
+                                      "loaded; run the command again")])
     for s in shards:
         yield Job(exp.name, exp.seed, exp.variants[s.variant], s, text)
 

@@ -58,3 +58,30 @@ def test_a_dead_worker_is_named_and_resumable(exp, tmp_path, monkeypatch, cli):
     assert "a worker process died (TerminatedWorkerError" in r.stderr
     assert "run the same command again to resume" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_custom_content_is_never_read_from_a_planted_file(tmp_path, playable_text):
+    """Before: workers read $TMPDIR/gemrush-content-<hash>.toml if it existed; a planted file
+    with +5 points per door changed every score while the manifest showed the original."""
+    import hashlib
+    import tempfile
+    from pathlib import Path
+
+    import balance
+
+    text = playable_text.replace('name = "mini"', 'name = "planted-test"')
+    content = tmp_path / "planted.toml"
+    content.write_text(text, encoding="utf-8")
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    plant = Path(tempfile.gettempdir()) / f"gemrush-content-{sha}.toml"
+    before = set(Path(tempfile.gettempdir()).glob("gemrush-content-*"))
+    plant.write_text(text.replace("points = 1", "points = 6"), encoding="utf-8")
+    try:
+        kw = dict(players=2, games=20, seed=4, exhaust=True, content=str(content))
+        pooled = balance.simulate(**kw, jobs=2)
+        assert pooled.equals(balance.simulate(**kw, jobs=1))
+        assert pooled["score"].max() < 20  # 6-point doors would have shown
+    finally:
+        plant.unlink()
+    # nothing of this content is left on disk (other runs' old files are not ours to judge)
+    assert set(Path(tempfile.gettempdir()).glob("gemrush-content-*")) == before
