@@ -178,6 +178,14 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
     except InputError as e:
         bar.stop()
         fail(e)
+    except OSError as e:
+        # A full disk or a read-only folder: the run's own files are whole (written to a
+        # temporary name, renamed), so the same command resumes once the cause is fixed.
+        bar.stop()
+        where = e.filename or (out / exp.name)
+        typer.echo(f"error: {where}: cannot write the run ({e.strerror or e}); every finished "
+                   "shard is saved: fix this and run the same command again", err=True)
+        raise typer.Exit(2) from None
     except RunFailed as e:
         bar.stop()
         typer.echo(f"error: {out / exp.name}: the run failed: {e}. Every finished shard is "
