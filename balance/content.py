@@ -7,12 +7,12 @@ a `Content` that exists is therefore valid. The format is documented in README.m
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance.ability import AbilityError, Step, parse_ability
 from balance.errors import InputError, Problems
+from balance.textfile import short
 
 SIDES = ("north", "east", "south", "west")  # clockwise; index = side number
 ROOM_KINDS = ("action", "movement", "free", "tunnel", "minecart")
@@ -121,17 +121,9 @@ def input_error(file: str, message: str) -> InputError:
 
 
 def read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise input_error(str(path), "file not found") from None
-    except IsADirectoryError:
-        raise input_error(str(path), "is a directory, expected a TOML file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise input_error(str(path), f"not valid TOML: {e}") from None
-    except UnicodeDecodeError:
-        raise input_error(str(path), "not a UTF-8 text file") from None
+    from balance.textfile import read_toml as read
+
+    return read(path, "TOML file")
 
 
 def load_content(name_or_path: str | Path) -> Content:
@@ -235,10 +227,13 @@ def parse_content(data: dict, file: str) -> Content:
     # Count copies from the rows themselves, so a broken room does not also break the totals.
     n_rooms = _copies_total(room_rows)
     n_cards = _copies_total(card_rows)
-    if declared_rooms is not None and n_rooms != declared_rooms:
+    # A row whose copies are already reported as wrong would make the totals disagree too.
+    rooms_counted = all(_copies_ok(r) for r in room_rows)
+    cards_counted = all(_copies_ok(r) for r in card_rows)
+    if declared_rooms is not None and n_rooms != declared_rooms and rooms_counted:
         probs.add("[box]", "room_tiles",
                   f"declares {declared_rooms} room tiles but the rooms' copies add up to {n_rooms}")
-    if declared_cards is not None and n_cards != declared_cards:
+    if declared_cards is not None and n_cards != declared_cards and cards_counted:
         probs.add("[box]", "gem_cards",
                   f"declares {declared_cards} gem cards but the cards' copies add up to {n_cards}")
     if not rooms:
@@ -292,6 +287,11 @@ def _check_payable(probs: Problems, gems: list[Gem], cards: list[Card],
         probs.add("rooms", "cost", f"no scoring door can ever be paid with the gem cards in "
                   f"the box (e.g. room \"{r.name}\" costs {list(e.cost)}): every game would "
                   "score 0")
+
+
+def _copies_ok(row: dict) -> bool:
+    c = row.get("copies", 1)
+    return isinstance(c, int) and not isinstance(c, bool) and c > 0
 
 
 def _copies_total(rows: list[dict]) -> int:
@@ -430,7 +430,7 @@ def _parse_rooms(probs: Problems, rows: list[dict], gem_names: set[str]) -> list
         try:
             ability = parse_ability(text, gem_names)
         except AbilityError as e:
-            probs.add(where, "ability", str(e))
+            probs.add(where, "ability", short(str(e), 300))
             text = None
         if kind in ("tunnel", "minecart") and ability:
             probs.add(where, "ability", f"a {kind} has no ability; use \"\"")

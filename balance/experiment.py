@@ -32,7 +32,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,24 +149,20 @@ def load_experiment(name_or_path: str | Path) -> Experiment:
     """Read, check and compile an experiment file; InputError lists every problem."""
     path = resolve_experiment_path(name_or_path)
     file = str(name_or_path) if Path(name_or_path) == path else str(path)
-    probs = Problems(file)
-    try:
-        text = path.read_bytes().decode("utf-8")
-        data = tomllib.loads(text)
-    except FileNotFoundError:
+    from balance.textfile import parse_toml, read_text
+
+    if not path.exists() and not path.is_symlink():
+        probs = Problems(file)
         known = sorted({q.stem for d in EXPERIMENT_DIRS if d.is_dir() for q in d.glob("*.toml")})
         probs.add("", "", "no such experiment file" +
                   (f" (in experiments/: {', '.join(known)})" if known else ""))
         probs.raise_if_any()
-    except IsADirectoryError:
-        probs.add("", "", "is a directory, expected an experiment TOML file")
-        probs.raise_if_any()
-    except UnicodeDecodeError:
-        probs.add("", "", "not a UTF-8 text file")
-        probs.raise_if_any()
-    except tomllib.TOMLDecodeError as e:
-        probs.add("", "", f"not valid TOML: {e}")
-        probs.raise_if_any()
+    try:
+        text = read_text(path, "experiment TOML file")
+        data = parse_toml(text, path)
+    except InputError as e:
+        raise InputError([Problem(file, p.where, p.field, p.message) for p in e.problems]) \
+            from None
     return parse_experiment(data, text, file, path.parent)
 
 
@@ -333,8 +328,14 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         c = load_content(content_file)  # its problems name the content file
         base = profile_for(c, edition, rules, source=file)
     except InputError as e:
-        probs.items.extend(Problem(file, "[rules]", p.field, p.message) if p.file == file
-                           else p for p in e.problems)
+        for p in e.problems:
+            if p.file == file:
+                probs.items.append(Problem(file, "[rules]", p.field, p.message))
+            elif not p.where and not p.field:
+                # The content file itself cannot be read: say which experiment field named it.
+                probs.add("[experiment]", "content", f"{p.file}: {p.message}")
+            else:
+                probs.items.append(p)
         raise InputError(probs.items) from None
     # Each swept rule value on its own, so that a bad value is named once, not per variant.
     for k, values in grid.items():

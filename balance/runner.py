@@ -166,7 +166,7 @@ def connected(scheduler: str | None) -> Iterator[None]:
 
     try:
         client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
                                   f"{scheduler} ({e})")]) from None
     with client:

@@ -259,3 +259,13 @@ def test_an_interrupted_run_is_reported_as_incomplete(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "balance.store", module)
     page = build_report(tmp_path).read_text()
     assert "The run is incomplete: 1 shard(s) are not played yet" in page
+
+
+def test_a_room_name_with_dollar_signs_is_text_not_mathtext(tmp_path):
+    """Issue 12: a room named with `$...$` stopped the report with matplotlib's mathtext
+    ParseFatalException; it is a name, drawn as written."""
+    run = synthetic_run(games_per_variant=20, rush=False, first_edition=False, fixed=False)
+    odd = r"$\frac{1}{$ Cave"
+    run.rooms = run.rooms.with_columns(pl.col("room").replace("Lucky Seam", odd))
+    body = check_page(write_report(run, tmp_path))
+    assert "\\frac{1}{ Cave" in body or "frac{1}{" in body
