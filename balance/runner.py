@@ -155,10 +155,34 @@ def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
         yield Job(exp.name, exp.seed, exp.variants[s.variant], s, text)
 
 
+WORKER_WAIT_S = 30.0  # how long a cluster may take to show its first worker
+WORKERLESS_S = 60.0  # how long a run waits once every worker is gone before it gives up
+_cluster_lost = threading.Event()
+
+
+def _watch_workers(client, stop: threading.Event) -> None:
+    """Every Dask worker gone means a progress bar frozen for ever: after WORKERLESS_S with
+    none, close the client, which fails the pending shards (RunFailed says why)."""
+    since = None
+    while not stop.wait(min(5.0, WORKERLESS_S / 4)):
+        try:
+            n = len(client.scheduler_info().get("workers", {}))
+        except Exception:  # the scheduler itself is gone: the pending shards fail anyway
+            return
+        if n:
+            since = None
+            continue
+        since = since or time.monotonic()
+        if time.monotonic() - since >= WORKERLESS_S:
+            _cluster_lost.set()
+            client.close()
+            return
+
+
 @contextlib.contextmanager
 def connected(scheduler: str | None) -> Iterator[None]:
     """Connect to a Dask scheduler for the duration (no-op without one); a clear error if it
-    cannot be reached."""
+    cannot be reached or has no worker, and RunFailed if every worker goes away."""
     if scheduler is None:
         yield
         return
@@ -170,7 +194,21 @@ def connected(scheduler: str | None) -> Iterator[None]:
         raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
                                   f"{scheduler} ({e})")]) from None
     with client:
-        yield
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        except (TimeoutError, OSError):
+            raise InputError([Problem("--scheduler", "", "", f"the Dask scheduler at "
+                                      f"{scheduler} has no workers (waited "
+                                      f"{WORKER_WAIT_S:.0f} s); start some with `dask "
+                                      "worker` (README, On a Dask cluster)")]) from None
+        _cluster_lost.clear()
+        stop = threading.Event()
+        watch = threading.Thread(target=_watch_workers, args=(client, stop), daemon=True)
+        watch.start()
+        try:
+            yield
+        finally:
+            stop.set()
 
 
 def execute(jobs: Iterable[Job], n_jobs: int = 1,
@@ -265,6 +303,8 @@ def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None) -> Iterato
     except (InputError, KeyboardInterrupt):
         raise
     except Exception as e:
+        if _cluster_lost.is_set():
+            raise RunFailed(f"every Dask worker was gone for {WORKERLESS_S:.0f} s") from None
         if type(e).__name__ not in ("TerminatedWorkerError", "BrokenProcessPool",
                                     "KilledWorker", "CommClosedError", "CancelledError"):
             raise

@@ -85,3 +85,45 @@ def test_custom_content_is_never_read_from_a_planted_file(tmp_path, playable_tex
         plant.unlink()
     # nothing of this content is left on disk (other runs' old files are not ours to judge)
     assert set(Path(tempfile.gettempdir()).glob("gemrush-content-*")) == before
+
+
+def test_a_cluster_without_workers_is_refused_before_the_folder(exp, tmp_path, monkeypatch):
+    """Before: Dask with no workers ended in a traceback (or waited for ever)."""
+    import distributed
+
+    from balance.errors import InputError
+
+    monkeypatch.setattr(runner, "WORKER_WAIT_S", 1.0)
+    with (distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
+                                   dashboard_address=None) as cluster,
+          pytest.raises(InputError, match="has no workers")):
+        run_experiment(exp, tmp_path / "runs", scheduler=cluster.scheduler_address)
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_run_whose_workers_all_left_gives_up(monkeypatch):
+    """Before: the progress bar froze for ever once every Dask worker was gone."""
+    import threading
+
+    closed = threading.Event()
+
+    class Gone:
+        def scheduler_info(self):
+            return {"workers": {}}
+
+        def close(self):
+            closed.set()
+
+    monkeypatch.setattr(runner, "WORKERLESS_S", 0.2)
+    runner._cluster_lost.clear()
+    runner._watch_workers(Gone(), threading.Event())
+    assert closed.is_set() and runner._cluster_lost.is_set()
+
+    def lost(jobs, n_jobs=1, scheduler=None):
+        raise RuntimeError("the client closed")
+        yield
+
+    monkeypatch.setattr(runner, "execute", lost)
+    with pytest.raises(RunFailed, match="every Dask worker was gone"):
+        list(runner._collect([], 1, "tcp://x"))
+    runner._cluster_lost.clear()
