@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from balance.errors import InputError
+from balance.errors import InputError, Problem
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Gem Rush balance toolkit: validate content, play and measure games.")
@@ -227,9 +227,37 @@ def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed pla
           runner: bool = typer.Option(False, "--runner", help="measure `balance run` instead: "
                                       "games per second with 1 and 2 workers"),
           games: int = typer.Option(40_000, min=1, help="--runner: games per measurement"),
+          report: bool = typer.Option(False, "--report", help="measure `balance report` "
+                                      "instead: peak memory and time at 200k, 1M and 10M "
+                                      "games"),
+          sizes: str = typer.Option("200000,1000000,10000000", help="--report: game counts, "
+                                    "multiples of 200,000"),
+          folder: Path = typer.Option(Path("runs/bench-report"), help="--report: where the "
+                                      "runs are made (kept, so a second bench reuses them)"),
           ) -> None:
     """Engine speed: 2nd-edition Crisis, 4 players, greedy, to exhaustion, one core.
-    With --runner: the same batch through `balance run` with 1 and 2 workers."""
+    With --runner: the same batch through `balance run` with 1 and 2 workers. With --report:
+    `balance report` on runs of that case of growing size."""
+    if report:
+        from balance.bench_report import BASE_GAMES, report_bench
+
+        try:
+            counts = [int(x.replace("_", "")) for x in sizes.split(",") if x.strip()]
+        except ValueError:
+            counts = []
+        if not counts or any(n < BASE_GAMES or n % BASE_GAMES for n in counts):
+            fail(InputError([Problem("--sizes", "", "", f"must be game counts that are "
+                                     f"multiples of {BASE_GAMES:,}, got {sizes!r}")]))
+        try:
+            rows = report_bench(folder, counts)
+        except InputError as e:
+            fail(e)
+        typer.echo("")
+        typer.echo(f"{'games':>12} {'seconds':>9} {'peak MiB':>9} {'on disk MB':>11}")
+        for r in rows:
+            typer.echo(f"{r.games:>12,} {r.seconds:>9.1f} {r.peak_mib:>9,.0f} "
+                       f"{r.disk_mb:>11,.0f}")
+        return
     if runner:
         from balance.bench import runner_bench
 
@@ -265,6 +293,12 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
            ) -> None:
     """Write a report: one self-contained HTML page (report.html) and its figures as PNG
     files (figures/). Several runs (say, a Crisis run and a Rush run) make one report."""
+    import os
+
+    # polars' allocator (jemalloc) keeps freed pages for seconds by default: a report of a
+    # million games aggregates 200 shards one after another, and would hold every one's
+    # pages at once. Read when polars is first imported, so set before that.
+    os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
     from reports.build import build_report
 
     try:

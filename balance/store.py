@@ -379,19 +379,19 @@ def _damaged(path: Path, e: BaseException) -> Problem:
                    f"({msg}); delete it and rerun `balance run` to replay it")
 
 
-def _read_table(path: Path, rows: int | None, probs: Problems, manifest: dict,
-                shard: Shard, sub: str):
-    """One shard file as a polars DataFrame, its page checksums and provenance verified;
-    None if damaged or not this run's."""
-    import polars as pl
+def _read_arrow(path: Path, rows: int | None, probs: Problems, manifest: dict,
+                shard: Shard, sub: str, columns: list[str] | None = None):
+    """One shard file as an Arrow table, its page checksums and provenance verified; None if
+    damaged or not this run's. Text columns come as dictionaries (they are stored so: much
+    faster to decode, and a tenth of the memory)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        # Text columns are read as dictionaries (they are stored so): much faster to decode.
         schema = pq.read_schema(path)
         text = [f.name for f in schema if pa.types.is_string(f.type)]
-        t = pq.read_table(path, page_checksum_verification=True, read_dictionary=text)
+        t = pq.read_table(path, columns=columns, page_checksum_verification=True,
+                          read_dictionary=text)
     except (OSError, pa.ArrowException, ValueError) as e:
         probs.items.append(_damaged(path, e))
         return None
@@ -404,17 +404,108 @@ def _read_table(path: Path, rows: int | None, probs: Problems, manifest: dict,
         probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
                                    "`balance run`"))
         return None
+    return t
+
+
+def _to_polars(t, where: str, probs: Problems, compact: bool = False):
+    """An Arrow table as one contiguous polars DataFrame; text columns as String, or left as
+    Categorical when `compact` (the report's choice: a million games' text in a tenth of the
+    memory). None, with the damage named, if polars panics on it."""
+    import polars as pl
+    import pyarrow as pa
+
     try:
-        # File by file, so that the Arrow copy of only one is held at a time.
-        return pl.from_arrow(t).with_columns(pl.col(text).cast(pl.String))
+        df = pl.from_arrow(t, rechunk=True)
+        text = [f.name for f in t.schema if pa.types.is_dictionary(f.type)
+                and pa.types.is_string(f.type.value_type)]
+        return df if compact else df.with_columns(pl.col(text).cast(pl.String))
     except pl.exceptions.PanicException as e:  # a BaseException: named like any damage
-        probs.items.append(_damaged(path, e))
+        probs.items.append(_damaged(Path(where), e))
         return None
 
 
-def read_run(run_dir: str | Path) -> RunData:
-    """Every finished shard of a run, checked: InputError names each damaged shard file."""
+def _read_table(path: Path, rows: int | None, probs: Problems, manifest: dict,
+                shard: Shard, sub: str):
+    """One shard file as a polars DataFrame, verified as _read_arrow verifies it."""
+    t = _read_arrow(path, rows, probs, manifest, shard, sub)
+    return None if t is None else _to_polars(t, str(path), probs)
+
+
+class ShardTable:
+    """A table read shard file by shard file: iterating yields one polars DataFrame per file
+    (each verified as read_run verifies it, each holding whole games), so that an analysis can
+    aggregate a table far larger than memory. `height` and `columns` come from the footers."""
+
+    def __init__(self, loaders: list, height: int, columns: list[str]):
+        self._loaders = list(loaders)
+        self.height = height
+        self.columns = list(columns)
+
+    def __iter__(self):
+        for load in self._loaders:
+            yield load()
+
+    def __len__(self) -> int:
+        return len(self._loaders)
+
+    def map(self, fn) -> ShardTable:
+        """The same pieces, each passed through fn (a DataFrame -> DataFrame) when read."""
+        return ShardTable([lambda ld=ld: fn(ld()) for ld in self._loaders], self.height,
+                          self.columns)
+
+    @staticmethod
+    def concat(tables: list[ShardTable]) -> ShardTable:
+        cols = tables[0].columns if tables else []
+        return ShardTable([ld for t in tables for ld in t._loaders],
+                          sum(t.height for t in tables), cols)
+
+
+def _load_verified(path: Path, manifest: dict, shard: Shard, sub: str):
+    probs = Problems(str(path))
+    df = _read_table(path, None, probs, manifest, shard, sub)
+    probs.raise_if_any()
+    return df
+
+
+def _lazy_rooms(run_dir: Path, names: list[str], manifest: dict, probs: Problems
+                ) -> ShardTable:
+    """The rooms shards as a ShardTable, their footers and provenance checked now."""
+    import pyarrow.parquet as pq
+
+    loaders, rows, columns = [], 0, []
+    for name in names:
+        path = run_dir / ROOMS / f"{name}.parquet"
+        shard = Shard.parse(name)
+        try:
+            md = pq.read_metadata(path)
+        except FileNotFoundError:
+            probs.items.append(Problem(str(path), "", "", "missing: the games shard exists "
+                                       "but its rooms shard does not; delete "
+                                       f"{run_dir / GAMES / path.name} and rerun `balance run`"))
+            continue
+        except (OSError, ValueError) as e:
+            probs.items.append(_damaged(path, e))
+            continue
+        why = provenance_problem(_meta_of(md.metadata), manifest, shard, ROOMS, md.num_rows)
+        if why:
+            probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
+                                       "`balance run`"))
+            continue
+        if not columns:
+            columns = md.schema.to_arrow_schema().names
+        rows += md.num_rows
+        loaders.append(lambda p=path, s=shard: _load_verified(p, manifest, s, ROOMS))
+    return ShardTable(loaders, rows, columns)
+
+
+def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] | None = None,
+             compact: bool = False) -> RunData:
+    """Every finished shard of a run, checked: InputError names each damaged shard file.
+    With lazy_rooms, `.rooms` is a ShardTable read file by file when iterated (the rooms of
+    a million games are over a gigabyte in memory); its footers are checked now. `columns`
+    reads only those games columns; `compact` leaves text columns Categorical."""
     import polars as pl
+    import pyarrow as pa
 
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
@@ -428,12 +519,13 @@ def read_run(run_dir: str | Path) -> RunData:
             probs.items.append(Problem(str(f), "", "", "not a shard file name "
                                        "(v<variant>-g<start>-<stop>.parquet)"))
             continue
-        g = _read_table(f, shard.games, probs, manifest, shard, GAMES)
-        if g is not None and games and g.schema != games[0].schema:
+        g = _read_arrow(f, shard.games, probs, manifest, shard, GAMES, columns)
+        if g is not None and games and not g.schema.equals(games[0].schema,
+                                                            check_metadata=False):
             probs.items.append(Problem(str(f), "", "", "damaged shard: its columns differ "
                                        "from the other shards'"))
             g = None
-        if has_rooms:
+        if has_rooms and not lazy_rooms:
             rf = run_dir / ROOMS / f.name
             if not rf.exists():
                 probs.items.append(Problem(str(rf), "", "", "missing: the games shard exists "
@@ -450,13 +542,81 @@ def read_run(run_dir: str | Path) -> RunData:
                 rooms.append(r)
         if g is not None:
             games.append(g)
+    lazy = None
+    if has_rooms and lazy_rooms:
+        lazy = _lazy_rooms(run_dir, [f.stem for f in files if Shard.parse(f.stem)], manifest,
+                           probs)
     probs.raise_if_any()
     expected = plan(len(manifest["variants"]), manifest["games_per_variant"],
                     manifest["shard_size"])
     done = {f.stem for f in files}
     missing = [s.name for s in expected if s.name not in done]
-    g_df = pl.concat(games, rechunk=False) if games else pl.DataFrame()
+    # One contiguous polars copy of the Arrow pieces: polars would otherwise make one at the
+    # first group_by of the 200 pieces of a million games, and keep both.
+    g_df = pl.DataFrame()
+    if games:
+        whole = pa.concat_tables([t.replace_schema_metadata(None) for t in games])
+        del games
+        g_df = _to_polars(whole, str(run_dir / GAMES), probs, compact)
+        del whole
+        pa.default_memory_pool().release_unused()
+        probs.raise_if_any()
     r_df = None
     if has_rooms:
-        r_df = pl.concat(rooms, rechunk=False) if rooms else pl.DataFrame()
+        r_df = lazy if lazy_rooms else (pl.concat(rooms, rechunk=False) if rooms
+                                        else pl.DataFrame())
     return RunData(g_df, r_df, manifest, missing)
+
+
+@dataclass
+class RunScan:
+    games: object  # pl.LazyFrame over every games shard
+    rooms: object | None  # pl.LazyFrame over every rooms shard, or None
+    manifest: dict
+    missing: list[str] = field(default_factory=list)
+
+
+def scan_run(run_dir: str | Path) -> RunScan:
+    """A run as polars LazyFrames, for notebooks: queries push their column choices and
+    filters down to the files, so that a million games answer in seconds without being
+    loaded. Each shard's footer and provenance are checked first (names, rows, seed,
+    experiment, code); the page checksums only when data is read (read_run checks them all)."""
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    probs = Problems(str(run_dir))
+    names = []
+    for f in sorted((run_dir / GAMES).glob("*.parquet")):
+        shard = Shard.parse(f.stem)
+        if shard is None:
+            probs.items.append(Problem(str(f), "", "", "not a shard file name "
+                                       "(v<variant>-g<start>-<stop>.parquet)"))
+            continue
+        try:
+            md = pq.read_metadata(f)
+        except (OSError, ValueError) as e:
+            probs.items.append(_damaged(f, e))
+            continue
+        why = (f"damaged shard: {md.num_rows} rows, its name says {shard.games}"
+               if md.num_rows != shard.games else
+               provenance_problem(_meta_of(md.metadata), manifest, shard, GAMES, md.num_rows))
+        if why:
+            probs.items.append(Problem(str(f), "", "", f"{why}; delete it and rerun "
+                                       "`balance run`"))
+            continue
+        names.append(f.stem)
+    has_rooms = (run_dir / ROOMS).is_dir()
+    if has_rooms:
+        _lazy_rooms(run_dir, names, manifest, probs)
+    probs.raise_if_any()
+    expected = plan(len(manifest["variants"]), manifest["games_per_variant"],
+                    manifest["shard_size"])
+    missing = [s.name for s in expected if s.name not in set(names)]
+
+    def scan(sub):
+        paths = [str(run_dir / sub / f"{n}.parquet") for n in names]
+        return pl.scan_parquet(paths) if paths else pl.LazyFrame()
+
+    return RunScan(scan(GAMES), scan(ROOMS) if has_rooms else None, manifest, missing)
