@@ -26,6 +26,7 @@ SPECIAL_MOVES = {"move to any room": MOVE_ANY, "swap with a player": SWAP,
 F_ANY, F_GEMS, F_NAMED = 0, 1, 2
 
 MAX_STEPS = 8
+MAX_TEXT = 500  # characters: eight steps fit many times over
 X = -1  # the count value that stands for X
 
 
@@ -81,6 +82,9 @@ def _filter(words: list[str], gem_names: set[str], text: str) -> tuple[int, tupl
 
 def parse_ability(program: str, gem_names: set[str]) -> tuple[Step, ...]:
     """Parse a program; raise AbilityError naming the offending step."""
+    if len(program) > MAX_TEXT:
+        raise AbilityError(f"is {len(program):,} characters long; an ability is a few short "
+                           f"steps (at most {MAX_TEXT})")
     text = program.strip()
     if not text:
         return ()

@@ -61,10 +61,12 @@ def rules(edition: str = typer.Argument("2e", help="rule profile: 1e, 2e or a TO
 
 
 @app.command()
-def play(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
+def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default: the "
+                                     "content's own edition; 2e without --content)"),
          mode: str = typer.Option("crisis", help="crisis or rush"),
          players: int = typer.Option(3, min=1, help="number of players"),
-         seed: int = typer.Option(7, help="the game's seed: the same seed, the same game"),
+         seed: int = typer.Option(7, min=0, max=2**63 - 1,
+                                  help="the game's seed: the same seed, the same game"),
          heuristic: str = typer.Option("greedy", help="player for every seat"),
          seats: str = typer.Option(None, help="a player for each seat, e.g. greedy,random,random"),
          knob: list[str] = typer.Option([], "--knob", help="set a player's knob: NAME=VALUE "
@@ -223,7 +225,7 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
     )
 
     from balance.experiment import load_experiment
-    from balance.runner import run_experiment
+    from balance.runner import RunFailed, run_experiment
 
     try:
         exp = load_experiment(experiment)
@@ -252,6 +254,19 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
     except InputError as e:
         bar.stop()
         fail(e)
+    except OSError as e:
+        # A full disk or a read-only folder: the run's own files are whole (written to a
+        # temporary name, renamed), so the same command resumes once the cause is fixed.
+        bar.stop()
+        where = e.filename or (out / exp.name)
+        typer.echo(f"error: {where}: cannot write the run ({e.strerror or e}); every finished "
+                   "shard is saved: fix this and run the same command again", err=True)
+        raise typer.Exit(2) from None
+    except RunFailed as e:
+        bar.stop()
+        typer.echo(f"error: {out / exp.name}: the run failed: {e}. Every finished shard is "
+                   "saved; run the same command again to resume", err=True)
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:
         bar.stop()
         typer.echo(f"\ninterrupted: every finished shard is saved in {out / exp.name}; run the "
@@ -288,9 +303,37 @@ def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed pla
           runner: bool = typer.Option(False, "--runner", help="measure `balance run` instead: "
                                       "games per second with 1 and 2 workers"),
           games: int = typer.Option(40_000, min=1, help="--runner: games per measurement"),
+          report: bool = typer.Option(False, "--report", help="measure `balance report` "
+                                      "instead: peak memory and time at 200k, 1M and 10M "
+                                      "games"),
+          sizes: str = typer.Option("200000,1000000,10000000", help="--report: game counts, "
+                                    "multiples of 200,000"),
+          folder: Path = typer.Option(Path("runs/bench-report"), help="--report: where the "
+                                      "runs are made (kept, so a second bench reuses them)"),
           ) -> None:
     """Engine speed: 2nd-edition Crisis, 4 players, greedy, to exhaustion, one core.
-    With --runner: the same batch through `balance run` with 1 and 2 workers."""
+    With --runner: the same batch through `balance run` with 1 and 2 workers. With --report:
+    `balance report` on runs of that case of growing size."""
+    if report:
+        from balance.bench_report import BASE_GAMES, report_bench
+
+        try:
+            counts = [int(x.replace("_", "")) for x in sizes.split(",") if x.strip()]
+        except ValueError:
+            counts = []
+        if not counts or any(n < BASE_GAMES or n % BASE_GAMES for n in counts):
+            fail(InputError([Problem("--sizes", "", "", f"must be game counts that are "
+                                     f"multiples of {BASE_GAMES:,}, got {sizes!r}")]))
+        try:
+            rows = report_bench(folder, counts)
+        except InputError as e:
+            fail(e)
+        typer.echo("")
+        typer.echo(f"{'games':>12} {'seconds':>9} {'peak MiB':>9} {'on disk MB':>11}")
+        for r in rows:
+            typer.echo(f"{r.games:>12,} {r.seconds:>9.1f} {r.peak_mib:>9,.0f} "
+                       f"{r.disk_mb:>11,.0f}")
+        return
     if runner:
         from balance.bench import runner_bench
 
@@ -326,6 +369,12 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
            ) -> None:
     """Write a report: one self-contained HTML page (report.html) and its figures as PNG
     files (figures/). Several runs (say, a Crisis run and a Rush run) make one report."""
+    import os
+
+    # polars' allocator (jemalloc) keeps freed pages for seconds by default: a report of a
+    # million games aggregates 200 shards one after another, and would hold every one's
+    # pages at once. Read when polars is first imported, so set before that.
+    os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
     from reports.build import build_report
 
     try:

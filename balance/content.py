@@ -7,12 +7,12 @@ a `Content` that exists is therefore valid. The format is documented in README.m
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance.ability import AbilityError, Step, parse_ability
 from balance.errors import InputError, Problems
+from balance.textfile import short
 
 SIDES = ("north", "east", "south", "west")  # clockwise; index = side number
 ROOM_KINDS = ("action", "movement", "free", "tunnel", "minecart")
@@ -121,17 +121,9 @@ def input_error(file: str, message: str) -> InputError:
 
 
 def read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise input_error(str(path), "file not found") from None
-    except IsADirectoryError:
-        raise input_error(str(path), "is a directory, expected a TOML file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise input_error(str(path), f"not valid TOML: {e}") from None
-    except UnicodeDecodeError:
-        raise input_error(str(path), "not a UTF-8 text file") from None
+    from balance.textfile import read_toml as read
+
+    return read(path, "TOML file")
 
 
 def load_content(name_or_path: str | Path) -> Content:
@@ -235,10 +227,13 @@ def parse_content(data: dict, file: str) -> Content:
     # Count copies from the rows themselves, so a broken room does not also break the totals.
     n_rooms = _copies_total(room_rows)
     n_cards = _copies_total(card_rows)
-    if declared_rooms is not None and n_rooms != declared_rooms:
+    # A row whose copies are already reported as wrong would make the totals disagree too.
+    rooms_counted = all(_copies_ok(r) for r in room_rows)
+    cards_counted = all(_copies_ok(r) for r in card_rows)
+    if declared_rooms is not None and n_rooms != declared_rooms and rooms_counted:
         probs.add("[box]", "room_tiles",
                   f"declares {declared_rooms} room tiles but the rooms' copies add up to {n_rooms}")
-    if declared_cards is not None and n_cards != declared_cards:
+    if declared_cards is not None and n_cards != declared_cards and cards_counted:
         probs.add("[box]", "gem_cards",
                   f"declares {declared_cards} gem cards but the cards' copies add up to {n_cards}")
     if not rooms:
@@ -247,10 +242,56 @@ def parse_content(data: dict, file: str) -> Content:
         probs.add("", "rooms", "every room is a tunnel; the mine needs a room to stand in")
     if not cards:
         probs.add("", "cards", "no gem cards")
+    from balance.limits import content_problems  # the engine's bounds; imported late (cycle)
+
+    content_problems(probs, n_cards, n_rooms, rooms)
+    if cards and rooms and not probs.items:
+        _check_payable(probs, gems, cards, rooms)
 
     probs.raise_if_any()
     return Content(file, name, edition, description, reconstructed, n_rooms, n_cards,
                    tuple(gems), tuple(cards), tuple(rooms), tuple(skills), dict(rules))
+
+
+def _check_payable(probs: Problems, gems: list[Gem], cards: list[Card],
+                   rooms: list[Room]) -> None:
+    """Refuse a box in which no scoring door could ever be paid: every game would score only
+    its start points. A door is counted payable if the whole box holds enough of each gem,
+    Diamond Dust and Echoglass standing in for anything (an upper bound, so a door refused
+    here truly never pays)."""
+    power = {g.name: g.power for g in gems}
+    held: dict[str, int] = {}
+    jokers = symbols = 0
+    for card in cards:
+        for name in card.gems:
+            symbols += card.copies
+            if power.get(name) in ("wild", "echo"):
+                jokers += card.copies
+            else:
+                held[name] = held.get(name, 0) + card.copies
+    scoring = [(r, e) for r in rooms for e in r.edges if e is not None and e.points > 0]
+    if not scoring:
+        probs.add("rooms", "points", "no door scores a point: every game would end with "
+                  "the start points only")
+        return
+
+    def payable(cost: tuple[str, ...]) -> bool:
+        need: dict[str, int] = {}
+        for name in cost:
+            need[name] = need.get(name, 0) + 1
+        short = sum(max(0, n - held.get(g, 0)) for g, n in need.items())
+        return short <= jokers and len(cost) <= symbols
+
+    if not any(payable(e.cost) for _, e in scoring):
+        r, e = scoring[0]
+        probs.add("rooms", "cost", f"no scoring door can ever be paid with the gem cards in "
+                  f"the box (e.g. room \"{r.name}\" costs {list(e.cost)}): every game would "
+                  "score 0")
+
+
+def _copies_ok(row: dict) -> bool:
+    c = row.get("copies", 1)
+    return isinstance(c, int) and not isinstance(c, bool) and c > 0
 
 
 def _copies_total(rows: list[dict]) -> int:
@@ -389,7 +430,7 @@ def _parse_rooms(probs: Problems, rows: list[dict], gem_names: set[str]) -> list
         try:
             ability = parse_ability(text, gem_names)
         except AbilityError as e:
-            probs.add(where, "ability", str(e))
+            probs.add(where, "ability", short(str(e), 300))
             text = None
         if kind in ("tunnel", "minecart") and ability:
             probs.add(where, "ability", f"a {kind} has no ability; use \"\"")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import tomllib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +44,9 @@ MAX_SHARD_SIZE = 1_000_000
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**11
 MAX_VARIANTS = 99_999  # shard names give the variant five digits
+# The runner plans every shard up front and checks each finished one on resume: a few hundred
+# thousand are quick, a hundred million would not fit in memory.
+MAX_SHARDS = 500_000
 
 TOP_KEYS = ("experiment", "rules", "grid")
 EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "games",
@@ -104,10 +107,25 @@ class Experiment:
     grid: dict  # key -> list of values, in file order
     variants: tuple[Variant, ...]
     inputs: dict = field(default_factory=dict)  # data files the games depend on -> sha256
+    data: dict = field(default_factory=dict)  # the parsed file
 
     @property
     def hash(self) -> str:
+        """The file's text, for the record: a comment edit changes it."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def identity(self) -> str:
+        """What the games depend on: the parsed file, so that comments, whitespace, key order
+        and the prose description are not part of it, nor the game count (a rerun may add
+        games). The grid keeps its key order, which numbers the variants."""
+        meaning = {k: v for k, v in self.data.items() if k != "grid"}
+        head = {k: v for k, v in meaning.get("experiment", {}).items()
+                if k not in ("description", "games")}
+        meaning["experiment"] = head
+        meaning["grid"] = [[k, v] for k, v in self.data.get("grid", {}).items()]
+        text = json.dumps(meaning, sort_keys=True, default=str, ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     @property
     def swept(self) -> list[str]:
@@ -131,25 +149,36 @@ def load_experiment(name_or_path: str | Path) -> Experiment:
     """Read, check and compile an experiment file; InputError lists every problem."""
     path = resolve_experiment_path(name_or_path)
     file = str(name_or_path) if Path(name_or_path) == path else str(path)
-    probs = Problems(file)
-    try:
-        text = path.read_bytes().decode("utf-8")
-        data = tomllib.loads(text)
-    except FileNotFoundError:
+    from balance.textfile import parse_toml, read_text
+
+    if not path.exists() and not path.is_symlink():
+        probs = Problems(file)
         known = sorted({q.stem for d in EXPERIMENT_DIRS if d.is_dir() for q in d.glob("*.toml")})
         probs.add("", "", "no such experiment file" +
                   (f" (in experiments/: {', '.join(known)})" if known else ""))
         probs.raise_if_any()
-    except IsADirectoryError:
-        probs.add("", "", "is a directory, expected an experiment TOML file")
-        probs.raise_if_any()
-    except UnicodeDecodeError:
-        probs.add("", "", "not a UTF-8 text file")
-        probs.raise_if_any()
-    except tomllib.TOMLDecodeError as e:
-        probs.add("", "", f"not valid TOML: {e}")
-        probs.raise_if_any()
+    try:
+        text = read_text(path, "experiment TOML file")
+        data = parse_toml(text, path)
+    except InputError as e:
+        raise InputError([Problem(file, p.where, p.field, p.message) for p in e.problems]) \
+            from None
     return parse_experiment(data, text, file, path.parent)
+
+
+def check_game_count(games, variants: int, shard_size: int, file: str, where: str) -> None:
+    """Refuse a game count the run could not plan: InputError naming `file` and `games`."""
+    probs = Problems(file)
+    if not _is_int(games) or not 1 <= games <= MAX_GAMES:
+        probs.add(where, "games", f"must be a whole number from 1 to {MAX_GAMES:,}, "
+                  f"got {games!r}")
+    else:
+        shards = variants * -(-games // shard_size)
+        if shards > MAX_SHARDS:
+            probs.add(where, "games", f"{games:,} games per variant x {variants:,} variant(s) "
+                      f"in shards of {shard_size:,} make {shards:,} shards, more than "
+                      f"{MAX_SHARDS:,}: play fewer games or raise shard_size")
+    probs.raise_if_any()
 
 
 def _is_int(v) -> bool:
@@ -299,8 +328,14 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         c = load_content(content_file)  # its problems name the content file
         base = profile_for(c, edition, rules, source=file)
     except InputError as e:
-        probs.items.extend(Problem(file, "[rules]", p.field, p.message) if p.file == file
-                           else p for p in e.problems)
+        for p in e.problems:
+            if p.file == file:
+                probs.items.append(Problem(file, "[rules]", p.field, p.message))
+            elif not p.where and not p.field:
+                # The content file itself cannot be read: say which experiment field named it.
+                probs.add("[experiment]", "content", f"{p.file}: {p.message}")
+            else:
+                probs.items.append(p)
         raise InputError(probs.items) from None
     # Each swept rule value on its own, so that a bad value is named once, not per variant.
     for k, values in grid.items():
@@ -319,8 +354,14 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                          content_file, c.name, mode, heuristic, fixed, rules, grid)
     inputs = {f"content/{Path(content_file).name}": _sha(Path(content_file)),
               f"profiles/{edition}.toml": _sha(PROFILE_DIR / f"{edition}.toml")}
+    try:
+        check_game_count(games, len(variants), shard_size, file, "[experiment]")
+    except InputError as e:
+        probs.items.extend(e.problems)
+    probs.raise_if_any()
     return Experiment(name, description, file, text, edition, content_file, mode, heuristic,
-                      games, seed, shard_size, dict(rules), grid, tuple(variants), inputs)
+                      games, seed, shard_size, dict(rules), grid, tuple(variants), inputs,
+                      data)
 
 
 def _edition_content(edition: str) -> str:

@@ -13,6 +13,7 @@ from balance.engine.rng import seed_state, seed_states
 from balance.engine.seats import Seats
 from balance.engine.state import END_NAMES, State, new_state
 from balance.errors import Problems
+from balance.limits import check_variant
 from balance.rules import Profile, profile_for
 from balance.tables import Rules, Tables, compile_rules, compile_tables
 
@@ -47,23 +48,25 @@ class Setup:
 
 def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
             heuristic: str = "greedy", target: int | str | None = None, exhaust: bool = False,
-            rules: dict | None = None, content: str | None = None,
+            rules: dict | None = None, content: str | Content | None = None,
             source: str = "arguments", seats=None, knobs: dict | None = None) -> Setup:
-    """Compile a variant. `target` may be a number or a Crisis difficulty name. Every seat is
-    played by `heuristic`, unless `seats` names a player for each seat; `knobs` sets players'
-    knobs by name (`balance players` lists them)."""
+    """Compile a variant. `target` may be a number or a Crisis difficulty name; `content` a
+    shipped name, a path or an already parsed Content (a worker gets it by value). Every seat
+    is played by `heuristic`, unless `seats` names a player for each seat; `knobs` sets
+    players' knobs by name (`balance players` lists them)."""
     from heuristics.registry import seats_for
 
     if content is None:
         from balance.rules import load_profile
 
         content = load_profile(edition or "2e").content
-    c = load_content(content)
+    c = content if isinstance(content, Content) else load_content(content)
     profile = profile_for(c, edition, rules, source)
     if isinstance(target, str):
         target = (profile.crisis_target(target) if not target.isdigit() else int(target))
     tables = compile_tables(c, profile)
     ru = compile_rules(profile, mode, players, target, exhaust, source)
+    check_variant(c, tables, ru, source)
     names = tuple(seats) if seats is not None else (heuristic,) * players
     if len(names) != players:
         probs = Problems(source)

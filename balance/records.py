@@ -56,8 +56,9 @@ def _swept_type(value) -> pa.DataType:
 
 
 def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
-                engine_version: str) -> pa.Table:
-    """One row per game. `variant` is a balance.experiment.Variant."""
+                engine_version: str, source_hash: str = "") -> pa.Table:
+    """One row per game. `variant` is a balance.experiment.Variant; `source_hash` is
+    balance.provenance.source_hash() of the process that played it."""
     out = batch.out
     n = len(seeds)
     crisis = variant.mode == "crisis"
@@ -100,6 +101,7 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "cards_burned": pa.array(out[:, R_BURNT].astype(np.int16)),
         "rooms_built": pa.array(out[:, R_ROOMS_BUILT].astype(np.int16)),
         "engine_version": _const_str(engine_version, n),
+        "source_hash": _const_str(source_hash, n),
     })
     return pa.table(cols)
 

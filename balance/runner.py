@@ -17,7 +17,6 @@ import itertools
 import json
 import os
 import sys
-import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -54,6 +53,7 @@ class ShardResult:
     engine_version: str
     games: object  # pyarrow.Table
     rooms: object  # pyarrow.Table
+    source_hash: str = ""  # balance.provenance.source_hash() of the worker that played it
 
 
 # -- worker side --------------------------------------------------------------------------
@@ -70,16 +70,16 @@ def _limit_threads() -> None:
             os.environ.setdefault(var, "1")
 
 
-def _content_path(job: Job) -> str:
+def _content(job: Job):
+    """The job's content: a shipped name, or a Content parsed from the text the job carries.
+    Nothing is written to disk, so no file outside the run can stand in for it."""
     if job.content_text is None:
         return job.variant.content
-    sha = hashlib.sha256(job.content_text.encode("utf-8")).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / f"gemrush-content-{sha}.toml"
-    if not path.exists():
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-        tmp.write_text(job.content_text, encoding="utf-8")
-        os.replace(tmp, path)
-    return str(path)
+    import tomllib
+
+    from balance.content import parse_content
+
+    return parse_content(tomllib.loads(job.content_text), job.variant.content)
 
 
 def _prepared(job: Job):
@@ -98,7 +98,7 @@ def _prepared(job: Job):
         cache.move_to_end(key)
         return cache[key]
     setup = prepare(v.edition, v.mode, v.players, v.heuristic, v.target, v.exhaust, v.rules,
-                    _content_path(job))
+                    _content(job))
     cache[key] = (setup, new_state(setup.tables, setup.rules))
     while len(cache) > _CACHE_SIZE:
         cache.popitem(last=False)
@@ -110,6 +110,7 @@ def play_shard(job: Job) -> ShardResult:
     _limit_threads()
     from balance import records
     from balance.play import ENGINE_VERSION, play_batch
+    from balance.provenance import source_hash
     from balance.seeds import game_seeds
 
     setup, state = _prepared(job)
@@ -117,9 +118,9 @@ def play_shard(job: Job) -> ShardResult:
     seeds = game_seeds(job.seed, s.start, s.stop)
     batch = play_batch(setup, seeds, state=state)
     games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
-                                ENGINE_VERSION)
+                                ENGINE_VERSION, source_hash())
     rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
-    return ShardResult(s, ENGINE_VERSION, games, rooms)
+    return ShardResult(s, ENGINE_VERSION, games, rooms, source_hash())
 
 
 # -- parent side --------------------------------------------------------------------------
@@ -128,20 +129,60 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
+JOBS_PER_CORE = 4  # each worker holds a compiled engine (~250 MB): more only thrash
+
+
+def check_jobs(jobs: int) -> None:
+    most = JOBS_PER_CORE * default_jobs()
+    if not 1 <= jobs <= most:
+        raise InputError([Problem("--jobs", "", "", f"must be from 1 to {most} "
+                                  f"({JOBS_PER_CORE} per core on this machine), got {jobs:,}")])
+
+
 def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
     from balance.content import CONTENT_DIR
 
     text = None
     if Path(exp.content).resolve().parent != CONTENT_DIR.resolve():
-        text = Path(exp.content).read_text(encoding="utf-8")
+        text = Path(exp.content).read_bytes().decode("utf-8")
+        # The file must still be the one the experiment was checked against (and the manifest
+        # records): an edit since would play games the manifest does not describe.
+        key = f"content/{Path(exp.content).name}"
+        if exp.inputs.get(key) not in (None, hashlib.sha256(text.encode("utf-8")).hexdigest()):
+            raise InputError([Problem(exp.content, "", "", "changed since the experiment was "
+                                      "loaded; run the command again")])
     for s in shards:
         yield Job(exp.name, exp.seed, exp.variants[s.variant], s, text)
+
+
+WORKER_WAIT_S = 30.0  # how long a cluster may take to show its first worker
+WORKERLESS_S = 60.0  # how long a run waits once every worker is gone before it gives up
+_cluster_lost = threading.Event()
+
+
+def _watch_workers(client, stop: threading.Event) -> None:
+    """Every Dask worker gone means a progress bar frozen for ever: after WORKERLESS_S with
+    none, close the client, which fails the pending shards (RunFailed says why)."""
+    since = None
+    while not stop.wait(min(5.0, WORKERLESS_S / 4)):
+        try:
+            n = len(client.scheduler_info().get("workers", {}))
+        except Exception:  # the scheduler itself is gone: the pending shards fail anyway
+            return
+        if n:
+            since = None
+            continue
+        since = since or time.monotonic()
+        if time.monotonic() - since >= WORKERLESS_S:
+            _cluster_lost.set()
+            client.close()
+            return
 
 
 @contextlib.contextmanager
 def connected(scheduler: str | None) -> Iterator[None]:
     """Connect to a Dask scheduler for the duration (no-op without one); a clear error if it
-    cannot be reached."""
+    cannot be reached or has no worker, and RunFailed if every worker goes away."""
     if scheduler is None:
         yield
         return
@@ -149,11 +190,25 @@ def connected(scheduler: str | None) -> Iterator[None]:
 
     try:
         client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
                                   f"{scheduler} ({e})")]) from None
     with client:
-        yield
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        except (TimeoutError, OSError):
+            raise InputError([Problem("--scheduler", "", "", f"the Dask scheduler at "
+                                      f"{scheduler} has no workers (waited "
+                                      f"{WORKER_WAIT_S:.0f} s); start some with `dask "
+                                      "worker` (README, On a Dask cluster)")]) from None
+        _cluster_lost.clear()
+        stop = threading.Event()
+        watch = threading.Thread(target=_watch_workers, args=(client, stop), daemon=True)
+        watch.start()
+        try:
+            yield
+        finally:
+            stop.set()
 
 
 def execute(jobs: Iterable[Job], n_jobs: int = 1,
@@ -205,9 +260,12 @@ def package_versions() -> dict:
 
 def manifest_for(exp: Experiment, games: int) -> dict:
     from balance.play import ENGINE_VERSION
+    from balance.provenance import source_hash, source_hashes
 
     return {"experiment": exp.name, "description": exp.description, "file": exp.file,
-            "text": exp.text, "hash": exp.hash, "engine_version": ENGINE_VERSION,
+            "text": exp.text, "hash": exp.hash, "experiment_hash": exp.identity,
+            "engine_version": ENGINE_VERSION, "source_hash": source_hash(),
+            "sources": source_hashes(),
             "packages": package_versions(), "inputs": dict(exp.inputs), "seed": exp.seed,
             "games_per_variant": games, "shard_size": exp.shard_size,
             "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}
@@ -230,6 +288,28 @@ def warm_shard(job: Job) -> str:
     setup, state = _prepared(job)
     play_batch(setup, [0], state=state)
     return ENGINE_VERSION
+
+
+class RunFailed(Exception):
+    """The run stopped without playing every shard: a worker died or the cluster went away.
+    Not bad input (exit 1, not 2); the finished shards are kept and a rerun resumes."""
+
+
+def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None) -> Iterator[ShardResult]:
+    """execute(), with a dead worker turned into RunFailed instead of a traceback (loky:
+    TerminatedWorkerError; a lost pool: BrokenProcessPool; Dask: a killed worker)."""
+    try:
+        yield from execute(jobs, n_jobs, scheduler)
+    except (InputError, KeyboardInterrupt):
+        raise
+    except Exception as e:
+        if _cluster_lost.is_set():
+            raise RunFailed(f"every Dask worker was gone for {WORKERLESS_S:.0f} s") from None
+        if type(e).__name__ not in ("TerminatedWorkerError", "BrokenProcessPool",
+                                    "KilledWorker", "CommClosedError", "CancelledError"):
+            raise
+        first = str(e).strip().splitlines()[0][:300] if str(e).strip() else ""
+        raise RunFailed(f"a worker process died ({type(e).__name__}: {first})") from None
 
 
 @dataclass
@@ -255,35 +335,47 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
     on_start(total_games, games_already_done) and on_shard(games) report progress. Safe to
     interrupt at any point: finished shards stay, and the same call resumes.
     """
+    from balance.experiment import check_game_count
     from balance.play import ENGINE_VERSION
 
     games = exp.games if games is None else games
-    if games < 1:
-        raise InputError([Problem("--games", "", "", f"must be at least 1, got {games}")])
+    check_game_count(games, len(exp.variants), exp.shard_size, "--games", "")
     jobs = default_jobs() if jobs is None else jobs
+    check_jobs(jobs)
     run_dir = Path(out) / exp.name
+    wanted = manifest_for(exp, games)
+    # Everything that can be refused is checked before the folder is touched: its identity,
+    # then every finished shard, then the scheduler.
+    old = store.check_folder(run_dir, wanted)
+    if old is not None:
+        store.check_shards(run_dir, store.done_shards(run_dir), old)
     with connected(scheduler), store.locked(run_dir):
-        store.open_run(run_dir, manifest_for(exp, games))
+        manifest = store.open_run(run_dir, wanted)
         shards = store.plan(len(exp.variants), games, exp.shard_size)
         store.tidy(run_dir, {s.name for s in shards})
         done = store.done_shards(run_dir)
-        store.check_shards(run_dir, done)
+        store.check_shards(run_dir, done, manifest)
         todo = [s for s in shards if s.name not in done]
         if on_start:
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
         start = time.perf_counter()
         played = n_games = 0
-        for r in execute(jobs_for(exp, todo), jobs, scheduler):
-            if r.engine_version != ENGINE_VERSION:
+        for r in _collect(jobs_for(exp, todo), jobs, scheduler):
+            if r.engine_version != ENGINE_VERSION or r.source_hash != manifest["source_hash"]:
                 raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
-                                          f"engine version {r.engine_version}, this is "
-                                          f"{ENGINE_VERSION}: install the same version "
-                                          "everywhere")])
-            store.write_shard(run_dir, r.shard, r.games, r.rooms)
+                                          f"engine version {r.engine_version} with sources "
+                                          f"{r.source_hash}, this is {ENGINE_VERSION} with "
+                                          f"sources {manifest['source_hash']}: check out the "
+                                          "same commit everywhere")])
+            store.write_shard(run_dir, r.shard, r.games, r.rooms, store.shard_meta(manifest))
             played += 1
             n_games += r.shard.games
             if on_shard:
                 on_shard(r.shard.games)
+        if played != len(todo):
+            # A backend that loses a task without raising must not look like a finished run.
+            raise RunFailed(f"only {played} of the {len(todo)} shards to play came back; "
+                            "the others were lost with their worker")
         return RunReport(run_dir, len(shards), len(shards) - len(todo), played, n_games,
                          time.perf_counter() - start)
 

@@ -30,8 +30,15 @@ GAMES = "games"
 ROOMS = "rooms"
 LOCK = ".lock"
 # What makes two runs the same experiment. The game count is not part of it: a rerun may ask
-# for more games per variant (new shards are added), never fewer.
-IDENTITY = ("experiment", "hash", "engine_version", "inputs", "seed", "shard_size")
+# for more games per variant (new shards are added), never fewer. `experiment_hash` is the
+# parsed file's (comments do not count); `hash`, of its text, is kept for the record only.
+IDENTITY = ("experiment", "experiment_hash", "engine_version", "source_hash", "inputs", "seed",
+            "shard_size")
+# A manifest written before runs recorded their code lacks the newer keys; it can still be
+# read and reported, never resumed.
+REQUIRED = ("experiment", "hash", "engine_version", "inputs", "seed", "shard_size", "variants",
+            "games_per_variant")
+SHARD_META = b"gemrush.shard"  # key of a shard's provenance in its Parquet metadata
 SHARD_RE = re.compile(r"^v(\d{5})-g(\d{12})-(\d{12})$")
 
 
@@ -73,11 +80,15 @@ def manifest_text(manifest: dict) -> str:
 
 def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():  # a full disk leaves no 0-byte temporary file behind
+            tmp.unlink()
 
 
 def write_manifest(run_dir: Path, manifest: dict) -> None:
@@ -96,10 +107,20 @@ def read_manifest(run_dir: str | Path) -> dict:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         probs.add("", MANIFEST, f"cannot be read ({e})")
         probs.raise_if_any()
-    if not isinstance(data, dict) or any(k not in data for k in (*IDENTITY, "variants",
-                                                                  "games_per_variant")):
-        probs.add("", MANIFEST, "is not a run manifest (keys missing)")
+    if not isinstance(data, dict) or any(k not in data for k in REQUIRED):
+        missing = [k for k in REQUIRED if not isinstance(data, dict) or k not in data]
+        probs.add("", MANIFEST, f"is not a run manifest (missing: {', '.join(missing)})")
         probs.raise_if_any()
+    types = {"seed": int, "shard_size": int, "games_per_variant": int, "variants": list,
+             "inputs": dict, "experiment": str, "engine_version": str}
+    for key, kind in types.items():
+        value = data[key]
+        if not isinstance(value, kind) or isinstance(value, bool) or (
+                kind is int and value < (0 if key == "seed" else 1)):
+            probs.add("", f"{MANIFEST}: {key}", f"must be {kind.__name__}"
+                      f"{' >= 1' if kind is int and key != 'seed' else ''}, got {value!r}: "
+                      "the manifest is damaged")
+    probs.raise_if_any()
     return data
 
 
@@ -108,46 +129,91 @@ def _refuse(run_dir: Path, what: str) -> InputError:
                                "--out for another folder, or delete this one to start again")])
 
 
+def _leftover(p: Path) -> bool:
+    """What a run stopped before its manifest was written can leave: the lock, temporary
+    files, empty shard folders. A folder holding only these has no results to protect."""
+    if p.name == LOCK or (p.name.startswith(".") and ".tmp" in p.name):
+        return True
+    return p.name in (GAMES, ROOMS) and p.is_dir() and not any(p.iterdir())
+
+
+def check_folder(run_dir: str | Path, manifest: dict) -> dict | None:
+    """Everything open_run would refuse, checked without changing anything: the manifest in
+    force (None for a new run folder), or InputError."""
+    run_dir = Path(run_dir)
+    for parent in (run_dir, *run_dir.parents):
+        if parent.exists() and not parent.is_dir():
+            raise InputError([Problem(str(parent), "", "--out", "is a file, not a folder: "
+                                      "name a folder for the run")])
+        if parent.exists():
+            break
+    if not (run_dir / MANIFEST).exists():
+        if run_dir.is_dir() and not all(_leftover(p) for p in run_dir.iterdir()):
+            stray = sorted(p.name for p in run_dir.iterdir() if not _leftover(p))
+            raise _refuse(run_dir, "the folder exists and is not a run folder (no "
+                          f"{MANIFEST}; it holds {', '.join(stray[:3])})")
+        return None
+    old = read_manifest(run_dir)
+    refusal = identity_refusal(old, manifest)
+    if refusal:
+        raise _refuse(run_dir, refusal)
+    if manifest["games_per_variant"] < old["games_per_variant"]:
+        raise _refuse(run_dir, f"it holds {old['games_per_variant']:,} games per variant, "
+                      f"more than the {manifest['games_per_variant']:,} asked for: ask for at "
+                      "least as many")
+    return old
+
+
 def open_run(run_dir: str | Path, manifest: dict) -> dict:
     """Create the run folder with its manifest, or check that an existing one holds the same
     experiment. More games per variant than before are allowed (the manifest is updated);
     anything else that differs is refused. Returns the manifest in force."""
     run_dir = Path(run_dir)
-    if not (run_dir / MANIFEST).exists():
-        if run_dir.exists() and any(p.name != LOCK for p in run_dir.iterdir()):
-            raise _refuse(run_dir, "the folder exists and is not a run folder (no manifest)")
-        (run_dir / GAMES).mkdir(parents=True, exist_ok=True)
-        (run_dir / ROOMS).mkdir(parents=True, exist_ok=True)
+    old = check_folder(run_dir, manifest)
+    if old is None:
+        # The manifest first: a run stopped here (a full disk) leaves a manifest or nothing
+        # but leftovers, and either can be resumed.
+        run_dir.mkdir(parents=True, exist_ok=True)
         write_manifest(run_dir, manifest)
+        (run_dir / GAMES).mkdir(exist_ok=True)
+        (run_dir / ROOMS).mkdir(exist_ok=True)
         return manifest
-    old = read_manifest(run_dir)
-    if old["hash"] != manifest["hash"]:
-        raise _refuse(run_dir, f"it holds games of a different experiment file "
-                      f"({old['file']}, sha256 {old['hash'][:12]}); this one "
-                      f"({manifest['file']}, sha256 {manifest['hash'][:12]}) differs, and "
-                      "results are never mixed")
-    if old["engine_version"] != manifest["engine_version"]:
-        raise _refuse(run_dir, f"its games were played by engine version "
-                      f"{old['engine_version']}, this is engine version "
-                      f"{manifest['engine_version']}, and results are never mixed")
-    changed = sorted(k for k in set(old["inputs"]) | set(manifest["inputs"])
-                     if old["inputs"].get(k) != manifest["inputs"].get(k))
-    if changed:
-        raise _refuse(run_dir, f"{', '.join(changed)} changed since its games were played, "
-                      "and results are never mixed")
-    for key in IDENTITY:
-        if old[key] != manifest[key]:
-            raise _refuse(run_dir, f"its manifest differs in {key!r}")
-    if manifest["games_per_variant"] < old["games_per_variant"]:
-        raise _refuse(run_dir, f"it holds {old['games_per_variant']:,} games per variant, "
-                      f"more than the {manifest['games_per_variant']:,} asked for: ask for at "
-                      "least as many")
     if manifest["games_per_variant"] > old["games_per_variant"]:
         old = dict(old, games_per_variant=manifest["games_per_variant"])
         write_manifest(run_dir, old)
     (run_dir / GAMES).mkdir(exist_ok=True)
     (run_dir / ROOMS).mkdir(exist_ok=True)
     return old
+
+
+def identity_refusal(old: dict, manifest: dict) -> str | None:
+    """Why the games of `old` cannot be mixed with those `manifest` would play, or None."""
+    from balance.provenance import changed_sources
+
+    if "source_hash" not in old or "experiment_hash" not in old:
+        return ("its games were played before runs recorded the hash of their code, so "
+                "they cannot be told apart from this code's games")
+    if old["experiment_hash"] != manifest["experiment_hash"]:
+        return (f"it holds games of a different experiment file ({old['file']}); this one "
+                f"({manifest['file']}) differs in more than comments or layout, and results "
+                "are never mixed")
+    if old["source_hash"] != manifest["source_hash"]:
+        changed = changed_sources(old.get("sources", {}), manifest.get("sources", {}))
+        return (f"its games were played by other engine or player code (sources "
+                f"{old['source_hash']}, now {manifest['source_hash']}; changed: "
+                f"{', '.join(changed) or 'unknown'}), and results are never mixed")
+    if old["engine_version"] != manifest["engine_version"]:
+        return (f"its games were played by engine version {old['engine_version']}, this is "
+                f"engine version {manifest['engine_version']}, and results are never mixed")
+    changed = sorted(k for k in set(old["inputs"]) | set(manifest["inputs"])
+                     if old["inputs"].get(k) != manifest["inputs"].get(k))
+    if changed:
+        return f"{', '.join(changed)} changed since its games were played, and results are " \
+            "never mixed"
+    for key in IDENTITY:
+        if old[key] != manifest[key]:
+            return f"its manifest differs in {key!r}"
+    return None
 
 
 @contextlib.contextmanager
@@ -189,28 +255,35 @@ def tidy(run_dir: str | Path, keep: set[str]) -> list[Path]:
     return removed
 
 
-def check_shards(run_dir: str | Path, names: set[str]) -> None:
+def check_shards(run_dir: str | Path, names: set[str], manifest: dict) -> None:
     """Before a resume: every finished shard must have a readable Parquet footer, the right
-    number of games and its rooms file, or the run stops naming the damaged files (a full
-    check of the data pages happens on read)."""
+    number of games, its rooms file, and provenance matching this run and its name, or the
+    run stops naming the files (a full check of the data pages happens on read)."""
     import pyarrow.parquet as pq
 
     run_dir = Path(run_dir)
     probs = Problems(str(run_dir))
     for name in sorted(names):
+        shard = Shard.parse(name)
         for sub in (ROOMS, GAMES):
             path = run_dir / sub / f"{name}.parquet"
             try:
-                rows = pq.read_metadata(path).num_rows
+                md = pq.read_metadata(path)
+                rows, meta = md.num_rows, _meta_of(md.metadata)
             except (OSError, ValueError) as e:
                 msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
                 probs.items.append(Problem(str(path), "", "", f"damaged shard, cannot be read "
                                            f"({msg}); delete it and rerun to replay it"))
                 continue
-            expected = Shard.parse(name).games
-            if sub == GAMES and rows != expected:
+            if sub == GAMES and rows != shard.games:
                 probs.items.append(Problem(str(path), "", "", f"damaged shard: {rows} rows, "
-                                           f"its name says {expected}; delete it and rerun"))
+                                           f"its name says {shard.games}; delete it and "
+                                           "rerun"))
+                continue
+            why = provenance_problem(meta, manifest, shard, sub, rows)
+            if why:
+                probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
+                                           "to replay it"))
     probs.raise_if_any()
 
 
@@ -218,15 +291,72 @@ def write_parquet(table, path: Path) -> None:
     import pyarrow.parquet as pq
 
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    pq.write_table(table, tmp, compression="zstd", write_page_checksum=True)
-    os.replace(tmp, path)
+    try:
+        pq.write_table(table, tmp, compression="zstd", write_page_checksum=True)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():  # a full disk or a failed write leaves no temporary file behind
+            tmp.unlink()
 
 
-def write_shard(run_dir: str | Path, shard: Shard, games, rooms) -> None:
-    """Rooms first, games last: the games file marks the shard done."""
+def shard_meta(manifest: dict) -> dict:
+    """The run's part of every shard's provenance."""
+    return {"experiment": manifest["experiment"], "seed": manifest["seed"],
+            "experiment_hash": manifest.get("experiment_hash", ""),
+            "source_hash": manifest.get("source_hash", "")}
+
+
+def _with_meta(table, meta: dict):
+    old = table.schema.metadata or {}
+    return table.replace_schema_metadata({**old, SHARD_META: json.dumps(meta, sort_keys=True)})
+
+
+def write_shard(run_dir: str | Path, shard: Shard, games, rooms, meta: dict | None = None
+                ) -> None:
+    """Rooms first, games last: the games file marks the shard done. Each file carries its
+    provenance (`meta` from shard_meta, the shard and both files' row counts) in its Parquet
+    metadata, so that a file copied in from another run, or one whose footer lost rows, is
+    told apart on resume and on read."""
     run_dir = Path(run_dir)
+    if meta is not None:
+        full = dict(meta, variant=shard.variant, start=shard.start, stop=shard.stop,
+                    games_rows=games.num_rows, rooms_rows=rooms.num_rows)
+        games = _with_meta(games, dict(full, table=GAMES))
+        rooms = _with_meta(rooms, dict(full, table=ROOMS))
     write_parquet(rooms, run_dir / ROOMS / f"{shard.name}.parquet")
     write_parquet(games, run_dir / GAMES / f"{shard.name}.parquet")
+
+
+def provenance_problem(meta: dict | None, manifest: dict, shard: Shard, sub: str,
+                       rows: int) -> str | None:
+    """Why a shard file's metadata does not belong to this run at this name, or None. `meta`
+    is None for a file without provenance, accepted only in a run written before shards
+    carried it."""
+    if meta is None:
+        if manifest.get("source_hash"):
+            return "not a shard of this run: it carries no provenance"
+        return None
+    want = dict(shard_meta(manifest), variant=shard.variant, start=shard.start,
+                stop=shard.stop, table=sub)
+    wrong = [f"{k} {meta.get(k)!r} (this run: {v!r})" for k, v in want.items()
+             if meta.get(k) != v]
+    if wrong:
+        return "not a shard of this run at this name: its " + "; ".join(wrong)
+    if rows != meta.get(f"{sub}_rows"):
+        return (f"damaged shard: {rows:,} rows where {meta.get(f'{sub}_rows')!r} were "
+                "written")
+    return None
+
+
+def _meta_of(md) -> dict | None:
+    raw = (md or {}).get(SHARD_META)
+    if raw is None:
+        return None
+    try:
+        meta = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -243,32 +373,139 @@ class RunData:
         return not self.missing
 
 
-def _read_table(path: Path, rows: int | None, probs: Problems):
-    """One shard file as a polars DataFrame, its page checksums verified; None if damaged."""
-    import polars as pl
+def _damaged(path: Path, e: BaseException) -> Problem:
+    msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
+    return Problem(str(path), "", "", "damaged shard, cannot be read "
+                   f"({msg}); delete it and rerun `balance run` to replay it")
+
+
+def _read_arrow(path: Path, rows: int | None, probs: Problems, manifest: dict,
+                shard: Shard, sub: str, columns: list[str] | None = None):
+    """One shard file as an Arrow table, its page checksums and provenance verified; None if
+    damaged or not this run's. Text columns come as dictionaries (they are stored so: much
+    faster to decode, and a tenth of the memory)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        # Text columns are read as dictionaries (they are stored so): much faster to decode.
-        text = [f.name for f in pq.read_schema(path) if pa.types.is_string(f.type)]
-        t = pq.read_table(path, page_checksum_verification=True, read_dictionary=text)
+        schema = pq.read_schema(path)
+        text = [f.name for f in schema if pa.types.is_string(f.type)]
+        t = pq.read_table(path, columns=columns, page_checksum_verification=True,
+                          read_dictionary=text)
     except (OSError, pa.ArrowException, ValueError) as e:
-        msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
-        probs.items.append(Problem(str(path), "", "", "damaged shard, cannot be read "
-                                   f"({msg}); delete it and rerun `balance run` to replay it"))
+        probs.items.append(_damaged(path, e))
         return None
     if rows is not None and t.num_rows != rows:
         probs.items.append(Problem(str(path), "", "", f"damaged shard: {t.num_rows} rows, its "
                                    f"name says {rows}; delete it and rerun `balance run`"))
         return None
-    # File by file, so that the Arrow copy of only one is held at a time.
-    return pl.from_arrow(t).with_columns(pl.col(text).cast(pl.String))
+    why = provenance_problem(_meta_of(schema.metadata), manifest, shard, sub, t.num_rows)
+    if why:
+        probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
+                                   "`balance run`"))
+        return None
+    return t
 
 
-def read_run(run_dir: str | Path) -> RunData:
-    """Every finished shard of a run, checked: InputError names each damaged shard file."""
+def _to_polars(t, where: str, probs: Problems, compact: bool = False):
+    """An Arrow table as one contiguous polars DataFrame; text columns as String, or left as
+    Categorical when `compact` (the report's choice: a million games' text in a tenth of the
+    memory). None, with the damage named, if polars panics on it."""
     import polars as pl
+    import pyarrow as pa
+
+    try:
+        df = pl.from_arrow(t, rechunk=True)
+        text = [f.name for f in t.schema if pa.types.is_dictionary(f.type)
+                and pa.types.is_string(f.type.value_type)]
+        return df if compact else df.with_columns(pl.col(text).cast(pl.String))
+    except pl.exceptions.PanicException as e:  # a BaseException: named like any damage
+        probs.items.append(_damaged(Path(where), e))
+        return None
+
+
+def _read_table(path: Path, rows: int | None, probs: Problems, manifest: dict,
+                shard: Shard, sub: str):
+    """One shard file as a polars DataFrame, verified as _read_arrow verifies it."""
+    t = _read_arrow(path, rows, probs, manifest, shard, sub)
+    return None if t is None else _to_polars(t, str(path), probs)
+
+
+class ShardTable:
+    """A table read shard file by shard file: iterating yields one polars DataFrame per file
+    (each verified as read_run verifies it, each holding whole games), so that an analysis can
+    aggregate a table far larger than memory. `height` and `columns` come from the footers."""
+
+    def __init__(self, loaders: list, height: int, columns: list[str]):
+        self._loaders = list(loaders)
+        self.height = height
+        self.columns = list(columns)
+
+    def __iter__(self):
+        for load in self._loaders:
+            yield load()
+
+    def __len__(self) -> int:
+        return len(self._loaders)
+
+    def map(self, fn) -> ShardTable:
+        """The same pieces, each passed through fn (a DataFrame -> DataFrame) when read."""
+        return ShardTable([lambda ld=ld: fn(ld()) for ld in self._loaders], self.height,
+                          self.columns)
+
+    @staticmethod
+    def concat(tables: list[ShardTable]) -> ShardTable:
+        cols = tables[0].columns if tables else []
+        return ShardTable([ld for t in tables for ld in t._loaders],
+                          sum(t.height for t in tables), cols)
+
+
+def _load_verified(path: Path, manifest: dict, shard: Shard, sub: str):
+    probs = Problems(str(path))
+    df = _read_table(path, None, probs, manifest, shard, sub)
+    probs.raise_if_any()
+    return df
+
+
+def _lazy_rooms(run_dir: Path, names: list[str], manifest: dict, probs: Problems
+                ) -> ShardTable:
+    """The rooms shards as a ShardTable, their footers and provenance checked now."""
+    import pyarrow.parquet as pq
+
+    loaders, rows, columns = [], 0, []
+    for name in names:
+        path = run_dir / ROOMS / f"{name}.parquet"
+        shard = Shard.parse(name)
+        try:
+            md = pq.read_metadata(path)
+        except FileNotFoundError:
+            probs.items.append(Problem(str(path), "", "", "missing: the games shard exists "
+                                       "but its rooms shard does not; delete "
+                                       f"{run_dir / GAMES / path.name} and rerun `balance run`"))
+            continue
+        except (OSError, ValueError) as e:
+            probs.items.append(_damaged(path, e))
+            continue
+        why = provenance_problem(_meta_of(md.metadata), manifest, shard, ROOMS, md.num_rows)
+        if why:
+            probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
+                                       "`balance run`"))
+            continue
+        if not columns:
+            columns = md.schema.to_arrow_schema().names
+        rows += md.num_rows
+        loaders.append(lambda p=path, s=shard: _load_verified(p, manifest, s, ROOMS))
+    return ShardTable(loaders, rows, columns)
+
+
+def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] | None = None,
+             compact: bool = False) -> RunData:
+    """Every finished shard of a run, checked: InputError names each damaged shard file.
+    With lazy_rooms, `.rooms` is a ShardTable read file by file when iterated (the rooms of
+    a million games are over a gigabyte in memory); its footers are checked now. `columns`
+    reads only those games columns; `compact` leaves text columns Categorical."""
+    import polars as pl
+    import pyarrow as pa
 
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
@@ -282,12 +519,13 @@ def read_run(run_dir: str | Path) -> RunData:
             probs.items.append(Problem(str(f), "", "", "not a shard file name "
                                        "(v<variant>-g<start>-<stop>.parquet)"))
             continue
-        g = _read_table(f, shard.games, probs)
-        if g is not None and games and g.schema != games[0].schema:
+        g = _read_arrow(f, shard.games, probs, manifest, shard, GAMES, columns)
+        if g is not None and games and not g.schema.equals(games[0].schema,
+                                                            check_metadata=False):
             probs.items.append(Problem(str(f), "", "", "damaged shard: its columns differ "
                                        "from the other shards'"))
             g = None
-        if has_rooms:
+        if has_rooms and not lazy_rooms:
             rf = run_dir / ROOMS / f.name
             if not rf.exists():
                 probs.items.append(Problem(str(rf), "", "", "missing: the games shard exists "
@@ -295,7 +533,7 @@ def read_run(run_dir: str | Path) -> RunData:
                                            f"{f} and rerun `balance run`"))
                 r = None
             else:
-                r = _read_table(rf, None, probs)
+                r = _read_table(rf, None, probs, manifest, shard, ROOMS)
                 if r is not None and rooms and r.schema != rooms[0].schema:
                     probs.items.append(Problem(str(rf), "", "", "damaged shard: its columns "
                                                "differ from the other shards'"))
@@ -304,13 +542,81 @@ def read_run(run_dir: str | Path) -> RunData:
                 rooms.append(r)
         if g is not None:
             games.append(g)
+    lazy = None
+    if has_rooms and lazy_rooms:
+        lazy = _lazy_rooms(run_dir, [f.stem for f in files if Shard.parse(f.stem)], manifest,
+                           probs)
     probs.raise_if_any()
     expected = plan(len(manifest["variants"]), manifest["games_per_variant"],
                     manifest["shard_size"])
     done = {f.stem for f in files}
     missing = [s.name for s in expected if s.name not in done]
-    g_df = pl.concat(games, rechunk=False) if games else pl.DataFrame()
+    # One contiguous polars copy of the Arrow pieces: polars would otherwise make one at the
+    # first group_by of the 200 pieces of a million games, and keep both.
+    g_df = pl.DataFrame()
+    if games:
+        whole = pa.concat_tables([t.replace_schema_metadata(None) for t in games])
+        del games
+        g_df = _to_polars(whole, str(run_dir / GAMES), probs, compact)
+        del whole
+        pa.default_memory_pool().release_unused()
+        probs.raise_if_any()
     r_df = None
     if has_rooms:
-        r_df = pl.concat(rooms, rechunk=False) if rooms else pl.DataFrame()
+        r_df = lazy if lazy_rooms else (pl.concat(rooms, rechunk=False) if rooms
+                                        else pl.DataFrame())
     return RunData(g_df, r_df, manifest, missing)
+
+
+@dataclass
+class RunScan:
+    games: object  # pl.LazyFrame over every games shard
+    rooms: object | None  # pl.LazyFrame over every rooms shard, or None
+    manifest: dict
+    missing: list[str] = field(default_factory=list)
+
+
+def scan_run(run_dir: str | Path) -> RunScan:
+    """A run as polars LazyFrames, for notebooks: queries push their column choices and
+    filters down to the files, so that a million games answer in seconds without being
+    loaded. Each shard's footer and provenance are checked first (names, rows, seed,
+    experiment, code); the page checksums only when data is read (read_run checks them all)."""
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    probs = Problems(str(run_dir))
+    names = []
+    for f in sorted((run_dir / GAMES).glob("*.parquet")):
+        shard = Shard.parse(f.stem)
+        if shard is None:
+            probs.items.append(Problem(str(f), "", "", "not a shard file name "
+                                       "(v<variant>-g<start>-<stop>.parquet)"))
+            continue
+        try:
+            md = pq.read_metadata(f)
+        except (OSError, ValueError) as e:
+            probs.items.append(_damaged(f, e))
+            continue
+        why = (f"damaged shard: {md.num_rows} rows, its name says {shard.games}"
+               if md.num_rows != shard.games else
+               provenance_problem(_meta_of(md.metadata), manifest, shard, GAMES, md.num_rows))
+        if why:
+            probs.items.append(Problem(str(f), "", "", f"{why}; delete it and rerun "
+                                       "`balance run`"))
+            continue
+        names.append(f.stem)
+    has_rooms = (run_dir / ROOMS).is_dir()
+    if has_rooms:
+        _lazy_rooms(run_dir, names, manifest, probs)
+    probs.raise_if_any()
+    expected = plan(len(manifest["variants"]), manifest["games_per_variant"],
+                    manifest["shard_size"])
+    missing = [s.name for s in expected if s.name not in set(names)]
+
+    def scan(sub):
+        paths = [str(run_dir / sub / f"{n}.parquet") for n in names]
+        return pl.scan_parquet(paths) if paths else pl.LazyFrame()
+
+    return RunScan(scan(GAMES), scan(ROOMS) if has_rooms else None, manifest, missing)

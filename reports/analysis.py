@@ -51,31 +51,38 @@ def analyse(games: pl.DataFrame, room_table: pl.DataFrame | None, manifest: dict
     has_rooms = room_table is not None and room_table.height > 0
     if has_rooms:
         frame.check_columns(room_table, frame.REQUIRED_ROOM_COLUMNS, "rooms table")
-    games = frame.with_variant_info(games, manifest)
+    full = frame.with_variant_info(games, manifest)
+    # The per-turn and per-seat score lists are most of a games table's memory; only three
+    # analyses read them, and the others get the table without (a drop shares the rest).
+    lists = [c for c in ("score_by_turn", "scores", "seed", "source_hash") if c in full.columns]
+    games = full.drop(lists)
     diffs = frame.difficulties(manifest, games)
     named = frame.named_difficulties(frame.crisis_games(games), diffs)
     max_named = int(named["target"].max()) if named.height else None
-    curve = crisis.difficulty_curve(games, max_named)
+    curve = crisis.difficulty_curve(full, max_named)
     if has_rooms:
         value = rooms.room_value(games, room_table, diffs,
                                  room_names=content_rooms(games, manifest))
     else:
         value = pl.DataFrame()
+    slack_games = burn.slack_games(full, diffs, manifest)
+    margins = rush.margins(full)
+    del full
     return Analysis(
         games=games, manifest=manifest, difficulties=diffs, named=named, curve=curve,
-        difficulty=crisis.difficulty_table(games, diffs),
+        difficulty=crisis.difficulty_table(games, diffs, curve),
         fixed=crisis.fixed_target_rates(games),
         targets=crisis.targets_for_win_rates(curve),
         has_rooms=has_rooms, room_value=value,
         room_ranking=rooms.room_ranking(value) if has_rooms else pl.DataFrame(),
         burn_games=burn.burn_games(games), deck_out=burn.deck_out(games),
         reshuffles=burn.reshuffles(games),
-        slack_games=burn.slack_games(games, diffs, manifest),
-        slack=burn.slack(games, diffs, manifest), clock_end=burn.clock_end(games),
+        slack_games=slack_games, slack=burn.slack_of(slack_games),
+        clock_end=burn.clock_end(games),
         rush_games=rush.with_rounds(games), rounds=rush.rounds(games),
         turn_cap=rush.turn_cap(games), endings=rush.endings(games),
         seat_wins=rush.seat_wins(games),
-        margins=rush.margins(games), score_margin=rush.score_margin(games),
+        margins=margins, score_margin=frame.distribution(margins, "margin"),
     )
 
 

@@ -65,7 +65,8 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None) -> 
     from balance.store import read_run  # the runner's reader; imported only when needed
     from reports.combine import combine
 
-    runs = [read_run(d) for d in dirs]
+    # The rooms are aggregated shard by shard, never held whole (README, Scale).
+    runs = [read_run(d, lazy_rooms=True, compact=True) for d in dirs]
     data = combine(runs)
     # Unplayed shards of an interrupted run: the page says so at the top.
     data.manifest = dict(data.manifest, missing_shards=[

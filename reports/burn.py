@@ -67,14 +67,17 @@ def slack_games(games: pl.DataFrame, diffs: pl.DataFrame, manifest: dict | None 
                 ) -> pl.DataFrame:
     """One row per (exhausted Crisis game, named difficulty it reached): setting, players,
     difficulty, target, reached_turn, slack_turns, cards_left (see the module doc)."""
-    ex = crisis_games(games).filter(pl.col("exhaust").fill_null(False))
+    cg = crisis_games(games)
+    # Only the columns read here: every join below copies what it keeps, lists included.
+    ex = (cg.select(*GROUP, "variant", "edition", "exhaust", "turns", "cards_burned",
+                    "score_by_turn", *[c for c in ("burn_per_turn",) if c in cg.columns])
+          .filter(pl.col("exhaust").fill_null(False)))
     schema = {"setting": pl.Utf8, "players": pl.Int64, "difficulty": pl.Utf8,
               "target": pl.Int64, "reached_turn": pl.Int64, "slack_turns": pl.Int64,
               "cards_left": pl.Int64}
     if ex.height == 0:
         return pl.DataFrame(schema=schema)
-    ex = (ex.with_columns(rule_value(ex, manifest, "burn_per_turn").alias("_burn"))
-          .drop("target"))  # null in exhausted games; the named target replaces it
+    ex = ex.with_columns(rule_value(ex, manifest, "burn_per_turn").alias("_burn"))
     named = named_difficulties(ex, diffs).cast({"players": ex.schema["players"]})
     parts = []
     for t in sorted(set(named["target"].to_list())):
@@ -97,7 +100,11 @@ def slack(games: pl.DataFrame, diffs: pl.DataFrame, manifest: dict | None = None
           ) -> pl.DataFrame:
     """Slack on the clock per (setting, players, difficulty): the distribution of slack_turns
     over the games that reached the target, and the median and mean cards left."""
-    sg = slack_games(games, diffs, manifest)
+    return slack_of(slack_games(games, diffs, manifest))
+
+
+def slack_of(sg: pl.DataFrame) -> pl.DataFrame:
+    """`slack` from slack_games' rows (so that a report computes those once)."""
     by = ["setting", "players", "difficulty", "target"]
     dist = distribution(sg, "slack_turns", by)
     cards = sg.group_by(by).agg(pl.col("cards_left").median().alias("cards_median"),

@@ -31,7 +31,7 @@ def combine(runs: list) -> CombinedRun:
         shift = pl.col("variant") + offset
         games.append(r.games.with_columns(shift.cast(pl.Int32)))
         if r.rooms is not None:
-            rooms.append(r.rooms.with_columns(shift.cast(pl.Int32)))
+            rooms.append(_shifted(r.rooms, shift))
         for v in m.get("variants", []):
             variants.append(dict(v, variant=int(v["variant"]) + offset,
                                  experiment=m.get("experiment")))
@@ -59,5 +59,22 @@ def combine(runs: list) -> CombinedRun:
     }
     return CombinedRun(
         pl.concat(games, how="diagonal_relaxed"),
-        pl.concat(rooms, how="diagonal_relaxed") if len(rooms) == len(runs) else None,
+        _concat(rooms) if len(rooms) == len(runs) else None,
         manifest)
+
+
+def _shifted(rooms, shift: pl.Expr):
+    """A rooms table, or one read shard by shard (balance.store.ShardTable), renumbered."""
+    if isinstance(rooms, pl.DataFrame):
+        return rooms.with_columns(shift.cast(pl.Int32))
+    return rooms.map(lambda df: df.with_columns(shift.cast(pl.Int32)))
+
+
+def _concat(rooms: list):
+    if all(isinstance(r, pl.DataFrame) for r in rooms):
+        return pl.concat(rooms, how="diagonal_relaxed")
+    from balance.store import ShardTable
+
+    return ShardTable.concat([r if not isinstance(r, pl.DataFrame)
+                              else ShardTable([lambda r=r: r], r.height, r.columns)
+                              for r in rooms])

@@ -32,7 +32,9 @@ def difficulty_curve(games: pl.DataFrame, max_target: int | None = None) -> pl.D
     target, over the games that reached it (null when none did).
     """
     schema = {"setting": pl.Utf8, "players": pl.Int64, "target": pl.Int64, **_RATE_SCHEMA}
-    ex = crisis_games(games).filter(pl.col("exhaust").fill_null(False))
+    # Only the columns read here: a filter copies every column it keeps.
+    ex = (crisis_games(games).select(*GROUP, "exhaust", "score", "score_by_turn")
+          .filter(pl.col("exhaust").fill_null(False)))
     if ex.height == 0:
         return pl.DataFrame(schema=schema)
     top = max(int(ex["score"].max() or 0) + 1, int(max_target or 0))
@@ -56,6 +58,9 @@ def _at_least(values: np.ndarray, top: int) -> np.ndarray:
     return hist[::-1].cumsum()[::-1]
 
 
+TURN_SLICE = 50_000  # games per slice in _mean_turn_reached
+
+
 def _mean_turn_reached(score_by_turn: pl.Series, top: int) -> np.ndarray:
     """Mean first turn at which each target 1..top was reached, NaN where no game reached it.
 
@@ -63,14 +68,21 @@ def _mean_turn_reached(score_by_turn: pl.Series, top: int) -> np.ndarray:
     T at turn 1 + #{i : s_i < T}, for T <= F. Summed over games, turn i of game g adds 1 to every
     T in s_i + 1 .. F_g: a difference array over targets, one pass over all turns.
     """
-    final = score_by_turn.list.max().fill_null(0).to_numpy().astype(np.int64)
-    lengths = score_by_turn.list.len().fill_null(0).to_numpy()
-    flat = score_by_turn.explode().drop_nulls().to_numpy().astype(np.int64)
-    # Index top + 1 collects everything beyond the targets asked for; it is never read.
-    delta = np.bincount(np.clip(flat + 1, 0, top + 1), minlength=top + 2).astype(np.float64)
-    delta -= np.bincount(np.clip(final + 1, 0, top + 1), weights=lengths, minlength=top + 2)
+    delta = np.zeros(top + 2, np.float64)
+    reached = np.zeros(top, np.int64)
+    # In slices of games: a million games have 27 million turns, and their int64 copies
+    # would cost more than the games themselves.
+    for start in range(0, len(score_by_turn), TURN_SLICE):
+        part = score_by_turn.slice(start, TURN_SLICE)
+        final = part.list.max().fill_null(0).to_numpy().astype(np.int64)
+        lengths = part.list.len().fill_null(0).to_numpy()
+        flat = part.explode().drop_nulls().to_numpy().astype(np.int64)
+        # Index top + 1 collects everything beyond the targets asked for; it is never read.
+        delta += np.bincount(np.clip(flat + 1, 0, top + 1), minlength=top + 2)
+        delta -= np.bincount(np.clip(final + 1, 0, top + 1), weights=lengths,
+                             minlength=top + 2)
+        reached += _at_least(final, top)[1:]
     turns_before = np.cumsum(delta)[1:top + 1]
-    reached = _at_least(final, top)[1:]
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = (reached + turns_before) / reached
     return np.where(reached > 0, mean, np.nan)
@@ -93,17 +105,20 @@ def fixed_target_rates(games: pl.DataFrame) -> pl.DataFrame:
     return with_wilson(out).select(list(schema)).sort("setting", "players", "target")
 
 
-def difficulty_table(games: pl.DataFrame, diffs: pl.DataFrame) -> pl.DataFrame:
+def difficulty_table(games: pl.DataFrame, diffs: pl.DataFrame,
+                     curve: pl.DataFrame | None = None) -> pl.DataFrame:
     """Win rate ± interval for each named difficulty × player count, from each source.
 
     `diffs` is `frame.difficulties(...)`. Rows: setting, players, difficulty, target, source
     ("to exhaustion": read off the curve; "to the target": games played to that target),
     games, wins, win_rate, ci_low, ci_high, turn_reached. Fixed-target games at an unnamed
-    target keep their row with difficulty null.
+    target keep their row with difficulty null. `curve` is difficulty_curve's table when the
+    caller has it (it is the costly part); otherwise it is computed from `games`.
     """
     named = named_difficulties(crisis_games(games), diffs).cast({"players": pl.Int64})
     max_named = int(named["target"].max()) if named.height else None
-    curve = difficulty_curve(games, max_named)
+    if curve is None:
+        curve = difficulty_curve(games, max_named)
     cols = ["setting", "players", "difficulty", "target", "source", *_RATE_SCHEMA]
     ex = (named.join(curve, on=["setting", "players", "target"], how="inner")
           .with_columns(pl.lit(TO_EXHAUSTION).alias("source")).select(cols))

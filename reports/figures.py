@@ -27,7 +27,10 @@ DPI = 110
 WHISKERS = (10, 90)
 STYLE = {**sns.axes_style("whitegrid"), "font.size": 10, "axes.titlesize": 11,
          "axes.labelsize": 10, "legend.fontsize": 9, "xtick.labelsize": 9,
-         "ytick.labelsize": 9}
+         "ytick.labelsize": 9,
+         # Room and content names are the designer's text: "$...$" in one is a name, not
+         # mathtext (which would refuse it and stop the report).
+         "text.parse_math": False}
 
 
 @contextmanager

@@ -85,11 +85,13 @@ def with_variant_info(games: pl.DataFrame, manifest: dict | None) -> pl.DataFram
         rows = [(int(v["variant"]), str(v.get("content") or ""))
                 for v in (manifest or {}).get("variants", []) if "variant" in v]
         if rows:
-            info = pl.DataFrame(rows, schema={"variant": pl.Int64, "content": pl.Utf8},
-                                orient="row").unique("variant", keep="first")
-            games = (games.with_columns(pl.col("variant").cast(pl.Int64).alias("_v"))
-                     .join(info.rename({"variant": "_v"}), on="_v", how="left")
-                     .drop("_v"))
+            # A column computed from the variant, not a join: a join copies every column of
+            # a million games; this adds one and shares the rest.
+            content = {}
+            for v, name in rows:
+                content.setdefault(v, name)
+            games = games.with_columns(pl.col("variant").cast(pl.Int64).replace_strict(
+                content, default=None, return_dtype=pl.Utf8).alias("content"))
     return with_setting(games)
 
 

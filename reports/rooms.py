@@ -131,40 +131,63 @@ def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
     refs = reference_targets(g, diffs, difficulty)
     groups = _groups(g)
     u = _units(g, groups, refs)
-    # Integer keys throughout (gid, variant, game, seat): a million games stay cheap.
-    placed = (rooms.select(pl.col("variant").cast(pl.Int64), pl.col("game").cast(pl.Int64),
-                           "room", "turn", "builder", "points", "uses", "gained")
-              .join(g.select("variant", "game"), on=["variant", "game"], how="semi")
-              .join(groups.select("variant", "gid", "mode"), on="variant"))
-    tiles = (placed.filter(pl.col("builder") >= 0)
-             .with_columns(pl.when(pl.col("mode") == "rush")
-                           .then(pl.col("builder").cast(pl.Int64))
-                           .otherwise(pl.lit(-1, pl.Int64)).alias("seat")))
-    first = tiles.group_by("gid", "room", *UNIT).agg(pl.col("turn").min().alias("first_turn"))
-    median = first.group_by("gid", "room").agg(
-        pl.col("first_turn").median().alias("median_turn"))
-    early = (first.join(median, on=["gid", "room"])
-             .filter(pl.col("first_turn") <= pl.col("median_turn"))
-             .join(u.select(*UNIT, "win"), on=UNIT, how="inner")
-             .group_by("gid", "room")
-             .agg(pl.col("win").is_not_null().sum().alias("early_games"),
-                  pl.col("win").fill_null(False).sum().alias("early_wins")))
+    # The rooms table is read in pieces of whole games (one shard file each, when it comes
+    # as a balance.store.ShardTable) and only aggregates are kept: the rooms of a million
+    # games are 26 million rows. Two passes: the first counts first-build turns, which give
+    # each room's median; the second counts the units that built it by then, and their wins.
+    pieces = [rooms] if isinstance(rooms, pl.DataFrame) else rooms
+    sel = groups.select("variant", "gid", "mode")
+    played = {v[0]: df for v, df in g.select("variant", "game").partition_by(
+        "variant", as_dict=True).items()}
+    made_parts, setup_parts, hist_parts, name_parts = [], [], [], []
+    for piece in pieces:
+        placed, tiles = _placed(piece, played, sel)
+        hist_parts.append(_first_builds(tiles).group_by("gid", "room", "first_turn").len())
+        made_parts.append(tiles.group_by("gid", "room").agg(
+            pl.len().alias("tiles"),
+            _game_key().n_unique().alias("built"),  # a game is never split between pieces
+            pl.col("points").cast(pl.Int64).sum().alias("points"),
+            pl.col("uses").cast(pl.Int64).sum().alias("uses"),
+            pl.col("gained").cast(pl.Int64).sum().alias("gained")))
+        setup_parts.append(placed.filter(pl.col("builder") < 0).group_by("gid", "room")
+                           .agg(pl.len().alias("setup_tiles")))
+        name_parts.append(placed.select("gid", "room").unique())
+    made = _text(_summed(made_parts, ["gid", "room"],
+                         ["tiles", "built", "points", "uses", "gained"]))
+    setup = _text(_summed(setup_parts, ["gid", "room"], ["setup_tiles"]))
+    median = _median_of_counts(_summed(hist_parts, ["gid", "room", "first_turn"], ["len"]))
+    by_variant = {v[0]: df for v, df in u.select(*UNIT, "win").partition_by(
+        "variant", as_dict=True).items()}
+    early_parts = []
+    for piece in pieces:
+        _, tiles = _placed(piece, played, sel)
+        first = _first_builds(tiles)
+        units = None
+        if first.height:
+            lo, hi = first["game"].min(), first["game"].max()
+            units = pl.concat([by_variant[v].filter(pl.col("game").is_between(lo, hi))
+                               for v in first["variant"].unique().to_list()
+                               if v in by_variant])
+        if units is None or not units.height:
+            continue
+        early_parts.append(
+            first.join(median, on=["gid", "room"])
+            .filter(pl.col("first_turn") <= pl.col("median_turn"))
+            .join(units, on=UNIT, how="inner")
+            .group_by("gid", "room")
+            .agg(pl.col("win").is_not_null().sum().alias("early_games"),
+                 pl.col("win").fill_null(False).sum().alias("early_wins")))
+    early = _text(_summed(early_parts, ["gid", "room"], ["early_games", "early_wins"]))
+    median = _text(median)
     totals = u.group_by("gid").agg(
         _game_key().n_unique().alias("games"),
         pl.col("win").is_not_null().sum().alias("decided"),
         pl.col("win").fill_null(False).sum().alias("all_wins"))
-    made = tiles.group_by("gid", "room").agg(
-        pl.len().alias("tiles"),
-        _game_key().n_unique().alias("built"),
-        pl.col("points").cast(pl.Int64).sum().alias("points"),
-        pl.col("uses").cast(pl.Int64).sum().alias("uses"),
-        pl.col("gained").cast(pl.Int64).sum().alias("gained"))
-    setup = (placed.filter(pl.col("builder") < 0).group_by("gid", "room")
-             .agg(pl.len().alias("setup_tiles")))
+    placed_names = _text(pl.concat(name_parts).unique() if name_parts
+                         else pl.DataFrame(schema={"gid": pl.UInt32, "room": pl.Utf8}))
 
     ids = groups.select("gid", *KEY).unique()
-    names = (placed.select("gid", "room").unique().join(ids, on="gid")
-             .select("setting", "room").unique())
+    names = placed_names.join(ids, on="gid").select("setting", "room").unique()
     if room_names is not None and room_names.height:
         names = pl.concat([names, room_names.select("setting", "room")]).unique()
     table = (totals.join(ids, on="gid")
@@ -197,6 +220,62 @@ def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
         "early_games", "early_wins", "early_rate", "early_low", "early_high",
         "other_games", "other_wins", "other_rate", "other_low", "other_high",
         "diff", "diff_low", "diff_high", "reference")
+
+
+def _placed(piece: pl.DataFrame, played: dict, sel: pl.DataFrame):
+    """A piece of the rooms table joined to its games' groups: (all tiles, tiles built in
+    play with the comparison seat: the builder in Rush, -1 for the Crisis team). `played`
+    maps each variant to its (variant, game) rows: tiles of other games are left out."""
+    piece = piece.select(pl.col("variant").cast(pl.Int64), pl.col("game").cast(pl.Int64),
+                         # Categorical: an aggregate keyed by a String column would keep
+                         # every piece's text buffers alive (polars' strings are views).
+                         pl.col("room").cast(pl.Categorical), "turn", "builder", "points", "uses",
+                         "gained")
+    # Only the games in this piece's range: a semi-join against every game of the run, once
+    # per piece, would cost more than the piece.
+    lo, hi = piece["game"].min(), piece["game"].max()
+    keys = [played[v].filter(pl.col("game").is_between(lo, hi))
+            for v in piece["variant"].unique().to_list() if v in played]
+    keys = pl.concat(keys) if keys else pl.DataFrame(schema={"variant": pl.Int64,
+                                                             "game": pl.Int64})
+    placed = (piece.join(keys, on=["variant", "game"], how="semi")
+              .join(sel, on="variant"))
+    tiles = (placed.filter(pl.col("builder") >= 0)
+             .with_columns(pl.when(pl.col("mode") == "rush")
+                           .then(pl.col("builder").cast(pl.Int64))
+                           .otherwise(pl.lit(-1, pl.Int64)).alias("seat")))
+    return placed, tiles
+
+
+def _first_builds(tiles: pl.DataFrame) -> pl.DataFrame:
+    return tiles.group_by("gid", "room", *UNIT).agg(pl.col("turn").min().alias("first_turn"))
+
+
+def _text(df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(pl.col("room").cast(pl.Utf8))
+
+
+def _summed(parts: list[pl.DataFrame], keys: list[str], values: list[str]) -> pl.DataFrame:
+    """Per-piece aggregates added up (an empty table with these columns if none)."""
+    if not parts:
+        return pl.DataFrame(schema={**{k: pl.Int64 for k in keys},
+                                    **{v: pl.Int64 for v in values}}).cast(
+            {"gid": pl.UInt32, "room": pl.Utf8} if "room" in keys else {"gid": pl.UInt32})
+    return pl.concat(parts).group_by(keys).agg(pl.col(v).sum() for v in values)
+
+
+def _median_of_counts(hist: pl.DataFrame) -> pl.DataFrame:
+    """The median first-build turn of each (gid, room) from counts of each turn: the mean of
+    the two middle values (polars' median), found by cumulative counts."""
+    ordered = (hist.sort("gid", "room", "first_turn")
+               .with_columns(pl.col("len").cum_sum().over("gid", "room").alias("_cum"),
+                             pl.col("len").sum().over("gid", "room").alias("_n")))
+    lo = (ordered.filter(pl.col("_cum") > (pl.col("_n") - 1) // 2)
+          .group_by("gid", "room").agg(pl.col("first_turn").first().alias("_lo")))
+    hi = (ordered.filter(pl.col("_cum") > pl.col("_n") // 2)
+          .group_by("gid", "room").agg(pl.col("first_turn").first().alias("_hi")))
+    return lo.join(hi, on=["gid", "room"]).select(
+        "gid", "room", ((pl.col("_lo") + pl.col("_hi")) / 2).alias("median_turn"))
 
 
 def _ratio(num: str, den: str) -> pl.Expr:

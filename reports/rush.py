@@ -81,7 +81,8 @@ def seat_wins(games: pl.DataFrame) -> pl.DataFrame:
 def margins(games: pl.DataFrame) -> pl.DataFrame:
     """Per game: setting, players, margin = top score minus the next best (0 for a tie).
     One-player games have no margin and are left out."""
-    r = with_rounds(games).filter(pl.col("players") >= 2)
+    r = rush_games(games).select(*GROUP, "scores").cast({"players": pl.Int64}).filter(
+        pl.col("players") >= 2)
     ranked = pl.col("scores").list.sort(descending=True)
     return r.select(*GROUP, (ranked.list.get(0, null_on_oob=True)
                              - ranked.list.get(1, null_on_oob=True))

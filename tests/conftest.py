@@ -126,6 +126,18 @@ def minimal() -> dict:
     return tomllib.loads(MINIMAL_TOML)
 
 
+# The minimal content with enough cards to deal 4 to each of up to 3 players (the minimal
+# box's 6 cards deal nobody a full hand, which validation refuses for play).
+PLAYABLE_TOML = MINIMAL_TOML.replace("gem_cards = 6", "gem_cards = 14").replace(
+    'gems = ["Diamond Dust"]\ncopies = 2', 'gems = ["Diamond Dust"]\ncopies = 10')
+
+
+@pytest.fixture
+def playable_text() -> str:
+    """Minimal content that can be played by 2 or 3 players."""
+    return PLAYABLE_TOML
+
+
 @pytest.fixture
 def minimal_text() -> str:
     """The minimal valid content as TOML text."""

@@ -169,8 +169,8 @@ def test_missing_file_is_named(cli, tmp_path):
     assert "nope.toml: no such experiment file" in r.stderr
 
 
-def test_content_paths_are_relative_to_the_experiment_file(write, minimal_text, tmp_path):
-    (tmp_path / "mini.toml").write_text(minimal_text, encoding="utf-8")
+def test_content_paths_are_relative_to_the_experiment_file(write, playable_text, tmp_path):
+    (tmp_path / "mini.toml").write_text(playable_text, encoding="utf-8")
     exp = load_experiment(write(GOOD.replace("seed = 3", 'seed = 3\ncontent = "mini.toml"')
                                 .replace("hand_limit = [4, 5, 6]", "hand_limit = [4]")))
     assert exp.variants[0].content_name == "mini"

@@ -146,7 +146,8 @@ def test_missing_column_is_an_input_error(tmp_path):
 @pytest.fixture
 def fake_store(monkeypatch):
     """balance.store as the runner branch provides it: read_run(run_dir) -> RunData."""
-    def read_run(run_dir):  # a run of Rush games only, without rooms: few figures to draw
+    # a run of Rush games only, without rooms: few figures to draw
+    def read_run(run_dir, lazy_rooms=False, compact=False):
         run = synthetic_run(games_per_variant=10, exhausted=False, fixed=False)
         run.rooms = None
         return run
@@ -249,7 +250,7 @@ def test_several_runs_make_one_report(tmp_path):
 
 
 def test_an_interrupted_run_is_reported_as_incomplete(tmp_path, monkeypatch):
-    def read_run(run_dir):
+    def read_run(run_dir, lazy_rooms=False, compact=False):
         run = synthetic_run(games_per_variant=10, rush=False, first_edition=False, fixed=False)
         run.missing = ["v00001-g000000000010-000000000020"]
         return run
@@ -259,3 +260,13 @@ def test_an_interrupted_run_is_reported_as_incomplete(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "balance.store", module)
     page = build_report(tmp_path).read_text()
     assert "The run is incomplete: 1 shard(s) are not played yet" in page
+
+
+def test_a_room_name_with_dollar_signs_is_text_not_mathtext(tmp_path):
+    """Issue 12: a room named with `$...$` stopped the report with matplotlib's mathtext
+    ParseFatalException; it is a name, drawn as written."""
+    run = synthetic_run(games_per_variant=20, rush=False, first_edition=False, fixed=False)
+    odd = r"$\frac{1}{$ Cave"
+    run.rooms = run.rooms.with_columns(pl.col("room").replace("Lucky Seam", odd))
+    body = check_page(write_report(run, tmp_path))
+    assert "\\frac{1}{ Cave" in body or "frac{1}{" in body

@@ -40,7 +40,7 @@ GAMES_COLUMNS = [
     "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
     "target", "exhaust", "hand_limit", "won", "end_reason", "turns", "score", "scores",
     "winner", "score_by_turn", "target_turn", "deck_out_turn", "reshuffles", "cards_burned",
-    "rooms_built", "engine_version"]
+    "rooms_built", "engine_version", "source_hash"]
 GAMES_TYPES = {
     "experiment": pl.String, "variant": pl.Int32, "game": pl.Int64, "seed": pl.Int64,
     "edition": pl.String, "mode": pl.String, "players": pl.Int16, "heuristic": pl.String,
@@ -48,7 +48,8 @@ GAMES_TYPES = {
     "end_reason": pl.String, "turns": pl.Int16, "score": pl.Int16,
     "scores": pl.List(pl.Int16), "winner": pl.Int8, "score_by_turn": pl.List(pl.Int16),
     "target_turn": pl.Int16, "deck_out_turn": pl.Int16, "reshuffles": pl.Int16,
-    "cards_burned": pl.Int16, "rooms_built": pl.Int16, "engine_version": pl.String}
+    "cards_burned": pl.Int16, "rooms_built": pl.Int16, "engine_version": pl.String,
+    "source_hash": pl.String}
 ROOMS_TYPES = {"experiment": pl.String, "variant": pl.Int32, "game": pl.Int64,
                "room": pl.String, "turn": pl.Int16, "builder": pl.Int8, "points": pl.Int16,
                "uses": pl.Int16, "gained": pl.Int16}
@@ -333,17 +334,17 @@ def test_runner_bench_smoke():
     assert set(r.games_per_s) == {1, 2} and r.scaling > 0
 
 
-def test_custom_content_travels_with_the_job(tmp_path, minimal_text):
+def test_custom_content_travels_with_the_job(tmp_path, playable_text):
     """A content file that is not shipped is sent to the workers as text (no shared disk),
     and an edit between two calls is never served from a worker's cache."""
     content = tmp_path / "mini.toml"
-    content.write_text(minimal_text, encoding="utf-8")
+    content.write_text(playable_text, encoding="utf-8")
     a = balance.simulate(players=2, games=20, seed=1, exhaust=True, content=str(content),
                          jobs=2)
     assert a.height == 20 and (a["engine_version"] == balance.play.ENGINE_VERSION).all()
     assert a.equals(balance.simulate(players=2, games=20, seed=1, exhaust=True,
                                      content=str(content)))
-    content.write_text(minimal_text.replace("points = 1", "points = 5"), encoding="utf-8")
+    content.write_text(playable_text.replace("points = 1", "points = 5"), encoding="utf-8")
     b = balance.simulate(players=2, games=20, seed=1, exhaust=True, content=str(content),
                          jobs=2)
     assert b["score"].sum() > a["score"].sum()

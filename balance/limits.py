@@ -1,0 +1,121 @@
+"""The bounds every game must stay within, checked before any game is played.
+
+The engine fills fixed arrays (no allocation inside kernels, see engine/jit.py) and the tables
+store narrow integer columns (a million games must fit in memory). Rather than let a large
+content file or rule value write past an array or wrap a column, validation refuses anything
+whose worst case could exceed a bound, and names the room, card or rule responsible.
+
+The bounds, and why:
+- A decision lists at most MAX_OPTS options (engine/state.py). A hand, the revealed pool and
+  the choice of X can each hold every gem card, and a room can move to 4 cells per tile: so the
+  box holds at most MAX_CARDS cards and MAX_TILES tiles, and no ability count exceeds
+  MAX_CARDS.
+- The games table stores turns and scores as Int16 (README, "The games table"): a variant
+  whose longest possible game or highest possible score exceeds COLUMN_MAX is refused. A
+  Crisis or Rush target above COLUMN_MAX could never be reached, and is refused too.
+"""
+
+from __future__ import annotations
+
+from balance.errors import Problems
+
+COLUMN_MAX = 2**15 - 1  # Int16 columns: turns, score, scores, score_by_turn, room points
+
+
+def _max_opts() -> int:
+    from balance.engine.state import MAX_OPTS
+
+    return MAX_OPTS
+
+
+def max_cards() -> int:
+    # X may take every value 0..cards: one option more than there are cards.
+    return _max_opts() - 1
+
+
+def max_tiles() -> int:
+    # "move this room" lists up to 4 cells per placed tile, plus a margin of 8 the movement
+    # options keep free (turn_nb.list_steps_nb).
+    return (_max_opts() - 8) // 4
+
+
+def content_problems(probs: Problems, n_cards: int, n_tiles: int, rooms) -> None:
+    """Bounds on a content file's totals and ability counts; `rooms` are parsed Rooms."""
+    cards_cap, tiles_cap = max_cards(), max_tiles()
+    if n_cards > cards_cap:
+        probs.add("[box]", "gem_cards", f"the cards' copies add up to {n_cards:,}, more than "
+                  f"the engine's bound of {cards_cap:,} gem cards (a hand or a reveal could "
+                  "hold them all, and a decision lists at most "
+                  f"{_max_opts():,} options)")
+    if n_tiles > tiles_cap:
+        probs.add("[box]", "room_tiles", f"the rooms' copies add up to {n_tiles:,}, more than "
+                  f"the engine's bound of {tiles_cap:,} room tiles")
+    for room in rooms:
+        for step in room.ability:
+            if step.n > cards_cap:
+                probs.add(f'room "{room.name}"', "ability",
+                          f"'{step}' counts {step.n:,} cards, more than the engine's bound of "
+                          f"{cards_cap:,} (a decision lists at most {_max_opts():,} options)")
+        for side, door in zip(("north", "east", "south", "west"), room.edges, strict=True):
+            if door is not None and door.points > COLUMN_MAX:
+                probs.add(f'room "{room.name}"', f"{side}.points",
+                          f"{door.points:,} points is more than a score column holds "
+                          f"({COLUMN_MAX:,})")
+
+
+def longest_game(tables, rules) -> int:
+    """Most player turns a game of these rules can last (the engine stops it there)."""
+    from balance.engine.state import max_turns
+
+    return max_turns(tables, rules)
+
+
+def highest_score(content, tables, rules) -> int:
+    """A bound on a team's total: every door of every tile scored, every player's start
+    points, and Orichalcum's bonus on every card of every payment."""
+    doors = sum(r.copies * sum(e.points for e in r.edges if e is not None)
+                for r in content.rooms)
+    bonus = 0
+    if rules.special_gems and any(g.power == "bonus" for g in content.gems):
+        longest_cost = max((len(e.cost) for r in content.rooms for e in r.edges
+                            if e is not None), default=0)
+        # Each card shows at most two gems; a payment holds at most cost + 1 cards.
+        bonus = len(tables.room_deck) * 2 * (longest_cost + 1)
+    return rules.start_vp * rules.players + doors + bonus
+
+
+def variant_problems(content, tables, rules, source: str) -> Problems:
+    """A compiled variant's worst cases against the games table's columns."""
+    probs = Problems(source)
+    turns = longest_game(tables, rules)
+    if turns > COLUMN_MAX:
+        if rules.mode == 1:
+            most = max(1, (COLUMN_MAX - rules.players) // rules.players)
+            probs.add("rules", "rush_round_cap",
+                      f"{rules.rush_round_cap:,} rounds of {rules.players} players can last "
+                      f"{turns:,} player turns, more than the games table's 'turns' column "
+                      f"holds ({COLUMN_MAX:,}); use at most {most:,} rounds")
+        else:
+            probs.add("rules", "burn_per_turn",
+                      f"a Crisis game of {len(tables.card_deck):,} cards burnt "
+                      f"{rules.burn_per_turn} a turn can last {turns:,} player turns, more "
+                      f"than the games table's 'turns' column holds ({COLUMN_MAX:,})")
+    score = highest_score(content, tables, rules)
+    if score > COLUMN_MAX:
+        probs.add("rooms", "points", f"the doors, start points and bonuses of {content.path} "
+                  f"could add up to {score:,} points in one game, more than the games "
+                  f"table's 'score' column holds ({COLUMN_MAX:,})")
+    if rules.target > COLUMN_MAX:
+        probs.add("", "target", f"{rules.target:,} points is more than any game can score "
+                  f"here (a score column holds {COLUMN_MAX:,})")
+    return probs
+
+
+def check_variant(content, tables, rules, source: str) -> None:
+    """Refuse a compiled variant that a column cannot hold, or whose deal cannot be made."""
+    probs = variant_problems(content, tables, rules, source)
+    dealt = rules.deal * rules.players
+    if dealt > len(tables.card_deck):
+        probs.add("rules", "deal", f"{rules.players} players dealt {rules.deal} cards each "
+                  f"need {dealt} gem cards, but {content.path} has {len(tables.card_deck)}")
+    probs.raise_if_any()

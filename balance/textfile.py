@@ -1,0 +1,69 @@
+"""Reading a designer's text file (content, experiment, profile) with one clear message for
+every way it can fail to be a text file: missing, a folder, a device (/dev/zero would be read
+forever), a symlink loop, unreadable, too large, not UTF-8, or saved with a byte-order mark."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tomllib
+from pathlib import Path
+
+from balance.errors import InputError, Problem
+
+MAX_BYTES = 5 * 2**20  # the shipped 2nd-edition content is 40 KB
+MAX_ECHO = 120  # characters of a bad value quoted back in a message
+
+
+def short(text: str, limit: int = MAX_ECHO) -> str:
+    """A value to quote in a message: a 10 MB ability is not echoed whole."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _fail(path: Path | str, message: str) -> InputError:
+    return InputError([Problem(str(path), "", "", message)])
+
+
+def read_text(path: Path | str, what: str = "TOML file") -> str:
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise _fail(path, "file not found") from None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise _fail(path, "is a symbolic link that loops") from None
+        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise _fail(path, f"is a directory, expected a {what}")
+    if not stat.S_ISREG(st.st_mode):
+        raise _fail(path, f"is not a regular file (a device or pipe), expected a {what}")
+    if st.st_size > MAX_BYTES:
+        raise _fail(path, f"is {st.st_size:,} bytes, more than a {what} can be "
+                    f"({MAX_BYTES:,})")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise _fail(path, "starts with a byte-order mark (BOM); save it as UTF-8 without one")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _fail(path, f"not a UTF-8 text file (byte {e.start:,})") from None
+
+
+def parse_toml(text: str, path: Path | str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise _fail(path, f"not valid TOML: {short(e)}") from None
+    except RecursionError:
+        raise _fail(path, "not valid TOML: nested too deeply") from None
+
+
+def read_toml(path: Path | str, what: str = "TOML file") -> dict:
+    return parse_toml(read_text(path, what), path)

@@ -1,0 +1,138 @@
+"""Issue 12, silent corruption 1, 2 and 7: content and rules whose worst case would write past
+an engine array, wrap an Int16 column or play a wrong game are refused before any game."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from balance.content import load_content
+from balance.errors import InputError
+from balance.limits import COLUMN_MAX, highest_score, longest_game, max_cards
+from balance.play import prepare
+from balance.rules import load_profile
+
+CLI = [sys.executable, "-c", "from balance.cli import app; app()"]
+
+
+def _big(minimal: dict) -> dict:
+    """The issue's case: 5,000 copies of one card and a room `reveal 4500; keep 2`."""
+    minimal["box"]["gem_cards"] = 5004
+    minimal["cards"][0]["copies"] = 5000
+    minimal["rooms"][0]["ability"] = "reveal 4500; keep 2"
+    return minimal
+
+
+def test_content_that_could_overflow_the_options_buffer_is_refused(minimal, write_content, cli):
+    path = write_content(_big(minimal), "big.toml")
+    r = cli("validate", path)
+    assert r.exit_code == 2
+    assert "field 'gem_cards'" in r.stderr and "bound of 4,095 gem cards" in r.stderr
+    assert 'room "Electrum Vein": field \'ability\'' in r.stderr
+    assert "'reveal 4500' counts 4,500 cards" in r.stderr
+
+
+def test_play_of_big_content_refuses_instead_of_crashing(minimal, write_content):
+    """Before: validation passed and `balance play` died of heap corruption (exit 134)."""
+    path = write_content(_big(minimal), "big.toml")
+    r = subprocess.run([*CLI, "play", "--content", str(path), "--players", "2"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr[-500:]
+    assert "Traceback" not in r.stderr and "bound of 4,095" in r.stderr
+
+
+def test_content_at_the_bounds_is_accepted(minimal, write_content):
+    minimal["cards"][0]["copies"] = max_cards() - 4
+    minimal["box"]["gem_cards"] = max_cards()
+    minimal["rooms"][0]["ability"] = f"reveal {max_cards()}; keep 2"
+    assert load_content(write_content(minimal)).gem_cards == max_cards()
+
+
+@pytest.mark.parametrize("points", [COLUMN_MAX + 1, 10**30])
+def test_door_points_a_score_column_cannot_hold_are_refused(minimal, write_content, points):
+    minimal["rooms"][0]["north"]["points"] = points
+    with pytest.raises(InputError, match=r"north.points.*more than a score column holds"):
+        load_content(write_content(minimal))
+
+
+def test_huge_ability_count_is_refused_not_a_traceback(minimal, write_content):
+    minimal["rooms"][0]["ability"] = "draw 100000000000000000000000"
+    with pytest.raises(InputError, match="more than the engine's bound"):
+        load_content(write_content(minimal))
+
+
+def test_rush_round_cap_that_would_wrap_turns_is_refused():
+    """Before: 1e Rush with rush_round_cap = 10000 stored turns = -25536."""
+    with pytest.raises(InputError) as e:
+        prepare("1e", "rush", 4, "greedy", rules={"rush_round_cap": 10000})
+    msg = str(e.value)
+    assert "field 'rush_round_cap'" in msg and "'turns' column" in msg
+    assert "use at most 8,190 rounds" in msg
+    # the bound it names is accepted
+    assert prepare("1e", "rush", 4, "greedy", rules={"rush_round_cap": 8190}).rules.players == 4
+
+
+def test_door_points_that_add_up_past_the_score_column_are_refused(minimal, write_content,
+                                                                   playable_text):
+    path = write_content(playable_text.replace("points = 1", "points = 20000"), "rich.toml")
+    with pytest.raises(InputError, match="'score' column holds"):
+        prepare(None, "rush", 2, "greedy", content=str(path))
+
+
+def test_target_no_score_can_reach_is_refused():
+    with pytest.raises(InputError, match="field 'target'.*more than any game can score"):
+        prepare("2e", "crisis", 2, "greedy", target=10**10)
+
+
+@pytest.mark.parametrize("edition", ["1e", "2e"])
+def test_shipped_editions_fit_every_column_at_every_player_count(edition):
+    profile = load_profile(edition)
+    for mode in ("crisis", "rush"):
+        for players in range(max(2, profile["players_min"]), profile["players_max"] + 1):
+            s = prepare(edition, mode, players, "greedy")
+            assert longest_game(s.tables, s.rules) <= COLUMN_MAX
+            assert highest_score(s.content, s.tables, s.rules) <= COLUMN_MAX
+
+
+def test_too_few_cards_for_the_deal_is_refused(minimal, write_content):
+    """Before: 6 cards and 2 players (4 each) played on with a short hand, silently."""
+    path = write_content(minimal, "mini.toml")
+    with pytest.raises(InputError, match=r"field 'deal'.*need 8 gem cards.*has 6"):
+        prepare(None, "crisis", 2, "greedy", content=str(path))
+
+
+def test_play_defaults_to_the_contents_own_edition(cli):
+    """Before: `balance play --content gemrush-1e` played under the 2nd-edition profile."""
+    r = cli("play", "--content", "gemrush-1e", "--players", "2", "--seed", "3")
+    assert r.exit_code == 0, r.stderr
+    default = cli("play", "--content", "gemrush-1e", "--players", "2", "--seed", "3",
+                  "--edition", "1e")
+    assert r.stdout == default.stdout
+    assert r.stdout != cli("play", "--content", "gemrush-1e", "--players", "2", "--seed",
+                           "3", "--edition", "2e").stdout
+
+
+def test_content_where_no_door_can_be_paid_is_refused(minimal, write_content):
+    """Before: accepted, and every game scored 0."""
+    for room in minimal["rooms"]:
+        for side in ("north", "east", "south", "west"):
+            if isinstance(room[side], dict):
+                room[side] = {"cost": ["Fire Ruby"] * 9, "points": 1}
+    with pytest.raises(InputError, match="no scoring door can ever be paid"):
+        load_content(write_content(minimal))
+
+
+def test_content_where_no_door_scores_is_refused(minimal, write_content):
+    for room in minimal["rooms"]:
+        for side in ("north", "east", "south", "west"):
+            if isinstance(room[side], dict):
+                room[side]["points"] = 0
+    with pytest.raises(InputError, match="no door scores a point"):
+        load_content(write_content(minimal))
+
+
+def test_play_seed_past_int64_is_refused_cleanly(cli):
+    r = cli("play", "--seed", str(2**63))
+    assert r.exit_code == 2 and "Traceback" not in (r.stdout + r.stderr)
