@@ -187,10 +187,14 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
     except InputError as e:
         fail(e)
     total = 2 * games * len(list(variants(base.profile)))
-    with Progress(transient=True) as bar:
-        task = bar.add_task("checking", total=total)
-        results = check_content(edition or base.profile.name, content, games, rules=overrides,
-                                progress=lambda n: bar.advance(task, n), referee=referee)
+    try:
+        with Progress(transient=True) as bar:
+            task = bar.add_task("checking", total=total)
+            results = check_content(edition or base.profile.name, content, games,
+                                    rules=overrides, progress=lambda n: bar.advance(task, n),
+                                    referee=referee)
+    except InputError as e:  # a player count the content cannot serve, say
+        fail(e)
     bad = 0
     for r in results:
         status = "ok" if not r.bad_seeds else f"{len(r.bad_seeds)} BROKEN"

@@ -51,6 +51,7 @@ def endings(games: pl.DataFrame) -> pl.DataFrame:
               "games": pl.Int64, "wins": pl.Int64}
     if r.height == 0:
         return with_wilson(pl.DataFrame(schema=schema))
+    r = r.with_columns(pl.col("end_reason").cast(pl.Utf8))  # a read may give categories
     totals = r.group_by(*GROUP).agg(pl.len().alias("games"))
     counts = r.group_by(*GROUP, "end_reason").agg(pl.len().alias("wins"))
     out = (totals.join(pl.DataFrame({"end_reason": list(RUSH_ENDINGS)}), how="cross")

@@ -93,6 +93,9 @@ def test_it_catches_a_rush_game_that_goes_on_past_its_target():
 
 
 def test_balance_check_referee_audits_a_designers_content(cli, write_content, minimal):
+    for card in minimal["cards"]:
+        card["copies"] *= 5  # enough cards to deal 4 to each of 7 players
+    minimal["box"]["gem_cards"] *= 5
     path = write_content(minimal)
     out = cli("check", "--content", path, "--games", "5", "--referee")
     assert out.exit_code == 0, out.output
