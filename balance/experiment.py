@@ -48,10 +48,13 @@ MAX_VARIANTS = 99_999  # shard names give the variant five digits
 # thousand are quick, a hundred million would not fit in memory.
 MAX_SHARDS = 500_000
 
-TOP_KEYS = ("experiment", "rules", "grid")
-EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "games",
-                   "seed", "shard_size", "players", "target", "exhaust")
-VARIANT_KEYS = ("players", "target", "exhaust")  # fixed in [experiment] or swept in [grid]
+TOP_KEYS = ("experiment", "rules", "knobs", "grid")
+EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "seats",
+                   "games", "seed", "shard_size", "players", "target", "exhaust")
+# Fixed in [experiment] or swept in [grid]; so are the rule fields, and players' knobs as
+# knob.<name> (fixed in [knobs]).
+VARIANT_KEYS = ("players", "target", "exhaust", "heuristic", "seats")
+KNOB_PREFIX = "knob."
 
 
 @dataclass(frozen=True)
@@ -65,12 +68,14 @@ class Variant:
     content_name: str  # the content's own name, e.g. gemrush-2e
     mode: str
     players: int
-    heuristic: str
+    heuristic: str  # the player of every seat, or the seats' players joined by commas
     target: int | None  # resolved to points; None in play-to-exhaustion without a target
     exhaust: bool
     rules: dict  # every rule override: [rules], then this variant's grid values
     swept: dict  # grid key -> this variant's value (target resolved to points)
     difficulties: dict  # the profile's Crisis targets after overrides
+    seats: tuple | None = None  # a player for each seat, when they differ
+    knobs: dict = field(default_factory=dict)  # players' knobs set by name
 
     @property
     def label(self) -> str:
@@ -79,15 +84,18 @@ class Variant:
     def prepare(self):
         from balance.play import prepare
 
-        return prepare(self.edition, self.mode, self.players, self.heuristic, self.target,
-                       self.exhaust, self.rules, self.content)
+        return prepare(self.edition, self.mode, self.players, self.seats[0] if self.seats
+                       else self.heuristic, self.target, self.exhaust, self.rules, self.content,
+                       seats=self.seats, knobs=self.knobs)
 
     def describe(self) -> dict:
         """The variant as the run manifest records it."""
         return {"variant": self.index, "edition": self.edition, "content": self.content_name,
                 "mode": self.mode, "players": self.players, "heuristic": self.heuristic,
                 "target": self.target, "exhaust": self.exhaust, "rules": dict(self.rules),
-                "difficulties": dict(self.difficulties)}
+                "difficulties": dict(self.difficulties),
+                **({"seats": list(self.seats)} if self.seats else {}),
+                **({"knobs": dict(self.knobs)} if self.knobs else {})}
 
 
 @dataclass(frozen=True)
@@ -192,8 +200,18 @@ def _rule_key(key: str) -> bool:
 
 
 def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
-    """Type checks for players / target / exhaust values (ranges come with the variants)."""
-    if key == "players" and (not _is_int(value) or value < 1):
+    """Type checks for players / target / exhaust / heuristic / seats values (ranges come
+    with the variants)."""
+    from heuristics.registry import HEURISTICS
+
+    known = ", ".join(HEURISTICS)
+    if key == "heuristic" and value not in HEURISTICS:
+        probs.add(where, key, f"unknown player {value!r} (known: {known})")
+    elif key == "seats" and (not isinstance(value, list) or not value
+                             or any(v not in HEURISTICS for v in value)):
+        probs.add(where, key, f"must be a list of players, one for each seat (known: {known}), "
+                  f"got {value!r}")
+    elif key == "players" and (not _is_int(value) or value < 1):
         probs.add(where, key, f"must be a whole number of players >= 1, got {value!r}")
     elif key == "exhaust" and not isinstance(value, bool):
         probs.add(where, key, f"must be true or false, got {value!r}")
@@ -206,7 +224,6 @@ def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
 def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path(".")) -> Experiment:
     from balance.content import CONTENT_DIR, NAME_RE, load_content
     from balance.rules import PROFILE_DIR, available_profiles, profile_for
-    from heuristics.registry import HEURISTICS
 
     probs = Problems(file)
     for key in data:
@@ -257,10 +274,7 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     mode = text_field("mode")
     if mode and mode not in ("crisis", "rush"):
         probs.add("[experiment]", "mode", f"must be crisis or rush, got {mode!r}")
-    heuristic = text_field("heuristic", required=False, default="greedy")
-    if heuristic not in HEURISTICS:
-        probs.add("[experiment]", "heuristic",
-                  f"unknown player {heuristic!r} (known: {', '.join(HEURISTICS)})")
+    heuristic = head.get("heuristic", "greedy")  # checked with the variant keys below
     content = text_field("content", required=False)
     games = int_field("games", 1, MAX_GAMES)
     seed = int_field("seed", 0, MAX_SEED)
@@ -269,6 +283,15 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     fixed = {k: head[k] for k in VARIANT_KEYS if k in head}
     for k, v in fixed.items():
         _check_scalar(probs, "[experiment]", k, v)
+    if "seats" in fixed and "heuristic" in fixed:
+        probs.add("[experiment]", "seats", "and heuristic are both given: seats names every "
+                  "seat's player")
+
+    knobs = data.get("knobs", {})
+    if not isinstance(knobs, dict) or any(isinstance(v, dict | list) for v in knobs.values()):
+        probs.add("", "knobs", "must be a table of players' knobs, NAME = number "
+                  "(`balance players` lists them)")
+        knobs = {}
 
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
@@ -289,11 +312,15 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         if k in VARIANT_KEYS:
             if k in fixed:
                 probs.add("[grid]", k, "is also fixed in [experiment]: give it in one place")
+        elif k.startswith(KNOB_PREFIX):
+            if k[len(KNOB_PREFIX):] in knobs:
+                probs.add("[grid]", k, "is also set in [knobs]: give it in one place")
         elif not _rule_key(k):
             from balance.rules import SCHEMA
 
-            probs.add("[grid]", k, "unknown key (allowed: players, target, exhaust, any rule "
-                      f"field: {', '.join(SCHEMA)}, crisis_targets.<difficulty>)")
+            probs.add("[grid]", k, "unknown key (allowed: players, target, exhaust, heuristic, "
+                      f"seats, knob.<name>, any rule field: {', '.join(SCHEMA)}, "
+                      "crisis_targets.<difficulty>)")
             del grid[k]
             continue
         elif k in rules or (k.startswith("crisis_targets.") and
@@ -303,16 +330,18 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             probs.add("[grid]", k, f"must be a non-empty list of values, got {values!r}")
             del grid[k]
             continue
-        bad = [v for v in values if isinstance(v, dict | list)]
+        bad = [v for v in values if isinstance(v, dict) or (isinstance(v, list)
+                                                             and k != "seats")]
         if bad:
             probs.add("[grid]", k, f"values must be single values, got {bad[0]!r}")
             del grid[k]
             continue
         seen = set()
         for v in values:
-            if (type(v), v) in seen:
+            key = (type(v), tuple(v) if isinstance(v, list) else v)
+            if key in seen:
                 probs.add("[grid]", k, f"lists {v!r} twice")
-            seen.add((type(v), v))
+            seen.add(key)
             if k in VARIANT_KEYS:
                 _check_scalar(probs, "[grid]", k, v)
     if "players" not in fixed and "players" not in grid:
@@ -339,8 +368,8 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         raise InputError(probs.items) from None
     # Each swept rule value on its own, so that a bad value is named once, not per variant.
     for k, values in grid.items():
-        if k in VARIANT_KEYS:
-            continue
+        if k in VARIANT_KEYS or k.startswith(KNOB_PREFIX):
+            continue  # checked with each variant's players
         for v in values:
             try:
                 base.with_overrides({k: v}, file)
@@ -351,7 +380,7 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
 
     shipped = Path(content_file).parent.resolve() == CONTENT_DIR.resolve()
     variants = _variants(probs, file, edition, Path(content_file).stem if shipped else
-                         content_file, c.name, mode, heuristic, fixed, rules, grid)
+                         content_file, c.name, mode, heuristic, fixed, rules, grid, knobs)
     inputs = {f"content/{Path(content_file).name}": _sha(Path(content_file)),
               f"profiles/{edition}.toml": _sha(PROFILE_DIR / f"{edition}.toml")}
     try:
@@ -383,7 +412,8 @@ def _sha(path: Path) -> str:
 
 
 def _variants(probs: Problems, file: str, edition: str, content_file: str, content_name: str,
-              mode: str, heuristic: str, fixed: dict, rules: dict, grid: dict) -> list[Variant]:
+              mode: str, heuristic: str, fixed: dict, rules: dict, grid: dict,
+              knobs: dict) -> list[Variant]:
     """The cross product of the grid, each cell compiled; problems grouped by what is wrong."""
     from balance.play import prepare
 
@@ -400,10 +430,15 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
         values = dict(fixed)
         values.update(zip(keys, combo, strict=True))
         overrides = dict(rules)
+        knob_values = dict(knobs)
         for k in keys:
-            if k not in VARIANT_KEYS:
+            if k.startswith(KNOB_PREFIX):
+                knob_values[k[len(KNOB_PREFIX):]] = values[k]
+            elif k not in VARIANT_KEYS:
                 overrides[k] = values[k]
         players = values["players"]
+        player = values.get("heuristic", heuristic)
+        seats = tuple(values["seats"]) if "seats" in values else None
         exhaust = values.get("exhaust", False)
         target = values.get("target")
         label = ", ".join(f"{k}={values[k]}" for k in keys) or "the only variant"
@@ -412,8 +447,8 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
                 p = Problems(file)
                 p.add("", "target", f"Rush targets are points, got {target!r}")
                 p.raise_if_any()
-            setup = prepare(edition, mode, players, heuristic, target, exhaust, overrides,
-                            content_file, source=file)
+            setup = prepare(edition, mode, players, player, target, exhaust, overrides,
+                            content_file, source=file, seats=seats, knobs=knob_values)
         except InputError as e:
             for p in e.problems:
                 found.setdefault((p.field or p.where, p.message), []).append(f"{i} ({label})")
@@ -423,6 +458,10 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
         for k in keys:
             if k == "target":
                 swept[k] = resolved
+            elif k == "seats":
+                swept[k] = ",".join(values[k])
+            elif k.startswith(KNOB_PREFIX):
+                swept[k] = float(values[k])
             elif k in VARIANT_KEYS:
                 swept[k] = values[k]
             elif k.startswith("crisis_targets."):
@@ -430,8 +469,8 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
             else:
                 swept[k] = setup.profile.values[k]
         variants.append(Variant(i, edition, content_file, content_name, mode, players,
-                                heuristic, resolved, bool(exhaust), overrides, swept,
-                                dict(setup.profile.crisis_targets)))
+                                setup.heuristic, resolved, bool(exhaust), overrides, swept,
+                                dict(setup.profile.crisis_targets), seats, knob_values))
     for (fld, message), where in found.items():
         more = f" and {len(where) - 1} more" if len(where) > 1 else ""
         probs.items.append(Problem(file, f"variant {where[0]}{more}", fld, message))

@@ -52,7 +52,15 @@ def _lists(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
 
 
 def _swept_type(value) -> pa.DataType:
-    return pa.bool_() if isinstance(value, bool) else pa.int32()
+    # One type per key in every shard: a key's values are all of one kind (knobs are floats,
+    # seats text, rule fields whole numbers or switches).
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, str):
+        return pa.string()
+    if isinstance(value, float):
+        return pa.float64()
+    return pa.int32()
 
 
 def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,

@@ -97,8 +97,8 @@ def _prepared(job: Job):
     if key in cache:
         cache.move_to_end(key)
         return cache[key]
-    setup = prepare(v.edition, v.mode, v.players, v.heuristic, v.target, v.exhaust, v.rules,
-                    _content(job))
+    setup = prepare(v.edition, v.mode, v.players, v.seats[0] if v.seats else v.heuristic,
+                    v.target, v.exhaust, v.rules, _content(job), seats=v.seats, knobs=v.knobs)
     cache[key] = (setup, new_state(setup.tables, setup.rules))
     while len(cache) > _CACHE_SIZE:
         cache.popitem(last=False)
