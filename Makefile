@@ -16,17 +16,27 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The main job: check both editions' reference content, play the default experiments
-# (2nd-edition Crisis for 1-7 players to exhaustion, Rush for 2-7 players) and write their
-# report to runs/main/report/report.html. 10,000 games per player count keep the headline win
-# rates within about +-1 point; a rerun reuses the games already played.
-MAIN_RUNS  := runs/main
+# (2nd-edition Crisis for 1-7 players to exhaustion, Rush for 2-7 players, and 4-player Crisis
+# by greedy and by the search-based reference player) and write their report to
+# runs/main/report/report.html. 10,000 games per player count keep the headline win rates
+# within about +-1 point; the reference is slow, so it plays 200. A rerun reuses the games
+# already played.
+# Games played by other code cannot be mixed with this code's (a run's identity includes the
+# hash of the engine and player sources), so each version of the code plays into its own
+# folder, and a rerun with the same code reuses its games. Expanded when the recipe runs,
+# after the venv exists.
+CODE = $(shell $(PY) -c "from balance.engine.jit import source_hash; print(source_hash())")
+MAIN_RUNS = runs/main/$(CODE)
 MAIN_GAMES := 10000
+PLAYER_GAMES := 200
 
 main: $(STAMP)
 	$(BALANCE) validate gemrush-1e gemrush-2e
 	$(BALANCE) run crisis-difficulty --games $(MAIN_GAMES) --out $(MAIN_RUNS)
 	$(BALANCE) run rush --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(BALANCE) report $(MAIN_RUNS)/crisis-difficulty $(MAIN_RUNS)/rush --out $(MAIN_RUNS)/report
+	$(BALANCE) run players --games $(PLAYER_GAMES) --out $(MAIN_RUNS)
+	$(BALANCE) report $(MAIN_RUNS)/crisis-difficulty $(MAIN_RUNS)/rush $(MAIN_RUNS)/players \
+		--out runs/main/report
 
 report: main
 

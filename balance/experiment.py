@@ -424,7 +424,10 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
     if n > MAX_VARIANTS:
         probs.add("[grid]", "", f"makes {n:,} variants, more than {MAX_VARIANTS:,}")
         probs.raise_if_any()
+    from heuristics.registry import HEURISTICS
+
     variants = []
+    used_knobs: set[str] = set()
     found: dict[tuple[str, str], list[str]] = {}
     for i, combo in enumerate(itertools.product(*grid.values())):
         values = dict(fixed)
@@ -439,6 +442,12 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
         players = values["players"]
         player = values.get("heuristic", heuristic)
         seats = tuple(values["seats"]) if "seats" in values else None
+        # A knob reaches the variants whose players have it (a sweep of players may set the
+        # reference's budget); one that no variant's player has is refused below.
+        mine = {k.name for n in (seats or (player,)) if n in HEURISTICS
+                for k in HEURISTICS[n].knobs}
+        used_knobs.update(k for k in knob_values if k in mine)
+        knob_values = {k: v for k, v in knob_values.items() if k in mine}
         exhaust = values.get("exhaust", False)
         target = values.get("target")
         label = ", ".join(f"{k}={values[k]}" for k in keys) or "the only variant"
@@ -474,6 +483,12 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
     for (fld, message), where in found.items():
         more = f" and {len(where) - 1} more" if len(where) > 1 else ""
         probs.items.append(Problem(file, f"variant {where[0]}{more}", fld, message))
+    swept_knobs = [k[len(KNOB_PREFIX):] for k in grid if k.startswith(KNOB_PREFIX)]
+    for name in [*knobs, *swept_knobs]:
+        if name not in used_knobs and variants:
+            where = "[knobs]" if name in knobs else "[grid]"
+            probs.add(where, name if name in knobs else KNOB_PREFIX + name,
+                      "no player of any variant has this knob (`balance players` lists them)")
     probs.raise_if_any()
     return variants
 

@@ -12,7 +12,7 @@ import polars as pl
 
 from balance.content import load_content
 from balance.errors import InputError
-from reports import burn, crisis, frame, rooms, rush
+from reports import burn, crisis, frame, players, rooms, rush
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ class Analysis:
     rounds: pl.DataFrame
     turn_cap: pl.DataFrame
     endings: pl.DataFrame          # rush.endings
+    player_keys: pl.DataFrame      # players.settings_by_player
+    player_curves: pl.DataFrame    # players.curves_by_player
+    player_targets: pl.DataFrame   # players.target_spread
     seat_wins: pl.DataFrame
     margins: pl.DataFrame
     score_margin: pl.DataFrame
@@ -68,11 +71,13 @@ def analyse(games: pl.DataFrame, room_table: pl.DataFrame | None, manifest: dict
     slack_games = burn.slack_games(full, diffs, manifest)
     margins = rush.margins(full)
     del full
+    targets = crisis.targets_for_win_rates(curve)
+    player_keys = players.settings_by_player(games.filter(pl.col("mode") == "crisis"))
     return Analysis(
         games=games, manifest=manifest, difficulties=diffs, named=named, curve=curve,
         difficulty=crisis.difficulty_table(games, diffs, curve),
         fixed=crisis.fixed_target_rates(games),
-        targets=crisis.targets_for_win_rates(curve),
+        targets=targets,
         has_rooms=has_rooms, room_value=value,
         room_ranking=rooms.room_ranking(value) if has_rooms else pl.DataFrame(),
         burn_games=burn.burn_games(games), deck_out=burn.deck_out(games),
@@ -81,6 +86,9 @@ def analyse(games: pl.DataFrame, room_table: pl.DataFrame | None, manifest: dict
         clock_end=burn.clock_end(games),
         rush_games=rush.with_rounds(games), rounds=rush.rounds(games),
         turn_cap=rush.turn_cap(games), endings=rush.endings(games),
+        player_keys=player_keys,
+        player_curves=players.curves_by_player(curve, player_keys),
+        player_targets=players.target_spread(targets, player_keys),
         seat_wins=rush.seat_wins(games),
         margins=margins, score_margin=frame.distribution(margins, "margin"),
     )

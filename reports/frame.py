@@ -20,7 +20,7 @@ GAME_COLUMNS = (
     "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
     "target", "exhaust", "won", "end_reason", "turns", "score", "scores", "winner",
     "score_by_turn", "target_turn", "deck_out_turn", "reshuffles", "cards_burned",
-    "rooms_built", "engine_version",
+    "rooms_built", "engine_version", "source_hash",
 )
 # Columns the analyses read; a table missing one is refused with a clear message.
 REQUIRED_GAME_COLUMNS = (
@@ -30,7 +30,7 @@ REQUIRED_GAME_COLUMNS = (
 )
 REQUIRED_ROOM_COLUMNS = ("variant", "game", "room", "turn", "builder", "points", "uses", "gained")
 # Added by the report from the manifest (not in the runner's schema).
-DERIVED_COLUMNS = ("content", "setting")
+DERIVED_COLUMNS = ("content", "setting", "base_setting")
 CLOCK_END_REASONS = ("cannot_burn", "exhausted")
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 GROUP = ("setting", "players")
@@ -64,7 +64,19 @@ def with_setting(games: pl.DataFrame) -> pl.DataFrame:
     setting column that takes more than one value within an edition. Kept if already present."""
     if "setting" in games.columns:
         return games
-    cols = setting_columns(games)
+    return games.with_columns(setting_label(games, setting_columns(games)).alias("setting"))
+
+
+def with_base_setting(games: pl.DataFrame) -> pl.DataFrame:
+    """Add `base_setting`: the setting label without the player (reports/players.py compares
+    players within it)."""
+    cols = [c for c in setting_columns(games) if c != "heuristic"]
+    return with_setting(games).with_columns(setting_label(games, cols).alias("base_setting"))
+
+
+def setting_label(games: pl.DataFrame, cols: list[str]) -> pl.Expr:
+    """The label of `cols` (the first is the edition): the edition, then every other column
+    that takes more than one value within an edition."""
     varying = [c for c in cols[1:] if games.height and
                games.group_by("edition").agg(pl.col(c).n_unique())[c].max() > 1]
 
@@ -75,7 +87,7 @@ def with_setting(games: pl.DataFrame) -> pl.DataFrame:
         return pl.lit(f"{c}=") + value
 
     parts = [pl.col("edition").cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying]
-    return games.with_columns(pl.concat_str(parts, separator=", ").alias("setting"))
+    return pl.concat_str(parts, separator=", ")
 
 
 def with_variant_info(games: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:

@@ -84,7 +84,8 @@ def _settings(*tables: pl.DataFrame) -> list[str]:
 # --- the sections ----------------------------------------------------------------------------
 
 def build_sections(a: Analysis) -> list[Section]:
-    sections = [crisis_section(a), rooms_section(a), burn_section(a), rush_section(a)]
+    sections = [crisis_section(a), players_section(a), rooms_section(a), burn_section(a),
+                rush_section(a)]
     summary = summary_section(a, sections)
     return [summary, *sections, run_section(a)]
 
@@ -104,6 +105,11 @@ def _reference(a: Analysis) -> dict[tuple[str, int], str]:
 
 def summary_section(a: Analysis, sections: list[Section]) -> Section:
     s = Section("summary", "Summary")
+    if a.games.height:
+        names = sorted(set(a.games["heuristic"].cast(pl.Utf8).to_list()))
+        s.intro.append(f"Played by: {', '.join(names)}. Every figure is the play of the player "
+                       "its setting names" + ("" if len(names) > 1 else ", " + names[0])
+                       + "; a stronger player can move a verdict (see Verdicts by player).")
     s.intro += text.crisis_sentences(a.difficulty)
     s.intro += text.target_sentences(a.targets)
     if a.has_rooms:
@@ -162,6 +168,50 @@ def crisis_section(a: Analysis) -> Section:
         b.tables += difficulty_tables(_of(a.difficulty, setting))
         if curve.height:
             b.tables.append(targets_table(_of(a.targets, setting)))
+        s.blocks.append(b)
+    return s
+
+
+PLAYERS_INTRO = [
+    "Every figure of this report comes from a scripted player, and a stronger player can move a "
+    "verdict as far as a change of the content can. Where a setting was played by several "
+    "players, their difficulty curves are drawn together and the targets to print for chosen "
+    "win rates are compared; the spread is how far the target moves between players.",
+]
+
+
+def players_section(a: Analysis) -> Section:
+    s = Section("players", "Verdicts by player", intro=list(PLAYERS_INTRO))
+    if a.player_keys.height == 0:
+        names = sorted(set(a.games["heuristic"].cast(pl.Utf8).to_list())) if a.games.height \
+            else []
+        s.intro = [f"Every setting of this run was played by one player "
+                   f"({', '.join(names) or 'none'}): every figure is that player's play. Add "
+                   "players to an experiment (`heuristic = [...]` in [grid]) to see how far "
+                   "the verdicts move."]
+        return s
+    for base in sorted(set(a.player_keys["base_setting"].to_list())):
+        b = Block(base)
+        curves = a.player_curves.filter(pl.col("base_setting") == base)
+        named = a.named.join(a.player_keys.filter(pl.col("base_setting") == base)
+                             .select("setting"), on="setting")
+        if curves.height:
+            b.figures.append(_figure(
+                f"players-curve-{slug(base)}.png",
+                "Share of Crisis games won at each target, one line per player, with 95% "
+                "Wilson bands; dotted lines mark the named difficulties.",
+                figures.player_curves_figure(curves, named,
+                                             f"{base}: Crisis win rate by player")))
+        t = a.player_targets.filter(pl.col("base_setting") == base)
+        if t.height:
+            rows = [[str(r["players"]), f"{r['level']:.0%}", r["heuristic"],
+                     "—" if r["target"] is None else str(r["target"]),
+                     "—" if r["spread"] is None else str(r["spread"])]
+                    for r in t.iter_rows(named=True)]
+            b.tables.append(Table("Targets to print for chosen win rates, by player (the "
+                                  "largest target won at least that often)",
+                                  ["Players", "Win rate", "Player", "Target",
+                                   "Moves by (points)"], rows, left=3))
         s.blocks.append(b)
     return s
 

@@ -75,7 +75,7 @@ def test_the_player_can_be_swept(tmp_path):
       'seats = [["greedy", "nobody"]]'), "must be a list of players"),
     (('"knob.draw_value" = [1.0, 1.5]', '"knob.draw_value" = [1.0, 99.0]'),
      "must be between 0 and 5"),
-    (("ready_bonus = 3.0", "no_such_knob = 3.0"), "no player seated has this knob"),
+    (("ready_bonus = 3.0", "no_such_knob = 3.0"), "no player of any variant has this knob"),
 ])
 def test_bad_players_and_knobs_are_refused_by_name(tmp_path, change, words):
     text = PLAYERS.replace(*change)

@@ -369,3 +369,33 @@ def test_room_value_counts_wins_at_a_target_that_tells_games_apart():
                                                              games))
     assert refs["target"].to_list() == [24]
     assert "median team score" in refs["label"][0]
+
+
+# --- Verdicts by player ----------------------------------------------------------------------
+
+def test_players_of_one_setting_are_compared_and_the_target_spread_measured():
+    from reports import players
+
+    rows = ([{"variant": 0, "heuristic": "greedy", "score_by_turn": [10, 30]}] * 50
+            + [{"variant": 0, "heuristic": "greedy", "score_by_turn": [10, 20]}] * 50
+            + [{"variant": 1, "heuristic": "reference", "score_by_turn": [10, 40]}] * 80
+            + [{"variant": 1, "heuristic": "reference", "score_by_turn": [10, 20]}] * 20)
+    g = frame.with_setting(games_frame(rows))
+    keys = players.settings_by_player(g)
+    assert keys["heuristic"].to_list() == ["greedy", "reference"]
+    assert keys["base_setting"].unique().to_list() == ["2e"]
+    curve = crisis.difficulty_curve(g)
+    curves = players.curves_by_player(curve, keys)
+    at30 = curves.filter(pl.col("target") == 30).sort("heuristic")
+    assert at30["win_rate"].to_list() == [0.5, 0.8]
+    spread = players.target_spread(crisis.targets_for_win_rates(curve), keys)
+    half = spread.filter(pl.col("level") == 0.5).sort("heuristic")
+    assert half["target"].to_list() == [30, 40]  # greedy wins half at 30, the reference at 40
+    assert half["spread"].to_list() == [10, 10]
+
+
+def test_one_player_runs_have_no_player_comparison():
+    from reports import players
+
+    g = frame.with_setting(games_frame([{"score_by_turn": [3]}] * 5))
+    assert players.settings_by_player(g).height == 0
