@@ -728,28 +728,11 @@ def frontier_doors_at_nb(st, room):
     return c
 
 
-# Greedy's memory: its caches and plans (the arrays st.bfs, st.front, st.gem_est, st.card_val
-# and these scalars). A search replays the game state; it copies the memory.
+# Greedy's memory: its caches and plans, in the arrays st.bfs, st.front, st.gem_est and
+# st.card_val and in these scalars. A search replays the game state and copies the memory
+# (forward.copy_memory_nb).
 MEMORY_SCALARS = (S_NEED_VER, S_PLAN_ROOM, S_FRONT_N, S_AVAIL_STAMP, S_GOAL_STAMP, S_REACH_KEY,
                   S_PLAN_KEY, S_PLAN_TARGET, S_PLAN_SIDE)
-
-
-@njit
-def copy_memory_nb(dst, src):
-    """Greedy's memory from src into dst, for a state dst that replays src's game."""
-    for i in MEMORY_SCALARS:
-        dst.sc[i] = src.sc[i]
-    _copy_flat_nb(dst.bfs.reshape(dst.bfs.size), src.bfs.reshape(src.bfs.size))
-    _copy_flat_nb(dst.front.reshape(dst.front.size), src.front.reshape(src.front.size))
-    _copy_flat_nb(dst.gem_est.reshape(dst.gem_est.size), src.gem_est.reshape(src.gem_est.size))
-    _copy_flat_nb(dst.card_val, src.card_val)
-
-
-@njit(inline=True)
-def _copy_flat_nb(dst, src):
-    # Element by element: kernels run without an allocator (jit.py).
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
 
 
 @njit(inline=True)

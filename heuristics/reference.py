@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.decisions import D_ACTION, D_DISCARD_LIMIT, D_PAYMENT, D_ROTATION, D_STEP
-from balance.engine.forward import copy_state_nb
+from balance.engine.forward import copy_memory_nb, copy_state_nb
 from balance.engine.rollout_nb import greedy_pick_nb, search_nb
 from balance.engine.seats import Seats
 from balance.engine.state import MAX_SCRIPT, S_TURN, new_state
@@ -86,7 +86,7 @@ class ReferenceGame:
         m = len(self.history) + 1
         self.script[: m - 1] = self.history
         self.pps.w[:] = s.players.w[p]
-        greedy.copy_memory_nb(self.snap, self.st)  # the rollouts' greedy goes on from here
+        copy_memory_nb(self.snap, self.st)  # the rollouts' greedy goes on from here
         vals = np.zeros((n, per))
         search_nb(self.sim, self.snap, s.tables, s.rules, self.pps, s.players.rng, self.script,
                   m, n, per, p, np.zeros(4 * per, np.int64), np.zeros(4, np.int64), vals)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.engine.forward import copy_state_nb, determinize_nb
+from balance.engine.forward import copy_memory_nb, copy_state_nb, determinize_nb
 from balance.engine.game_nb import R_TEAM_SCORE, R_VIOLATION
 from balance.engine.rollout_nb import greedy_pick_nb, rollout_nb
 from balance.engine.seats import Seats
@@ -34,7 +34,6 @@ from balance.engine.state import (
 from balance.play import play_batch, prepare
 from heuristics.dispatch import POLICY_EXTERNAL, POLICY_ROLLOUT
 from heuristics.external import playing
-from heuristics.greedy import copy_memory_nb
 
 
 class Recorder:

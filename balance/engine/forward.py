@@ -44,6 +44,7 @@ from balance.engine.state import (
 )
 from balance.tables import CRISIS
 from heuristics.dispatch import POLICY_GREEDY
+from heuristics.greedy import MEMORY_SCALARS
 
 
 @njit(inline=True)
@@ -85,6 +86,19 @@ def copy_state_nb(dst, src):
         dst.grid[src.pl[PL_Y, j], src.pl[PL_X, j]] = j
     dst.sc[S_TRACE] = 0
     dst.sc[S_CHECK] = 0
+
+
+@njit
+def copy_memory_nb(dst, src):
+    """The players' memory from src into dst, a state that replays src's game: greedy's caches
+    and plans (greedy.MEMORY_SCALARS and its arrays), which a replay of scripted choices does
+    not rebuild."""
+    for i in MEMORY_SCALARS:
+        dst.sc[i] = src.sc[i]
+    _copy_nb(dst.bfs, src.bfs)
+    _copy_nb(dst.front, src.front)
+    _copy_nb(dst.gem_est, src.gem_est)
+    _copy_nb(dst.card_val, src.card_val)
 
 
 @njit
