@@ -3,8 +3,9 @@ millions of games.
 
 Determinized flat Monte Carlo (as the TabletopGames and OpenSpiel players do it, written anew
 here): at each of its decisions of the kinds it searches (steps, the action, payments,
-discards to the hand limit, tile rotations) it tries every option in `budget` rollouts, split
-evenly. Each rollout starts from the state saved at the start of the turn, replays the turn's
+discards to the hand limit, tile rotations) it spends `budget` rollouts on its options by
+successive halving (rounds over the options still in the race, the weaker half dropped after
+each). Each rollout starts from the state saved at the start of the turn, replays the turn's
 decisions so far, takes the option, resamples what the player cannot know, and lets greedy
 (with this player's greedy knobs) play every seat to the end (balance/engine/forward.py).
 Rollout r of every option uses the same resampled world, so options are compared on common
@@ -33,7 +34,8 @@ from heuristics.dispatch import POLICY_ROLLOUT
 from heuristics.knobs import Knob
 
 KNOBS = (
-    Knob("budget", 64, 2, 4096, "rollouts per searched decision, split evenly over its options",
+    Knob("budget", 64, 2, 4096, "rollouts per searched decision, over its options by "
+         "successive halving",
          integer=True),
     Knob("confidence", 1.0, 0.0, 4.0, "leave greedy's choice only for an option whose mean "
          "lead over it, paired on common worlds, exceeds this many standard errors"),
@@ -81,24 +83,43 @@ class ReferenceGame:
         return k
 
     def _search(self, n: int, p: int, greedy_choice: int) -> int:
+        """Successive halving: the budget is spent in rounds, each over the options still in
+        the race, with fresh common worlds; after each round the half whose mean lead over
+        greedy's choice is lowest drops out (greedy's choice always stays). The survivors are
+        then judged on every rollout they played."""
         s = self.setup
-        per = max(1, self.budget(p) // n)
         m = len(self.history) + 1
         self.script[: m - 1] = self.history
-        self.pps.w[:] = s.players.w[p]
         copy_memory_nb(self.snap, self.st)  # the rollouts' greedy goes on from here
-        vals = np.zeros((n, per))
-        search_nb(self.sim, self.snap, s.tables, s.rules, self.pps, s.players.rng, self.script,
-                  m, n, per, p, np.zeros(4 * per, np.int64), np.zeros(4, np.int64), vals)
-        self.rollouts += n * per
-        # Rollout r of every option shares its world: judge each option by its paired lead
-        # over greedy's choice, and leave that choice only for a lead clear of the noise (the
-        # best of many noisy means is mostly luck, and a search that follows luck plays worse
-        # than its rollout policy).
-        lead = vals - vals[greedy_choice]
-        mean = lead.mean(axis=1)
-        se = lead.std(axis=1, ddof=1) / np.sqrt(per) if per > 1 else np.full(n, np.inf)
-        clear = mean - self.confidence(p) * se > 0
-        if not clear.any():
-            return greedy_choice
-        return int(np.argmax(np.where(clear, mean, -np.inf)))
+        self.pps.w[:] = s.players.w[p]
+        alive = list(range(n))
+        rounds = max(1, int(np.ceil(np.log2(n))))
+        leads: dict[int, list[np.ndarray]] = {i: [] for i in alive}
+        for _ in range(rounds):
+            per = max(2, self.budget(p) // (rounds * len(alive)))
+            opts = np.array(alive, np.int64)
+            vals = np.zeros((len(alive), per))
+            search_nb(self.sim, self.snap, s.tables, s.rules, self.pps, s.players.rng,
+                      self.script, m, opts, per, p, np.zeros(4 * per, np.int64),
+                      np.zeros(4, np.int64), vals)
+            self.rollouts += vals.size
+            base = vals[alive.index(greedy_choice)]
+            for j, i in enumerate(alive):
+                leads[i].append(vals[j] - base)
+            if len(alive) <= 2:
+                continue
+            mean = {i: np.concatenate(leads[i]).mean() for i in alive}
+            keep = sorted(alive, key=lambda i: -mean[i])[: (len(alive) + 1) // 2]
+            alive = sorted(set(keep) | {greedy_choice})
+        # Keep greedy's choice unless another option's lead, paired world by world, is clear
+        # of the noise: the best of many noisy means is mostly luck, and a search that follows
+        # luck plays worse than its rollout policy.
+        best, best_mean = greedy_choice, 0.0
+        for i in alive:
+            d = np.concatenate(leads[i])
+            if i == greedy_choice or len(d) < 2:
+                continue
+            se = d.std(ddof=1) / np.sqrt(len(d))
+            if d.mean() - self.confidence(p) * se > 0 and d.mean() > best_mean:
+                best, best_mean = i, d.mean()
+        return best

@@ -37,17 +37,17 @@ def greedy_pick_nb(kind, st, tb, ru, pp, n, p):
 
 
 @njit
-def search_nb(sim, snap, tb, ru, pps, rng, script, m, n, per, p, seeds, words, vals):
-    """Flat Monte Carlo over the n options of seat p's decision: `per` rollouts each,
+def search_nb(sim, snap, tb, ru, pps, rng, script, m, opts, per, p, seeds, words, vals):
+    """Flat Monte Carlo over options opts[j] of seat p's decision: `per` rollouts each,
     script[:m-1] being the turn's decisions so far. Rollout r of every option is seeded
     alike, from `rng` (common random numbers: options are compared on the same resampled
-    worlds). `seeds` (4 * per) and `words` (4) are scratch. vals[i, r] gets the value of
-    rollout r of option i."""
+    worlds). `seeds` (4 * per) and `words` (4) are scratch. vals[j, r] gets the value of
+    rollout r of option opts[j]."""
     for j in range(4 * per):
         seeds[j] = next32_nb(rng) | 1
-    for i in range(n):
-        script[m - 1] = i
+    for j in range(opts.shape[0]):
+        script[m - 1] = opts[j]
         for r in range(per):
-            for j in range(4):
-                words[j] = seeds[4 * r + j]
-            vals[i, r] = rollout_nb(sim, snap, tb, ru, pps, words, script, m, p)
+            for k in range(4):
+                words[k] = seeds[4 * r + k]
+            vals[j, r] = rollout_nb(sim, snap, tb, ru, pps, words, script, m, p)
