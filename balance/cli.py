@@ -217,6 +217,10 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         out: Path = typer.Option(Path("runs"), help="the run goes to OUT/<experiment name>/"),
         scheduler: str = typer.Option(None, help="Dask scheduler address, e.g. "
                                       "tcp://10.0.0.5:8786: play the shards on that cluster"),
+        precision: float = typer.Option(None, help="play in rounds until every headline win "
+                                        "rate's 95% interval is within this many percentage "
+                                        "points either side (--games, or the file's games, "
+                                        "caps it)"),
         ) -> None:
     """Play an experiment's games into Parquet files; rerun the same command to resume."""
     from rich.progress import (
@@ -229,15 +233,23 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
     )
 
     from balance.experiment import load_experiment
+    from balance.precision import check_precision, run_to_precision
     from balance.runner import RunFailed, run_experiment
 
     try:
         exp = load_experiment(experiment)
+        if precision is not None:
+            check_precision(precision)
     except InputError as e:
         fail(e)
     n = len(exp.variants) * (games or exp.games)
-    typer.echo(f"{exp.name}: {len(exp.variants)} variant(s) x {games or exp.games:,} games "
-               f"= {n:,} games -> {out / exp.name}")
+    if precision is None:
+        typer.echo(f"{exp.name}: {len(exp.variants)} variant(s) x {games or exp.games:,} games "
+                   f"= {n:,} games -> {out / exp.name}")
+    else:
+        typer.echo(f"{exp.name}: {len(exp.variants)} variant(s), in rounds until every "
+                   f"headline interval is within +-{precision:g} points, at most "
+                   f"{games or exp.games:,} games each -> {out / exp.name}")
     bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                    MofNCompleteColumn(), TextColumn("games"), _speed_column(),
                    TimeElapsedColumn(), TextColumn("elapsed,"), TimeRemainingColumn(),
@@ -246,6 +258,9 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
 
     def start(total: int, done: int) -> None:
         nonlocal task
+        if task is not None:  # the next round of a --precision run: the same bar grows
+            bar.update(task, total=total, completed=done)
+            return
         if done:
             typer.echo(f"resuming: {done:,} games already played")
         task = bar.add_task("playing", total=total, completed=done)
@@ -253,8 +268,12 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
             bar.start()
 
     try:
-        report = run_experiment(exp, out, games, jobs, scheduler, on_start=start,
-                                on_shard=lambda k: bar.advance(task, k))
+        if precision is None:
+            report = run_experiment(exp, out, games, jobs, scheduler, on_start=start,
+                                    on_shard=lambda k: bar.advance(task, k))
+        else:
+            rounds = run_to_precision(exp, out, precision, games, jobs, scheduler,
+                                      on_round=start, on_shard=lambda k: bar.advance(task, k))
     except InputError as e:
         bar.stop()
         fail(e)
@@ -277,6 +296,9 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
                    "same command again to resume", err=True)
         raise typer.Exit(130) from None
     bar.stop()
+    if precision is not None:
+        _say_rounds(rounds)
+        return
     if report.played:
         typer.echo(f"played {report.games:,} games in {report.played} shards, "
                    f"{report.seconds:.1f} s ({report.games_per_s:,.0f} games/s)")
@@ -284,6 +306,20 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         typer.echo("nothing to play: every shard is already there")
     typer.echo(f"{report.shards} shards in {report.run_dir} (read them with "
                "balance.store.read_run)")
+
+
+def _say_rounds(rounds) -> None:
+    for i, r in enumerate(rounds.rounds, 1):
+        typer.echo(f"round {i}: {r.games:,} games per variant, widest headline interval "
+                   f"+-{r.widest:.2f} points")
+    if rounds.reached:
+        typer.echo(f"precision reached: every headline interval is within "
+                   f"+-{rounds.precision:g} points after {rounds.games:,} games per variant "
+                   f"({rounds.run_dir})")
+    else:
+        typer.echo(f"precision NOT reached: the game cap ({rounds.games:,} per variant) came "
+                   f"first; the widest interval is +-{rounds.rounds[-1].widest:.2f} points. "
+                   "Raise --games to go on from here", err=True)
 
 
 def _speed_column():
