@@ -102,6 +102,75 @@ def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default
         typer.echo(f"map written to {map_}")
 
 
+@app.command("tune")
+def tune(experiment: str = typer.Argument(..., help="experiment file (one variant), or a name "
+                                          "in experiments/"),
+         lever: str = typer.Option(..., help="the whole-number setting to seek: a rule field "
+                                   "(hand_limit, burn_per_turn, crisis_targets.Journeyman), "
+                                   "target, players, knob.NAME"),
+         range_: str = typer.Option(..., "--range", help="LOW:HIGH, the values to search"),
+         goal: str = typer.Option(..., help="Journeyman=50% (win rate at a difficulty, or "
+                                  "35=50% at points), score=40 (mean), rounds=12 (Rush)"),
+         games: int = typer.Option(None, min=1, help="most games per lever value (default "
+                                   "20,000)"),
+         first: int = typer.Option(None, min=10, help="games per value while bisecting "
+                                   "(default 400)"),
+         jobs: int = typer.Option(None, min=1, help="worker processes (default: one per core)"),
+         ) -> None:
+    """Find the lever value that meets a goal, with a 95% interval on it (common seeds)."""
+    import polars as pl
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from balance import goal_seek as gs
+    from balance.experiment import load_experiment
+    from balance.runner import check_jobs, default_jobs
+
+    first = first or gs.FIRST_GAMES
+    most = games or gs.MAX_GAMES
+    try:
+        parsed_goal = gs.parse_goal(goal)
+        try:
+            lo, hi = (int(x) for x in range_.split(":"))
+        except ValueError:
+            raise InputError([Problem("--range", "", "", f"needs LOW:HIGH, two whole "
+                                      f"numbers, got {range_!r}")]) from None
+        gs.check_range(lo, hi)
+        if most < first or most > 10_000_000:
+            raise InputError([Problem("--games", "", "", f"must be from --first ({first}) to "
+                                      f"10,000,000, got {most}")])
+        jobs = default_jobs() if jobs is None else jobs
+        check_jobs(jobs)
+        exp = load_experiment(experiment)
+        empty = pl.DataFrame(schema={"score": pl.Int16, "turns": pl.Int16, "won": pl.Boolean})
+        with Progress(SpinnerColumn(), TextColumn("{task.completed:,} games played"),
+                      TimeElapsedColumn(), transient=True) as bar:
+            task = bar.add_task("seeking", total=None)
+            evaluate, check = gs.experiment_evaluator(
+                exp, lever, parsed_goal, jobs, on_games=lambda k: bar.advance(task, k))
+            for v in (lo, hi):  # both ends compile, and the goal can be measured, or nothing
+                gs.outcomes(empty, parsed_goal, check(v).variants[0])  # is played
+            result = gs.seek(evaluate, lo, hi, parsed_goal, lever, first, most)
+    except InputError as e:
+        fail(e)
+    _say_seek(result)
+
+
+def _say_seek(r) -> None:
+    g = r.goal
+    typer.echo(f"{'value':>8}  {'games':>7}  {'outcome':>8}  95% interval")
+    for v, n, est, lo, hi in r.table():
+        typer.echo(f"{v:>8}  {n:>7,}  {g.show(est):>8}  {g.show(lo)} to {g.show(hi)}")
+    if not r.reached:
+        typer.echo(f"goal {g.text} is not met anywhere in {r.lever} = {r.lo}..{r.hi}; the "
+                   f"closest end is {r.closest}. Widen --range.")
+        return
+    typer.echo(f"{r.lever} meets {g.text} at {r.crossing:.2f} (95% interval {r.low:.2f} to "
+               f"{r.high:.2f}); the closest whole value is {r.closest}.")
+    if not r.sure:
+        typer.echo("the values either side of the crossing could not both be told from the "
+                   "goal within --games: the interval is what the games played support")
+
+
 @app.command("players")
 def players_() -> None:
     """List the players a seat can have, with their knobs (default and range)."""
