@@ -72,6 +72,7 @@ from balance.engine.state import (
     PL_POINTS,
     PL_ROT,
     PL_TYPE,
+    PL_USES,
     S_CARTS,
     S_CHECK,
     S_END_REASON,
@@ -299,6 +300,7 @@ def movement_nb(st, tb, ru, pp, p):
                 build_nb(st, tb, ru, pp, p, st.pos[p], a, False)
         elif kind == OPT_CART:
             free_uses += 1
+            st.pl[PL_USES, st.pos[p]] += 1  # a ride is a use of the cart it leaves from
             emit_nb(st, EV_CART, st.pos[p], a, 0, 0, 0)
             st.pos[p] = a
         elif kind == OPT_WARP_MOVE:
