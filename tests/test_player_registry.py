@@ -23,7 +23,7 @@ def test_a_knob_set_by_name_reaches_the_weights():
     s = prepare("2e", "crisis", 2, knobs={"draw_value": 2.5})
     base = prepare("2e", "crisis", 2)
     assert s.players.w[0, greedy.W_DRAW] == 2.5
-    assert base.players.w[0, greedy.W_DRAW] == 1.0
+    assert base.players.w[0, greedy.W_DRAW] == greedy.KNOBS[greedy.W_DRAW].default
     same = np.ones(base.players.w.shape[1], bool)
     same[greedy.W_DRAW] = False
     assert (s.players.w[:, same] == base.players.w[:, same]).all()
