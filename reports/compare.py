@@ -143,6 +143,9 @@ def _check_variants(run_dir) -> dict:
     # Before any game is read: a one-variant run of millions of games is refused at once.
     from balance.store import read_manifest
 
+    if Path(run_dir).exists() and not Path(run_dir).is_dir():
+        raise InputError([Problem(str(run_dir), "", "", "is a file, not a run folder (name the "
+                                  "folder `balance run` wrote, e.g. runs/<experiment name>)")])
     manifest = read_manifest(run_dir)
     if len(manifest["variants"]) < 2:
         raise InputError([Problem(str(run_dir), "", "", ONE_VARIANT)])

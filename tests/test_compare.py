@@ -462,6 +462,15 @@ def test_a_folder_that_is_not_a_run_is_refused(tmp_path, cli):
     assert len(r.stderr.splitlines()) == 1
 
 
+def test_a_file_given_for_the_run_folder_is_refused(tmp_path, cli):
+    f = tmp_path / "exp.toml"
+    f.write_text(SWEEP, encoding="utf-8")
+    r = cli("compare", f)
+    assert r.exit_code == 2
+    assert r.stderr == f"error: {f}: is a file, not a run folder (name the folder `balance " \
+        "run` wrote, e.g. runs/<experiment name>)\n"
+
+
 @pytest.mark.parametrize("value", ["3", "-1", "true", '"first"', "1.0"])
 def test_experiment_baseline_must_name_a_variant(tmp_path, value):
     path = tmp_path / "exp.toml"
