@@ -6,8 +6,8 @@ is what `balance run` ends with: one line per variant, one column per headline q
 
 A difference whose interval contains zero never shows its estimate, which would pass for an
 effect: it reads "no difference found", followed by the interval, which says how large a
-difference could still hide there. The Holm column says whether a difference that was found survives Holm's
-correction over every difference of the table.
+difference could still hide there. The Holm column says whether a difference that was found
+survives Holm's correction over every difference of the table.
 """
 
 from __future__ import annotations
