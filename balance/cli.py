@@ -367,14 +367,23 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
     bar.stop()
     if precision is not None:
         _say_rounds(rounds)
-        return
-    if report.played:
-        typer.echo(f"played {report.games:,} games in {report.played} shards, "
-                   f"{report.seconds:.1f} s ({report.games_per_s:,.0f} games/s)")
+        run_dir = rounds.run_dir
     else:
-        typer.echo("nothing to play: every shard is already there")
-    typer.echo(f"{report.shards} shards in {report.run_dir} (read them with "
-               "balance.store.read_run)")
+        if report.played:
+            typer.echo(f"played {report.games:,} games in {report.played} shards, "
+                       f"{report.seconds:.1f} s ({report.games_per_s:,.0f} games/s)")
+        else:
+            typer.echo("nothing to play: every shard is already there")
+        typer.echo(f"{report.shards} shards in {report.run_dir} (read them with "
+                   "balance.store.read_run)")
+        run_dir = report.run_dir
+    from reports.headline import headline
+
+    try:
+        typer.echo("")
+        typer.echo(headline(run_dir))
+    except InputError as e:
+        fail(e)
 
 
 def _say_rounds(rounds) -> None:
@@ -491,6 +500,32 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
     except InputError as e:
         fail(e)
     typer.echo(f"report written to {page}")
+
+
+@app.command("compare")
+def compare_(run_dir: Path = typer.Argument(..., metavar="RUN_DIR",
+                                            help="a run folder written by `balance run`"),
+             baseline: int = typer.Option(None, help="compare with this variant (default: the "
+                                          "experiment file's `baseline`, else variant 0)"),
+             json_: bool = typer.Option(False, "--json", help="print the comparison as JSON "
+                                        "(every difference, and the difficulty curves)"),
+             ) -> None:
+    """Compare every variant of a run with the baseline, on the games both played (the same
+    seeds): each difference with a 95% interval that uses the pairing, and whether it
+    survives Holm's correction over the whole table."""
+    import json
+
+    from reports.compare import compare_run
+    from reports.compare_text import full_table
+
+    try:
+        cmp = compare_run(run_dir, baseline)
+    except InputError as e:
+        fail(e)
+    if json_:
+        typer.echo(json.dumps(cmp.to_dict(), indent=1, ensure_ascii=False, allow_nan=False))
+    else:
+        typer.echo(full_table(cmp))
 
 
 def main() -> None:  # pragma: no cover - console entry

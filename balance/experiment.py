@@ -50,7 +50,7 @@ MAX_SHARDS = 500_000
 
 TOP_KEYS = ("experiment", "rules", "knobs", "grid")
 EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "seats",
-                   "games", "seed", "shard_size", "players", "target", "exhaust")
+                   "games", "seed", "shard_size", "players", "target", "exhaust", "baseline")
 # Fixed in [experiment] or swept in [grid]; so are the rule fields, and players' knobs as
 # knob.<name> (fixed in [knobs]).
 VARIANT_KEYS = ("players", "target", "exhaust", "heuristic", "seats")
@@ -381,6 +381,13 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     shipped = Path(content_file).parent.resolve() == CONTENT_DIR.resolve()
     variants = _variants(probs, file, edition, Path(content_file).stem if shipped else
                          content_file, c.name, mode, heuristic, fixed, rules, grid, knobs)
+    # The variant the others are compared with (`balance compare`); it plays no part in the
+    # games, but it is part of the file's meaning, so a run records the one it was made with.
+    baseline = head.get("baseline", 0)
+    if variants and (not _is_int(baseline) or not 0 <= baseline < len(variants)):
+        probs.add("[experiment]", "baseline", f"must be the number of a variant, 0 to "
+                  f"{len(variants) - 1} (in the order of the [grid]'s cross product), got "
+                  f"{baseline!r}")
     inputs = {f"content/{Path(content_file).name}": _sha(Path(content_file)),
               f"profiles/{edition}.toml": _sha(PROFILE_DIR / f"{edition}.toml")}
     try:

@@ -76,10 +76,10 @@ def _games_on_disk(run_dir: Path) -> int:
 def widest_now(run_dir: Path) -> float:
     """The widest headline half-width of the run as it is on disk, in percentage points."""
     from balance import store
-    from reports.headline import headline, widest_half_width
+    from reports.headline import headline_rates, widest_half_width
 
     scan = store.scan_run(run_dir)
-    return 100 * widest_half_width(headline(scan.games, store.read_manifest(run_dir)))
+    return 100 * widest_half_width(headline_rates(scan.games, store.read_manifest(run_dir)))
 
 
 def run_to_precision(exp: Experiment, out: str | Path, precision: float, cap: int | None = None,

@@ -17,4 +17,6 @@ From a notebook (polars in, polars out; nothing here needs matplotlib):
     rush.endings(games)
 
 `reports.build.write_report(run, out_dir)` writes the HTML page and its figures.
+`reports.compare.compare_run(run_dir)` compares every variant with the baseline, game by game
+(`balance compare`), with the paired intervals of `reports.paired`.
 """

@@ -9,7 +9,7 @@ import pytest
 
 from balance import store
 from balance.precision import next_games
-from reports.headline import headline, headline_counts, widest_half_width
+from reports.headline import headline_counts, headline_rates, widest_half_width
 
 EXPERIMENT = """\
 [experiment]
@@ -54,7 +54,7 @@ def test_the_precision_stop_equals_the_fixed_run_of_its_size(exp_path, tmp_path,
     assert a.equals(b)
     # and the precision asked for is what the headline now has
     scan = store.scan_run(tmp_path / "a" / "prec")
-    assert widest_half_width(headline(scan.games, scan.manifest)) <= 0.03
+    assert widest_half_width(headline_rates(scan.games, scan.manifest)) <= 0.03
 
 
 def test_the_cap_comes_first_and_says_so(exp_path, tmp_path, cli):

@@ -1,0 +1,230 @@
+"""A comparison (reports/compare.py) as text for the terminal, at most 100 columns wide.
+
+`full_table` is what `balance compare` prints: one block per variant, a line per quantity with
+the baseline's value, the variant's, and the difference with its 95% interval. `short_table`
+is what `balance run` ends with: one line per variant, one column per headline quantity.
+
+A difference whose interval contains zero never shows its estimate, which would pass for an
+effect: it reads "no difference found", followed by the interval, which says how large a
+difference could still hide there. The Holm column says whether a difference that was found
+survives Holm's correction over every difference of the table.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import polars as pl
+
+from reports import text
+from reports.compare import MEAN, MEDIAN, RATE, Comparison
+
+WIDTH = 100
+NOT_FOUND = "no difference found"
+
+
+def _pp(x: float, decimals: int) -> str:
+    t = f"{100 * x:.{decimals}f}"
+    return ("0" if float(t) == 0 else t).replace("-", "−")
+
+
+def _decimals(half_width: float) -> int:
+    # The interval's half-width to one or two significant figures, at most two decimals:
+    # enough to tell the bounds apart and from zero, no more than the games can support.
+    return 0 if half_width >= 9.5 else 1 if half_width >= 0.095 else 2
+
+
+def _rate_decimals(half_width: float) -> int:
+    return _decimals(100 * half_width)
+
+
+def _amount_decimals(half_width: float) -> int:
+    return _decimals(half_width)
+
+
+def _signed(x: float, decimals: int) -> str:
+    t = f"{x:+.{decimals}f}"
+    return ("0" if float(t) == 0 else t).replace("-", "−")
+
+
+def _plain(x: float, decimals: int) -> str:
+    t = f"{x:.{decimals}f}"
+    return ("0" if float(t) == 0 else t).replace("-", "−")
+
+
+def value_text(value: float, kind: str) -> str:
+    """One arm's value: a rate as a percentage and a mean with one decimal, a median with
+    at most one (whole numbers and halves)."""
+    if text.missing(value):
+        return text.DASH
+    if kind == RATE:
+        return text.pct(value, 1)
+    return f"{value:.1f}" if kind == MEAN else text.num(value, 1)
+
+
+def difference_text(row: dict) -> str:
+    """"+4.8 pp (2.0 to 7.9)", "+2.0 (1.6 to 2.5)", or "no difference found (−0.7 to 1.4 pp)"."""
+    lo, hi, d = row["ci_low"], row["ci_high"], row["difference"]
+    half = max(d - lo, hi - d, 0.0)
+    if row["kind"] == RATE:
+        dec = _rate_decimals(half)
+        interval = f"{_pp(lo, dec)} to {_pp(hi, dec)} pp"
+        if not row["found"]:
+            return f"{NOT_FOUND} ({interval})"
+        return f"{_signed(100 * d, dec)} pp ({interval[:-3]})"
+    dec = _amount_decimals(half)
+    lo_t, hi_t, d_t = _plain(lo, dec), _plain(hi, dec), _signed(d, dec)
+    if row["kind"] == MEDIAN or lo == hi:
+        # Medians of whole numbers are whole or halves: "+1.5 (1 to 3)", not "(1.0 to 3.0)";
+        # an interval of no width (every game moved by the same amount) is exact.
+        lo_t, hi_t, d_t = (t.rstrip("0").rstrip(".") if "." in t else t
+                           for t in (lo_t, hi_t, d_t))
+    if not row["found"]:
+        return f"{NOT_FOUND} ({lo_t} to {hi_t})"
+    return f"{d_t} ({lo_t} to {hi_t})"
+
+
+def holm_text(row: dict) -> str:
+    if not row["found"]:
+        return ""
+    return "yes" if row["holm"] else "no"
+
+
+def _wrap(line: str, indent: str = "") -> list[str]:
+    return textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [""]
+
+
+def _methods(cmp: Comparison) -> str:
+    kinds = set(cmp.differences["kind"].to_list())
+    parts = []
+    if RATE in kinds:
+        parts.append("win rates, Tango's score interval for paired proportions")
+    if MEAN in kinds:
+        parts.append("means, the paired t interval")
+    if MEDIAN in kinds:
+        parts.append(f"medians, a paired bootstrap of {cmp.resamples:,} resamples (seed "
+                     f"{cmp.seed})")
+    return "; ".join(parts)
+
+
+def header(cmp: Comparison) -> list[str]:
+    base = cmp.label(cmp.baseline)
+    n = cmp.variants.height
+    lines = _wrap(f"{cmp.experiment}: {n} variants of {cmp.mode.capitalize()}, each compared "
+                  f"with the baseline, {base} (variant {cmp.baseline}), on the games both "
+                  "played (the same seeds).")
+    lines += _wrap(f"Differences are variant minus baseline, with 95% intervals that use the "
+                   f"pairing: {_methods(cmp)}.")
+    return lines
+
+
+def footer(cmp: Comparison) -> list[str]:
+    lines = _wrap(f"{NOT_FOUND}: the 95% interval contains zero; the games are consistent "
+                  "with no difference, and with any difference inside the interval. Holm: "
+                  "'yes' if the difference survives Holm's correction "
+                  f"over all {cmp.family} differences of the table (5% family-wise), 'no' if "
+                  "it may be one of the chance findings expected among so many.")
+    for note in cmp.notes:
+        lines += _wrap(f"Note: {note}", "      ")
+    return lines
+
+
+def full_table(cmp: Comparison) -> str:
+    """The whole comparison, one block per variant, in variant order."""
+    out = header(cmp) + [""]
+    rows = cmp.differences
+    name_w = max([len("quantity"), *(len(x) for x in rows["name"].to_list())])
+    for v in cmp.variants.filter(~pl.col("baseline"))["variant"].to_list():
+        block = rows.filter(pl.col("variant") == v)
+        label = cmp.label(v)
+        if block.height == 0:
+            out += _wrap(f"{label} (variant {v}): not compared (see the notes below).")
+            out.append("")
+            continue
+        pairs = block["pairs"].max()
+        out += _wrap(f"{label} (variant {v}), {pairs:,} games in common with the baseline:")
+        out.append(f"  {'quantity':<{name_w}}  {'baseline':>8}  {'variant':>8}  "
+                   f"{'difference (95% interval)':<40} Holm")
+        for r in block.iter_rows(named=True):
+            line = (f"  {r['name']:<{name_w}}  {value_text(r['baseline'], r['kind']):>8}  "
+                    f"{value_text(r['value'], r['kind']):>8}  {difference_text(r):<40} "
+                    f"{holm_text(r)}")
+            out.append(line.rstrip())
+        out.append("")
+    out += footer(cmp)
+    return "\n".join(out)
+
+
+# -- the short form -----------------------------------------------------------------------
+
+def _headline_quantities(cmp: Comparison) -> list[tuple[str, str, str]]:
+    """(quantity, column title, kind) of the short form, in table order: the win rates and
+    the mean score in Crisis; the length and each seat's share in Rush."""
+    d = cmp.differences
+    seen = list(dict.fromkeys(zip(d["quantity"].to_list(), d["name"].to_list(),
+                                  d["kind"].to_list(), strict=True)))
+    titles = []
+    for q, name, kind in seen:
+        if cmp.mode == "crisis" and (q.startswith("win:") or q == "score:mean"):
+            title = name.removeprefix("win at ").replace(" (", " ").rstrip(")")
+            titles.append((q, title.replace("mean team score", "mean score"), kind))
+        elif cmp.mode == "rush" and (q == "rounds:mean" or q.startswith("seat:")):
+            titles.append((q, name.replace("mean length (rounds)", "rounds (mean)")
+                           .replace(" win share", " wins"), kind))
+    return titles
+
+
+def _short_cell(row: dict) -> str:
+    if not row["found"]:
+        return "no difference"
+    half = max(row["difference"] - row["ci_low"], row["ci_high"] - row["difference"], 0.0)
+    mark = " *" if row["holm"] else ""
+    if row["kind"] == RATE:
+        return f"{_signed(100 * row['difference'], _rate_decimals(half))} pp{mark}"
+    return f"{_signed(row['difference'], _amount_decimals(half))}{mark}"
+
+
+def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
+    """The headline differences: a line per variant (the baseline's own values first), a
+    column per quantity; columns that do not fit in 100 go to a second table below."""
+    quantities = _headline_quantities(cmp)
+    d = cmp.differences
+    base = cmp.baseline
+    first = d.group_by("quantity", maintain_order=True).first()
+    labels = [f"{cmp.label(base)} (baseline)"]
+    cells: list[list[str]] = [[value_text(first.filter(pl.col("quantity") == q)["baseline"]
+                                          .item(), kind) for q, _, kind in quantities]]
+    for v in cmp.variants.filter(~pl.col("baseline"))["variant"].to_list():
+        labels.append(cmp.label(v))
+        row = []
+        for q, _, _ in quantities:
+            r = d.filter((pl.col("variant") == v) & (pl.col("quantity") == q))
+            row.append(_short_cell(r.row(0, named=True)) if r.height else text.DASH)
+        cells.append(row)
+    label_w = min(max(len(x) for x in labels), 40)
+    widths = [max(len(title), *(len(c[i]) for c in cells)) for i, (_, title, _) in
+              enumerate(quantities)]
+    out = _wrap(f"Against the baseline, {cmp.label(base)}, on the same games (paired 95% "
+                "intervals):")
+    start = 0
+    while start < len(quantities):
+        # As many columns as fit beside the labels; the rest in another table below.
+        stop, used = start, label_w + 2
+        while stop < len(quantities) and (stop == start or used + widths[stop] + 2 <= WIDTH):
+            used += widths[stop] + 2
+            stop += 1
+        out.append(" " * (label_w + 2) + "".join(f"{quantities[i][1]:>{widths[i] + 2}}"
+                                                 for i in range(start, stop)))
+        for label, row in zip(labels, cells, strict=True):
+            shown = label if len(label) <= label_w else label[:label_w - 1] + "…"
+            out.append(f"{shown:<{label_w + 2}}" + "".join(f"{row[i]:>{widths[i] + 2}}"
+                                                           for i in range(start, stop)))
+        start = stop
+        out.append("")
+    more = f"; every quantity: balance compare {run_dir}" if run_dir else ""
+    out += _wrap(f"no difference: the interval contains zero (no difference found); * the "
+                 f"difference survives Holm's correction over all {cmp.family} differences"
+                 f"{more}")
+    for note in cmp.notes:
+        out += _wrap(f"Note: {note}", "      ")
+    return "\n".join(out)

@@ -1,0 +1,66 @@
+"""The variants of a run as the designer named them: their labels as written in the experiment
+file's [grid], and which one is the baseline that the others are compared with.
+
+Both are read from the manifest: it keeps the experiment file's text as the games were played
+with it, so a run is described by its own file even after the file has been edited.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+
+from balance.errors import InputError, Problem
+
+
+def experiment_table(manifest: dict) -> dict:
+    """The parsed experiment file the run was made with ({} when the manifest has no text, as
+    for `balance.simulate`, or a text that no longer parses)."""
+    try:
+        data = tomllib.loads(manifest.get("text") or "")
+    except (tomllib.TOMLDecodeError, TypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _written(value) -> str:
+    # As TOML spells it, less the quotes: hand_limit=5, exhaust=true, target=Master.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(_written(v) for v in value)
+    return str(value)
+
+
+def labels(manifest: dict) -> list[str]:
+    """One label per variant, in variant order: the [grid] keys and values as written
+    ("hand_limit=5", "players=3, target=Master"). The variants are the grid's cross product
+    with the last key varying fastest, as balance.experiment numbers them. A run whose text
+    has no grid matching its variants gets "variant N"."""
+    n = len(manifest.get("variants", []))
+    grid = experiment_table(manifest).get("grid")
+    if isinstance(grid, dict) and grid and all(isinstance(v, list) for v in grid.values()):
+        combos = list(itertools.product(*grid.values()))
+        if len(combos) == n:
+            return [", ".join(f"{k}={_written(v)}" for k, v in zip(grid, combo, strict=True))
+                    for combo in combos]
+    return [f"variant {i}" for i in range(n)] if n > 1 else ["the only variant"] * n
+
+
+def baseline(manifest: dict, run_dir: str, override: int | None = None) -> int:
+    """The variant the others are compared with: `override` (the command's --baseline), else
+    the experiment file's `baseline`, else the first. InputError if it is not a variant."""
+    n = len(manifest.get("variants", []))
+    if override is not None:
+        if not 0 <= override < n:
+            raise InputError([Problem("--baseline", "", "", f"must be a variant of {run_dir}, "
+                                      f"0 to {n - 1}, got {override}")])
+        return override
+    head = experiment_table(manifest).get("experiment")
+    chosen = head.get("baseline", 0) if isinstance(head, dict) else 0
+    if not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < n:
+        # The file was checked when the run was made; a manifest edited since is damaged.
+        raise InputError([Problem(run_dir, "manifest.json: [experiment]", "baseline",
+                                  f"must be a variant, 0 to {n - 1}, got {chosen!r}: the "
+                                  "manifest is damaged; give --baseline")])
+    return chosen
