@@ -13,7 +13,14 @@ from balance.engine.decisions import (
 )
 from balance.engine.options_nb import offer_nb
 from balance.engine.rollout_nb import greedy_pick_nb
-from balance.engine.state import S_ORIGIN
+from balance.engine.state import (
+    PILE_BURNT,
+    PILE_BURNT_SEEN,
+    S_BURNT_N,
+    S_BURNT_SEEN_N,
+    S_DECISIONS,
+    S_ORIGIN,
+)
 from balance.scenario import Scenario
 
 EAST, WEST = SIDES.index("east"), SIDES.index("west")
@@ -21,6 +28,7 @@ EAST, WEST = SIDES.index("east"), SIDES.index("west")
 
 def _pick(sc, kind, n, p=0):
     s = sc.setup
+    sc.st.sc[S_DECISIONS] += 1  # as decide_nb counts each decision (greedy's caches key on it)
     return int(greedy_pick_nb(kind, sc.st, sc.tb, sc.ru, s.players, n, p))
 
 
@@ -148,3 +156,37 @@ def test_turns_a_new_tile_towards_points_rather_than_an_affordable_door_worth_no
     for j, r in enumerate(opts):
         offer_nb(sc.st, j, r, rt, WEST, cell)
     assert opts[_pick(sc, D_ROTATION, 2)] == rich_rot
+
+
+def test_discards_to_the_hand_limit_the_card_its_goal_door_needs_least():
+    """Goal: the cards of the door it saves for are kept; a card no frontier door wants goes
+    first (the east door's Obsidian, Fire Ruby x2 and Star Tear are all in hand)."""
+    from balance.engine.decisions import D_DISCARD_LIMIT
+
+    sc, vein, ids = _vein(["Obsidian", "Star Tear"], ["Fire Ruby", "Fire Ruby"],
+                          ["Soulstone", "Soulstone"])
+    opts = 0
+    for i in range(3):
+        opts = offer_nb(sc.st, opts, i, sc.st.hand[0, i], 0, 0)
+    k = _pick(sc, D_DISCARD_LIMIT, opts)
+    assert sc.card_gems(int(sc.st.opt[k, 1])) == ("Soulstone", "Soulstone")
+
+
+def test_uses_an_ability_that_digs_what_the_goal_door_lacks_rather_than_drawing():
+    """Ability: a room that digs the very gem the goal door lacks beats the Draw 1 action."""
+    from balance.engine.decisions import ACT_ABILITY, ACT_DRAW, D_ACTION
+
+    sc = Scenario("1e", players=1, heuristic="greedy")
+    vein = sc.place("Fire Ruby Vein", 0, 0)  # its ability digs Fire Ruby
+    sc.hand(0, ["Obsidian", "Star Tear"], ["Fire Ruby", "Raw Hope"])  # east door lacks 1 Fire Ruby
+    sc.deck(["Fire Ruby", "Fire Ruby"], ["Electrum", "Permafrost"], ["Fire Ruby", "Soulstone"])
+    sc.tiles("Great Cavern", "Great Cavern")
+    sc.stand(0, vein)
+    # The cards the scenario sets aside count as seen, so the deck is known to hold the Fire
+    # Rubies (set aside unseen, they would make a dig look hopeless, rightly).
+    st = sc.st
+    st.piles[PILE_BURNT_SEEN, : st.sc[S_BURNT_N]] = st.piles[PILE_BURNT, : st.sc[S_BURNT_N]]
+    st.sc[S_BURNT_SEEN_N] = st.sc[S_BURNT_N]
+    offer_nb(sc.st, 0, ACT_DRAW, 0, 0, 0)
+    offer_nb(sc.st, 1, ACT_ABILITY, 0, 0, 0)
+    assert sc.st.opt[_pick(sc, D_ACTION, 2), 0] == ACT_ABILITY
