@@ -171,6 +171,44 @@ def _say_seek(r) -> None:
                    "goal within --games: the interval is what the games played support")
 
 
+@app.command("content")
+def content_(experiment: str = typer.Argument(..., help="experiment file, or a name in "
+                                              "experiments/"),
+             variant: int = typer.Option(0, min=0, help="the variant's number"),
+             out: Path = typer.Option(None, help="write the content file here (default: "
+                                      "print it)"),
+             ) -> None:
+    """Write a variant's content (its box, with the experiment's patches applied) as a
+    content file: playing that file plays the variant, game for game."""
+    from balance.content import CONTENT_DIR
+    from balance.experiment import load_experiment
+
+    try:
+        exp = load_experiment(experiment)
+        if variant >= len(exp.variants):
+            raise InputError([Problem("--variant", "", "", f"the experiment has variants 0 to "
+                                      f"{len(exp.variants) - 1}, got {variant}")])
+        if out is not None and out.exists():
+            raise InputError([Problem(str(out), "", "", "already exists; name a new file")])
+    except InputError as e:
+        fail(e)
+    v = exp.variants[variant]
+    text = v.content_text
+    if text is None:
+        text = (CONTENT_DIR / f"{v.content}.toml").read_text(encoding="utf-8")
+    head = (f"# Content of variant {variant} ({v.label}) of {exp.file}, written by "
+            "`balance content`.\n")
+    if out is None:
+        typer.echo(head + text, nl=False)
+        return
+    try:
+        out.write_text(head + text, encoding="utf-8")
+    except OSError as e:
+        typer.echo(f"error: {out}: cannot write ({e.strerror or e})", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"variant {variant} ({v.label}): content written to {out}")
+
+
 @app.command("players")
 def players_() -> None:
     """List the players a seat can have, with their knobs (default and range)."""

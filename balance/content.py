@@ -15,7 +15,7 @@ from balance.errors import InputError, Problems
 from balance.textfile import short
 
 SIDES = ("north", "east", "south", "west")  # clockwise; index = side number
-ROOM_KINDS = ("action", "movement", "free", "tunnel", "minecart")
+ROOM_KINDS = ("action", "movement", "free", "tunnel", "minecart", "plain")
 GEM_KINDS = ("standard", "special")
 POWERS = ("wild", "echo", "bonus", "warp")
 MAX_GEM_TYPES = 32  # gem sets are int64 bitmasks in the engine
@@ -432,7 +432,7 @@ def _parse_rooms(probs: Problems, rows: list[dict], gem_names: set[str]) -> list
         except AbilityError as e:
             probs.add(where, "ability", short(str(e), 300))
             text = None
-        if kind in ("tunnel", "minecart") and ability:
+        if kind in ("tunnel", "minecart", "plain") and ability:
             probs.add(where, "ability", f"a {kind} has no ability; use \"\"")
         if kind in ("action", "movement", "free") and text == "":
             probs.add(where, "ability", f"an {kind} room needs an ability")

@@ -48,12 +48,15 @@ MAX_VARIANTS = 99_999  # shard names give the variant five digits
 # thousand are quick, a hundred million would not fit in memory.
 MAX_SHARDS = 500_000
 
-TOP_KEYS = ("experiment", "rules", "knobs", "grid")
+TOP_KEYS = ("experiment", "rules", "knobs", "patches", "grid")
 EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "seats",
                    "games", "seed", "shard_size", "players", "target", "exhaust", "baseline")
 # Fixed in [experiment] or swept in [grid]; so are the rule fields, and players' knobs as
 # knob.<name> (fixed in [knobs]).
 VARIANT_KEYS = ("players", "target", "exhaust", "heuristic", "seats")
+# Fixed in [experiment] or swept in [grid]: which box and which rules. Swept, each becomes a
+# games-table column (edition has its own already).
+SETTING_KEYS = ("edition", "content")
 KNOB_PREFIX = "knob."
 
 
@@ -76,6 +79,16 @@ class Variant:
     difficulties: dict  # the profile's Crisis targets after overrides
     seats: tuple | None = None  # a player for each seat, when they differ
     knobs: dict = field(default_factory=dict)  # players' knobs set by name
+    # The content as text when it is not a shipped file as shipped (a file of the designer's,
+    # or patched): workers get it by value. Its sha256 is in the manifest.
+    content_text: str | None = None
+    patches: tuple = ()  # the patches applied, with this variant's numbers
+
+    @property
+    def content_sha256(self) -> str | None:
+        if self.content_text is None:
+            return None
+        return hashlib.sha256(self.content_text.encode("utf-8")).hexdigest()
 
     @property
     def label(self) -> str:
@@ -85,8 +98,18 @@ class Variant:
         from balance.play import prepare
 
         return prepare(self.edition, self.mode, self.players, self.seats[0] if self.seats
-                       else self.heuristic, self.target, self.exhaust, self.rules, self.content,
-                       seats=self.seats, knobs=self.knobs)
+                       else self.heuristic, self.target, self.exhaust, self.rules,
+                       self.parsed_content(), seats=self.seats, knobs=self.knobs)
+
+    def parsed_content(self):
+        """The variant's content: a shipped name, or a Content parsed from its text."""
+        if self.content_text is None:
+            return self.content
+        import tomllib
+
+        from balance.content import parse_content
+
+        return parse_content(tomllib.loads(self.content_text), self.content)
 
     def describe(self) -> dict:
         """The variant as the run manifest records it."""
@@ -95,7 +118,10 @@ class Variant:
                 "target": self.target, "exhaust": self.exhaust, "rules": dict(self.rules),
                 "difficulties": dict(self.difficulties),
                 **({"seats": list(self.seats)} if self.seats else {}),
-                **({"knobs": dict(self.knobs)} if self.knobs else {})}
+                **({"knobs": dict(self.knobs)} if self.knobs else {}),
+                **({"patches": [dict(p) for p in self.patches],
+                    "content_sha256": self.content_sha256,
+                    "content_toml": self.content_text} if self.patches else {})}
 
 
 @dataclass(frozen=True)
@@ -138,7 +164,7 @@ class Experiment:
     @property
     def swept(self) -> list[str]:
         """Grid keys that become games-table columns of their own (rule fields)."""
-        return [k for k in self.grid if k not in VARIANT_KEYS]
+        return [k for k in self.grid if k not in VARIANT_KEYS and k != "edition"]
 
 
 def resolve_experiment_path(name_or_path: str | Path) -> Path:
@@ -266,16 +292,36 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         probs.add("[experiment]", "name",
                   f"use lowercase letters, digits and '-' (it names the run folder), got {name!r}")
     description = text_field("description")
-    edition = text_field("edition")
-    if edition and edition not in available_profiles():
-        probs.add("[experiment]", "edition",
-                  f"unknown edition {edition!r} (known: {', '.join(available_profiles())})")
-        edition = ""
+    grid_in = data.get("grid") if isinstance(data.get("grid"), dict) else {}
+    swept_editions = grid_in.get("edition")
+    edition = text_field("edition", required=swept_editions is None)
+    if swept_editions is not None:
+        if edition:
+            probs.add("[grid]", "edition", "is also fixed in [experiment]: give it in one place")
+        if not isinstance(swept_editions, list) or not swept_editions:
+            probs.add("[grid]", "edition", "must be a non-empty list of editions")
+            swept_editions = []
+        edition = next((e for e in swept_editions if isinstance(e, str)), "")
+    for e in (swept_editions or []) + ([edition] if swept_editions is None else []):
+        if e and e not in available_profiles():
+            probs.add("[grid]" if swept_editions is not None else "[experiment]", "edition",
+                      f"unknown edition {e!r} (known: {', '.join(available_profiles())})")
+            edition = ""
     mode = text_field("mode")
     if mode and mode not in ("crisis", "rush"):
         probs.add("[experiment]", "mode", f"must be crisis or rush, got {mode!r}")
     heuristic = head.get("heuristic", "greedy")  # checked with the variant keys below
     content = text_field("content", required=False)
+    if "content" in grid_in and content:
+        probs.add("[grid]", "content", "is also fixed in [experiment]: give it in one place")
+    patches = {}
+    if "patches" in data:
+        from balance.patches import parse_patches
+
+        try:
+            patches = parse_patches(data["patches"], file)
+        except InputError as e:
+            probs.items.extend(e.problems)
     games = int_field("games", 1, MAX_GAMES)
     seed = int_field("seed", 0, MAX_SEED)
     shard_size = int_field("shard_size", 1, MAX_SHARD_SIZE, DEFAULT_SHARD_SIZE)
@@ -308,8 +354,21 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         probs.add("", "grid", "must be a table: each key a list of values")
         grid = {}
     grid = dict(grid)
+    from balance.patches import check_swept, patch_key
+
     for k, values in list(grid.items()):
-        if k in VARIANT_KEYS:
+        if k in SETTING_KEYS:
+            if not isinstance(values, list) or not values or \
+                    not all(isinstance(v, str) and v for v in values):
+                probs.add("[grid]", k, f"must be a non-empty list of names, got {values!r}")
+                del grid[k]
+                continue
+        elif patch_key(k, patches):
+            try:
+                check_swept(k, patches, values if isinstance(values, list) else [], file)
+            except InputError as e:
+                probs.items.extend(e.problems)
+        elif k in VARIANT_KEYS:
             if k in fixed:
                 probs.add("[grid]", k, "is also fixed in [experiment]: give it in one place")
         elif k.startswith(KNOB_PREFIX):
@@ -319,8 +378,8 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             from balance.rules import SCHEMA
 
             probs.add("[grid]", k, "unknown key (allowed: players, target, exhaust, heuristic, "
-                      f"seats, knob.<name>, any rule field: {', '.join(SCHEMA)}, "
-                      "crisis_targets.<difficulty>)")
+                      "seats, edition, content, knob.<name>, <patch>.<number>, any rule "
+                      f"field: {', '.join(SCHEMA)}, crisis_targets.<difficulty>)")
             del grid[k]
             continue
         elif k in rules or (k.startswith("crisis_targets.") and
@@ -353,6 +412,16 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     # problems, so that one run of the command shows them all.
     content_file = (_resolve_content(content, base_dir, CONTENT_DIR) if content else
                     str(CONTENT_DIR / f"{_edition_content(edition)}.toml"))
+    swept_content = "content" in grid
+    if swept_content:
+        content_file = _resolve_content(grid["content"][0], base_dir, CONTENT_DIR)
+        for other in grid["content"][1:]:
+            try:
+                load_content(_resolve_content(other, base_dir, CONTENT_DIR))
+            except InputError as e:
+                for p in e.problems:
+                    probs.add("[grid]", "content", f"{p.file}: {p.message}" if p.file != file
+                              else p.message)
     try:
         c = load_content(content_file)  # its problems name the content file
         base = profile_for(c, edition, rules, source=file)
@@ -366,10 +435,13 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             else:
                 probs.items.append(p)
         raise InputError(probs.items) from None
-    # Each swept rule value on its own, so that a bad value is named once, not per variant.
+    # Each swept rule value on its own, so that a bad value is named once, not per variant
+    # (against the first edition and content when those are swept too; each variant is
+    # compiled below anyway).
     for k, values in grid.items():
-        if k in VARIANT_KEYS or k.startswith(KNOB_PREFIX):
-            continue  # checked with each variant's players
+        if k in VARIANT_KEYS or k in SETTING_KEYS or k.startswith(KNOB_PREFIX) \
+                or patch_key(k, patches):
+            continue  # checked with each variant
         for v in values:
             try:
                 base.with_overrides({k: v}, file)
@@ -378,9 +450,10 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                     probs.add("[grid]", k, p.message)
     probs.raise_if_any()
 
-    shipped = Path(content_file).parent.resolve() == CONTENT_DIR.resolve()
-    variants = _variants(probs, file, edition, Path(content_file).stem if shipped else
-                         content_file, c.name, mode, heuristic, fixed, rules, grid, knobs)
+    default_content = (_resolve_content(content, base_dir, CONTENT_DIR) if content else None)
+    resolve = {v: _resolve_content(v, base_dir, CONTENT_DIR) for v in grid.get("content", [])}
+    variants = _variants(probs, file, edition, default_content, resolve, mode, heuristic,
+                         fixed, rules, grid, knobs, patches)
     # The variant the others are compared with (`balance compare`); it plays no part in the
     # games, but it is part of the file's meaning, so a run records the one it was made with.
     baseline = head.get("baseline", 0)
@@ -388,8 +461,12 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         probs.add("[experiment]", "baseline", f"must be the number of a variant, 0 to "
                   f"{len(variants) - 1} (in the order of the [grid]'s cross product), got "
                   f"{baseline!r}")
-    inputs = {f"content/{Path(content_file).name}": _sha(Path(content_file)),
-              f"profiles/{edition}.toml": _sha(PROFILE_DIR / f"{edition}.toml")}
+    inputs = {}
+    for v in variants:
+        path = Path(v.content if v.content.endswith(".toml") else
+                    CONTENT_DIR / f"{v.content}.toml")
+        inputs[f"content/{path.name}"] = _sha(path)
+        inputs[f"profiles/{v.edition}.toml"] = _sha(PROFILE_DIR / f"{v.edition}.toml")
     try:
         check_game_count(games, len(variants), shard_size, file, "[experiment]")
     except InputError as e:
@@ -418,11 +495,70 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _variants(probs: Problems, file: str, edition: str, content_file: str, content_name: str,
-              mode: str, heuristic: str, fixed: dict, rules: dict, grid: dict,
-              knobs: dict) -> list[Variant]:
+class _Boxes:
+    """Each variant's content: the file its edition or the grid names, with the patches
+    applied (each distinct box parsed once)."""
+
+    def __init__(self, file: str, default: str | None, resolve: dict, patches: dict):
+        self.file, self.default, self.resolve, self.patches = file, default, resolve, patches
+        self.raw: dict[str, dict] = {}
+        self.made: dict[str, tuple] = {}
+
+    def path(self, edition: str, values: dict) -> str:
+        if "content" in values:
+            return self.resolve[values["content"]]
+        if self.default:
+            return self.default
+        from balance.content import CONTENT_DIR
+
+        return str(CONTENT_DIR / f"{_edition_content(edition)}.toml")
+
+    def get(self, edition: str, values: dict, label: str):
+        """(content name for the record, Content or shipped name, text or None, patches)."""
+        from balance.content import CONTENT_DIR, load_content, parse_content
+        from balance.patches import apply_patches, content_text
+
+        path = self.path(edition, values)
+        shipped = Path(path).parent.resolve() == CONTENT_DIR.resolve()
+        record = Path(path).stem if shipped else path
+        applied = []
+        for name, patch in self.patches.items():
+            swept = {k.split(".", 1)[1]: v for k, v in values.items()
+                     if k.split(".", 1)[0] == name and "." in k}
+            applied.append(patch.with_values(swept))
+        key = json.dumps([path, [p.fields for p in applied]], sort_keys=True, default=str)
+        if key not in self.made:
+            if not applied:
+                c = load_content(path)
+                text = None if shipped else Path(path).read_bytes().decode("utf-8")
+                self.made[key] = (record, c if text is not None else record, text, ())
+            else:
+                if path not in self.raw:
+                    from balance.content import read_toml
+
+                    self.raw[path] = read_toml(Path(path))
+                data = apply_patches(self.raw[path], applied, self.file, label)
+                try:
+                    c = parse_content(data, f"{path} with patches")
+                except InputError as e:
+                    names = ", ".join(p.name for p in applied)
+                    raise InputError([Problem(self.file, f"[patches] (variant {label})",
+                                              p.field, f"after patches {names}, the content "
+                                              f"is invalid: {p.where}: {p.message}")
+                                      for p in e.problems]) from None
+                self.made[key] = (record, c, content_text(data),
+                                  tuple(p.fields for p in applied))
+        return self.made[key]
+
+
+def _variants(probs: Problems, file: str, edition: str, default_content: str | None,
+              resolve: dict, mode: str, heuristic: str, fixed: dict, rules: dict, grid: dict,
+              knobs: dict, patches: dict) -> list[Variant]:
     """The cross product of the grid, each cell compiled; problems grouped by what is wrong."""
+    from balance.patches import patch_key
     from balance.play import prepare
+
+    boxes = _Boxes(file, default_content, resolve, patches)
 
     keys = list(grid)
     n = 1
@@ -444,8 +580,9 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
         for k in keys:
             if k.startswith(KNOB_PREFIX):
                 knob_values[k[len(KNOB_PREFIX):]] = values[k]
-            elif k not in VARIANT_KEYS:
+            elif k not in VARIANT_KEYS and k not in SETTING_KEYS and not patch_key(k, patches):
                 overrides[k] = values[k]
+        ed = values.get("edition", edition)
         players = values["players"]
         player = values.get("heuristic", heuristic)
         seats = tuple(values["seats"]) if "seats" in values else None
@@ -463,8 +600,9 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
                 p = Problems(file)
                 p.add("", "target", f"Rush targets are points, got {target!r}")
                 p.raise_if_any()
-            setup = prepare(edition, mode, players, player, target, exhaust, overrides,
-                            content_file, source=file, seats=seats, knobs=knob_values)
+            record, box, text, applied = boxes.get(ed, values, f"{i} ({label})")
+            setup = prepare(ed, mode, players, player, target, exhaust, overrides,
+                            box, source=file, seats=seats, knobs=knob_values)
         except InputError as e:
             for p in e.problems:
                 found.setdefault((p.field or p.where, p.message), []).append(f"{i} ({label})")
@@ -478,15 +616,16 @@ def _variants(probs: Problems, file: str, edition: str, content_file: str, conte
                 swept[k] = ",".join(values[k])
             elif k.startswith(KNOB_PREFIX):
                 swept[k] = float(values[k])
-            elif k in VARIANT_KEYS:
+            elif k in VARIANT_KEYS or k in SETTING_KEYS or patch_key(k, patches):
                 swept[k] = values[k]
             elif k.startswith("crisis_targets."):
                 swept[k] = setup.profile.crisis_targets[k.split(".", 1)[1]]
             else:
                 swept[k] = setup.profile.values[k]
-        variants.append(Variant(i, edition, content_file, content_name, mode, players,
+        variants.append(Variant(i, ed, record, setup.content.name, mode, players,
                                 setup.heuristic, resolved, bool(exhaust), overrides, swept,
-                                dict(setup.profile.crisis_targets), seats, knob_values))
+                                dict(setup.profile.crisis_targets), seats, knob_values,
+                                text, applied))
     for (fld, message), where in found.items():
         more = f" and {len(where) - 1} more" if len(where) > 1 else ""
         probs.items.append(Problem(file, f"variant {where[0]}{more}", fld, message))

@@ -140,19 +140,11 @@ def check_jobs(jobs: int) -> None:
 
 
 def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
-    from balance.content import CONTENT_DIR
-
-    text = None
-    if Path(exp.content).resolve().parent != CONTENT_DIR.resolve():
-        text = Path(exp.content).read_bytes().decode("utf-8")
-        # The file must still be the one the experiment was checked against (and the manifest
-        # records): an edit since would play games the manifest does not describe.
-        key = f"content/{Path(exp.content).name}"
-        if exp.inputs.get(key) not in (None, hashlib.sha256(text.encode("utf-8")).hexdigest()):
-            raise InputError([Problem(exp.content, "", "", "changed since the experiment was "
-                                      "loaded; run the command again")])
+    # A content that is not shipped as is (a designer's file, or patched) travels as the text
+    # read when the experiment was loaded: what the manifest's hashes describe.
     for s in shards:
-        yield Job(exp.name, exp.seed, exp.variants[s.variant], s, text)
+        v = exp.variants[s.variant]
+        yield Job(exp.name, exp.seed, v, s, v.content_text)
 
 
 WORKER_WAIT_S = 30.0  # how long a cluster may take to show its first worker

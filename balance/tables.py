@@ -22,9 +22,10 @@ from balance.rules import Profile
 STANDARD, WILD, ECHO, BONUS, WARP = range(5)
 POWER_CODE = {"": STANDARD, "wild": WILD, "echo": ECHO, "bonus": BONUS, "warp": WARP}
 # Room kinds.
-ACTION, MOVEMENT, FREE, TUNNEL, MINECART = range(5)
+# A plain room has doors and no ability (an ablation swaps a room for one: balance/patches.py).
+ACTION, MOVEMENT, FREE, TUNNEL, MINECART, PLAIN = range(6)
 KIND_CODE = {"action": ACTION, "movement": MOVEMENT, "free": FREE, "tunnel": TUNNEL,
-             "minecart": MINECART}
+             "minecart": MINECART, "plain": PLAIN}
 # Modes.
 CRISIS, RUSH = 0, 1
 
@@ -134,11 +135,15 @@ def _check_switches(content: Content, profile: Profile) -> None:
     """Content that uses a mechanic the profile switches off is an error, not a silent no-op."""
     probs = Problems(content.path)
     kinds = {r.kind for r in content.rooms}
-    if "tunnel" in kinds and not profile["tunnels"]:
-        probs.add("rooms", "kind", f"has tunnels but profile {profile.name} has tunnels = false")
-    if "minecart" in kinds and not profile["mine_carts"]:
-        probs.add("rooms", "kind",
-                  f"has mine carts but profile {profile.name} has mine_carts = false")
+    # Say how to get what the designer asked for: the rooms out of the box, in one patch.
+    for kind, switch, what in (("tunnel", "tunnels", "tunnels"),
+                               ("minecart", "mine_carts", "mine carts")):
+        if kind in kinds and not profile[switch]:
+            probs.add("rooms", "kind", f"has {what} but profile {profile.name} has {switch} = "
+                      "false (here or in the experiment's rules). To play "
+                      f"without them, take them out of the box with a patch in the experiment "
+                      f"file: [patches.no_{switch}] select = {{ kind = \"{kind}\" }}, "
+                      f"copies = 0 (and leave {switch} as it is)")
     powers = {g.power for g in content.gems} - {"", "wild"}
     if powers and not profile["special_gems"]:
         probs.add("gems", "power", f"uses {', '.join(sorted(powers))} gems but profile "
