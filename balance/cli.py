@@ -209,6 +209,69 @@ def content_(experiment: str = typer.Argument(..., help="experiment file, or a n
     typer.echo(f"variant {variant} ({v.label}): content written to {out}")
 
 
+@app.command("ablate")
+def ablate(experiment: str = typer.Argument(..., help="experiment file (one variant), or a "
+                                            "name in experiments/"),
+           how: str = typer.Option("out", help="out: take each room out of the box; plain: "
+                                   "swap it for a plain room with the same doors and no "
+                                   "ability (the ability's own worth)"),
+           games: int = typer.Option(None, min=1, help="games per variant (default: the "
+                                     "file's)"),
+           jobs: int = typer.Option(None, min=1, help="worker processes (default: one per "
+                                    "core)"),
+           out: Path = typer.Option(Path("runs"), help="the run goes to "
+                                    "OUT/<name>-ablate-<how>/"),
+           ) -> None:
+    """Each room's causal worth: one variant per room (taken out, or made plain) against the
+    unchanged box, on common seeds, ranked with paired intervals and Holm's correction."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from balance.experiment import (
+        ABLATE_MODES,
+        load_experiment,
+        parse_experiment,
+        resolve_experiment_path,
+    )
+    from balance.runner import RunFailed, run_experiment
+    from reports.ablation import ranking_text
+    from reports.compare import compare_run
+
+    try:
+        if how not in ABLATE_MODES:
+            raise InputError([Problem("--how", "", "", f"must be one of "
+                                      f"{', '.join(ABLATE_MODES)}, got {how!r}")])
+        base = load_experiment(experiment)
+        data = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.data.items()}
+        head = data["experiment"]
+        if "ablate" in head:
+            raise InputError([Problem(base.file, "[experiment]", "ablate", "is set already: "
+                                      "play the file with `balance run`")])
+        head["ablate"] = how
+        head["name"] = f"{head['name']}-ablate-{how}"
+        exp = parse_experiment(data, base.text + f"\n# balance ablate --how {how}\n",
+                               base.file, resolve_experiment_path(base.file).parent)
+    except InputError as e:
+        fail(e)
+    typer.echo(f"{exp.name}: the unchanged box and {len(exp.variants) - 1} rooms, "
+               f"{games or exp.games:,} games each -> {out / exp.name}")
+    with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("games"), transient=True) as bar:
+        task = bar.add_task("playing", total=None)
+        try:
+            run_experiment(exp, out, games, jobs,
+                           on_start=lambda total, done: bar.update(task, total=total,
+                                                                   completed=done),
+                           on_shard=lambda k: bar.advance(task, k))
+            cmp = compare_run(out / exp.name)
+        except InputError as e:
+            fail(e)
+        except RunFailed as e:
+            typer.echo(f"error: {out / exp.name}: the run failed: {e}. Run the same command "
+                       "again to resume", err=True)
+            raise typer.Exit(1) from None
+    typer.echo(ranking_text(cmp, how))
+
+
 @app.command("players")
 def players_() -> None:
     """List the players a seat can have, with their knobs (default and range)."""

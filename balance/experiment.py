@@ -50,7 +50,12 @@ MAX_SHARDS = 500_000
 
 TOP_KEYS = ("experiment", "rules", "knobs", "patches", "grid")
 EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "seats",
-                   "games", "seed", "shard_size", "players", "target", "exhaust", "baseline")
+                   "games", "seed", "shard_size", "players", "target", "exhaust", "baseline",
+                   "ablate")
+# `ablate = "out"` (or "plain") makes one variant per room on top of the unchanged box
+# (variant 0, the baseline): the room taken out of the box, or swapped for a plain room with
+# the same doors and no ability. The variants' swept column is `ablate` (the room's name).
+ABLATE_MODES = ("out", "plain")
 # Fixed in [experiment] or swept in [grid]; so are the rule fields, and players' knobs as
 # knob.<name> (fixed in [knobs]).
 VARIANT_KEYS = ("players", "target", "exhaust", "heuristic", "seats")
@@ -113,7 +118,8 @@ class Variant:
 
     def describe(self) -> dict:
         """The variant as the run manifest records it."""
-        return {"variant": self.index, "edition": self.edition, "content": self.content_name,
+        return {"variant": self.index, "label": self.label, "edition": self.edition,
+                "content": self.content_name,
                 "mode": self.mode, "players": self.players, "heuristic": self.heuristic,
                 "target": self.target, "exhaust": self.exhaust, "rules": dict(self.rules),
                 "difficulties": dict(self.difficulties),
@@ -403,6 +409,15 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             seen.add(key)
             if k in VARIANT_KEYS:
                 _check_scalar(probs, "[grid]", k, v)
+    ablate = head.get("ablate")
+    if ablate is not None:
+        if ablate not in ABLATE_MODES:
+            probs.add("[experiment]", "ablate", f"must be one of {', '.join(ABLATE_MODES)}, "
+                      f"got {ablate!r}")
+        elif grid:
+            probs.add("[experiment]", "ablate", "makes the variants itself (one per room, "
+                      "against the unchanged box): fix the [grid] keys in [experiment] or "
+                      "[rules], or write one ablation per setting")
     if "players" not in fixed and "players" not in grid:
         probs.add("[experiment]", "players", "is missing: give it in [experiment] or [grid]")
     if not edition:
@@ -450,10 +465,14 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                     probs.add("[grid]", k, p.message)
     probs.raise_if_any()
 
+    if ablate in ABLATE_MODES and not probs.items:
+        # Rooms in content order; a tunnel has no ability to take away from a plain copy.
+        grid["ablate"] = ["none"] + [r.name for r in c.rooms
+                                     if ablate == "out" or r.kind != "tunnel"]
     default_content = (_resolve_content(content, base_dir, CONTENT_DIR) if content else None)
     resolve = {v: _resolve_content(v, base_dir, CONTENT_DIR) for v in grid.get("content", [])}
     variants = _variants(probs, file, edition, default_content, resolve, mode, heuristic,
-                         fixed, rules, grid, knobs, patches)
+                         fixed, rules, grid, knobs, patches, ablate)
     # The variant the others are compared with (`balance compare`); it plays no part in the
     # games, but it is part of the file's meaning, so a run records the one it was made with.
     baseline = head.get("baseline", 0)
@@ -499,8 +518,10 @@ class _Boxes:
     """Each variant's content: the file its edition or the grid names, with the patches
     applied (each distinct box parsed once)."""
 
-    def __init__(self, file: str, default: str | None, resolve: dict, patches: dict):
+    def __init__(self, file: str, default: str | None, resolve: dict, patches: dict,
+                 ablate: str | None = None):
         self.file, self.default, self.resolve, self.patches = file, default, resolve, patches
+        self.ablate = ablate
         self.raw: dict[str, dict] = {}
         self.made: dict[str, tuple] = {}
 
@@ -526,6 +547,13 @@ class _Boxes:
             swept = {k.split(".", 1)[1]: v for k, v in values.items()
                      if k.split(".", 1)[0] == name and "." in k}
             applied.append(patch.with_values(swept))
+        room = values.get("ablate", "none")
+        if room != "none":
+            from balance.patches import Patch
+
+            exact = "".join(f"[{ch}]" if ch in "*?[]" else ch for ch in room)
+            change = {"copies": 0} if self.ablate == "out" else {"kind": "plain", "ability": ""}
+            applied.append(Patch("ablate", {"select": {"rooms": exact}, **change}))
         key = json.dumps([path, [p.fields for p in applied]], sort_keys=True, default=str)
         if key not in self.made:
             if not applied:
@@ -553,12 +581,12 @@ class _Boxes:
 
 def _variants(probs: Problems, file: str, edition: str, default_content: str | None,
               resolve: dict, mode: str, heuristic: str, fixed: dict, rules: dict, grid: dict,
-              knobs: dict, patches: dict) -> list[Variant]:
+              knobs: dict, patches: dict, ablate: str | None = None) -> list[Variant]:
     """The cross product of the grid, each cell compiled; problems grouped by what is wrong."""
     from balance.patches import patch_key
     from balance.play import prepare
 
-    boxes = _Boxes(file, default_content, resolve, patches)
+    boxes = _Boxes(file, default_content, resolve, patches, ablate)
 
     keys = list(grid)
     n = 1
@@ -580,7 +608,8 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
         for k in keys:
             if k.startswith(KNOB_PREFIX):
                 knob_values[k[len(KNOB_PREFIX):]] = values[k]
-            elif k not in VARIANT_KEYS and k not in SETTING_KEYS and not patch_key(k, patches):
+            elif k not in VARIANT_KEYS and k not in SETTING_KEYS and k != "ablate" \
+                    and not patch_key(k, patches):
                 overrides[k] = values[k]
         ed = values.get("edition", edition)
         players = values["players"]
@@ -616,7 +645,8 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
                 swept[k] = ",".join(values[k])
             elif k.startswith(KNOB_PREFIX):
                 swept[k] = float(values[k])
-            elif k in VARIANT_KEYS or k in SETTING_KEYS or patch_key(k, patches):
+            elif k in VARIANT_KEYS or k in SETTING_KEYS or k == "ablate" \
+                    or patch_key(k, patches):
                 swept[k] = values[k]
             elif k.startswith("crisis_targets."):
                 swept[k] = setup.profile.crisis_targets[k.split(".", 1)[1]]

@@ -38,6 +38,9 @@ def labels(manifest: dict) -> list[str]:
     with the last key varying fastest, as balance.experiment numbers them. A run whose text
     has no grid matching its variants gets "variant N"."""
     n = len(manifest.get("variants", []))
+    recorded = [v.get("label") for v in manifest.get("variants", [])]
+    if n > 1 and all(isinstance(x, str) and x for x in recorded):
+        return recorded  # written by the runner (ablations make their own grid)
     grid = experiment_table(manifest).get("grid")
     if isinstance(grid, dict) and grid and all(isinstance(v, list) for v in grid.values()):
         combos = list(itertools.product(*grid.values()))
