@@ -118,7 +118,8 @@ class Variant:
 
     def describe(self) -> dict:
         """The variant as the run manifest records it."""
-        return {"variant": self.index, "label": self.label, "edition": self.edition,
+        return {"variant": self.index, "label": self.label, "swept": dict(self.swept),
+                "edition": self.edition,
                 "content": self.content_name,
                 "mode": self.mode, "players": self.players, "heuristic": self.heuristic,
                 "target": self.target, "exhaust": self.exhaust, "rules": dict(self.rules),

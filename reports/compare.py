@@ -42,7 +42,8 @@ RUSH_COLUMNS = ("variant", "game", "turns", "winner", "scores")
 RATE, MEAN, MEDIAN = "rate", "mean", "median"
 
 DIFFERENCE_SCHEMA = {
-    "variant": pl.Int64, "label": pl.Utf8, "quantity": pl.Utf8, "name": pl.Utf8,
+    "variant": pl.Int64, "label": pl.Utf8, "against": pl.Int64, "quantity": pl.Utf8,
+    "name": pl.Utf8,
     "kind": pl.Utf8, "pairs": pl.Int64, "baseline": pl.Float64, "value": pl.Float64,
     "difference": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
     "p_value": pl.Float64, "p_holm": pl.Float64, "found": pl.Boolean, "holm": pl.Boolean,
@@ -163,6 +164,7 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
         raise InputError([Problem(run_dir, "", "", ONE_VARIANT)])
     base = variants.baseline(manifest, run_dir, baseline)
     names = variants.labels(manifest)
+    base_of = variants.baselines_by_setting(manifest, base)
     mode = mode_of(manifest)
     notes = list(notes or [])
     arms = _arms(games)
@@ -173,30 +175,36 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
     rows: list[dict] = []
     curve_rows: list[pl.DataFrame] = []
     top = _top(games, info) if mode == "crisis" else 0
+    if len(set(base_of.values())) > 1:
+        notes.append("The player count is a setting, not a lever: each variant is compared "
+                     "with the baseline's other settings at its own player count.")
     for v in sorted(info):
-        if v == base:
+        b = base_of[v]
+        if v == b:
             continue
-        if counts[v] == 0:
-            notes.append(f"{names[v]} has no games yet: it is left out.")
+        if counts[v] == 0 or counts[b] == 0:
+            notes.append(f"{names[v if counts[v] == 0 else b]} has no games yet: "
+                         f"{names[v]} is left out.")
             continue
-        pairs = arms[base].join(arms[v], on="game", how="inner", suffix="_v")
-        if counts[v] != counts[base] or pairs.height != counts[base]:
-            notes.append(f"{names[v]} has {counts[v]:,} games and the baseline "
-                         f"{counts[base]:,}: they are compared on the {pairs.height:,} games "
+        pairs = arms[b].join(arms[v], on="game", how="inner", suffix="_v")
+        if counts[v] != counts[b] or pairs.height != counts[b]:
+            notes.append(f"{names[v]} has {counts[v]:,} games and its baseline "
+                         f"{counts[b]:,}: they are compared on the {pairs.height:,} games "
                          "both played.")
         if pairs.height == 0:
             continue
         label = names[v]
         if mode == "crisis":
-            rows += _crisis_rows(pairs, info[base], info[v], v, label, resamples, seed, notes)
-            if info[base].get("exhaust") and info[v].get("exhaust"):
+            new = _crisis_rows(pairs, info[b], info[v], v, label, resamples, seed, notes)
+            if info[b].get("exhaust") and info[v].get("exhaust"):
                 curve_rows.append(_curve_difference(pairs, v, label, top))
         else:
-            rows += _rush_rows(pairs, info[base], info[v], v, label, resamples, seed)
+            new = _rush_rows(pairs, info[b], info[v], v, label, resamples, seed)
+        rows += [{**r, "against": b} for r in new]
     differences = _with_holm(rows)
     table = pl.DataFrame({"variant": sorted(info), "label": [names[v] for v in sorted(info)],
                           "games": [counts[v] for v in sorted(info)],
-                          "baseline": [v == base for v in sorted(info)]},
+                          "baseline": [base_of[v] == v for v in sorted(info)]},
                          schema={"variant": pl.Int64, "label": pl.Utf8, "games": pl.Int64,
                                  "baseline": pl.Boolean})
     curve = _curves(arms, info, names, top) if mode == "crisis" else \

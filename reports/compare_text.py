@@ -110,9 +110,12 @@ def _methods(cmp: Comparison) -> str:
 def header(cmp: Comparison) -> list[str]:
     base = cmp.label(cmp.baseline)
     n = cmp.variants.height
+    several = int(cmp.variants["baseline"].sum()) > 1
+    against = (f"with the baseline's settings at its own player count (baseline: {base}, "
+               f"variant {cmp.baseline})" if several else
+               f"with the baseline, {base} (variant {cmp.baseline})")
     lines = _wrap(f"{cmp.experiment}: {n} variants of {cmp.mode.capitalize()}, each compared "
-                  f"with the baseline, {base} (variant {cmp.baseline}), on the games both "
-                  "played (the same seeds).")
+                  f"{against}, on the games both played (the same seeds).")
     lines += _wrap(f"Differences are variant minus baseline, with 95% intervals that use the "
                    f"pairing: {_methods(cmp)}.")
     return lines
@@ -142,7 +145,9 @@ def full_table(cmp: Comparison) -> str:
             out.append("")
             continue
         pairs = block["pairs"].max()
-        out += _wrap(f"{label} (variant {v}), {pairs:,} games in common with the baseline:")
+        b = int(block["against"].max())
+        against = "the baseline" if b == cmp.baseline else f"its baseline, {cmp.label(b)}"
+        out += _wrap(f"{label} (variant {v}), {pairs:,} games in common with {against}:")
         out.append(f"  {'quantity':<{name_w}}  {'baseline':>8}  {'variant':>8}  "
                    f"{'difference (95% interval)':<40} Holm")
         for r in block.iter_rows(named=True):
@@ -190,18 +195,28 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
     quantities = _headline_quantities(cmp)
     d = cmp.differences
     base = cmp.baseline
-    first = d.group_by("quantity", maintain_order=True).first()
-    labels = [f"{cmp.label(base)} (baseline)"]
-    cells: list[list[str]] = [[value_text(first.filter(pl.col("quantity") == q)["baseline"]
-                                          .item(), kind) for q, _, kind in quantities]]
-    for v in cmp.variants.filter(~pl.col("baseline"))["variant"].to_list():
+    labels: list[str] = []
+    cells: list[list[str]] = []
+    for v in cmp.variants["variant"].to_list():
+        is_base = cmp.variants.filter(pl.col("variant") == v)["baseline"].item()
+        if is_base:
+            # A baseline's own values, from the rows compared with it.
+            mine = d.filter(pl.col("against") == v).group_by("quantity",
+                                                              maintain_order=True).first()
+            if mine.height == 0:
+                continue
+            labels.append(f"{cmp.label(v)} (baseline)")
+            cells.append([value_text(mine.filter(pl.col("quantity") == q)["baseline"].item(),
+                                     kind) if q in mine["quantity"].to_list() else text.DASH
+                          for q, _, kind in quantities])
+            continue
         labels.append(cmp.label(v))
         row = []
         for q, _, _ in quantities:
             r = d.filter((pl.col("variant") == v) & (pl.col("quantity") == q))
             row.append(_short_cell(r.row(0, named=True)) if r.height else text.DASH)
         cells.append(row)
-    label_w = min(max(len(x) for x in labels), 40)
+    label_w = min(max(len(x) for x in labels), 64)
     widths = [max(len(title), *(len(c[i]) for c in cells)) for i, (_, title, _) in
               enumerate(quantities)]
     out = _wrap(f"Against the baseline, {cmp.label(base)}, on the same games (paired 95% "

@@ -67,3 +67,22 @@ def baseline(manifest: dict, run_dir: str, override: int | None = None) -> int:
                                   f"must be a variant, 0 to {n - 1}, got {chosen!r}: the "
                                   "manifest is damaged; give --baseline")])
     return chosen
+
+
+SETTINGS = ("players",)  # swept keys that set the scene rather than pull a lever
+
+
+def baselines_by_setting(manifest: dict, base: int) -> dict[int, int]:
+    """Each variant's baseline: the variant with its own player count and the chosen
+    baseline's value of every other swept key (the chosen baseline itself when the player
+    count is not swept, or no such variant exists)."""
+    vs = manifest.get("variants", [])
+    swept = {int(v["variant"]): dict(v.get("swept") or {}) for v in vs}
+    out = {}
+    for v, values in swept.items():
+        want = {k: (values.get(k) if k in SETTINGS else x)
+                for k, x in swept.get(base, {}).items()}
+        match = [u for u, vals in sorted(swept.items()) if vals == want]
+        out[v] = match[0] if match and any(k in want for k in SETTINGS) else base
+    return out
+
