@@ -105,9 +105,10 @@ def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default
 @app.command("tune")
 def tune(experiment: str = typer.Argument(..., help="experiment file (one variant), or a name "
                                           "in experiments/"),
-         lever: str = typer.Option(..., help="the whole-number setting to seek: a rule field "
-                                   "(hand_limit, burn_per_turn, crisis_targets.Journeyman), "
-                                   "target, players, knob.NAME"),
+         lever: str = typer.Option(..., help="the whole-number setting to seek: a patch's "
+                                   "number (discount.door_cost), a rule field (hand_limit, "
+                                   "burn_per_turn, crisis_targets.Journeyman), target, "
+                                   "players, knob.NAME"),
          range_: str = typer.Option(..., "--range", help="LOW:HIGH, the values to search"),
          goal: str = typer.Option(..., help="Journeyman=50% (win rate at a difficulty, or "
                                   "35=50% at points), score=40 (mean), rounds=12 (Rush)"),

@@ -212,13 +212,17 @@ def _band_crossings(points: dict[int, Point], goal: Goal, sign: float, lo: int,
 # -- the lever, on an experiment ------------------------------------------------------------
 
 def lever_data(data: dict, lever: str, value: int) -> dict:
-    """The experiment's parsed file with the lever set to `value`: a variant key in
-    [experiment] (players, target), a player's knob (knob.NAME) in [knobs], anything else a
-    rule field in [rules] (crisis_targets.NAME included)."""
+    """The experiment's parsed file with the lever set to `value`: a patch's number
+    (PATCH.FIELD, e.g. discount.door_cost), a variant key in [experiment] (players, target),
+    a player's knob (knob.NAME) in [knobs], anything else a rule field in [rules]
+    (crisis_targets.NAME included)."""
     from balance.experiment import KNOB_PREFIX, VARIANT_KEYS
 
     out = copy.deepcopy(data)
-    if lever in VARIANT_KEYS:
+    name, _, fld = lever.partition(".")
+    if fld and isinstance(out.get("patches"), dict) and name in out["patches"]:
+        out["patches"][name][fld] = value  # a patch's number: door costs, points, copies
+    elif lever in VARIANT_KEYS:
         out.setdefault("experiment", {})[lever] = value
     elif lever.startswith(KNOB_PREFIX):
         out.setdefault("knobs", {})[lever[len(KNOB_PREFIX):]] = value
