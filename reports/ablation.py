@@ -23,6 +23,15 @@ def is_ablation(manifest: dict) -> bool:
     return any("ablate" in (v.get("label") or "") for v in manifest.get("variants", []))
 
 
+def how_of(manifest: dict) -> str:
+    """"plain" when the ablated rooms were made plain, "out" when taken out of the box."""
+    for v in manifest.get("variants", []):
+        for patch in v.get("patches") or []:
+            if patch.get("kind") == "plain":
+                return "plain"
+    return "out"
+
+
 def headline_target(cmp: Comparison) -> str | None:
     """The named target whose baseline win rate is nearest 50%: where a room's effect on the
     win rate is easiest to see."""

@@ -31,7 +31,12 @@ def headline(run_dir: str | Path) -> str:
 
     manifest = read_manifest(run_dir)
     if len(manifest["variants"]) > 1:
-        return compare_text.short_table(compare.compare_run(run_dir), str(run_dir))
+        from reports import ablation
+
+        cmp = compare.compare_run(run_dir)
+        if ablation.is_ablation(manifest):
+            return ablation.ranking_text(cmp, ablation.how_of(manifest))
+        return compare_text.short_table(cmp, str(run_dir))
     games, manifest, _ = compare.load(run_dir)
     info = manifest["variants"][0]
     if games.height == 0:
