@@ -571,7 +571,7 @@ class _Boxes:
                     c = parse_content(data, f"{path} with patches")
                 except InputError as e:
                     names = ", ".join(p.name for p in applied)
-                    raise InputError([Problem(self.file, f"[patches] (variant {label})",
+                    raise InputError([Problem(self.file, "[patches]",
                                               p.field, f"after patches {names}, the content "
                                               f"is invalid: {p.where}: {p.message}")
                                       for p in e.problems]) from None
@@ -588,6 +588,7 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
     from balance.play import prepare
 
     boxes = _Boxes(file, default_content, resolve, patches, ablate)
+    patch_wheres: dict[str, str] = {}
 
     keys = list(grid)
     n = 1
@@ -635,7 +636,11 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
                             box, source=file, seats=seats, knobs=knob_values)
         except InputError as e:
             for p in e.problems:
-                found.setdefault((p.field or p.where, p.message), []).append(f"{i} ({label})")
+                key = p.field or p.where
+                if p.where.startswith("[patches"):
+                    key = f"{p.where} {p.field}"
+                    patch_wheres[key] = (p.where, p.field)
+                found.setdefault((key, p.message), []).append(f"{i} ({label})")
             continue
         resolved = None if (target is None and exhaust) else int(setup.rules.target)
         swept = {}
@@ -659,7 +664,11 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
                                 text, applied))
     for (fld, message), where in found.items():
         more = f" and {len(where) - 1} more" if len(where) > 1 else ""
-        probs.items.append(Problem(file, f"variant {where[0]}{more}", fld, message))
+        at = f"variant {where[0]}{more}"
+        if fld in patch_wheres:  # a patch's own problem: name the patch, then the variant
+            where_p, fld = patch_wheres[fld]
+            at = f"{where_p} ({at})"
+        probs.items.append(Problem(file, at, fld, message))
     swept_knobs = [k[len(KNOB_PREFIX):] for k in grid if k.startswith(KNOB_PREFIX)]
     for name in [*knobs, *swept_knobs]:
         if name not in used_knobs and variants:

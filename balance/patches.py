@@ -149,11 +149,11 @@ def _check_number(probs: Problems, where: str, key: str, v) -> bool:
 
 def apply_patches(data: dict, patches: list[Patch], file: str, label: str) -> dict:
     """The raw content `data` with every patch applied in order (a new dict). Problems name
-    the experiment file, the patch and the variant (`label`)."""
+    the experiment file and the patch (the caller adds the variant)."""
     out = copy.deepcopy(data)
     for patch in patches:
         probs = Problems(file)
-        where = f"{patch.where()} (variant {label})"
+        where = patch.where()
         _apply(out, patch, probs, where)
         probs.raise_if_any()
     _update_box(out)
@@ -214,6 +214,8 @@ def _apply(data: dict, patch: Patch, probs: Problems, where: str) -> None:
         for c in hit:
             c["copies"] = f["copies"]
         data["cards"] = [c for c in data["cards"] if c.get("copies", 1) != 0]
+        if not data["cards"]:
+            probs.add(where, "copies", "takes every card out of the box")
         return
     rooms = [r for r in data.get("rooms", []) if isinstance(r, dict) and _room_selected(r, select)]
     if any(k in f for k in ROOM_OPS):
@@ -225,6 +227,8 @@ def _apply(data: dict, patch: Patch, probs: Problems, where: str) -> None:
                 if k in f:
                     r[k] = f[k]
         data["rooms"] = [r for r in data["rooms"] if r.get("copies", 1) != 0]
+        if not any(r.get("kind") != "tunnel" for r in data["rooms"]):
+            probs.add(where, "copies", "takes every room to stand in out of the box")
         return
     doors = [(r, s) for r in rooms for s in SIDES if _door_selected(r.get(s), select)]
     if not doors:
