@@ -273,6 +273,46 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
     typer.echo(ranking_text(cmp, how))
 
 
+@app.command("strength")
+def strength_(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
+              players: int = typer.Option(4, min=1, max=16, help="number of players"),
+              games: int = typer.Option(4000, min=2, max=1_000_000, help="games of random "
+                                        "and greedy"),
+              reference_games: int = typer.Option(30, min=2, max=100_000, help="games of the "
+                                                  "reference at each budget"),
+              budgets: str = typer.Option("64,256", help="the reference's budgets, e.g. "
+                                          "64,256"),
+              knobs: Path = typer.Option(None, help="also play greedy with these knobs (a "
+                                         "file from `balance tune-player`)"),
+              seed: int = typer.Option(7000, min=0, max=2**62, help="first game seed"),
+              ) -> None:
+    """How strong are the players? Random, greedy and the search-based reference on the same
+    Crisis games to exhaustion: scores, paired differences, win rates, speed."""
+    from balance.strength import strength
+
+    try:
+        try:
+            bs = [int(b) for b in budgets.split(",") if b.strip()]
+        except ValueError:
+            bs = []
+        if not bs or any(not 2 <= b <= 4096 for b in bs):
+            raise InputError([Problem("--budgets", "", "", f"must be budgets from 2 to 4096, "
+                                      f"e.g. 64,256, got {budgets!r}")])
+        given = None
+        if knobs is not None:
+            from balance.tune_player import read_knobs
+
+            given = read_knobs(knobs)
+        from balance.play import prepare
+
+        prepare(edition, "crisis", players, "greedy", None, True, {}, knobs=given)
+        table = strength(edition, players, games, reference_games, bs, seed, given,
+                         say=lambda m: typer.echo(m, err=True))
+    except InputError as e:
+        fail(e)
+    typer.echo(table)
+
+
 @app.command("players")
 def players_() -> None:
     """List the players a seat can have, with their knobs (default and range)."""
