@@ -41,6 +41,10 @@ REQUIRED = ("experiment", "hash", "engine_version", "inputs", "seed", "shard_siz
             "games_per_variant")
 SHARD_META = b"gemrush.shard"  # key of a shard's provenance in its Parquet metadata
 SHARD_RE = re.compile(r"^v(\d{5})-g(\d{12})-(\d{12})$")
+# A rooms shard written before its uses and gained columns were widened to Int32
+# (balance/limits.py) holds them as Int16: they are read as Int32, so that a run resumed
+# across the change reads as one.
+WIDENED = ("uses", "gained")
 
 
 @dataclass(frozen=True, order=True)
@@ -405,7 +409,18 @@ def _read_arrow(path: Path, rows: int | None, probs: Problems, manifest: dict,
         probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
                                    "`balance run`"))
         return None
-    return t
+    return t.cast(_widened(t.schema)) if sub == ROOMS else t
+
+
+def _widened(schema):
+    """An Arrow schema with the WIDENED columns it stores as Int16 as Int32."""
+    import pyarrow as pa
+
+    for name in WIDENED:
+        i = schema.get_field_index(name)
+        if i >= 0 and pa.types.is_int16(schema.field(i).type):
+            schema = schema.set(i, schema.field(i).with_type(pa.int32()))
+    return schema
 
 
 def _to_polars(t, where: str, probs: Problems, compact: bool = False):
@@ -475,6 +490,8 @@ def _lazy_table(run_dir: Path, sub: str, names: list[str], manifest: dict, probs
             probs.items.append(_damaged(path, e))
             continue
         schema = md.schema.to_arrow_schema()
+        if sub == ROOMS:
+            schema = _widened(schema)
         why = provenance_problem(_meta_of(md.metadata), manifest, shard, sub, md.num_rows)
         if sub == GAMES and md.num_rows != shard.games:
             why = f"damaged shard: {md.num_rows} rows, its name says {shard.games}"
@@ -619,6 +636,12 @@ def scan_run(run_dir: str | Path) -> RunScan:
 
     def scan(sub):
         paths = [str(run_dir / sub / f"{n}.parquet") for n in names]
-        return pl.scan_parquet(paths) if paths else pl.LazyFrame()
+        if not paths:
+            return pl.LazyFrame()
+        if sub == GAMES:
+            return pl.scan_parquet(paths)
+        first = _widened(pq.read_schema(paths[0]))
+        return pl.scan_parquet(paths, schema=pl.from_arrow(first.empty_table()).schema,
+                               cast_options=pl.ScanCastOptions(integer_cast="upcast"))
 
     return RunScan(scan(GAMES), scan(ROOMS) if has_rooms else None, manifest, missing)
