@@ -138,7 +138,7 @@ ROOM_COLUMNS = ["variant", "game", "room", "turn", "builder", "points", "uses", 
 # The counts of each piece (_pair_counts) and the columns added up across pieces.
 PAIR_SUMS = {"totals": ("games", "decided", "all_wins"),
              "made": ("tiles", "built", "points", "uses", "gained"),
-             "setup": ("setup_tiles",), "first": ("len",), "names": ()}
+             "setup": ("setup_tiles",), "first": ("len",)}
 
 
 def room_value(games, rooms, diffs: pl.DataFrame, difficulty: str | None = None,
@@ -182,8 +182,8 @@ def room_value(games, rooms, diffs: pl.DataFrame, difficulty: str | None = None,
                        pl.col("len").filter(pl.col("win").fill_null(False)).sum()
                        .alias("early_wins")))
     median = _text(median)
-    placed_names = _text(pl.concat(parts["names"]).unique() if parts["names"]
-                         else pl.DataFrame(schema={"gid": pl.UInt32, "room": pl.Utf8}))
+    # Every placed tile was built in play (made) or laid at setup.
+    placed_names = pl.concat([made.select("gid", "room"), setup.select("gid", "room")]).unique()
 
     ids = groups.select("gid", *KEY).unique()
     names = placed_names.join(ids, on="gid").select("setting", "room").unique()
@@ -243,7 +243,6 @@ def _pair_counts(games: pl.DataFrame, rooms: pl.DataFrame, groups: pl.DataFrame,
         "setup": placed.filter(pl.col("builder") < 0).group_by("gid", "room")
                        .agg(pl.len().alias("setup_tiles")),
         "first": first.group_by("gid", "room", "first_turn", "win").len(),
-        "names": placed.select("gid", "room").unique(),
     }
 
 
