@@ -1,5 +1,6 @@
 """What every analysis shares: the games table's fixed columns, the "setting" a game was played
-under, the named difficulties and rule values of each variant, and distribution summaries.
+under, and the named difficulties and rule values of each variant (distribution summaries are
+in reports/counts.py).
 
 A *setting* is everything that defines a variant except the player count, the mode and how the
 Crisis was played (to a target or to exhaustion): the edition, the content, the heuristic and
@@ -13,7 +14,6 @@ import polars as pl
 
 from balance.errors import InputError, Problems
 from balance.rules import load_profile
-from reports import counts
 
 # The games table's fixed columns (the schema written by the runner). Any other column is a
 # swept rule field.
@@ -177,15 +177,6 @@ def rule_value(games: pl.DataFrame, manifest: dict | None, name: str) -> pl.Expr
     by_variant = pl.col("variant").cast(pl.Int64).replace_strict(per_variant, default=None,
                                                                  return_dtype=pl.Int64)
     return pl.coalesce(by_variant, by_edition)
-
-
-def distribution(df: pl.DataFrame, value: str, by: tuple[str, ...] | list[str] = GROUP
-                 ) -> pl.DataFrame:
-    """Summary of a numeric column per group: games, `n` with a value, the share with none
-    (`missing`), mean, min, the 10/25/50/75/90% quantiles (linear) and max. Sorted by group.
-    (reports.counts.distribution gives the same from counts.)"""
-    by = list(by)
-    return counts.distribution(counts.of_rows(df, by, [value]), value, by)
 
 
 def crisis_games(games: pl.DataFrame) -> pl.DataFrame:
