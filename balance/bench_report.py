@@ -11,6 +11,7 @@ the kernel's high-water mark of that process (wait4's ru_maxrss).
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from pathlib import Path
 
 SIZES = (200_000, 1_000_000, 10_000_000)
 BASE_GAMES = 200_000
+BASE_UNIT = 1_000  # the base run's games are a multiple of this (its shards, of equal size)
 
 
 @dataclass
@@ -32,12 +34,14 @@ class ReportBench:
 
 
 def play_base(folder: Path, games: int, jobs: int, say=print) -> Path:
-    """The bench case played for real (resumed if already there)."""
+    """The bench case played for real (resumed if already there), in shards of equal size,
+    so that its copies are whole shards of the larger runs."""
     from balance.bench import CASE
-    from balance.experiment import simulation
+    from balance.experiment import DEFAULT_SHARD_SIZE, simulation
     from balance.runner import run_experiment
 
-    exp = simulation(**CASE, games=games, seed=1)
+    exp = simulation(**CASE, games=games, seed=1,
+                     shard_size=math.gcd(games, DEFAULT_SHARD_SIZE))
     say(f"playing the base run: {games:,} games ({jobs} workers)...")
     r = run_experiment(exp, folder, jobs=jobs)
     return r.run_dir
@@ -55,8 +59,10 @@ def replicate(base: Path, dest: Path, games: int, say=print) -> Path:
     per = m["games_per_variant"]
     if games % per or len(m["variants"]) != 1:
         raise ValueError(f"{games} is not a multiple of the base run's {per} games")
-    if (dest / store.MANIFEST).exists() and \
-            store.read_manifest(dest)["games_per_variant"] == games:
+    # The copy names the base it was made of: a bench folder whose base was played again at
+    # another size makes its copies again.
+    want = dict(m, games_per_variant=games, replicated_from=per)
+    if (dest / store.MANIFEST).exists() and store.read_manifest(dest) == want:
         return dest  # made by an earlier bench
     shutil.rmtree(dest, ignore_errors=True)
     for sub in (store.GAMES, store.ROOMS):
@@ -86,7 +92,7 @@ def replicate(base: Path, dest: Path, games: int, say=print) -> Path:
                                                store.SHARD_META: json.dumps(meta,
                                                                             sort_keys=True)})
                 store.write_parquet(t, out)
-    store.write_manifest(dest, dict(m, games_per_variant=games))
+    store.write_manifest(dest, want)
     return dest
 
 
@@ -107,12 +113,15 @@ def _disk_mb(run: Path) -> float:
     return sum(p.stat().st_size for p in run.rglob("*.parquet")) / 1e6
 
 
-def report_bench(folder: Path, sizes=SIZES, jobs: int = 2, say=print) -> list[ReportBench]:
+def report_bench(folder: Path, sizes=SIZES, jobs: int = 2, say=print,
+                 base_games: int = BASE_GAMES) -> list[ReportBench]:
+    """Each size's report, timed in a fresh process; `sizes` are multiples of `base_games`,
+    the games of the run played for real."""
     folder = Path(folder)
-    base = play_base(folder / "base", BASE_GAMES, jobs, say)
+    base = play_base(folder / "base", base_games, jobs, say)
     out = []
     for n in sizes:
-        run = base if n == BASE_GAMES else replicate(base, folder / f"x{n}" / base.name, n,
+        run = base if n == base_games else replicate(base, folder / f"x{n}" / base.name, n,
                                                      say)
         say(f"balance report on {n:,} games...")
         cmd = [sys.executable, "-c", "from balance.cli import app; app()", "report", str(run),

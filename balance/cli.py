@@ -567,7 +567,10 @@ def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed pla
                                       "instead: peak memory and time at 200k, 1M and 10M "
                                       "games"),
           sizes: str = typer.Option("200000,1000000,10000000", help="--report: game counts, "
-                                    "multiples of 200,000"),
+                                    "multiples of --base-games"),
+          base_games: int = typer.Option(200_000, min=1, help="--report: games of the base "
+                                         "run (a multiple of 1,000), played for real; larger "
+                                         "runs copy its shards"),
           folder: Path = typer.Option(Path("runs/bench-report"), help="--report: where the "
                                       "runs are made (kept, so a second bench reuses them)"),
           ) -> None:
@@ -575,17 +578,21 @@ def bench(seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed pla
     With --runner: the same batch through `balance run` with 1 and 2 workers. With --report:
     `balance report` on runs of that case of growing size."""
     if report:
-        from balance.bench_report import BASE_GAMES, report_bench
+        from balance.bench_report import BASE_UNIT, report_bench
 
+        if base_games % BASE_UNIT:
+            fail(InputError([Problem("--base-games", "", "", f"must be a multiple of "
+                                     f"{BASE_UNIT:,}, got {base_games:,}")]))
         try:
             counts = [int(x.replace("_", "")) for x in sizes.split(",") if x.strip()]
         except ValueError:
             counts = []
-        if not counts or any(n < BASE_GAMES or n % BASE_GAMES for n in counts):
+        if not counts or any(n < base_games or n % base_games for n in counts):
             fail(InputError([Problem("--sizes", "", "", f"must be game counts that are "
-                                     f"multiples of {BASE_GAMES:,}, got {sizes!r}")]))
+                                     f"multiples of --base-games ({base_games:,}), got "
+                                     f"{sizes!r}")]))
         try:
-            rows = report_bench(folder, counts)
+            rows = report_bench(folder, counts, base_games=base_games)
         except InputError as e:
             fail(e)
         typer.echo("")

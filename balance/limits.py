@@ -13,6 +13,12 @@ The bounds, and why:
 - The games table stores turns and scores as Int16 (README, "The games table"): a variant
   whose longest possible game or highest possible score exceeds COLUMN_MAX is refused. A
   Crisis or Rush target above COLUMN_MAX could never be reached, and is refused too.
+- The rooms table stores a tile's ability uses and the cards they gained as Int32: a tile can
+  be used on every step, every free use and the action of every player turn, which Int16
+  does not hold within the longest game allowed (1st-edition Rush with its largest round
+  cap: 32,764 turns, 12 uses each). Uses always fit Int32 (at most 32,767 turns of 20 steps,
+  100 free uses and an action); the cards gained, up to every card of the box for every step
+  of an ability, are checked against COUNT_MAX.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 from balance.errors import Problems
 
 COLUMN_MAX = 2**15 - 1  # Int16 columns: turns, score, scores, score_by_turn, room points
+COUNT_MAX = 2**31 - 1  # Int32 columns: a tile's ability uses and cards gained
 
 
 def _max_opts() -> int:
@@ -84,6 +91,19 @@ def highest_score(content, tables, rules) -> int:
     return rules.start_vp * rules.players + doors + bonus
 
 
+def most_uses(tables, rules) -> int:
+    """A bound on one tile's ability uses in a game: every player turn may use it with each
+    step, each free use and the action (engine/turn_nb.py, movement and action)."""
+    return longest_game(tables, rules) * (rules.steps + rules.free_use_cap + 1)
+
+
+def most_gained(content, tables, rules) -> int:
+    """A bound on the cards one tile's uses move into (or out of) hands in a game: each step
+    of the longest ability moves at most every card of the box."""
+    longest = max((len(r.ability) for r in content.rooms), default=0)
+    return most_uses(tables, rules) * longest * len(tables.card_deck)
+
+
 def variant_problems(content, tables, rules, source: str) -> Problems:
     """A compiled variant's worst cases against the games table's columns."""
     probs = Problems(source)
@@ -105,6 +125,14 @@ def variant_problems(content, tables, rules, source: str) -> Problems:
         probs.add("rooms", "points", f"the doors, start points and bonuses of {content.path} "
                   f"could add up to {score:,} points in one game, more than the games "
                   f"table's 'score' column holds ({COLUMN_MAX:,})")
+    gained = most_gained(content, tables, rules)
+    if gained > COUNT_MAX:
+        probs.add("rooms", "ability", f"a tile could be used {most_uses(tables, rules):,} "
+                  f"times in a game (each of {longest_game(tables, rules):,} player turns: "
+                  f"{rules.steps} steps, {rules.free_use_cap} free uses and the action) and "
+                  f"gain up to {gained:,} cards, more than the rooms table's 'gained' column "
+                  f"holds ({COUNT_MAX:,}); fewer cards, shorter abilities, fewer steps or a "
+                  "shorter game fit")
     if rules.target > COLUMN_MAX:
         probs.add("", "target", f"{rules.target:,} points is more than any game can score "
                   f"here (a score column holds {COLUMN_MAX:,})")

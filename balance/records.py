@@ -128,6 +128,7 @@ def rooms_table(experiment: str, variant, start: int, batch, room_names) -> pa.T
         "turn": pa.array(rows[:, RM_TURN].astype(np.int16)),
         "builder": pa.array(rows[:, RM_BUILDER].astype(np.int8)),
         "points": pa.array(rows[:, RM_POINTS].astype(np.int16)),
-        "uses": pa.array(rows[:, RM_USES].astype(np.int16)),
-        "gained": pa.array(rows[:, RM_GAINED].astype(np.int16)),
+        # Int32: a tile's uses in the longest game allowed overflow Int16 (balance/limits.py).
+        "uses": pa.array(rows[:, RM_USES].astype(np.int32)),
+        "gained": pa.array(rows[:, RM_GAINED].astype(np.int32)),
     })

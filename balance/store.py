@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance.errors import InputError, Problem, Problems
+from balance.shard_table import ShardTable
 
 MANIFEST = "manifest.json"
 GAMES = "games"
@@ -40,6 +41,10 @@ REQUIRED = ("experiment", "hash", "engine_version", "inputs", "seed", "shard_siz
             "games_per_variant")
 SHARD_META = b"gemrush.shard"  # key of a shard's provenance in its Parquet metadata
 SHARD_RE = re.compile(r"^v(\d{5})-g(\d{12})-(\d{12})$")
+# A rooms shard written before its uses and gained columns were widened to Int32
+# (balance/limits.py) holds them as Int16: they are read as Int32, so that a run resumed
+# across the change reads as one.
+WIDENED = ("uses", "gained")
 
 
 @dataclass(frozen=True, order=True)
@@ -404,7 +409,18 @@ def _read_arrow(path: Path, rows: int | None, probs: Problems, manifest: dict,
         probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
                                    "`balance run`"))
         return None
-    return t
+    return t.cast(_widened(t.schema)) if sub == ROOMS else t
+
+
+def _widened(schema):
+    """An Arrow schema with the WIDENED columns it stores as Int16 as Int32."""
+    import pyarrow as pa
+
+    for name in WIDENED:
+        i = schema.get_field_index(name)
+        if i >= 0 and pa.types.is_int16(schema.field(i).type):
+            schema = schema.set(i, schema.field(i).with_type(pa.int32()))
+    return schema
 
 
 def _to_polars(t, where: str, probs: Problems, compact: bool = False):
@@ -431,50 +447,37 @@ def _read_table(path: Path, rows: int | None, probs: Problems, manifest: dict,
     return None if t is None else _to_polars(t, str(path), probs)
 
 
-class ShardTable:
-    """A table read shard file by shard file: iterating yields one polars DataFrame per file
-    (each verified as read_run verifies it, each holding whole games), so that an analysis can
-    aggregate a table far larger than memory. `height` and `columns` come from the footers."""
+class _ShardFile:
+    """A loader of one shard file for a ShardTable: reads it (only `columns`, if given),
+    verified as read_run verifies it, or raises InputError naming the damage."""
 
-    def __init__(self, loaders: list, height: int, columns: list[str]):
-        self._loaders = list(loaders)
-        self.height = height
-        self.columns = list(columns)
+    def __init__(self, path: Path, manifest: dict, shard: Shard, sub: str, available: list[str],
+                 compact: bool, columns: list[str] | None = None):
+        self.path, self.manifest, self.shard, self.sub = path, manifest, shard, sub
+        self.available, self.compact, self.columns = available, compact, columns
 
-    def __iter__(self):
-        for load in self._loaders:
-            yield load()
+    def __call__(self):
+        probs = Problems(str(self.path))
+        t = _read_arrow(self.path, self.shard.games if self.sub == GAMES else None, probs,
+                        self.manifest, self.shard, self.sub, self.columns)
+        df = None if t is None else _to_polars(t, str(self.path), probs, self.compact)
+        probs.raise_if_any()
+        return df
 
-    def __len__(self) -> int:
-        return len(self._loaders)
-
-    def map(self, fn) -> ShardTable:
-        """The same pieces, each passed through fn (a DataFrame -> DataFrame) when read."""
-        return ShardTable([lambda ld=ld: fn(ld()) for ld in self._loaders], self.height,
-                          self.columns)
-
-    @staticmethod
-    def concat(tables: list[ShardTable]) -> ShardTable:
-        cols = tables[0].columns if tables else []
-        return ShardTable([ld for t in tables for ld in t._loaders],
-                          sum(t.height for t in tables), cols)
+    def select(self, columns: list[str]) -> _ShardFile:
+        return _ShardFile(self.path, self.manifest, self.shard, self.sub, self.available,
+                          self.compact, [c for c in self.available if c in columns])
 
 
-def _load_verified(path: Path, manifest: dict, shard: Shard, sub: str):
-    probs = Problems(str(path))
-    df = _read_table(path, None, probs, manifest, shard, sub)
-    probs.raise_if_any()
-    return df
-
-
-def _lazy_rooms(run_dir: Path, names: list[str], manifest: dict, probs: Problems
-                ) -> ShardTable:
-    """The rooms shards as a ShardTable, their footers and provenance checked now."""
+def _lazy_table(run_dir: Path, sub: str, names: list[str], manifest: dict, probs: Problems,
+                compact: bool = False) -> ShardTable:
+    """The `sub` shards (games or rooms) as a ShardTable, their footers, row counts,
+    columns and provenance checked now; their pages when read."""
     import pyarrow.parquet as pq
 
-    loaders, rows, columns = [], 0, []
+    loaders, rows, columns, kept, first = [], 0, [], [], None
     for name in names:
-        path = run_dir / ROOMS / f"{name}.parquet"
+        path = run_dir / sub / f"{name}.parquet"
         shard = Shard.parse(name)
         try:
             md = pq.read_metadata(path)
@@ -486,24 +489,34 @@ def _lazy_rooms(run_dir: Path, names: list[str], manifest: dict, probs: Problems
         except (OSError, ValueError) as e:
             probs.items.append(_damaged(path, e))
             continue
-        why = provenance_problem(_meta_of(md.metadata), manifest, shard, ROOMS, md.num_rows)
+        schema = md.schema.to_arrow_schema()
+        if sub == ROOMS:
+            schema = _widened(schema)
+        why = provenance_problem(_meta_of(md.metadata), manifest, shard, sub, md.num_rows)
+        if sub == GAMES and md.num_rows != shard.games:
+            why = f"damaged shard: {md.num_rows} rows, its name says {shard.games}"
+        elif first is not None and not schema.equals(first, check_metadata=False):
+            why = "damaged shard: its columns differ from the other shards'"
         if why:
             probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
                                        "`balance run`"))
             continue
-        if not columns:
-            columns = md.schema.to_arrow_schema().names
+        if first is None:
+            first, columns = schema, schema.names
         rows += md.num_rows
-        loaders.append(lambda p=path, s=shard: _load_verified(p, manifest, s, ROOMS))
-    return ShardTable(loaders, rows, columns)
+        kept.append(name)
+        loaders.append(_ShardFile(path, manifest, shard, sub, schema.names, compact))
+    return ShardTable(loaders, rows, columns, kept)
 
 
 def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] | None = None,
-             compact: bool = False) -> RunData:
+             compact: bool = False, lazy_games: bool = False) -> RunData:
     """Every finished shard of a run, checked: InputError names each damaged shard file.
     With lazy_rooms, `.rooms` is a ShardTable read file by file when iterated (the rooms of
-    a million games are over a gigabyte in memory); its footers are checked now. `columns`
-    reads only those games columns; `compact` leaves text columns Categorical."""
+    a million games are over a gigabyte in memory); with lazy_games, `.games` is one too
+    (pieces paired with the rooms' by shard name). Their footers are checked now, their pages
+    as they are read. `columns` reads only those games columns; `compact` leaves text
+    columns Categorical."""
     import polars as pl
     import pyarrow as pa
 
@@ -518,6 +531,8 @@ def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] |
         if shard is None:
             probs.items.append(Problem(str(f), "", "", "not a shard file name "
                                        "(v<variant>-g<start>-<stop>.parquet)"))
+            continue
+        if lazy_games:
             continue
         g = _read_arrow(f, shard.games, probs, manifest, shard, GAMES, columns)
         if g is not None and games and not g.schema.equals(games[0].schema,
@@ -542,10 +557,14 @@ def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] |
                 rooms.append(r)
         if g is not None:
             games.append(g)
-    lazy = None
-    if has_rooms and lazy_rooms:
-        lazy = _lazy_rooms(run_dir, [f.stem for f in files if Shard.parse(f.stem)], manifest,
-                           probs)
+    names = [f.stem for f in files if Shard.parse(f.stem)]
+    lazy_g = lazy_r = None
+    if lazy_games:
+        lazy_g = _lazy_table(run_dir, GAMES, names, manifest, probs, compact)
+        if columns is not None:
+            lazy_g = lazy_g.select(columns)
+    if has_rooms and (lazy_rooms or lazy_games):
+        lazy_r = _lazy_table(run_dir, ROOMS, names, manifest, probs, compact)
     probs.raise_if_any()
     expected = plan(len(manifest["variants"]), manifest["games_per_variant"],
                     manifest["shard_size"])
@@ -553,7 +572,7 @@ def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] |
     missing = [s.name for s in expected if s.name not in done]
     # One contiguous polars copy of the Arrow pieces: polars would otherwise make one at the
     # first group_by of the 200 pieces of a million games, and keep both.
-    g_df = pl.DataFrame()
+    g_df = lazy_g if lazy_games else pl.DataFrame()
     if games:
         whole = pa.concat_tables([t.replace_schema_metadata(None) for t in games])
         del games
@@ -563,8 +582,8 @@ def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] |
         probs.raise_if_any()
     r_df = None
     if has_rooms:
-        r_df = lazy if lazy_rooms else (pl.concat(rooms, rechunk=False) if rooms
-                                        else pl.DataFrame())
+        r_df = lazy_r if lazy_r is not None else (pl.concat(rooms, rechunk=False) if rooms
+                                                  else pl.DataFrame())
     return RunData(g_df, r_df, manifest, missing)
 
 
@@ -609,7 +628,7 @@ def scan_run(run_dir: str | Path) -> RunScan:
         names.append(f.stem)
     has_rooms = (run_dir / ROOMS).is_dir()
     if has_rooms:
-        _lazy_rooms(run_dir, names, manifest, probs)
+        _lazy_table(run_dir, ROOMS, names, manifest, probs)
     probs.raise_if_any()
     expected = plan(len(manifest["variants"]), manifest["games_per_variant"],
                     manifest["shard_size"])
@@ -617,6 +636,12 @@ def scan_run(run_dir: str | Path) -> RunScan:
 
     def scan(sub):
         paths = [str(run_dir / sub / f"{n}.parquet") for n in names]
-        return pl.scan_parquet(paths) if paths else pl.LazyFrame()
+        if not paths:
+            return pl.LazyFrame()
+        if sub == GAMES:
+            return pl.scan_parquet(paths)
+        first = _widened(pq.read_schema(paths[0]))
+        return pl.scan_parquet(paths, schema=pl.from_arrow(first.empty_table()).schema,
+                               cast_options=pl.ScanCastOptions(integer_cast="upcast"))
 
     return RunScan(scan(GAMES), scan(ROOMS) if has_rooms else None, manifest, missing)

@@ -115,8 +115,8 @@ from heuristics.knobs import Knob
  N_KNOBS) = range(16)
 # In the order of the W_ indices above. Values are in "cards" (a card the frontier wants most
 # is worth about 1). The defaults are tuned: `balance tune-player greedy --players 4 --games
-# 800 --evaluations 240 --seed 3` on 2nd-edition Crisis, rounded (+2.3 to +2.7 points a game over the
-# hand-set values at 1, 4 and 7 players; README, "Players").
+# 800 --evaluations 240 --seed 3` on 2nd-edition Crisis, rounded (+2.3 to +2.7 points a game
+# over the hand-set values at 1, 4 and 7 players; README, "Players").
 KNOBS = (
     Knob("draw_value", 0.73, 0.0, 5.0, "worth of the Draw 1 action; an ability must beat it"),
     Knob("need_bonus", 0.12, 0.0, 5.0, "extra worth of an ability that digs or keeps the gems "

@@ -3,7 +3,7 @@
 From a notebook (polars in, polars out; nothing here needs matplotlib):
 
     from balance.store import read_run
-    from reports import burn, crisis, frame, rooms, rush
+    from reports import burn, crisis, frame, rooms, rush, tally
 
     run = read_run("runs/my-experiment")
     games = frame.with_variant_info(run.games, run.manifest)   # adds content and setting
@@ -15,6 +15,14 @@ From a notebook (polars in, polars out; nothing here needs matplotlib):
     burn.deck_out(games), burn.slack(games, diffs, run.manifest), burn.clock_end(games)
     rush.seat_wins(games), rush.rounds(games), rush.score_margin(games), rush.turn_cap(games),
     rush.endings(games)
+
+Every function above also takes the run's counts instead of its games, which is how the
+report reads a run of any size (a shard at a time, one row per game never held):
+
+    run = read_run("runs/big", lazy_games=True, lazy_rooms=True)  # tables as ShardTables
+    counted = tally.count(run.games, run.manifest)                  # reports/tally.py
+    crisis.difficulty_curve(counted), burn.deck_out(counted), rush.rounds(counted)
+    rooms.room_value(run.games, run.rooms, counted.diffs, tallies=counted)
 
 `reports.build.write_report(run, out_dir)` writes the HTML page and its figures.
 `reports.compare.compare_run(run_dir)` compares every variant with the baseline, game by game

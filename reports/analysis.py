@@ -2,6 +2,8 @@
 
 Each field is a polars table from one of the concept modules (crisis, rooms, burn, rush); see
 their docstrings for the columns. An analysis that has no games to work on is an empty table.
+None holds a row per game: the games are counted first (reports/tally.py), and every table
+and figure is made from the counts, so the report of ten million games fits in memory.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import polars as pl
 
 from balance.content import load_content
 from balance.errors import InputError
-from reports import burn, crisis, frame, players, rooms, rush
+from reports import burn, crisis, frame, players, rooms, rush, tally
 
 
 @dataclass(frozen=True)
 class Analysis:
-    games: pl.DataFrame            # the games, with content and setting columns added
+    kinds: pl.DataFrame            # one row per kind of game, with its games (tally keys)
+    versions: list[str]            # engine versions of the games
     manifest: dict
     difficulties: pl.DataFrame     # variant, difficulty, target
     named: pl.DataFrame            # setting, players, difficulty, target (Crisis)
@@ -25,16 +28,18 @@ class Analysis:
     difficulty: pl.DataFrame       # crisis.difficulty_table
     fixed: pl.DataFrame            # crisis.fixed_target_rates
     targets: pl.DataFrame          # crisis.targets_for_win_rates
+    references: pl.DataFrame       # rooms.reference_targets
     has_rooms: bool
     room_value: pl.DataFrame       # rooms.room_value
     room_ranking: pl.DataFrame     # rooms.room_ranking
-    burn_games: pl.DataFrame       # burn.burn_games
+    deck_out_counts: pl.DataFrame  # burn.deck_out_counts (what the figure draws)
     deck_out: pl.DataFrame
     reshuffles: pl.DataFrame
-    slack_games: pl.DataFrame
+    slack_counts: pl.DataFrame     # burn.slack_counts
     slack: pl.DataFrame
+    clock_end_counts: pl.DataFrame
     clock_end: pl.DataFrame
-    rush_games: pl.DataFrame       # Rush games with a rounds column
+    rounds_counts: pl.DataFrame    # rush.rounds_counts
     rounds: pl.DataFrame
     turn_cap: pl.DataFrame
     endings: pl.DataFrame          # rush.endings
@@ -42,61 +47,69 @@ class Analysis:
     player_curves: pl.DataFrame    # players.curves_by_player
     player_targets: pl.DataFrame   # players.target_spread
     seat_wins: pl.DataFrame
-    margins: pl.DataFrame
+    margin_counts: pl.DataFrame    # rush.margin_counts
     score_margin: pl.DataFrame
 
+    @property
+    def games(self) -> int:
+        return int(self.kinds["games"].sum()) if self.kinds.height else 0
 
-def analyse(games: pl.DataFrame, room_table: pl.DataFrame | None, manifest: dict | None
-            ) -> Analysis:
-    """Run every analysis; refuses tables that lack a column the analyses read."""
+    def games_of(self, column: str) -> dict:
+        """Games per value of a key column (mode, variant, ...)."""
+        if self.kinds.height == 0:
+            return {}
+        return dict(self.kinds.group_by(column).agg(pl.col("games").sum()).rows())
+
+
+def analyse(games, room_table, manifest: dict | None) -> Analysis:
+    """Run every analysis; refuses tables that lack a column the analyses read. `games` and
+    `room_table` are DataFrames or balance.store ShardTables, read a piece at a time: the
+    games once to count them (reports/tally.py), then with the rooms for room value."""
     manifest = manifest or {}
     frame.check_columns(games, frame.REQUIRED_GAME_COLUMNS, "games table")
     has_rooms = room_table is not None and room_table.height > 0
     if has_rooms:
         frame.check_columns(room_table, frame.REQUIRED_ROOM_COLUMNS, "rooms table")
-    full = frame.with_variant_info(games, manifest)
-    # The per-turn and per-seat score lists are most of a games table's memory; only three
-    # analyses read them, and the others get the table without (a drop shares the rest).
-    lists = [c for c in ("score_by_turn", "scores", "seed", "source_hash") if c in full.columns]
-    games = full.drop(lists)
-    diffs = frame.difficulties(manifest, games)
-    named = frame.named_difficulties(frame.crisis_games(games), diffs)
+    t = tally.count(games, manifest)
+    kinds = t.kinds()
+    diffs = t.diffs
+    named = frame.named_difficulties(frame.crisis_games(kinds), diffs)
     max_named = int(named["target"].max()) if named.height else None
-    curve = crisis.difficulty_curve(full, max_named)
+    curve = crisis.difficulty_curve(t, max_named)
     if has_rooms:
-        value = rooms.room_value(games, room_table, diffs,
-                                 room_names=content_rooms(games, manifest))
+        value = rooms.room_value(games, room_table, diffs, tallies=t,
+                                 room_names=content_rooms(kinds, manifest))
     else:
         value = pl.DataFrame()
-    slack_games = burn.slack_games(full, diffs, manifest)
-    margins = rush.margins(full)
-    del full
     targets = crisis.targets_for_win_rates(curve)
-    player_keys = players.settings_by_player(games.filter(pl.col("mode") == "crisis"))
+    player_keys = players.settings_by_player(kinds.filter(pl.col("mode") == "crisis"))
+    slack_counts = burn.slack_counts(t)
     return Analysis(
-        games=games, manifest=manifest, difficulties=diffs, named=named, curve=curve,
-        difficulty=crisis.difficulty_table(games, diffs, curve),
-        fixed=crisis.fixed_target_rates(games),
-        targets=targets,
+        kinds=t.keys.select(*kinds.columns, "games"), versions=t.versions, manifest=manifest,
+        difficulties=diffs, named=named, curve=curve,
+        difficulty=crisis.difficulty_table(t, diffs, curve),
+        fixed=crisis.fixed_target_rates(t),
+        targets=targets, references=rooms.reference_targets(t, diffs),
         has_rooms=has_rooms, room_value=value,
         room_ranking=rooms.room_ranking(value) if has_rooms else pl.DataFrame(),
-        burn_games=burn.burn_games(games), deck_out=burn.deck_out(games),
-        reshuffles=burn.reshuffles(games),
-        slack_games=slack_games, slack=burn.slack_of(slack_games),
-        clock_end=burn.clock_end(games),
-        rush_games=rush.with_rounds(games), rounds=rush.rounds(games),
-        turn_cap=rush.turn_cap(games), endings=rush.endings(games),
+        deck_out_counts=burn.deck_out_counts(t), deck_out=burn.deck_out(t),
+        reshuffles=burn.reshuffles(t),
+        slack_counts=slack_counts, slack=burn.slack_of(slack_counts),
+        clock_end_counts=burn.clock_end_counts(t), clock_end=burn.clock_end(t),
+        rounds_counts=rush.rounds_counts(t), rounds=rush.rounds(t),
+        turn_cap=rush.turn_cap(t), endings=rush.endings(t),
         player_keys=player_keys,
         player_curves=players.curves_by_player(curve, player_keys),
         player_targets=players.target_spread(targets, player_keys),
-        seat_wins=rush.seat_wins(games),
-        margins=margins, score_margin=frame.distribution(margins, "margin"),
+        seat_wins=rush.seat_wins(t),
+        margin_counts=rush.margin_counts(t), score_margin=rush.score_margin(t),
     )
 
 
 def content_rooms(games: pl.DataFrame, manifest: dict) -> pl.DataFrame:
     """(setting, room) for every room of each setting's content file, so rooms never built
-    still show. Content the report cannot load (moved, renamed) adds nothing."""
+    still show. Content the report cannot load (moved, renamed) adds nothing. `games` needs
+    only variant and setting (the kinds of a tally will do)."""
     rows = set()
     loaded: dict[str, list[str]] = {}
     content_of = {int(v["variant"]): v.get("content") for v in manifest.get("variants", [])

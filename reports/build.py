@@ -22,7 +22,7 @@ FIGURES = "figures"
 
 
 class RunData(Protocol):
-    games: pl.DataFrame
+    games: pl.DataFrame  # or a balance.store ShardTable, read piece by piece
     rooms: pl.DataFrame | None
     manifest: dict
 
@@ -65,8 +65,8 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None) -> 
     from balance.store import read_run  # the runner's reader; imported only when needed
     from reports.combine import combine
 
-    # The rooms are aggregated shard by shard, never held whole (README, Scale).
-    runs = [read_run(d, lazy_rooms=True, compact=True) for d in dirs]
+    # The games and rooms are counted shard by shard, never held whole (README, Scale).
+    runs = [read_run(d, lazy_rooms=True, lazy_games=True, compact=True) for d in dirs]
     data = combine(runs)
     # Unplayed shards of an interrupted run: the page says so at the top.
     data.manifest = dict(data.manifest, missing_shards=[

@@ -9,112 +9,142 @@ events short; the `source` column says which was used.
 score first reached T (turns - the turn T was reached), from exhausted games that reached T.
 `cards_left` converts it to cards: the cards the clock burnt in the whole game minus
 burn_per_turn cards for every turn up to and including the one T was reached in (at least 0).
+
+Every function takes a games table or its tally.Tallies; the `*_counts` tables (one row per
+value with `n` games) are what the figures draw.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
+from reports import counts, tally
 from reports.crisis import TO_EXHAUSTION, TO_TARGET
-from reports.frame import (
-    CLOCK_END_REASONS,
-    GROUP,
-    crisis_games,
-    distribution,
-    named_difficulties,
-    rule_value,
-)
+from reports.frame import CLOCK_END_REASONS, GROUP, crisis_games, named_difficulties
+
+SLACK_KEYS = ["setting", "players", "difficulty", "target"]
 
 
-def burn_games(games: pl.DataFrame) -> pl.DataFrame:
-    """The Crisis games timing is read from, with a `source` column (see the module doc)."""
-    cg = crisis_games(games).cast({"players": pl.Int64})
+def _timed(t: tally.Tallies) -> pl.DataFrame:
+    """kid and source of the Crisis keys timing is read from (see the module doc)."""
+    keys = t.keys.filter(pl.col("mode") == "crisis").cast({"players": pl.Int64})
     ex = pl.col("exhaust").fill_null(False)
-    return (cg.with_columns(ex.any().over(list(GROUP)).alias("_has_ex"))
+    return (keys.with_columns(ex.any().over(list(GROUP)).alias("_has_ex"))
             .filter(ex == pl.col("_has_ex"))
-            .with_columns(pl.when(pl.col("_has_ex")).then(pl.lit(TO_EXHAUSTION))
-                          .otherwise(pl.lit(TO_TARGET)).alias("source"))
-            .drop("_has_ex"))
+            .select("kid", *GROUP, pl.when(pl.col("_has_ex")).then(pl.lit(TO_EXHAUSTION))
+                    .otherwise(pl.lit(TO_TARGET)).alias("source")))
 
 
-def _with_source(summary: pl.DataFrame, bg: pl.DataFrame) -> pl.DataFrame:
-    src = bg.select(*GROUP, "source").unique()
+def _timing_counts(t: tally.Tallies, name: str) -> pl.DataFrame:
+    timed = _timed(t)
+    return t.tables[name].join(timed, on="kid")
+
+
+def _with_source(summary: pl.DataFrame, timed: pl.DataFrame) -> pl.DataFrame:
+    src = timed.select(*GROUP, "source").unique()
     return summary.join(src, on=list(GROUP), how="left").sort(list(GROUP))
 
 
-def deck_out(games: pl.DataFrame) -> pl.DataFrame:
+def deck_out_counts(games) -> pl.DataFrame:
+    """setting, players, deck_out_turn (null: never ran out), n, over the games timed."""
+    c = _timing_counts(tally.of(games), "deck_out")
+    return counts.added([c.select(*GROUP, "deck_out_turn", "n")], [*GROUP, "deck_out_turn"]) \
+        .sort(*GROUP, "deck_out_turn")
+
+
+def deck_out(games) -> pl.DataFrame:
     """The first turn the gem deck ran out, per (setting, players): quantiles over the games
     where it did; `missing` is the share of games where it never ran out."""
-    bg = burn_games(games)
-    return _with_source(distribution(bg, "deck_out_turn"), bg)
+    t = tally.of(games)
+    return _with_source(counts.distribution(deck_out_counts(t), "deck_out_turn", GROUP),
+                        _timed(t))
 
 
-def reshuffles(games: pl.DataFrame) -> pl.DataFrame:
+def reshuffles(games) -> pl.DataFrame:
     """How many reshuffles, per (setting, players): one row per count with games and share."""
-    bg = burn_games(games)
+    c = _timing_counts(tally.of(games), "reshuffles")
     schema = {"setting": pl.Utf8, "players": pl.Int64, "reshuffles": pl.Int64,
               "games": pl.Int64, "share": pl.Float64, "source": pl.Utf8}
-    if bg.height == 0:
+    if c.height == 0:
         return pl.DataFrame(schema=schema)
-    out = (bg.group_by(*GROUP, "reshuffles", "source").agg(pl.len().alias("games"))
+    out = (c.group_by(*GROUP, "reshuffles", "source").agg(pl.col("n").sum().alias("games"))
            .with_columns((pl.col("games") / pl.col("games").sum().over(list(GROUP)))
                          .alias("share")))
-    return out.cast({k: v for k, v in schema.items()}).select(list(schema)).sort(
-        *GROUP, "reshuffles")
+    return out.cast(schema).select(list(schema)).sort(*GROUP, "reshuffles")
+
+
+def slack_counts(games, diffs: pl.DataFrame | None = None) -> pl.DataFrame:
+    """setting, players, difficulty, target, slack_turns, cards_left, n: the games played to
+    exhaustion that reached each named difficulty of their setting and player count."""
+    t = tally.of(games, diffs=diffs)
+    per_key = _named_per_key(t, t.diffs if diffs is None else diffs)
+    schema = {"setting": pl.Utf8, "players": pl.Int64, "difficulty": pl.Utf8,
+              "target": pl.Int64, "slack_turns": pl.Int64, "cards_left": pl.Int64,
+              "n": pl.Int64}
+    hits = t.tables["slack"].join(per_key, on=["kid", "target"])
+    if hits.height == 0:
+        return pl.DataFrame(schema=schema)
+    return (counts.added([hits.select(*SLACK_KEYS, "slack_turns", "cards_left", "n")],
+                         [*SLACK_KEYS, "slack_turns", "cards_left"])
+            .cast(schema).select(list(schema))
+            .sort("setting", "players", "target", "difficulty", "slack_turns", "cards_left"))
+
+
+def _named_per_key(t: tally.Tallies, diffs: pl.DataFrame) -> pl.DataFrame:
+    """kid, setting, players, difficulty, target: the named difficulties of each key played
+    to exhaustion (those of its setting and player count)."""
+    ex = crisis_games(t.kinds()).filter(pl.col("exhaust").fill_null(False))
+    named = named_difficulties(ex, diffs)
+    keys = t.keys.filter((pl.col("mode") == "crisis") & pl.col("exhaust").fill_null(False))
+    return keys.select("kid", *GROUP).join(named.cast({"players": keys.schema["players"]}),
+                                           on=list(GROUP))
 
 
 def slack_games(games: pl.DataFrame, diffs: pl.DataFrame, manifest: dict | None = None
                 ) -> pl.DataFrame:
     """One row per (exhausted Crisis game, named difficulty it reached): setting, players,
     difficulty, target, reached_turn, slack_turns, cards_left (see the module doc)."""
-    cg = crisis_games(games)
-    # Only the columns read here: every join below copies what it keeps, lists included.
-    ex = (cg.select(*GROUP, "variant", "edition", "exhaust", "turns", "cards_burned",
-                    "score_by_turn", *[c for c in ("burn_per_turn",) if c in cg.columns])
-          .filter(pl.col("exhaust").fill_null(False)))
+    t = tally.of(games, manifest, diffs)
     schema = {"setting": pl.Utf8, "players": pl.Int64, "difficulty": pl.Utf8,
               "target": pl.Int64, "reached_turn": pl.Int64, "slack_turns": pl.Int64,
               "cards_left": pl.Int64}
-    if ex.height == 0:
-        return pl.DataFrame(schema=schema)
-    ex = ex.with_columns(rule_value(ex, manifest, "burn_per_turn").alias("_burn"))
-    named = named_difficulties(ex, diffs).cast({"players": ex.schema["players"]})
-    parts = []
-    for t in sorted(set(named["target"].to_list())):
-        hit = (ex.join(named.filter(pl.col("target") == t), on=["setting", "players"])
-               .filter(pl.col("score_by_turn").list.max() >= t)
-               .with_columns((pl.col("score_by_turn").list.eval(pl.element() < t).list.sum()
-                              + 1).alias("reached_turn")))
-        parts.append(hit.select(
-            "setting", "players", "difficulty", "target", "reached_turn",
-            (pl.col("turns").cast(pl.Int64) - pl.col("reached_turn")).alias("slack_turns"),
-            (pl.col("cards_burned").cast(pl.Int64) - pl.col("_burn") * pl.col("reached_turn"))
-            .clip(lower_bound=0).alias("cards_left")).cast(schema))
-    if not parts:
-        return pl.DataFrame(schema=schema)
-    return pl.concat(parts).sort("setting", "players", "target", "reached_turn",
+    g = tally.with_kid(t, games, manifest).filter(
+        (pl.col("mode") == "crisis") & pl.col("exhaust").fill_null(False))
+    per_key = _named_per_key(t, diffs)
+    rows = tally.slack_rows(g, sorted(set(per_key["target"].to_list())))
+    out = (rows.join(per_key, on=["kid", "target"])
+           .select("setting", "players", "difficulty", "target", "reached_turn", "slack_turns",
+                   "cards_left"))
+    return out.cast(schema).sort("setting", "players", "target", "reached_turn",
                                  "slack_turns", "cards_left")
 
 
-def slack(games: pl.DataFrame, diffs: pl.DataFrame, manifest: dict | None = None
-          ) -> pl.DataFrame:
+def slack(games, diffs: pl.DataFrame, manifest: dict | None = None) -> pl.DataFrame:
     """Slack on the clock per (setting, players, difficulty): the distribution of slack_turns
     over the games that reached the target, and the median and mean cards left."""
-    return slack_of(slack_games(games, diffs, manifest))
+    return slack_of(slack_counts(tally.of(games, manifest, diffs), diffs))
 
 
-def slack_of(sg: pl.DataFrame) -> pl.DataFrame:
-    """`slack` from slack_games' rows (so that a report computes those once)."""
-    by = ["setting", "players", "difficulty", "target"]
-    dist = distribution(sg, "slack_turns", by)
-    cards = sg.group_by(by).agg(pl.col("cards_left").median().alias("cards_median"),
-                                pl.col("cards_left").mean().alias("cards_mean"))
-    return dist.join(cards, on=by, how="left").sort("setting", "players", "target")
+def slack_of(sc: pl.DataFrame) -> pl.DataFrame:
+    """`slack` from slack_counts' table (so that a report counts once)."""
+    dist = counts.distribution(sc, "slack_turns", SLACK_KEYS)
+    cards = counts.distribution(sc, "cards_left", SLACK_KEYS).select(
+        *SLACK_KEYS, pl.col("q50").alias("cards_median"), pl.col("mean").alias("cards_mean"))
+    return dist.join(cards, on=SLACK_KEYS, how="left").sort("setting", "players", "target")
 
 
-def clock_end(games: pl.DataFrame) -> pl.DataFrame:
+def clock_end_counts(games) -> pl.DataFrame:
+    """setting, players, turns, n: the games timed that the burn ended (end_reason
+    cannot_burn or exhausted)."""
+    c = _timing_counts(tally.of(games), "end").filter(
+        pl.col("end_reason").is_in(list(CLOCK_END_REASONS)))
+    return counts.added([c.select(*GROUP, "turns", "n")], [*GROUP, "turns"]).sort(*GROUP,
+                                                                                  "turns")
+
+
+def clock_end(games) -> pl.DataFrame:
     """The player turn at which the burn ended the game (end_reason cannot_burn or exhausted),
     per (setting, players). In the 1st edition that is the turn a full burn became
     impossible; in the 2nd the turn the last card was burnt."""
-    bg = burn_games(games).filter(pl.col("end_reason").is_in(list(CLOCK_END_REASONS)))
-    return _with_source(distribution(bg, "turns"), bg)
+    t = tally.of(games)
+    return _with_source(counts.distribution(clock_end_counts(t), "turns", GROUP), _timed(t))

@@ -14,8 +14,8 @@ import polars as pl
 
 @dataclass
 class CombinedRun:
-    games: pl.DataFrame
-    rooms: pl.DataFrame | None
+    games: object  # pl.DataFrame, or a balance.store ShardTable read piece by piece
+    rooms: object | None
     manifest: dict
 
 
@@ -29,14 +29,15 @@ def combine(runs: list) -> CombinedRun:
     for r in runs:
         m = r.manifest
         shift = pl.col("variant") + offset
-        games.append(r.games.with_columns(shift.cast(pl.Int32)))
+        games.append(_shifted(r.games, shift))
         if r.rooms is not None:
             rooms.append(_shifted(r.rooms, shift))
         for v in m.get("variants", []):
             variants.append(dict(v, variant=int(v["variant"]) + offset,
                                  experiment=m.get("experiment")))
-        offset += max([int(v["variant"]) for v in m.get("variants", [])]
-                      + r.games["variant"].to_list() + [-1]) + 1
+        # A run read piece by piece is a real run: its manifest names every variant.
+        seen = r.games["variant"].to_list() if isinstance(r.games, pl.DataFrame) else []
+        offset += max([int(v["variant"]) for v in m.get("variants", [])] + seen + [-1]) + 1
     manifests = [r.manifest for r in runs]
 
     def joined(key: str, sep: str = ", "):
@@ -58,23 +59,24 @@ def combine(runs: list) -> CombinedRun:
         "variants": variants,
     }
     return CombinedRun(
-        pl.concat(games, how="diagonal_relaxed"),
+        _concat(games),
         _concat(rooms) if len(rooms) == len(runs) else None,
         manifest)
 
 
-def _shifted(rooms, shift: pl.Expr):
-    """A rooms table, or one read shard by shard (balance.store.ShardTable), renumbered."""
-    if isinstance(rooms, pl.DataFrame):
-        return rooms.with_columns(shift.cast(pl.Int32))
-    return rooms.map(lambda df: df.with_columns(shift.cast(pl.Int32)))
+def _shifted(table, shift: pl.Expr):
+    """A table, or one read shard by shard (balance.store.ShardTable), renumbered."""
+    if isinstance(table, pl.DataFrame):
+        return table.with_columns(shift.cast(pl.Int32))
+    return table.map(lambda df: df.with_columns(shift.cast(pl.Int32)) if "variant" in df.columns
+                     else df)
 
 
-def _concat(rooms: list):
-    if all(isinstance(r, pl.DataFrame) for r in rooms):
-        return pl.concat(rooms, how="diagonal_relaxed")
-    from balance.store import ShardTable
+def _concat(tables: list):
+    if all(isinstance(t, pl.DataFrame) for t in tables):
+        return pl.concat(tables, how="diagonal_relaxed")
+    from balance.shard_table import ShardTable
 
-    return ShardTable.concat([r if not isinstance(r, pl.DataFrame)
-                              else ShardTable([lambda r=r: r], r.height, r.columns)
-                              for r in rooms])
+    return ShardTable.concat([t if not isinstance(t, pl.DataFrame)
+                              else ShardTable([lambda t=t: t], t.height, t.columns)
+                              for t in tables])

@@ -4,7 +4,8 @@ backend, so importing this in a notebook leaves its plotting alone. `png_bytes` 
 figure the same way every time: fixed size and dpi, no software or date stamp.
 
 Distributions are box plots: the box spans the quartiles, the line is the median and the
-whiskers reach the 10th and 90th percentiles, as in the tables.
+whiskers reach the 10th and 90th percentiles, as in the tables. They are drawn from counts (one
+row per value with `n` games, reports/counts.py), never from the games one by one.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from reports import counts
 from reports.text import plural
 
 DPI = 110
-WHISKERS = (10, 90)
 STYLE = {**sns.axes_style("whitegrid"), "font.size": 10, "axes.titlesize": 11,
          "axes.labelsize": 10, "legend.fontsize": 9, "xtick.labelsize": 9,
          "ytick.labelsize": 9,
@@ -150,15 +151,10 @@ def room_value_figure(value: pl.DataFrame, ranking: pl.DataFrame, title: str,
     return fig
 
 
-def _box_stats(values: np.ndarray) -> dict:
-    q10, q25, q50, q75, q90 = np.percentile(values, [WHISKERS[0], 25, 50, 75, WHISKERS[1]])
-    return {"whislo": q10, "q1": q25, "med": q50, "q3": q75, "whishi": q90, "fliers": []}
-
-
 def _boxes(ax, df: pl.DataFrame, x: str, y: str, order: list, hue: str | None = None,
            hue_order: list | None = None, colors: dict | None = None) -> None:
-    """Box plots of `y` for each value of `x` (in `order`), side by side per `hue` value.
-    Quantiles as in the tables (linear); empty groups are left out."""
+    """Box plots of `y` for each value of `x` (in `order`), side by side per `hue` value, from
+    counts of `y` (`n`). Quantiles as in the tables (linear); empty groups are left out."""
     hues = hue_order if hue else [None]
     width = 0.7 / len(hues)
     default = sns.color_palette("colorblind")[0]
@@ -168,9 +164,10 @@ def _boxes(ax, df: pl.DataFrame, x: str, y: str, order: list, hue: str | None = 
             sel = pl.col(x) == key
             if hue:
                 sel = sel & (pl.col(hue) == h)
-            values = df.filter(sel & pl.col(y).is_not_null())[y].to_numpy()
-            if values.size:
-                stats.append(_box_stats(values.astype(float)))
+            have = (df.filter(sel & pl.col(y).is_not_null()).group_by(y)
+                    .agg(pl.col("n").sum()))
+            if have.height:
+                stats.append(counts.box_stats(have[y].to_numpy(), have["n"].to_numpy()))
                 positions.append(i + (j - (len(hues) - 1) / 2) * width)
         if not stats:
             continue
@@ -188,8 +185,8 @@ def _boxes(ax, df: pl.DataFrame, x: str, y: str, order: list, hue: str | None = 
 
 
 def deck_out_figure(bg: pl.DataFrame, shuffles: pl.DataFrame, title: str) -> Figure:
-    """Left: first turn the gem deck ran out, by player count (games where it did). Right: the
-    share of games with each number of reshuffles."""
+    """Left: first turn the gem deck ran out, by player count (games where it did; `bg` is
+    burn.deck_out_counts). Right: the share of games with each number of reshuffles."""
     players = sorted(bg["players"].unique().to_list())
     colors = _palette(players)
     with _figure(9.0, 4.0, ncols=2) as (fig, (left, right)):
@@ -210,13 +207,14 @@ def deck_out_figure(bg: pl.DataFrame, shuffles: pl.DataFrame, title: str) -> Fig
     return fig
 
 
-def slack_figure(slack_games: pl.DataFrame, title: str) -> Figure:
-    """Player turns left on the clock when each named target was reached, by player count."""
-    order = (slack_games.select("difficulty", "target").unique().sort("target")
+def slack_figure(slack: pl.DataFrame, title: str) -> Figure:
+    """Player turns left on the clock when each named target was reached, by player count
+    (`slack` is burn.slack_counts)."""
+    order = (slack.select("difficulty", "target").unique().sort("target")
              ["difficulty"].to_list())
-    players = sorted(slack_games["players"].unique().to_list())
+    players = sorted(slack["players"].unique().to_list())
     with _figure(8.0, 4.2) as (fig, (ax,)):
-        _boxes(ax, slack_games, "difficulty", "slack_turns", order, hue="players",
+        _boxes(ax, slack, "difficulty", "slack_turns", order, hue="players",
                hue_order=players, colors=_palette(players))
         ax.set_xlabel("Difficulty reached")
         ax.set_ylabel("Player turns left on the clock")
@@ -226,7 +224,8 @@ def slack_figure(slack_games: pl.DataFrame, title: str) -> Figure:
 
 
 def clock_end_figure(ended: pl.DataFrame, title: str) -> Figure:
-    """The player turn at which the burn ended the game, by player count."""
+    """The player turn at which the burn ended the game, by player count (`ended` is
+    burn.clock_end_counts)."""
     players = sorted(ended["players"].unique().to_list())
     with _figure(6.0, 3.8) as (fig, (ax,)):
         _boxes(ax, ended, "players", "turns", players)
@@ -264,7 +263,8 @@ def seat_wins_figure(seats: pl.DataFrame, title: str) -> Figure:
 
 
 def rush_length_figure(rush: pl.DataFrame, margins: pl.DataFrame, title: str) -> Figure:
-    """Left: game length in rounds. Right: the winning margin in points. By player count."""
+    """Left: game length in rounds. Right: the winning margin in points. By player count
+    (`rush` is rush.rounds_counts, `margins` rush.margin_counts)."""
     players = sorted(rush["players"].unique().to_list())
     with _figure(9.0, 4.0, ncols=2) as (fig, (left, right)):
         _boxes(left, rush, "players", "rounds", players)

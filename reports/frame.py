@@ -1,5 +1,6 @@
 """What every analysis shares: the games table's fixed columns, the "setting" a game was played
-under, the named difficulties and rule values of each variant, and distribution summaries.
+under, and the named difficulties and rule values of each variant (distribution summaries are
+in reports/counts.py).
 
 A *setting* is everything that defines a variant except the player count, the mode and how the
 Crisis was played (to a target or to exhaustion): the edition, the content, the heuristic and
@@ -32,7 +33,6 @@ REQUIRED_ROOM_COLUMNS = ("variant", "game", "room", "turn", "builder", "points",
 # Added by the report from the manifest (not in the runner's schema).
 DERIVED_COLUMNS = ("content", "setting", "base_setting")
 CLOCK_END_REASONS = ("cannot_burn", "exhausted")
-QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 GROUP = ("setting", "players")
 
 
@@ -90,21 +90,28 @@ def setting_label(games: pl.DataFrame, cols: list[str]) -> pl.Expr:
     return pl.concat_str(parts, separator=", ")
 
 
+def content_by_variant(manifest: dict | None) -> dict[int, str]:
+    """The manifest's content name of each variant (the games table does not carry it)."""
+    content: dict[int, str] = {}
+    for v in (manifest or {}).get("variants", []):
+        if "variant" in v:
+            content.setdefault(int(v["variant"]), str(v.get("content") or ""))
+    return content
+
+
+def with_content(games: pl.DataFrame, content: dict[int, str]) -> pl.DataFrame:
+    """Add `content` from content_by_variant's names, unless the table has it."""
+    if "content" in games.columns or not content:
+        return games
+    # A column computed from the variant, not a join: a join copies every column of a million
+    # games; this adds one and shares the rest.
+    return games.with_columns(pl.col("variant").cast(pl.Int64).replace_strict(
+        content, default=None, return_dtype=pl.Utf8).alias("content"))
+
+
 def with_variant_info(games: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
-    """Add the manifest's `content` name per variant (the table does not carry it), then the
-    setting label."""
-    if "content" not in games.columns:
-        rows = [(int(v["variant"]), str(v.get("content") or ""))
-                for v in (manifest or {}).get("variants", []) if "variant" in v]
-        if rows:
-            # A column computed from the variant, not a join: a join copies every column of
-            # a million games; this adds one and shares the rest.
-            content = {}
-            for v, name in rows:
-                content.setdefault(v, name)
-            games = games.with_columns(pl.col("variant").cast(pl.Int64).replace_strict(
-                content, default=None, return_dtype=pl.Utf8).alias("content"))
-    return with_setting(games)
+    """Add the manifest's `content` name per variant, then the setting label."""
+    return with_setting(with_content(games, content_by_variant(manifest)))
 
 
 def difficulties(manifest: dict | None, games: pl.DataFrame) -> pl.DataFrame:
@@ -117,20 +124,21 @@ def difficulties(manifest: dict | None, games: pl.DataFrame) -> pl.DataFrame:
     for v in (manifest or {}).get("variants", []):
         if "variant" in v and v.get("difficulties"):
             by_variant[int(v["variant"])] = {str(k): int(t) for k, t in v["difficulties"].items()}
-    profile_targets: dict[str, dict[str, int]] = {}
+    found: dict[str, dict[str, int]] = {}
     rows = []
     for variant, edition in games.select("variant", "edition").unique().sort("variant").rows():
         named = by_variant.get(int(variant))
         if named is None:
-            if edition not in profile_targets:
-                profile_targets[edition] = _profile_targets(edition)
-            named = profile_targets[edition]
+            if edition not in found:
+                found[edition] = profile_targets(edition)
+            named = found[edition]
         rows.extend((int(variant), name, int(t)) for name, t in named.items())
     schema = {"variant": pl.Int64, "difficulty": pl.Utf8, "target": pl.Int64}
     return pl.DataFrame(rows, schema=schema, orient="row").sort("variant", "target", "difficulty")
 
 
-def _profile_targets(edition: str) -> dict[str, int]:
+def profile_targets(edition: str) -> dict[str, int]:
+    """The named Crisis targets of an edition's profile (none for an unknown edition)."""
     try:
         return dict(load_profile(edition).crisis_targets)
     except InputError:
@@ -169,29 +177,6 @@ def rule_value(games: pl.DataFrame, manifest: dict | None, name: str) -> pl.Expr
     by_variant = pl.col("variant").cast(pl.Int64).replace_strict(per_variant, default=None,
                                                                  return_dtype=pl.Int64)
     return pl.coalesce(by_variant, by_edition)
-
-
-def distribution(df: pl.DataFrame, value: str, by: tuple[str, ...] | list[str] = GROUP
-                 ) -> pl.DataFrame:
-    """Summary of a numeric column per group: games, `n` with a value, the share with none
-    (`missing`), mean, min, the 10/25/50/75/90% quantiles (linear) and max. Sorted by group."""
-    by = list(by)
-    schema = {**{c: df.schema[c] for c in by}, "games": pl.UInt32, "n": pl.UInt32,
-              "missing": pl.Float64, "mean": pl.Float64, "min": pl.Float64,
-              **{f"q{int(q * 100)}": pl.Float64 for q in QUANTILES}, "max": pl.Float64}
-    if df.height == 0:
-        return pl.DataFrame(schema=schema)
-    v = pl.col(value).cast(pl.Float64)
-    out = df.group_by(by).agg(
-        pl.len().alias("games"),
-        v.count().alias("n"),
-        (v.null_count() / pl.len()).alias("missing"),
-        v.mean().alias("mean"),
-        v.min().alias("min"),
-        *[v.quantile(q, "linear").alias(f"q{int(q * 100)}") for q in QUANTILES],
-        v.max().alias("max"),
-    )
-    return out.select(list(schema)).cast(schema).sort(by)
 
 
 def crisis_games(games: pl.DataFrame) -> pl.DataFrame:

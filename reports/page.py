@@ -18,7 +18,6 @@ import polars as pl
 from reports import figures, text
 from reports.analysis import Analysis
 from reports.crisis import TO_EXHAUSTION
-from reports.rooms import reference_targets
 from reports.text import DASH
 
 
@@ -92,7 +91,7 @@ def build_sections(a: Analysis) -> list[Section]:
 
 def _reference(a: Analysis) -> dict[tuple[str, int], str]:
     """The named difficulty room value counts wins at, per (setting, players), if it is one."""
-    refs = reference_targets(a.games, a.difficulties)
+    refs = a.references
     named = a.named.cast({"players": pl.Int64})
     out = {}
     for setting, players, target in refs.select("setting", "players", "target").rows():
@@ -105,8 +104,8 @@ def _reference(a: Analysis) -> dict[tuple[str, int], str]:
 
 def summary_section(a: Analysis, sections: list[Section]) -> Section:
     s = Section("summary", "Summary")
-    if a.games.height:
-        names = sorted(set(a.games["heuristic"].cast(pl.Utf8).to_list()))
+    if a.games:
+        names = sorted(set(a.kinds["heuristic"].cast(pl.Utf8).to_list()))
         s.intro.append(f"Played by: {', '.join(names)}. Every figure is the play of the player "
                        "its setting names" + ("" if len(names) > 1 else ", " + names[0])
                        + "; a stronger player can move a verdict (see Verdicts by player).")
@@ -118,7 +117,7 @@ def summary_section(a: Analysis, sections: list[Section]) -> Section:
     s.intro += text.rush_sentences(a.seat_wins, a.rounds, a.score_margin, a.endings)
     for sec in sections:
         s.missing += sec.missing
-    if a.games.height == 0:
+    if a.games == 0:
         s.missing.insert(0, "The run has no games.")
     unplayed = a.manifest.get("missing_shards") or []
     if unplayed:
@@ -142,8 +141,7 @@ CRISIS_INTRO = [
 
 def crisis_section(a: Analysis) -> Section:
     s = Section("crisis", "Crisis difficulty", intro=list(CRISIS_INTRO))
-    crisis = a.games.filter(pl.col("mode") == "crisis")
-    if crisis.height == 0:
+    if a.games_of("mode").get("crisis", 0) == 0:
         s.missing.append("The run has no Crisis games, so there is no difficulty curve.")
         return s
     if a.curve.height == 0:
@@ -183,8 +181,7 @@ PLAYERS_INTRO = [
 def players_section(a: Analysis) -> Section:
     s = Section("players", "Verdicts by player", intro=list(PLAYERS_INTRO))
     if a.player_keys.height == 0:
-        names = sorted(set(a.games["heuristic"].cast(pl.Utf8).to_list())) if a.games.height \
-            else []
+        names = sorted(set(a.kinds["heuristic"].cast(pl.Utf8).to_list())) if a.games else []
         s.intro = [f"Every setting of this run was played by one player "
                    f"({', '.join(names) or 'none'}): every figure is that player's play. Add "
                    "players to an experiment (`heuristic = [...]` in [grid]) to see how far "
@@ -362,12 +359,12 @@ DIST_HEADERS = ["Median", "10–90%", "Quartiles", "Mean", "Range"]
 
 def burn_section(a: Analysis) -> Section:
     s = Section("burn", "Deck burn timing", intro=list(BURN_INTRO))
-    if a.burn_games.height == 0:
+    if a.deck_out_counts.height == 0:
         s.missing.append("The run has no Crisis games, so there is no burn timing.")
         return s
     for setting in _settings(a.deck_out):
         b = Block(setting)
-        bg = _of(a.burn_games, setting)
+        bg = _of(a.deck_out_counts, setting)
         deck, shuffles = _of(a.deck_out, setting), _of(a.reshuffles, setting)
         b.figures.append(_figure(
             f"burn-deck-{slug(setting)}.png",
@@ -380,7 +377,7 @@ def burn_section(a: Analysis) -> Section:
             [[str(r["players"]), r["source"], text.count(r["games"]), text.pct(r["missing"]),
               *_dist_row(r)] for r in deck.iter_rows(named=True)], left=2))
         b.tables.append(reshuffle_table(shuffles))
-        sg = _of(a.slack_games, setting)
+        sg = _of(a.slack_counts, setting)
         if sg.height:
             b.figures.append(_figure(
                 f"burn-slack-{slug(setting)}.png",
@@ -398,7 +395,7 @@ def burn_section(a: Analysis) -> Section:
         else:
             b.paragraphs.append("No Crisis games played to exhaustion: the slack on the clock "
                                 "cannot be measured.")
-        ended = bg.filter(pl.col("end_reason").is_in(["cannot_burn", "exhausted"]))
+        ended = _of(a.clock_end_counts, setting)
         clock = _of(a.clock_end, setting)
         if ended.height:
             b.figures.append(_figure(
@@ -442,7 +439,7 @@ ENDING_HEADERS = {"rush_target": "Target reached", "sealed": "Mine sealed",
 
 def rush_section(a: Analysis) -> Section:
     s = Section("rush", "Rush", intro=list(RUSH_INTRO))
-    if a.rush_games.height == 0:
+    if a.rounds_counts.height == 0:
         s.missing.append("The run has no Rush games.")
         return s
     for setting in _settings(a.rounds):
@@ -459,7 +456,8 @@ def rush_section(a: Analysis) -> Section:
             f"rush-length-{slug(setting)}.png",
             "Left: game length in rounds. Right: the winner's lead over the second score. "
             + BOXES,
-            figures.rush_length_figure(_of(a.rush_games, setting), _of(a.margins, setting),
+            figures.rush_length_figure(_of(a.rounds_counts, setting),
+                                       _of(a.margin_counts, setting),
                                        f"{setting}: Rush length and margin")))
         b.tables.append(Table(
             "Win rate by seat (seat 1 plays first)",
@@ -496,19 +494,17 @@ def rush_section(a: Analysis) -> Section:
 def run_section(a: Analysis) -> Section:
     m = a.manifest
     s = Section("run", "About this run")
-    g = a.games
     contents = sorted({str(v.get("content")) for v in m.get("variants", []) if v.get("content")})
-    versions = sorted(set(g["engine_version"].drop_nulls().to_list())) \
-        if "engine_version" in g.columns else []
+    versions = a.versions
     by_mode = ", ".join(f"{text.count(n)} {mode}" for mode, n in
-                        g.group_by("mode").len().sort("mode").rows()) if g.height else "none"
+                        sorted(a.games_of("mode").items())) if a.games else "none"
     facts = [
         ["Experiment", str(m.get("experiment", DASH))],
         ["Description", str(m.get("description", DASH))],
         ["Experiment file", str(m.get("file", DASH))],
         ["Experiment hash", str(m.get("hash", DASH))],
         ["Content", ", ".join(contents) or DASH],
-        ["Games", f"{text.count(g.height)} ({by_mode})"],
+        ["Games", f"{text.count(a.games)} ({by_mode})"],
         ["Games per variant", text.count(m.get("games_per_variant"))],
         ["Seed", str(m.get("seed", DASH))],
         ["Engine version", str(m.get("engine_version") or ", ".join(versions) or DASH)],
@@ -527,7 +523,7 @@ def run_section(a: Analysis) -> Section:
 
 
 def variants_table(a: Analysis) -> Table:
-    per_variant = dict(a.games.group_by("variant").len().rows()) if a.games.height else {}
+    per_variant = a.games_of("variant")
     rows = []
     for v in sorted(a.manifest.get("variants", []), key=lambda v: int(v.get("variant", 0))):
         rules = v.get("rules") or {}

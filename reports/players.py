@@ -16,7 +16,8 @@ SCHEMA = {"base_setting": pl.Utf8, "setting": pl.Utf8, "heuristic": pl.Utf8}
 
 def settings_by_player(games: pl.DataFrame) -> pl.DataFrame:
     """(base_setting, setting, heuristic) of every setting whose base setting has more than one
-    player in the run; empty when each setting has one player."""
+    player in the run; empty when each setting has one player. `games` may be the kinds of
+    a tally (tally.Tallies.kinds): the answer depends only on which kinds were played."""
     if games.height == 0:
         return pl.DataFrame(schema=SCHEMA)
     keys = (with_base_setting(games).select("base_setting", "setting",

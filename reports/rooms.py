@@ -17,24 +17,28 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports.frame import crisis_games, named_difficulties, with_setting
+from reports import counts, pieces, tally
+from reports.frame import crisis_games, named_difficulties
 from reports.intervals import difference, wilson
 
 KEY = ["setting", "mode", "players"]
 UNIT = ["variant", "game", "seat"]
 
 
-def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
-                      difficulty: str | None = None) -> pl.DataFrame:
-    """The Crisis target room value counts wins at, per (setting, players). With exhausted
-    games: the named `difficulty` if given; else the named difficulty won closest to half the
-    time, if it is won 10-90% of the time; else the median final team score (a comparison
-    at a target nobody reaches, or everybody does, says nothing). Without exhausted games:
-    the target its fixed games played most often.
+def reference_targets(games, diffs: pl.DataFrame, difficulty: str | None = None
+                      ) -> pl.DataFrame:
+    """The Crisis target room value counts wins at, per (setting, players), from a games table
+    or its tally.Tallies. With exhausted games: the named `difficulty` if given; else the
+    named difficulty won closest to half the time, if it is won 10-90% of the time; else the
+    median final team score (a comparison at a target nobody reaches, or everybody does, says
+    nothing). Without exhausted games: the target its fixed games played most often.
     Columns: setting, players, target, label (e.g. "Artisan, 55 points")."""
     schema = {"setting": pl.Utf8, "players": pl.Int64, "target": pl.Int64, "label": pl.Utf8}
-    cg = crisis_games(games).cast({"players": pl.Int64})
+    t = tally.of(games)
+    cg = crisis_games(t.kinds()).cast({"players": pl.Int64})
     named = named_difficulties(cg, diffs).cast({"players": pl.Int64})
+    scores = t.table("score", "setting", "players").cast({"players": pl.Int64})
+    fixed_targets = t.table("won", "setting", "players", "target").cast({"players": pl.Int64})
     rows = []
     for (setting, players), g in sorted(cg.group_by("setting", "players"), key=lambda kv: kv[0]):
         mine = named.filter((pl.col("setting") == setting) & (pl.col("players") == players))
@@ -45,9 +49,9 @@ def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
                 if hit.height:
                     pick = hit.row(0, named=True)
             else:
-                scores = g.filter(pl.col("exhaust").fill_null(False))["score"]
+                s = scores.filter((pl.col("setting") == setting) & (pl.col("players") == players))
                 rates = mine.with_columns(pl.col("target").map_elements(
-                    lambda t, s=scores: float((s >= t).mean()), return_dtype=pl.Float64)
+                    lambda target, s=s: _share_at_least(s, target), return_dtype=pl.Float64)
                     .alias("rate"))
                 best = (rates.filter(pl.col("rate").is_between(0.1, 0.9))
                         .with_columns((pl.col("rate") - 0.5).abs().alias("off"))
@@ -55,24 +59,40 @@ def reference_targets(games: pl.DataFrame, diffs: pl.DataFrame,
                 if best.height:
                     pick = best.row(0, named=True)
                 else:
-                    t = int(scores.median())
-                    rows.append((setting, players, t,
-                                 f"{t} points, the median team score: no named difficulty "
+                    t_med = int(_median(s))
+                    rows.append((setting, players, t_med,
+                                 f"{t_med} points, the median team score: no named difficulty "
                                  "is won 10-90% of the time"))
                     continue
         if pick is not None:
             rows.append((setting, players, pick["target"],
                          f"{pick['difficulty']}, {pick['target']} points"))
             continue
-        fixed = g.filter(~pl.col("exhaust").fill_null(False) & pl.col("target").is_not_null())
+        fixed = fixed_targets.filter((pl.col("setting") == setting)
+                                     & (pl.col("players") == players))
         if fixed.height:
-            counts = fixed.group_by("target").len().sort(["len", "target"],
-                                                         descending=[True, False])
-            t = int(counts["target"][0])
-            name = mine.filter(pl.col("target") == t)["difficulty"]
-            rows.append((setting, players, t,
-                         f"{name[0]}, {t} points" if len(name) else f"{t} points"))
+            played = (fixed.group_by("target").agg(pl.col("n").sum().alias("len"))
+                      .sort(["len", "target"], descending=[True, False]))
+            target = int(played["target"][0])
+            name = mine.filter(pl.col("target") == target)["difficulty"]
+            rows.append((setting, players, target,
+                         f"{name[0]}, {target} points" if len(name) else f"{target} points"))
     return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _share_at_least(scores: pl.DataFrame, target: int) -> float | None:
+    """The share of the games with a score whose score is at least `target`."""
+    have = scores.filter(pl.col("score").is_not_null())
+    total = int(have["n"].sum())
+    if total == 0:
+        return None
+    return int(have.filter(pl.col("score") >= target)["n"].sum()) / total
+
+
+def _median(scores: pl.DataFrame) -> float:
+    """polars' median of the scores counted."""
+    return counts.distribution(scores.with_columns(pl.lit(0).alias("_all")), "score",
+                               ["_all"])["q50"][0]
 
 
 def _groups(g: pl.DataFrame) -> pl.DataFrame:
@@ -112,8 +132,17 @@ def _units(g: pl.DataFrame, groups: pl.DataFrame, refs: pl.DataFrame) -> pl.Data
     return pl.concat([crisis.select(cols), rush.select(cols)])
 
 
-def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
-               difficulty: str | None = None, room_names: pl.DataFrame | None = None
+GAME_COLUMNS = ["variant", "game", "mode", "players", "exhaust", "score", "target", "won",
+                "winner"]
+ROOM_COLUMNS = ["variant", "game", "room", "turn", "builder", "points", "uses", "gained"]
+# The counts of each piece (_pair_counts) and the columns added up across pieces.
+PAIR_SUMS = {"totals": ("games", "decided", "all_wins"),
+             "made": ("tiles", "built", "points", "uses", "gained"),
+             "setup": ("setup_tiles",), "first": ("len",)}
+
+
+def room_value(games, rooms, diffs: pl.DataFrame, difficulty: str | None = None,
+               room_names: pl.DataFrame | None = None, tallies: tally.Tallies | None = None
                ) -> pl.DataFrame:
     """One row per (setting, mode, players, room). Columns:
 
@@ -125,66 +154,36 @@ def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
     Wilson intervals; diff = early_rate - other_rate with diff_low/diff_high (Newcombe);
     reference (what a win is: reaching a Crisis target, or the seat winning a Rush game).
 
-    `room_names` (setting, room) adds rooms never built, so every room of the content shows.
+    `games` and `rooms` are DataFrames or ShardTables (reports/pieces.py); `tallies` the
+    games' tally.Tallies when the caller has them. `room_names` (setting, room) adds rooms
+    never built, so every room of the content shows.
     """
-    g = with_setting(games).cast({"players": pl.Int64, "variant": pl.Int64, "game": pl.Int64})
-    refs = reference_targets(g, diffs, difficulty)
-    groups = _groups(g)
-    u = _units(g, groups, refs)
-    # The rooms table is read in pieces of whole games (one shard file each, when it comes
-    # as a balance.store.ShardTable) and only aggregates are kept: the rooms of a million
-    # games are 26 million rows. Two passes: the first counts first-build turns, which give
-    # each room's median; the second counts the units that built it by then, and their wins.
-    pieces = [rooms] if isinstance(rooms, pl.DataFrame) else rooms
-    sel = groups.select("variant", "gid", "mode")
-    played = {v[0]: df for v, df in g.select("variant", "game").partition_by(
-        "variant", as_dict=True).items()}
-    made_parts, setup_parts, hist_parts, name_parts = [], [], [], []
-    for piece in pieces:
-        placed, tiles = _placed(piece, played, sel)
-        hist_parts.append(_first_builds(tiles).group_by("gid", "room", "first_turn").len())
-        made_parts.append(tiles.group_by("gid", "room").agg(
-            pl.len().alias("tiles"),
-            _game_key().n_unique().alias("built"),  # a game is never split between pieces
-            pl.col("points").cast(pl.Int64).sum().alias("points"),
-            pl.col("uses").cast(pl.Int64).sum().alias("uses"),
-            pl.col("gained").cast(pl.Int64).sum().alias("gained")))
-        setup_parts.append(placed.filter(pl.col("builder") < 0).group_by("gid", "room")
-                           .agg(pl.len().alias("setup_tiles")))
-        name_parts.append(placed.select("gid", "room").unique())
-    made = _text(_summed(made_parts, ["gid", "room"],
-                         ["tiles", "built", "points", "uses", "gained"]))
-    setup = _text(_summed(setup_parts, ["gid", "room"], ["setup_tiles"]))
-    median = _median_of_counts(_summed(hist_parts, ["gid", "room", "first_turn"], ["len"]))
-    by_variant = {v[0]: df for v, df in u.select(*UNIT, "win").partition_by(
-        "variant", as_dict=True).items()}
-    early_parts = []
-    for piece in pieces:
-        _, tiles = _placed(piece, played, sel)
-        first = _first_builds(tiles)
-        units = None
-        if first.height:
-            lo, hi = first["game"].min(), first["game"].max()
-            units = pl.concat([by_variant[v].filter(pl.col("game").is_between(lo, hi))
-                               for v in first["variant"].unique().to_list()
-                               if v in by_variant])
-        if units is None or not units.height:
-            continue
-        early_parts.append(
-            first.join(median, on=["gid", "room"])
-            .filter(pl.col("first_turn") <= pl.col("median_turn"))
-            .join(units, on=UNIT, how="inner")
-            .group_by("gid", "room")
-            .agg(pl.col("win").is_not_null().sum().alias("early_games"),
-                 pl.col("win").fill_null(False).sum().alias("early_wins")))
-    early = _text(_summed(early_parts, ["gid", "room"], ["early_games", "early_wins"]))
+    t = tallies if tallies is not None else tally.of(games)
+    refs = reference_targets(t, diffs, difficulty)
+    groups = _groups(t.kinds().cast({"players": pl.Int64, "variant": pl.Int64}))
+    # One pass over the games and their rooms, a shard at a time, keeping only counts: the
+    # rooms of a million games are 26 million rows. The first builds are counted by turn and
+    # by whether their unit won, so that the median turn, known only at the end, splits them.
+    sums = counts.Sums(PAIR_SUMS)
+    for game_piece, room_piece in pieces.paired(games, rooms, GAME_COLUMNS, ROOM_COLUMNS):
+        sums.add(_pair_counts(game_piece, room_piece, groups, refs))
+    parts = {name: [t] if (t := sums.total(name)) is not None else [] for name in PAIR_SUMS}
+    totals = _summed(parts["totals"], ["gid"], list(PAIR_SUMS["totals"]))
+    made = _text(_summed(parts["made"], ["gid", "room"], list(PAIR_SUMS["made"])))
+    setup = _text(_summed(parts["setup"], ["gid", "room"], list(PAIR_SUMS["setup"])))
+    first = _summed(parts["first"], ["gid", "room", "first_turn", "win"], ["len"])
+    median = _median_of_counts(first.group_by("gid", "room", "first_turn")
+                               .agg(pl.col("len").sum()))
+    early = _text(first.join(median, on=["gid", "room"])
+                  .filter(pl.col("first_turn") <= pl.col("median_turn"))
+                  .group_by("gid", "room")
+                  .agg(pl.col("len").filter(pl.col("win").is_not_null()).sum()
+                       .alias("early_games"),
+                       pl.col("len").filter(pl.col("win").fill_null(False)).sum()
+                       .alias("early_wins")))
     median = _text(median)
-    totals = u.group_by("gid").agg(
-        _game_key().n_unique().alias("games"),
-        pl.col("win").is_not_null().sum().alias("decided"),
-        pl.col("win").fill_null(False).sum().alias("all_wins"))
-    placed_names = _text(pl.concat(name_parts).unique() if name_parts
-                         else pl.DataFrame(schema={"gid": pl.UInt32, "room": pl.Utf8}))
+    # Every placed tile was built in play (made) or laid at setup.
+    placed_names = pl.concat([made.select("gid", "room"), setup.select("gid", "room")]).unique()
 
     ids = groups.select("gid", *KEY).unique()
     names = placed_names.join(ids, on="gid").select("setting", "room").unique()
@@ -222,23 +221,41 @@ def room_value(games: pl.DataFrame, rooms: pl.DataFrame, diffs: pl.DataFrame,
         "diff", "diff_low", "diff_high", "reference")
 
 
-def _placed(piece: pl.DataFrame, played: dict, sel: pl.DataFrame):
+def _pair_counts(games: pl.DataFrame, rooms: pl.DataFrame, groups: pl.DataFrame,
+                 refs: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """The counts of one piece of games and its rooms."""
+    g = games.with_columns(pl.col("variant", "game", "players").cast(pl.Int64))
+    u = _units(g, groups, refs)
+    placed, tiles = _placed(rooms, g.select("variant", "game"), groups.select("variant", "gid",
+                                                                              "mode"))
+    first = _first_builds(tiles).join(u.select(*UNIT, "win"), on=UNIT, how="left")
+    return {
+        "totals": u.group_by("gid").agg(
+            _game_key().n_unique().alias("games"),  # a game is never split between pieces
+            pl.col("win").is_not_null().sum().alias("decided"),
+            pl.col("win").fill_null(False).sum().alias("all_wins")),
+        "made": tiles.group_by("gid", "room").agg(
+            pl.len().alias("tiles"),
+            _game_key().n_unique().alias("built"),
+            pl.col("points").cast(pl.Int64).sum().alias("points"),
+            pl.col("uses").cast(pl.Int64).sum().alias("uses"),
+            pl.col("gained").cast(pl.Int64).sum().alias("gained")),
+        "setup": placed.filter(pl.col("builder") < 0).group_by("gid", "room")
+                       .agg(pl.len().alias("setup_tiles")),
+        "first": first.group_by("gid", "room", "first_turn", "win").len(),
+    }
+
+
+def _placed(piece: pl.DataFrame, played: pl.DataFrame, sel: pl.DataFrame):
     """A piece of the rooms table joined to its games' groups: (all tiles, tiles built in
-    play with the comparison seat: the builder in Rush, -1 for the Crisis team). `played`
-    maps each variant to its (variant, game) rows: tiles of other games are left out."""
+    play with the comparison seat: the builder in Rush, -1 for the Crisis team). Tiles of
+    games not in `played` (variant, game) are left out."""
     piece = piece.select(pl.col("variant").cast(pl.Int64), pl.col("game").cast(pl.Int64),
                          # Categorical: an aggregate keyed by a String column would keep
                          # every piece's text buffers alive (polars' strings are views).
                          pl.col("room").cast(pl.Categorical), "turn", "builder", "points", "uses",
                          "gained")
-    # Only the games in this piece's range: a semi-join against every game of the run, once
-    # per piece, would cost more than the piece.
-    lo, hi = piece["game"].min(), piece["game"].max()
-    keys = [played[v].filter(pl.col("game").is_between(lo, hi))
-            for v in piece["variant"].unique().to_list() if v in played]
-    keys = pl.concat(keys) if keys else pl.DataFrame(schema={"variant": pl.Int64,
-                                                             "game": pl.Int64})
-    placed = (piece.join(keys, on=["variant", "game"], how="semi")
+    placed = (piece.join(played, on=["variant", "game"], how="semi")
               .join(sel, on="variant"))
     tiles = (placed.filter(pl.col("builder") >= 0)
              .with_columns(pl.when(pl.col("mode") == "rush")

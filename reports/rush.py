@@ -4,92 +4,110 @@ the round cap stopped the game.
 
 A round is one turn of every player: rounds = ceil(player turns / players). Seat 0 plays first.
 A tied game (winner -1) is won by no seat.
+
+Every function takes a games table or its tally.Tallies; the `*_counts` tables (one row per
+value with `n` games) are what the figures draw.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from reports.frame import GROUP, distribution, rush_games
+from reports import counts, tally
+from reports.frame import GROUP, rush_games
 from reports.intervals import with_wilson
-
-
-def with_rounds(games: pl.DataFrame) -> pl.DataFrame:
-    """The Rush games, with `rounds` added."""
-    return rush_games(games).cast({"players": pl.Int64}).with_columns(
-        ((pl.col("turns").cast(pl.Int64) + pl.col("players") - 1) // pl.col("players"))
-        .alias("rounds"))
-
-
-def rounds(games: pl.DataFrame) -> pl.DataFrame:
-    """Distribution of game length in rounds per (setting, players)."""
-    return distribution(with_rounds(games), "rounds")
-
-
-def turn_cap(games: pl.DataFrame) -> pl.DataFrame:
-    """How often the round cap stopped a game: games, wins = capped games, the share as
-    win_rate with its 95% Wilson interval (the names follow `with_wilson`)."""
-    r = with_rounds(games)
-    schema = {"setting": pl.Utf8, "players": pl.Int64, "games": pl.Int64, "wins": pl.Int64}
-    if r.height == 0:
-        return with_wilson(pl.DataFrame(schema=schema))
-    out = r.group_by(*GROUP).agg(pl.len().alias("games"),
-                                 (pl.col("end_reason") == "turn_cap").sum().alias("wins"))
-    return with_wilson(out.cast(schema)).sort(*GROUP)
-
 
 # How a Rush game can end (balance/engine/state.py END_NAMES), in the order the page shows.
 RUSH_ENDINGS = ("rush_target", "sealed", "rooms_out", "turn_cap")
 
 
-def endings(games: pl.DataFrame) -> pl.DataFrame:
+def _rush(t: tally.Tallies, name: str) -> pl.DataFrame:
+    """A count table of the Rush games, with setting and players (Int64)."""
+    keys = t.keys.filter(pl.col("mode") == "rush").select("kid", *GROUP).cast(
+        {"players": pl.Int64})
+    return t.tables[name].join(keys, on="kid")
+
+
+def rounds_counts(games) -> pl.DataFrame:
+    """setting, players, rounds, n: game length in rounds of every Rush game."""
+    c = _rush(tally.of(games), "end").with_columns(
+        ((pl.col("turns") + pl.col("players") - 1) // pl.col("players")).alias("rounds"))
+    return counts.added([c.select(*GROUP, "rounds", "n")], [*GROUP, "rounds"]).sort(*GROUP,
+                                                                                    "rounds")
+
+
+def rounds(games) -> pl.DataFrame:
+    """Distribution of game length in rounds per (setting, players)."""
+    return counts.distribution(rounds_counts(games), "rounds", GROUP)
+
+
+def turn_cap(games) -> pl.DataFrame:
+    """How often the round cap stopped a game: games, wins = capped games, the share as
+    win_rate with its 95% Wilson interval (the names follow `with_wilson`)."""
+    c = _rush(tally.of(games), "end")
+    schema = {"setting": pl.Utf8, "players": pl.Int64, "games": pl.Int64, "wins": pl.Int64}
+    if c.height == 0:
+        return with_wilson(pl.DataFrame(schema=schema))
+    out = c.group_by(*GROUP).agg(pl.col("n").sum().alias("games"),
+                                 pl.col("n").filter(pl.col("end_reason") == "turn_cap").sum()
+                                 .alias("wins"))
+    return with_wilson(out.cast(schema)).sort(*GROUP)
+
+
+def endings(games) -> pl.DataFrame:
     """How Rush games ended, per (setting, players): a row for each reason of RUSH_ENDINGS,
     with games, wins = the games that ended so, and their share as win_rate with its 95%
     Wilson interval (the names follow `with_wilson`)."""
-    r = with_rounds(games)
+    c = _rush(tally.of(games), "end")
     schema = {"setting": pl.Utf8, "players": pl.Int64, "end_reason": pl.Utf8,
               "games": pl.Int64, "wins": pl.Int64}
-    if r.height == 0:
+    if c.height == 0:
         return with_wilson(pl.DataFrame(schema=schema))
-    r = r.with_columns(pl.col("end_reason").cast(pl.Utf8))  # a read may give categories
-    totals = r.group_by(*GROUP).agg(pl.len().alias("games"))
-    counts = r.group_by(*GROUP, "end_reason").agg(pl.len().alias("wins"))
+    totals = c.group_by(*GROUP).agg(pl.col("n").sum().alias("games"))
+    ended = c.group_by(*GROUP, "end_reason").agg(pl.col("n").sum().alias("wins"))
     out = (totals.join(pl.DataFrame({"end_reason": list(RUSH_ENDINGS)}), how="cross")
-           .join(counts, on=[*GROUP, "end_reason"], how="left")
+           .join(ended, on=[*GROUP, "end_reason"], how="left")
            .with_columns(pl.col("wins").fill_null(0)))
     return with_wilson(out.cast(schema).select(list(schema))).sort(*GROUP, "end_reason")
 
 
-def seat_wins(games: pl.DataFrame) -> pl.DataFrame:
+def seat_wins(games) -> pl.DataFrame:
     """Win rate by seat per (setting, players): games, wins, win_rate with its 95% Wilson
     interval, ties (share of tied games) and fair_share = (1 - ties) / players, what every
     seat would win if the seat did not matter."""
-    r = with_rounds(games)
+    c = _rush(tally.of(games), "winner")
     schema = {"setting": pl.Utf8, "players": pl.Int64, "seat": pl.Int64, "games": pl.Int64,
               "wins": pl.Int64, "ties": pl.Float64, "fair_share": pl.Float64}
-    if r.height == 0:
+    if c.height == 0:
         return with_wilson(pl.DataFrame(schema=schema))
-    per_game = r.with_columns(pl.int_ranges(0, pl.col("players"), dtype=pl.Int64).alias("seat"))
-    out = (per_game.explode("seat").group_by(*GROUP, "seat").agg(
-        pl.len().alias("games"),
-        (pl.col("winner").cast(pl.Int64) == pl.col("seat")).fill_null(False).sum()
-        .alias("wins"),
-        (pl.col("winner") == -1).fill_null(False).mean().alias("ties"))
+    per_seat = c.with_columns(pl.int_ranges(0, pl.col("players"), dtype=pl.Int64)
+                              .alias("seat")).explode("seat")
+    out = (per_seat.group_by(*GROUP, "seat").agg(
+        pl.col("n").sum().alias("games"),
+        pl.col("n").filter(pl.col("winner") == pl.col("seat")).sum().alias("wins"),
+        pl.col("n").filter(pl.col("winner") == -1).sum().alias("_ties"))
+        # the share of tied games, as a mean over the games: their count over all
+        .with_columns((pl.col("_ties").cast(pl.Float64) / pl.col("games").cast(pl.Float64))
+                      .alias("ties"))
         .with_columns(((1 - pl.col("ties")) / pl.col("players")).alias("fair_share")))
     return with_wilson(out.cast(schema).select(list(schema))).sort(*GROUP, "seat")
+
+
+def margin_counts(games) -> pl.DataFrame:
+    """setting, players, margin, n: the winner's lead over the second score (0 for a tie) in
+    Rush games of two players or more."""
+    c = _rush(tally.of(games), "margin")
+    return counts.added([c.select(*GROUP, "margin", "n")], [*GROUP, "margin"]).sort(*GROUP,
+                                                                                    "margin")
 
 
 def margins(games: pl.DataFrame) -> pl.DataFrame:
     """Per game: setting, players, margin = top score minus the next best (0 for a tie).
     One-player games have no margin and are left out."""
-    r = rush_games(games).select(*GROUP, "scores").cast({"players": pl.Int64}).filter(
-        pl.col("players") >= 2)
-    ranked = pl.col("scores").list.sort(descending=True)
-    return r.select(*GROUP, (ranked.list.get(0, null_on_oob=True)
-                             - ranked.list.get(1, null_on_oob=True))
-                    .cast(pl.Int64).alias("margin"))
+    r = rush_games(games).select(*GROUP, "scores").cast({"players": pl.Int64})
+    return r.filter(pl.col("players") >= 2).select(*GROUP, tally.margin())
 
 
-def score_margin(games: pl.DataFrame) -> pl.DataFrame:
+def score_margin(games) -> pl.DataFrame:
     """Distribution of the winning margin per (setting, players)."""
-    return distribution(margins(games), "margin")
+    return counts.distribution(margin_counts(games), "margin", GROUP)

@@ -136,3 +136,39 @@ def test_content_where_no_door_scores_is_refused(minimal, write_content):
 def test_play_seed_past_int64_is_refused_cleanly(cli):
     r = cli("play", "--seed", str(2**63))
     assert r.exit_code == 2 and "Traceback" not in (r.stdout + r.stderr)
+
+
+def test_a_tiles_uses_and_cards_gained_past_int16_are_recorded_whole():
+    """A tile can be used on every step, free use and action of the longest game allowed
+    (1st-edition Rush at its largest round cap: 32,764 turns): more than Int16 holds."""
+    import types
+
+    import numpy as np
+
+    from balance.engine.game_nb import RM_GAINED, RM_N, RM_TYPE, RM_USES
+    from balance.records import rooms_table
+
+    rooms = np.zeros((1, 2, RM_N), np.int64)
+    rooms[0, :, RM_TYPE] = [0, -1]  # one placed tile
+    rooms[0, 0, RM_USES], rooms[0, 0, RM_GAINED] = 393_168, -1_179_504
+    t = rooms_table("x", types.SimpleNamespace(index=0), 0, types.SimpleNamespace(rooms=rooms),
+                    ["Electrum Vein"])
+    assert t.column("uses").to_pylist() == [393_168]
+    assert t.column("gained").to_pylist() == [-1_179_504]
+
+
+def test_cards_gained_past_the_rooms_column_are_refused(minimal, write_content):
+    from balance.limits import COUNT_MAX, most_gained
+
+    minimal["cards"][0]["copies"] = max_cards() - 4
+    minimal["box"]["gem_cards"] = max_cards()
+    minimal["rooms"][0]["ability"] = f"reveal {max_cards()}; keep 2"
+    path = write_content(minimal)
+    long_game = {"rush_round_cap": 8000, "steps": 20}
+    with pytest.raises(InputError) as e:
+        prepare("2e", "rush", 2, "greedy", content=path, rules=long_game)
+    msg = str(e.value)
+    assert "field 'ability'" in msg and "'gained' column" in msg and "16,002 player turns" in msg
+    # three steps a turn fit: 16,002 turns x 12 uses x 2 steps x 4,095 cards
+    ok = prepare("2e", "rush", 2, "greedy", content=path, rules=dict(long_game, steps=3))
+    assert most_gained(ok.content, ok.tables, ok.rules) == 16_002 * 12 * 2 * 4_095 <= COUNT_MAX

@@ -300,7 +300,8 @@ exhaust = true
     assert '[patches.no_mine_carts] select = { kind = "minecart" }, copies = 0' in r.output
     fixed = base + '\n[patches.no_mine_carts]\nselect = { kind = "minecart" }\ncopies = 0\n'
     exp = load_experiment(_write(tmp_path, fixed, "b.toml"))
-    assert all(r["kind"] != "minecart" for r in tomllib.loads(exp.variants[0].content_text)["rooms"])
+    rooms = tomllib.loads(exp.variants[0].content_text)["rooms"]
+    assert all(r["kind"] != "minecart" for r in rooms)
 
 
 def test_content_and_edition_can_be_swept(tmp_path):

@@ -147,7 +147,7 @@ def test_missing_column_is_an_input_error(tmp_path):
 def fake_store(monkeypatch):
     """balance.store as the runner branch provides it: read_run(run_dir) -> RunData."""
     # a run of Rush games only, without rooms: few figures to draw
-    def read_run(run_dir, lazy_rooms=False, compact=False):
+    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False):
         run = synthetic_run(games_per_variant=10, exhausted=False, fixed=False)
         run.rooms = None
         return run
@@ -250,7 +250,7 @@ def test_several_runs_make_one_report(tmp_path):
 
 
 def test_an_interrupted_run_is_reported_as_incomplete(tmp_path, monkeypatch):
-    def read_run(run_dir, lazy_rooms=False, compact=False):
+    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False):
         run = synthetic_run(games_per_variant=10, rush=False, first_edition=False, fixed=False)
         run.missing = ["v00001-g000000000010-000000000020"]
         return run

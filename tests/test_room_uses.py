@@ -7,7 +7,7 @@ import numpy as np
 
 from balance.engine import events as E
 from balance.engine.state import PL_TYPE, PL_USES, S_PLACED
-from balance.play import prepare, play_traced
+from balance.play import play_traced, prepare
 from balance.tables import MINECART
 
 

@@ -52,7 +52,7 @@ GAMES_TYPES = {
     "source_hash": pl.String}
 ROOMS_TYPES = {"experiment": pl.String, "variant": pl.Int32, "game": pl.Int64,
                "room": pl.String, "turn": pl.Int16, "builder": pl.Int8, "points": pl.Int16,
-               "uses": pl.Int16, "gained": pl.Int16}
+               "uses": pl.Int32, "gained": pl.Int32}
 
 CLI = [sys.executable, "-c", "from balance.cli import app; app()"]
 

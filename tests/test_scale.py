@@ -114,3 +114,30 @@ def shutil_copy_variant(src, dest, variant: int) -> None:
         for f in (src / sub).glob(f"v{variant:05d}-*.parquet"):
             shutil.copy(f, dest / sub / f.name)
     store.write_manifest(dest, dict(m, variants=[m["variants"][variant]]))
+
+
+def test_rooms_shards_of_int16_counts_read_with_the_new_ones(run_dir, tmp_path):
+    """Rooms shards written before uses and gained were widened to Int32 read as Int32, with
+    the same values, beside shards written since: a run resumed across the change is one run,
+    not a damaged one."""
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    copy = tmp_path / "scale"
+    shutil.copytree(run_dir, copy)
+    old = sorted((copy / store.ROOMS).glob("*.parquet"))[0]
+    t = pq.read_table(old)
+    assert t.schema.field("uses").type == pa.int32()
+    for name in ("uses", "gained"):
+        t = t.set_column(t.schema.get_field_index(name), name,
+                         t.column(name).cast(pa.int16()))
+    store.write_parquet(t, old)
+    want = store.read_run(run_dir).rooms
+    eager = store.read_run(copy).rooms
+    assert eager.schema["uses"] == pl.Int32 and eager.equals(want)
+    lazy = store.read_run(copy, lazy_rooms=True).rooms
+    assert pl.concat(list(lazy)).equals(want)
+    scanned = store.scan_run(copy).rooms.collect()
+    assert scanned["gained"].dtype == pl.Int32 and scanned.equals(want)
