@@ -27,12 +27,13 @@ class RunData(Protocol):
     manifest: dict
 
 
-def write_report(data: RunData, out_dir: str | Path) -> Path:
+def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = None) -> Path:
     """Analyse the run, write `report.html` and `figures/*.png` into `out_dir`; return the
-    page's path. The same data always gives the same bytes."""
+    page's path. The same data always gives the same bytes. `comparisons`: (run name,
+    reports.compare.Comparison) for the Comparison section."""
     out_dir = Path(out_dir)
     a = analyse(data.games, data.rooms, data.manifest)
-    sections = build_sections(a)
+    sections = build_sections(a, comparisons)
     title = f"Gem Rush balance report: {a.manifest.get('experiment') or out_dir.name}"
     html = render(sections, title)
 
@@ -74,7 +75,22 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None) -> 
         for name in getattr(r, "missing", [])])
     if out is None:
         out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
-    return write_report(data, out)
+    return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]))
+
+
+def comparisons_of(dirs: list[Path], manifests: list[dict]) -> list:
+    """(run name, Comparison) of every run whose versions differ by a lever (not only by the
+    player count, which is a setting)."""
+    from reports.compare import compare_run
+
+    out = []
+    for d, manifest in zip(dirs, manifests, strict=True):
+        if len(manifest.get("variants", [])) < 2:
+            continue
+        cmp = compare_run(d)
+        if cmp.differences.height:
+            out.append((str(manifest.get("experiment") or d.name), cmp))
+    return out
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -49,6 +49,7 @@ class Block:
     figures: list[Figure] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     listing: tuple[str, str] | None = None  # (caption, text): a folded verbatim text
+    items: tuple[str, list[str]] | None = None  # (caption, bullets): a folded list
 
 
 @dataclass
@@ -82,10 +83,17 @@ def _settings(*tables: pl.DataFrame) -> list[str]:
 
 # --- the sections ----------------------------------------------------------------------------
 
-def build_sections(a: Analysis) -> list[Section]:
+def build_sections(a: Analysis, comparisons: list | None = None) -> list[Section]:
+    """The page's sections; `comparisons` are (run name, reports.compare.Comparison) of the
+    runs whose versions differ by a lever."""
+    from reports.comparison_page import comparison_section
+
+    cmps = list(comparisons or [])
     sections = [crisis_section(a), players_section(a), rooms_section(a), burn_section(a),
                 rush_section(a)]
-    summary = summary_section(a, sections)
+    if cmps:
+        sections.insert(1, comparison_section(cmps, a.room_value if a.has_rooms else None))
+    summary = summary_section(a, sections, cmps)
     return [summary, *sections, run_section(a)]
 
 
@@ -102,21 +110,34 @@ def _reference(a: Analysis) -> dict[tuple[str, int], str]:
     return out
 
 
-def summary_section(a: Analysis, sections: list[Section]) -> Section:
+def summary_section(a: Analysis, sections: list[Section], cmps: list | None = None) -> Section:
+    """At most five sentences of key findings and one headline table (reports/findings.py);
+    every finding of the sections in a folded list below them."""
+    from reports.findings import headline_rows, key_findings
+
     s = Section("summary", "Summary")
+    played_by = ""
     if a.games:
         names = sorted(set(a.kinds["heuristic"].cast(pl.Utf8).to_list()))
-        s.intro.append(f"Played by: {', '.join(names)}. Every figure is the play of the player "
-                       "its setting names" + ("" if len(names) > 1 else ", " + names[0])
-                       + "; a stronger player can move a verdict (see Verdicts by player).")
-    s.intro += text.crisis_sentences(a.difficulty)
-    s.intro += text.target_sentences(a.targets)
+        played_by = (f"Played by {text.join_words(names)}: every figure is the play of the "
+                     "player its setting names, and a stronger player can move a verdict"
+                     + (" (Verdicts by player)." if len(names) > 1 else "."))
+    s.intro = key_findings(played_by, a.difficulty, a.player_targets, a.seat_wins,
+                           cmps or [])
+    every = list(text.crisis_sentences(a.difficulty)) + text.target_sentences(a.targets)
     if a.has_rooms:
-        s.intro += text.room_sentences(a.room_ranking, a.room_value)
-    s.intro += text.burn_sentences(a.deck_out, a.slack, a.clock_end, _reference(a))
-    s.intro += text.rush_sentences(a.seat_wins, a.rounds, a.score_margin, a.endings)
-    for sec in sections:
-        s.missing += sec.missing
+        every += text.room_sentences(a.room_ranking, a.room_value)
+    every += text.burn_sentences(a.deck_out, a.slack, a.clock_end, _reference(a))
+    every += text.rush_sentences(a.seat_wins, a.rounds, a.score_margin, a.endings)
+    headers, rows = headline_rows(a.difficulty)
+    b = Block("")
+    if rows:
+        b.tables.append(Table("Headline: Crisis win rate at each named difficulty (95% "
+                              "intervals)", headers, rows, left=2))
+    if every:
+        b.items = (f"All findings ({len(every)})", every)
+    if b.tables or b.items:
+        s.blocks.append(b)
     if a.games == 0:
         s.missing.insert(0, "The run has no games.")
     unplayed = a.manifest.get("missing_shards") or []

@@ -147,13 +147,17 @@ def test_missing_column_is_an_input_error(tmp_path):
 def fake_store(monkeypatch):
     """balance.store as the runner branch provides it: read_run(run_dir) -> RunData."""
     # a run of Rush games only, without rooms: few figures to draw
-    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False):
+    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False, columns=None):
         run = synthetic_run(games_per_variant=10, exhausted=False, fixed=False)
         run.rooms = None
+        run.missing = []
+        if columns is not None:
+            run.games = run.games.select([c for c in columns if c in run.games.columns])
         return run
 
     module = types.ModuleType("balance.store")
     module.read_run = read_run
+    module.read_manifest = lambda run_dir: read_run(run_dir).manifest
     monkeypatch.setitem(sys.modules, "balance.store", module)
 
 
@@ -250,13 +254,16 @@ def test_several_runs_make_one_report(tmp_path):
 
 
 def test_an_interrupted_run_is_reported_as_incomplete(tmp_path, monkeypatch):
-    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False):
+    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False, columns=None):
         run = synthetic_run(games_per_variant=10, rush=False, first_edition=False, fixed=False)
         run.missing = ["v00001-g000000000010-000000000020"]
+        if columns is not None:
+            run.games = run.games.select([c for c in columns if c in run.games.columns])
         return run
 
     module = types.ModuleType("balance.store")
     module.read_run = read_run
+    module.read_manifest = lambda run_dir: read_run(run_dir).manifest
     monkeypatch.setitem(sys.modules, "balance.store", module)
     page = build_report(tmp_path).read_text()
     assert "The run is incomplete: 1 shard(s) are not played yet" in page

@@ -171,7 +171,10 @@ def test_report_read_shard_by_shard_is_the_report_of_the_whole_tables(run_dirs, 
     pieces = _written(build_report(run_dirs, tmp_path / "pieces"))
     whole = combine([store.read_run(d) for d in run_dirs])
     assert isinstance(whole.games, pl.DataFrame) and isinstance(whole.rooms, pl.DataFrame)
-    rows = _written(write_report(whole, tmp_path / "whole"))
+    from reports.build import comparisons_of
+
+    cmps = comparisons_of(run_dirs, [store.read_manifest(d) for d in run_dirs])
+    rows = _written(write_report(whole, tmp_path / "whole", cmps))
     assert len(rows) >= 10 and rows.keys() == pieces.keys()  # the page and 9 figures
     for name in rows:
         assert pieces[name] == rows[name], name

@@ -1,0 +1,147 @@
+"""What a designer reads in one minute: at most five sentences of key findings, each picked
+by how large and how sure it is, and one headline table.
+
+Candidates, each with a weight (larger first):
+- who played (always first: every figure is a player's);
+- Crisis difficulty: where the curve crosses a coin flip, and how far the named difficulties
+  sit from it;
+- the largest difference between versions that survives Holm (from the comparisons);
+- the largest gap between players (Verdicts by player);
+- the most unbalanced Rush seat whose interval excludes the fair share;
+- the room whose ablation costs most, when the run has one.
+Everything else stays in the folded list of all findings and in the sections.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from reports import text
+
+MAX_FINDINGS = 5
+
+
+def _crisis(difficulty: pl.DataFrame) -> list[tuple[float, str]]:
+    d = difficulty.filter(pl.col("difficulty").is_not_null() & pl.col("win_rate").is_not_null())
+    if d.height == 0:
+        return []
+    out = []
+    per_setting = d.group_by("setting", maintain_order=True)
+    for (setting,), g in per_setting:
+        # the named difficulty nearest a coin flip, over the player counts
+        g = g.with_columns((pl.col("win_rate") - 0.5).abs().alias("gap"))
+        best = g.sort("gap", "players").row(0, named=True)
+        lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
+        who = (text.players_label(lo_p) if lo_p == hi_p else f"{lo_p} to {hi_p} players")
+        rates = g.filter(pl.col("difficulty") == best["difficulty"])
+        span = (text.pct(rates["win_rate"].min()) if rates.height == 1 else
+                f"{text.pct(rates['win_rate'].min())} to {text.pct(rates['win_rate'].max())}")
+        harder = g.filter(pl.col("target") > best["target"])
+        tail = ""
+        if harder.height:
+            top = harder["win_rate"].max()
+            tail = (f"; no harder difficulty is won more than {text.pct(top, 1)} of the time"
+                    if top < 0.05 else "")
+        out.append((3.0, f"{setting}, Crisis with {who}: {best['difficulty']} "
+                         f"({best['target']} points) is the closest to an even game, won "
+                         f"{span} of the time{tail}."))
+    return out
+
+
+def _comparisons(cmps: list) -> list[tuple[float, str]]:
+    out = []
+    for name, cmp in cmps:
+        d = cmp.differences.filter(pl.col("holm"))
+        if d.height == 0:
+            continue
+        rates = d.filter(pl.col("kind") == "rate")
+        pick = rates if rates.height else d
+        scale = 100.0 if pick["kind"][0] == "rate" else 1.0
+        r = pick.sort(pl.col("difference").abs(), descending=True).row(0, named=True)
+        unit = " percentage points" if scale == 100.0 else ""
+        out.append((2.5 + min(abs(r["difference"]) * scale / 100, 1.0),
+                    f"{name}: the largest sure difference is {r['label']}, which moves the "
+                    f"{r['name']} by {scale * r['difference']:+.1f}{unit} (95% interval "
+                    f"{scale * r['ci_low']:+.1f} to {scale * r['ci_high']:+.1f}) against its "
+                    "baseline."))
+    return out
+
+
+def _players(player_targets: pl.DataFrame) -> list[tuple[float, str]]:
+    t = player_targets
+    if t.height == 0 or "spread" not in t.columns:
+        return []
+    t = t.filter(pl.col("spread").is_not_null())
+    if t.height == 0:
+        return []
+    r = t.sort("spread", descending=True).row(0, named=True)
+    at = t.filter((pl.col("base_setting") == r["base_setting"])
+                  & (pl.col("players") == r["players"]) & (pl.col("level") == r["level"]))
+    parts = ", ".join(f"{x['heuristic']} {x['target']}" for x in at.iter_rows(named=True)
+                      if x["target"] is not None)
+    return [(2.8, f"The player moves the verdict: the target won {text.level_label(r['level'])} "
+                  f"of the time at {text.players_label(r['players'])} is {parts} "
+                  f"({r['spread']} points apart).")]
+
+
+def _rush(seats: pl.DataFrame) -> list[tuple[float, str]]:
+    if seats.height == 0:
+        return []
+    off = seats.filter((pl.col("ci_low") > pl.col("fair_share"))
+                       | (pl.col("ci_high") < pl.col("fair_share")))
+    if off.height == 0:
+        return [(1.0, "Rush: no seat wins more or less than its fair share (every seat's 95% "
+                      "interval contains it).")]
+    r = off.sort((pl.col("win_rate") - pl.col("fair_share")).abs(),
+                 descending=True).row(0, named=True)
+    return [(2.0, f"{r['setting']}, Rush with {text.players_label(r['players'])}: seat "
+                  f"{r['seat'] + 1} wins {text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} "
+                  f"against a fair share of {text.pct(r['fair_share'])}.")]
+
+
+def _ablations(cmps: list) -> list[tuple[float, str]]:
+    from reports import ablation
+
+    out = []
+    for name, cmp in cmps:
+        if not cmp.variants["label"].str.starts_with("ablate=").any():
+            continue
+        e = ablation.effects(cmp).filter(pl.col("quantity") == "score:mean")
+        if e.height == 0:
+            continue
+        r = e.row(0, named=True)
+        sure = "surviving Holm" if r["holm"] else "not surviving Holm"
+        out.append((2.2, f"{name}: the room worth most is {r['room']}: without it the mean "
+                         f"team score falls by {r['effect']:.2f} (95% interval "
+                         f"{r['ci_low']:.2f} to {r['ci_high']:.2f}, {sure})."))
+    return out
+
+
+def key_findings(played_by: str, difficulty: pl.DataFrame, player_targets: pl.DataFrame,
+                 seats: pl.DataFrame, cmps: list) -> list[str]:
+    """At most MAX_FINDINGS sentences, the player first, the rest by weight."""
+    candidates = (_crisis(difficulty) + _comparisons(cmps) + _players(player_targets)
+                  + _rush(seats) + _ablations(cmps))
+    candidates.sort(key=lambda c: -c[0])
+    picked = [played_by] if played_by else []
+    picked += [s for _, s in candidates[: MAX_FINDINGS - len(picked)]]
+    return picked
+
+
+def headline_rows(difficulty: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows): per setting and player count, the win rate at each named difficulty
+    (played to exhaustion)."""
+    d = difficulty.filter(pl.col("difficulty").is_not_null())
+    if d.height == 0:
+        return [], []
+    names = (d.select("difficulty", "target").group_by("difficulty")
+             .agg(pl.col("target").min()).sort("target")["difficulty"].to_list())
+    rows = []
+    for (setting, players), g in d.group_by("setting", "players", maintain_order=True):
+        cells = []
+        for n in names:
+            x = g.filter(pl.col("difficulty") == n)
+            cells.append(text.rate(x["win_rate"][0], x["ci_low"][0], x["ci_high"][0])
+                         if x.height else text.DASH)
+        rows.append([setting, str(players), *cells])
+    return ["Setting", "Players", *names], rows
