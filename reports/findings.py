@@ -21,8 +21,10 @@ from reports import text
 MAX_FINDINGS = 5
 
 
-def _crisis(difficulty: pl.DataFrame) -> list[tuple[float, str]]:
+def _crisis(difficulty: pl.DataFrame, order: list[str]) -> list[tuple[float, str]]:
     d = difficulty.filter(pl.col("difficulty").is_not_null() & pl.col("win_rate").is_not_null())
+    rank = {x: i for i, x in enumerate(order)}
+    d = d.sort(pl.col("setting").replace_strict(rank, default=len(rank)), "players")
     if d.height == 0:
         return []
     out = []
@@ -34,15 +36,17 @@ def _crisis(difficulty: pl.DataFrame) -> list[tuple[float, str]]:
         lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
         who = (text.players_label(lo_p) if lo_p == hi_p else f"{lo_p} to {hi_p} players")
         rates = g.filter(pl.col("difficulty") == best["difficulty"])
-        span = (text.pct(rates["win_rate"].min()) if rates.height == 1 else
-                f"{text.pct(rates['win_rate'].min())} to {text.pct(rates['win_rate'].max())}")
+        lo_r, hi_r = text.pct(rates["win_rate"].min()), text.pct(rates["win_rate"].max())
+        span = lo_r if lo_r == hi_r else f"{lo_r} to {hi_r}"
         harder = g.filter(pl.col("target") > best["target"])
         tail = ""
         if harder.height:
             top = harder["win_rate"].max()
             tail = (f"; no harder difficulty is won more than {text.pct(top, 1)} of the time"
                     if top < 0.05 else "")
-        out.append((3.0, f"{setting}, Crisis with {who}: {best['difficulty']} "
+        # The first setting (the baseline, as the designer ordered them) leads; the others
+        # are in the headline table.
+        out.append((3.0 if not out else 0.5, f"{setting}, Crisis with {who}: {best['difficulty']} "
                          f"({best['target']} points) is the closest to an even game, won "
                          f"{span} of the time{tail}."))
     return out
@@ -118,20 +122,25 @@ def _ablations(cmps: list) -> list[tuple[float, str]]:
 
 
 def key_findings(played_by: str, difficulty: pl.DataFrame, player_targets: pl.DataFrame,
-                 seats: pl.DataFrame, cmps: list) -> list[str]:
-    """At most MAX_FINDINGS sentences, the player first, the rest by weight."""
-    candidates = (_crisis(difficulty) + _comparisons(cmps) + _players(player_targets)
+                 seats: pl.DataFrame, cmps: list, order: list[str] | None = None) -> list[str]:
+    """At most MAX_FINDINGS sentences, the player first, the rest by weight; `order` lists
+    the settings as the designer gave them."""
+    candidates = (_crisis(difficulty, order or []) + _comparisons(cmps) + _players(player_targets)
                   + _rush(seats) + _ablations(cmps))
-    candidates.sort(key=lambda c: -c[0])
+    # Weights below 1 are repeats of what the headline table shows: left to the table.
+    candidates = sorted((c for c in candidates if c[0] >= 1.0), key=lambda c: -c[0])
     picked = [played_by] if played_by else []
     picked += [s for _, s in candidates[: MAX_FINDINGS - len(picked)]]
     return picked
 
 
-def headline_rows(difficulty: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """(headers, rows): per setting and player count, the win rate at each named difficulty
-    (played to exhaustion)."""
-    d = difficulty.filter(pl.col("difficulty").is_not_null())
+def headline_rows(difficulty: pl.DataFrame, order: list[str] | None = None
+                  ) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows): per setting (in `order`) and player count, the win rate at each named
+    difficulty."""
+    rank = {x: i for i, x in enumerate(order or [])}
+    d = difficulty.filter(pl.col("difficulty").is_not_null()).sort(
+        pl.col("setting").replace_strict(rank, default=len(rank)), "players")
     if d.height == 0:
         return [], []
     names = (d.select("difficulty", "target").group_by("difficulty")

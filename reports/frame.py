@@ -46,9 +46,10 @@ def check_columns(df: pl.DataFrame, required: tuple[str, ...], source: str) -> N
 
 
 def rule_columns(games: pl.DataFrame) -> list[str]:
-    """The swept rule fields: every column outside the fixed schema, sorted by name."""
+    """The swept rule fields: every column outside the fixed schema, in the order the
+    experiment's [grid] gives them (the games table keeps it)."""
     known = set(GAME_COLUMNS) | set(DERIVED_COLUMNS)
-    return sorted(c for c in games.columns if c not in known)
+    return [c for c in games.columns if c not in known]
 
 
 def setting_columns(games: pl.DataFrame) -> list[str]:

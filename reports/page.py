@@ -73,12 +73,18 @@ def _of(df: pl.DataFrame, setting: str) -> pl.DataFrame:
     return df.filter(pl.col("setting") == setting) if df.height else df
 
 
-def _settings(*tables: pl.DataFrame) -> list[str]:
+def _settings(a: Analysis, *tables: pl.DataFrame) -> list[str]:
+    """The settings the tables hold, in the order the designer gave the versions (their
+    first variant), then by name."""
     found: set[str] = set()
     for t in tables:
         if t.height:
             found.update(t["setting"].to_list())
-    return sorted(found)
+    first = {}
+    if a.kinds.height and "setting" in a.kinds.columns:
+        for setting, variant in a.kinds.select("setting", "variant").rows():
+            first[setting] = min(first.get(setting, variant), variant)
+    return sorted(found, key=lambda x: (first.get(x, 1 << 30), x))
 
 
 # --- the sections ----------------------------------------------------------------------------
@@ -122,14 +128,15 @@ def summary_section(a: Analysis, sections: list[Section], cmps: list | None = No
         played_by = (f"Played by {text.join_words(names)}: every figure is the play of the "
                      "player its setting names, and a stronger player can move a verdict"
                      + (" (Verdicts by player)." if len(names) > 1 else "."))
+    order = _settings(a, a.difficulty)
     s.intro = key_findings(played_by, a.difficulty, a.player_targets, a.seat_wins,
-                           cmps or [])
+                           cmps or [], order)
     every = list(text.crisis_sentences(a.difficulty)) + text.target_sentences(a.targets)
     if a.has_rooms:
         every += text.room_sentences(a.room_ranking, a.room_value)
     every += text.burn_sentences(a.deck_out, a.slack, a.clock_end, _reference(a))
     every += text.rush_sentences(a.seat_wins, a.rounds, a.score_margin, a.endings)
-    headers, rows = headline_rows(a.difficulty)
+    headers, rows = headline_rows(a.difficulty, order)
     b = Block("")
     if rows:
         b.tables.append(Table("Headline: Crisis win rate at each named difficulty (95% "
@@ -168,7 +175,7 @@ def crisis_section(a: Analysis) -> Section:
     if a.curve.height == 0:
         s.missing.append("The run has no Crisis games played to exhaustion, so there is no "
                          "difficulty curve; win rates come from games played to each target.")
-    for setting in _settings(a.difficulty, a.curve, a.fixed):
+    for setting in _settings(a, a.difficulty, a.curve, a.fixed):
         b = Block(setting)
         curve, named, fixed = _of(a.curve, setting), _of(a.named, setting), _of(a.fixed, setting)
         b.figures.append(_figure(
@@ -383,7 +390,7 @@ def burn_section(a: Analysis) -> Section:
     if a.deck_out_counts.height == 0:
         s.missing.append("The run has no Crisis games, so there is no burn timing.")
         return s
-    for setting in _settings(a.deck_out):
+    for setting in _settings(a, a.deck_out):
         b = Block(setting)
         bg = _of(a.deck_out_counts, setting)
         deck, shuffles = _of(a.deck_out, setting), _of(a.reshuffles, setting)
@@ -463,7 +470,7 @@ def rush_section(a: Analysis) -> Section:
     if a.rounds_counts.height == 0:
         s.missing.append("The run has no Rush games.")
         return s
-    for setting in _settings(a.rounds):
+    for setting in _settings(a, a.rounds):
         b = Block(setting)
         seats = _of(a.seat_wins, setting)
         multi = seats.filter(pl.col("players") > 1)
