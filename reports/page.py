@@ -406,12 +406,17 @@ def burn_section(a: Analysis) -> Section:
               *_dist_row(r)] for r in deck.iter_rows(named=True)], left=2))
         b.tables.append(reshuffle_table(shuffles))
         sg = _of(a.slack_counts, setting)
-        if sg.height:
+        if sg.height and sg.select("players", "difficulty").n_unique() == 1:
+            r = sg.row(0, named=True)
+            b.paragraphs.append(f"Only {r['difficulty']} at {text.players_label(r['players'])} "
+                                "is reached in these games: its slack is in the table.")
+        elif sg.height:
             b.figures.append(_figure(
                 f"burn-slack-{slug(setting)}.png",
                 "Player turns left on the clock when each named target was reached, in "
                 "exhausted games that reached it. " + BOXES,
                 figures.slack_figure(sg, f"{setting}: slack on the clock")))
+        if sg.height:
             b.tables.append(Table(
                 "Slack on the clock when the target is reached (player turns; cards left)",
                 ["Players", "Difficulty", "Games reaching it", *DIST_HEADERS,
@@ -425,11 +430,16 @@ def burn_section(a: Analysis) -> Section:
                                 "cannot be measured.")
         ended = _of(a.clock_end_counts, setting)
         clock = _of(a.clock_end, setting)
-        if ended.height:
+        if ended.height and ended["turns"].n_unique() == 1:
+            # A chart of a constant says nothing a sentence cannot.
+            b.paragraphs.append(f"The burn ends every game at player turn "
+                                f"{ended['turns'][0]}, at every player count.")
+        elif ended.height:
             b.figures.append(_figure(
                 f"burn-end-{slug(setting)}.png",
                 "The player turn at which the burn ended the game. " + BOXES,
                 figures.clock_end_figure(ended, f"{setting}: when the burn ends the game")))
+        if ended.height:
             b.tables.append(Table(
                 "The player turn at which the burn ends the game",
                 ["Players", "Played", "Games", *DIST_HEADERS],

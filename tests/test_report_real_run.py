@@ -73,9 +73,11 @@ def test_report_of_real_runs_has_every_section_and_figure(runs):
     figures = {p.name for p in (page.parent / FIGURES).glob("*.png")}
     for name in ("crisis-curve-2e.png", "crisis-turn-2e.png", "rooms-crisis-2e.png",
                  "rooms-rush-2e.png", "burn-deck-2e.png", "burn-slack-2e.png",
-                 "rush-seats-2e.png", "rush-length-2e.png", "crisis-curve-1e.png",
-                 "burn-end-1e.png"):
+                 "rush-seats-2e.png", "rush-length-2e.png", "crisis-curve-1e.png"):
         assert name in figures
+    # The 1st-edition clock always runs its full length: a sentence, not a flat chart.
+    assert "burn-end-1e.png" not in figures
+    assert "The burn ends every game at player turn 26" in body
     for d in dirs:  # every experiment file is named at the end of the page
         assert d.name in body
     # The 2-player Crisis games at Journeyman are counted, in the sentence and the table.
