@@ -633,6 +633,8 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
            out: Path = typer.Option(None, help="write the page here (default: the run "
                                     "directory; for several runs, a `report` folder beside "
                                     "them)"),
+           levels: str = typer.Option("90,75,50,25,10", help="win rates (%) to print targets "
+                                      "for: each gets the target whose win rate is closest"),
            ) -> None:
     """Write a report: one self-contained HTML page (report.html) and its figures as PNG
     files (figures/). Several runs (say, a Crisis run and a Rush run) make one report."""
@@ -645,7 +647,15 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
     from reports.build import build_report
 
     try:
-        page = build_report(run_dirs, out)
+        try:
+            chosen = tuple(float(x) / 100 for x in levels.split(",") if x.strip())
+        except ValueError:
+            chosen = ()
+        if not chosen or any(not 0 < x < 1 for x in chosen):
+            raise InputError([Problem("--levels", "", "", "must be win rates in percent, "
+                                      f"strictly between 0 and 100, e.g. 90,70,50, got "
+                                      f"{levels!r}")])
+        page = build_report(run_dirs, out, tuple(sorted(set(chosen), reverse=True)))
     except InputError as e:
         fail(e)
     typer.echo(f"report written to {page}")

@@ -61,7 +61,8 @@ class Analysis:
         return dict(self.kinds.group_by(column).agg(pl.col("games").sum()).rows())
 
 
-def analyse(games, room_table, manifest: dict | None) -> Analysis:
+def analyse(games, room_table, manifest: dict | None,
+            levels: tuple[float, ...] | None = None) -> Analysis:
     """Run every analysis; refuses tables that lack a column the analyses read. `games` and
     `room_table` are DataFrames or balance.store ShardTables, read a piece at a time: the
     games once to count them (reports/tally.py), then with the rooms for room value."""
@@ -81,7 +82,7 @@ def analyse(games, room_table, manifest: dict | None) -> Analysis:
                                  room_names=content_rooms(kinds, manifest))
     else:
         value = pl.DataFrame()
-    targets = crisis.targets_for_win_rates(curve)
+    targets = crisis.targets_for_win_rates(curve, tuple(levels or crisis.LEVELS))
     player_keys = players.settings_by_player(kinds.filter(pl.col("mode") == "crisis"))
     slack_counts = burn.slack_counts(t)
     return Analysis(

@@ -27,12 +27,13 @@ class RunData(Protocol):
     manifest: dict
 
 
-def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = None) -> Path:
+def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = None,
+                 levels: tuple[float, ...] | None = None) -> Path:
     """Analyse the run, write `report.html` and `figures/*.png` into `out_dir`; return the
     page's path. The same data always gives the same bytes. `comparisons`: (run name,
     reports.compare.Comparison) for the Comparison section."""
     out_dir = Path(out_dir)
-    a = analyse(data.games, data.rooms, data.manifest)
+    a = analyse(data.games, data.rooms, data.manifest, levels)
     sections = build_sections(a, comparisons)
     title = f"Gem Rush balance report: {a.manifest.get('experiment') or out_dir.name}"
     html = render(sections, title)
@@ -50,7 +51,8 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     return page
 
 
-def build_report(run_dirs: str | Path | list, out: str | Path | None = None) -> Path:
+def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
+                 levels: tuple[float, ...] | None = None) -> Path:
     """Read one run, or several to report as one (reports/combine.py), and write the report
     into `out`: by default the run directory, or for several runs a `report` folder in the
     first run's parent directory."""
@@ -75,7 +77,7 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None) -> 
         for name in getattr(r, "missing", [])])
     if out is None:
         out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
-    return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]))
+    return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]), levels)
 
 
 def comparisons_of(dirs: list[Path], manifests: list[dict]) -> list:

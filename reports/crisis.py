@@ -138,14 +138,16 @@ def targets_for_win_rates(curve: pl.DataFrame, levels: tuple[float, ...] = LEVEL
                           ) -> pl.DataFrame:
     """For each (setting, players) and win rate p: the target a designer could print.
 
-    `target` is the largest T whose observed win rate is at least p (null if even target 1 is
-    won less often). `low`..`high` is its uncertainty: every T whose 95% interval contains p,
-    together with `target` itself; when the curve crosses p between two targets with intervals
-    too narrow to contain p, the range is that one target.
+    `target` is the T whose observed win rate is closest to p (on a tie, the largest won at
+    least p of the time), printed
+    with that rate (`win_rate`) and its 95% interval (`rate_low`, `rate_high`): "the largest
+    T won at least p of the time" can sit far from p where the curve is steep. `low`..`high`
+    is the target's uncertainty: every T whose 95% interval contains p, together with
+    `target` itself.
     """
     schema = {"setting": pl.Utf8, "players": pl.Int64, "level": pl.Float64,
-              "target": pl.Int64, "win_rate": pl.Float64, "low": pl.Int64, "high": pl.Int64,
-              "games": pl.Int64}
+              "target": pl.Int64, "win_rate": pl.Float64, "rate_low": pl.Float64,
+              "rate_high": pl.Float64, "low": pl.Int64, "high": pl.Int64, "games": pl.Int64}
     rows = []
     for (setting, players), g in sorted(curve.group_by("setting", "players"),
                                         key=lambda kv: kv[0]):
@@ -154,13 +156,20 @@ def targets_for_win_rates(curve: pl.DataFrame, levels: tuple[float, ...] = LEVEL
         rate = g["win_rate"].to_numpy()
         lo, hi = g["ci_low"].to_numpy(), g["ci_high"].to_numpy()
         for p in levels:
-            ok = np.flatnonzero(rate >= p)
-            best = int(t[ok.max()]) if ok.size else None
-            best_rate = float(rate[ok.max()]) if ok.size else None
+            gap = np.abs(rate - p)
+            i = -1
+            if len(t):
+                near = np.flatnonzero(np.isclose(gap, gap.min()))
+                # On a tie, a target won at least p of the time, the largest such.
+                above = near[rate[near] >= p]
+                i = int((above if above.size else near).max())
+            best = int(t[i]) if i >= 0 else None
             plausible = [int(x) for x in t[(lo <= p) & (p <= hi)]]
             if best is not None:
                 plausible.append(best)
-            rows.append((setting, int(players), p, best, best_rate,
+            rows.append((setting, int(players), p, best,
+                         float(rate[i]) if i >= 0 else None,
+                         float(lo[i]) if i >= 0 else None, float(hi[i]) if i >= 0 else None,
                          min(plausible) if plausible else None,
                          max(plausible) if plausible else None, int(g["games"].max())))
     return pl.DataFrame(rows, schema=schema, orient="row").sort("setting", "players",

@@ -161,9 +161,9 @@ CRISIS_INTRO = [
     "its final score is at least T). The curve gives the share of games won at each target, "
     "with its 95% Wilson interval as a band. Games played to one fixed target count for that "
     "target only; they show as points with error bars and as rows “to the target”.",
-    "Target for p% wins: the largest target whose observed win rate is at least p. In "
-    "brackets, the targets whose 95% interval contains p (with the target itself): any of "
-    "them is consistent with p% wins given the games played.",
+    "Target for p% wins: the target whose observed win rate is closest to p, printed with "
+    "that rate and its interval; then the targets whose 95% interval contains p (with the "
+    "target itself): any of them is consistent with p% wins given the games played.",
 ]
 
 
@@ -283,17 +283,17 @@ def targets_table(t: pl.DataFrame) -> Table:
             r = t.filter((pl.col("players") == players) & (pl.col("level") == level)).row(
                 0, named=True)
             if text.missing(r["target"]):
-                cell = "none" if text.missing(r["low"]) else f"none ({r['low']}–{r['high']})"
-            elif r["low"] == r["high"]:
-                cell = str(r["target"])
+                cell = DASH
             else:
-                cell = f"{r['target']} ({r['low']}–{r['high']})"
+                won = text.rate(r["win_rate"], r["rate_low"], r["rate_high"])
+                span = "" if r["low"] == r["high"] else f"; {r['low']}–{r['high']}"
+                cell = f"{r['target']}: {won}{span}"
             row.append(cell)
         rows.append(row)
-    return Table("Targets a designer could print: the largest target won at least p% of the "
-                 "time, with the targets consistent with p% in brackets",
-                 ["Players"] + [f"{text.level_label(x)} wins" for x in levels], rows,
-                 note="“none”: even a target of 1 is won less often than that.")
+    return Table("Targets a designer could print: for each win rate p, the target whose win "
+                 "rate is closest to p, with that rate and its interval; after the semicolon, "
+                 "the targets consistent with p given the games played",
+                 ["Players"] + [f"{text.level_label(x)} wins" for x in levels], rows)
 
 
 TOP_ROOMS = 10  # the room chart shows this many most and least valuable rooms

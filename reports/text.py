@@ -138,7 +138,7 @@ def crisis_sentences(difficulty: pl.DataFrame) -> list[str]:
 
 
 def target_sentences(targets: pl.DataFrame) -> list[str]:
-    """Targets to print for 90/75/50/25/10% wins, per (setting, players)."""
+    """Targets to print for the chosen win rates, per (setting, players)."""
     out = []
     for (setting, players), g in sorted(targets.group_by("setting", "players"),
                                         key=lambda kv: kv[0]):
@@ -146,7 +146,7 @@ def target_sentences(targets: pl.DataFrame) -> list[str]:
         levels = " / ".join(level_label(x) for x in g["level"].to_list())
         values = " / ".join(DASH if missing(t) else str(t) for t in g["target"].to_list())
         out.append(f"{setting}: for {levels} wins with {plural(players, 'player')}, print targets "
-                   f"{values} (the largest target won at least that often).")
+                   f"{values} (the targets whose win rates are closest).")
     return out
 
 

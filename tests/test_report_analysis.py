@@ -160,10 +160,17 @@ def test_targets_for_win_rates():
     # Ten games: the targets whose Wilson interval contains the level span a wide range,
     # e.g. for 50% every T from 3 (8 of 10 won, 49-94%) to 9 (2 of 10, 6-51%).
     assert out.select("low", "high").rows() == [(1, 3), (1, 6), (3, 9), (6, 11), (9, 11)]
-    # A level no target reaches has no target.
+    # The closest target, not the largest won at least that often: of two games scoring 0
+    # and 1, target 1 is won half the time, closer to 90% than anything else.
     low = games_frame([{"score_by_turn": [0]}, {"score_by_turn": [1]}])
-    miss = crisis.targets_for_win_rates(crisis.difficulty_curve(low), (0.9,))
-    assert miss["target"].to_list() == [None]
+    near = crisis.targets_for_win_rates(crisis.difficulty_curve(low), (0.9,))
+    assert near["target"].to_list() == [1] and near["win_rate"].to_list() == [0.5]
+    # 60% lies between T=5 (60%: exact) and T=4 (70%); 65% is a tie, broken towards the
+    # target won at least that often.
+    out = crisis.targets_for_win_rates(curve, (0.65, 0.62))
+    assert out["target"].to_list() == [4, 5]
+    assert out.select("rate_low", "rate_high").rows()[0] == pytest.approx(
+        curve.filter(pl.col("target") == 4).select("ci_low", "ci_high").rows()[0])
 
 
 def test_targets_for_win_rates_exact_when_the_curve_steps_past_the_level():

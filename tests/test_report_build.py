@@ -277,3 +277,25 @@ def test_a_room_name_with_dollar_signs_is_text_not_mathtext(tmp_path):
     run.rooms = run.rooms.with_columns(pl.col("room").replace("Lucky Seam", odd))
     body = check_page(write_report(run, tmp_path))
     assert "\\frac{1}{ Cave" in body or "frac{1}{" in body
+
+
+def test_report_levels_choose_the_win_rates_targets_are_printed_for(tmp_path, cli,
+                                                                     monkeypatch):
+    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False, columns=None):
+        run = synthetic_run(games_per_variant=20, rush=False, first_edition=False, fixed=False)
+        run.missing = []
+        if columns is not None:
+            run.games = run.games.select([c for c in columns if c in run.games.columns])
+        return run
+
+    module = types.ModuleType("balance.store")
+    module.read_run = read_run
+    module.read_manifest = lambda run_dir: read_run(run_dir).manifest
+    monkeypatch.setitem(sys.modules, "balance.store", module)
+    r = cli("report", tmp_path, "--levels", "90,70,50,30,10")
+    assert r.exit_code == 0, r.output
+    body = (tmp_path / PAGE).read_text()
+    assert "70% wins" in body and "30% wins" in body and "75% wins" not in body
+    bad = cli("report", tmp_path, "--out", tmp_path / "x", "--levels", "90,150")
+    assert bad.exit_code == 2 and "--levels" in bad.output
+    assert not (tmp_path / "x").exists()
