@@ -98,7 +98,7 @@ def build_sections(a: Analysis, comparisons: list | None = None) -> list[Section
     sections = [crisis_section(a), players_section(a), rooms_section(a), burn_section(a),
                 rush_section(a)]
     if cmps:
-        sections.insert(1, comparison_section(cmps, a.room_value if a.has_rooms else None))
+        sections.insert(0, comparison_section(cmps, a.room_value if a.has_rooms else None))
     summary = summary_section(a, sections, cmps)
     return [summary, *sections, run_section(a)]
 
