@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from reports import compare, compare_text, text
+from reports import compare, compare_text, text, variants
 from reports.intervals import wilson
 
 
@@ -36,14 +36,26 @@ def headline(run_dir: str | Path) -> str:
         cmp = compare.compare_run(run_dir)
         if ablation.is_ablation(manifest):
             return ablation.ranking_text(cmp, ablation.how_of(manifest))
-        return compare_text.short_table(cmp, str(run_dir))
+        if cmp.differences.height:
+            return compare_text.short_table(cmp, str(run_dir))
+        # Only settings were swept (the player count): each variant's own headline.
     games, manifest, _ = compare.load(run_dir)
-    info = manifest["variants"][0]
     if games.height == 0:
         return "No games played yet."
-    if info.get("mode") == "rush":
-        return "\n".join(rush_lines(games, info))
-    return "\n".join(crisis_lines(games, info))
+    labels = variants.labels(manifest)
+    out = []
+    for info in manifest["variants"]:
+        v = int(info["variant"])
+        mine = games.filter(pl.col("variant") == v)
+        if len(manifest["variants"]) > 1:
+            out.append(f"{labels[v]}:")
+        if mine.height == 0:
+            out.append("  no games played yet")
+        elif info.get("mode") == "rush":
+            out += rush_lines(mine, info)
+        else:
+            out += crisis_lines(mine, info)
+    return "\n".join(out)
 
 
 def _rate(k: int, n: int) -> str:

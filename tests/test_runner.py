@@ -129,6 +129,9 @@ def test_manifest_describes_the_run(reference, tmp_path):
     assert {"numba", "numpy", "polars", "pyarrow"} <= set(m["packages"])
     assert m["games_per_variant"] == 45 and m["seed"] == 11
     v = m["variants"][3]
+    v = dict(v)
+    assert v.pop("label") == "players=3, hand_limit=5"
+    assert v.pop("swept") == {"players": 3, "hand_limit": 5}
     assert v == {"variant": 3, "edition": "2e", "content": "gemrush-2e", "mode": "crisis",
                  "players": 3, "heuristic": "greedy", "target": None, "exhaust": True,
                  "rules": {"hand_limit": 5},
