@@ -72,9 +72,10 @@ def _mark_difficulties(ax, named: pl.DataFrame) -> None:
 
 
 def difficulty_curve_figure(curve: pl.DataFrame, named: pl.DataFrame, fixed: pl.DataFrame,
-                            title: str) -> Figure:
+                            title: str, xlim: tuple[float, float] | None = None) -> Figure:
     """Win rate against target, one line per player count with its 95% Wilson band; named
-    difficulties marked; games played to a fixed target as points with error bars."""
+    difficulties marked; games played to a fixed target as points with error bars. `xlim`:
+    the same target axis for every setting's chart."""
     players = sorted(set(curve["players"].to_list()) | set(fixed["players"].to_list()))
     colors = _palette(players)
     with _figure(8.0, 4.8) as (fig, (ax,)):
@@ -94,6 +95,8 @@ def difficulty_curve_figure(curve: pl.DataFrame, named: pl.DataFrame, fixed: pl.
                             plural(p, 'player'))
         _mark_difficulties(ax, named)
         ax.set_ylim(-0.02, 1.02)
+        if xlim:
+            ax.set_xlim(*xlim)
         _percent_axis(ax)
         ax.set_xlabel("Crisis target (team points)")
         ax.set_ylabel("Games won (%)")
@@ -102,8 +105,11 @@ def difficulty_curve_figure(curve: pl.DataFrame, named: pl.DataFrame, fixed: pl.
     return fig
 
 
-def turn_reached_figure(curve: pl.DataFrame, named: pl.DataFrame, title: str) -> Figure:
-    """Mean player turn at which each target was reached, per player count."""
+def turn_reached_figure(curve: pl.DataFrame, named: pl.DataFrame, title: str,
+                        xlim: tuple[float, float] | None = None,
+                        ylim: tuple[float, float] | None = None) -> Figure:
+    """Mean player turn at which each target was reached, per player count; `xlim`, `ylim`
+    shared by every setting's chart."""
     colors = _palette(curve["players"].unique().to_list())
     with _figure(8.0, 4.2) as (fig, (ax,)):
         for p in sorted(colors):
@@ -112,6 +118,10 @@ def turn_reached_figure(curve: pl.DataFrame, named: pl.DataFrame, title: str) ->
         _mark_difficulties(ax, named)
         ax.set_xlabel("Crisis target (team points)")
         ax.set_ylabel("Mean turn reached (player turns)")
+        if xlim:
+            ax.set_xlim(*xlim)
+        if ylim:
+            ax.set_ylim(*ylim)
         ax.set_title(title, pad=30)
         ax.legend(loc="upper left")
     return fig

@@ -175,6 +175,17 @@ def crisis_section(a: Analysis) -> Section:
     if a.curve.height == 0:
         s.missing.append("The run has no Crisis games played to exhaustion, so there is no "
                          "difficulty curve; win rates come from games played to each target.")
+    # One quantity across settings: the charts share their axes, so they compare at a glance.
+    xlim = ylim = None
+    if a.curve.height:
+        live = a.curve.filter(pl.col("win_rate") > 0.001)
+        top = int((live if live.height else a.curve)["target"].max())
+        if a.named.height:
+            top = max(top, int(a.named["target"].max()))
+        xlim = (0, top + 3)
+        turns = a.curve["turn_reached"].drop_nulls()
+        if turns.len():
+            ylim = (0, float(turns.max()) * 1.05)
     for setting in _settings(a, a.difficulty, a.curve, a.fixed):
         b = Block(setting)
         curve, named, fixed = _of(a.curve, setting), _of(a.named, setting), _of(a.fixed, setting)
@@ -183,14 +194,16 @@ def crisis_section(a: Analysis) -> Section:
             "Share of Crisis games won at each target, by player count; bands and error bars "
             "are 95% Wilson intervals; dotted lines mark the named difficulties.",
             figures.difficulty_curve_figure(curve, named, fixed,
-                                            f"{setting}: Crisis win rate against target")))
+                                            f"{setting}: Crisis win rate against target",
+                                            xlim)))
         if curve.height:
             b.figures.append(_figure(
                 f"crisis-turn-{slug(setting)}.png",
                 "Mean player turn at which the team score first reached each target, over "
                 "the games that reached it.",
                 figures.turn_reached_figure(curve, named,
-                                            f"{setting}: when each target is reached")))
+                                            f"{setting}: when each target is reached",
+                                            xlim, ylim)))
         b.tables += difficulty_tables(_of(a.difficulty, setting))
         if curve.height:
             b.tables.append(targets_table(_of(a.targets, setting)))

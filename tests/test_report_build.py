@@ -299,3 +299,20 @@ def test_report_levels_choose_the_win_rates_targets_are_printed_for(tmp_path, cl
     bad = cli("report", tmp_path, "--out", tmp_path / "x", "--levels", "90,150")
     assert bad.exit_code == 2 and "--levels" in bad.output
     assert not (tmp_path / "x").exists()
+
+
+def test_curves_of_every_setting_share_their_axes(tmp_path, monkeypatch):
+    """Charts of one quantity across settings share their axes (1st and 2nd edition here)."""
+    from reports import figures as F
+
+    seen = []
+    draw = F.difficulty_curve_figure
+
+    def spy(curve, named, fixed, title, xlim=None):
+        seen.append((title, xlim))
+        return draw(curve, named, fixed, title, xlim)
+
+    monkeypatch.setattr(F, "difficulty_curve_figure", spy)
+    write_report(synthetic_run(games_per_variant=20, rush=False), tmp_path)
+    assert len(seen) >= 2
+    assert len({xlim for _, xlim in seen}) == 1 and seen[0][1] is not None
