@@ -167,7 +167,8 @@ def room_value(games, rooms, diffs: pl.DataFrame, difficulty: str | None = None,
     sums = counts.Sums(PAIR_SUMS)
     for game_piece, room_piece in pieces.paired(games, rooms, GAME_COLUMNS, ROOM_COLUMNS):
         sums.add(_pair_counts(game_piece, room_piece, groups, refs))
-    parts = {name: [t] if (t := sums.total(name)) is not None else [] for name in PAIR_SUMS}
+    added = {name: sums.total(name) for name in PAIR_SUMS}
+    parts = {name: [] if table is None else [table] for name, table in added.items()}
     totals = _summed(parts["totals"], ["gid"], list(PAIR_SUMS["totals"]))
     made = _text(_summed(parts["made"], ["gid", "room"], list(PAIR_SUMS["made"])))
     setup = _text(_summed(parts["setup"], ["gid", "room"], list(PAIR_SUMS["setup"])))
