@@ -54,7 +54,8 @@ def curves_figure(cmp: Comparison, title: str) -> Figure | None:
             ax.set_xlim(0, top)
             ax.set_ylim(-0.02, 1.02)
             ax.set_xlabel("target (points)")
-            ax.set_title(panel.replace("players=", "") + " players" if panel else title)
+            if panel:
+                ax.set_title(panel.replace("players=", "") + " players")
         axes[0].set_ylabel("games won")
         if len(rests) <= 12:
             fig.legend(loc="outside lower center", ncols=min(2, len(rests)), frameon=False)

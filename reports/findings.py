@@ -84,7 +84,7 @@ def _players(player_targets: pl.DataFrame) -> list[tuple[float, str]]:
     parts = ", ".join(f"{x['heuristic']} {x['target']}" for x in at.iter_rows(named=True)
                       if x["target"] is not None)
     return [(2.8, f"The player moves the verdict: the target won {text.level_label(r['level'])} "
-                  f"of the time at {text.players_label(r['players'])} is {parts} "
+                  f"of the time with {text.plural(r['players'], 'player')} is {parts} "
                   f"({r['spread']} points apart).")]
 
 
