@@ -247,7 +247,7 @@ def players_section(a: Analysis) -> Section:
                      "—" if r["spread"] is None else str(r["spread"])]
                     for r in t.iter_rows(named=True)]
             b.tables.append(Table("Targets to print for chosen win rates, by player (the "
-                                  "largest target won at least that often)",
+                                  "target whose win rate is closest)",
                                   ["Players", "Win rate", "Player", "Target",
                                    "Moves by (points)"], rows, left=3))
         s.blocks.append(b)
