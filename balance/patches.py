@@ -49,7 +49,7 @@ import fnmatch
 import re
 from dataclasses import dataclass
 
-from balance.errors import InputError, Problem, Problems
+from balance.errors import Problems
 
 SELECT_KEYS = ("rooms", "kind", "cost_has", "points", "cards")
 DOOR_OPS = ("door_cost", "replace_gem", "set_cost", "set_points", "add_points",
@@ -379,6 +379,3 @@ def content_text(data: dict) -> str:
 
     return dumps(data)
 
-
-__all__ = ["Patch", "parse_patches", "apply_patches", "patch_key", "check_swept",
-           "content_text", "InputError", "Problem"]
