@@ -29,6 +29,7 @@ compiled, before any game is played; all problems are reported at once.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import itertools
 import json
@@ -552,7 +553,7 @@ class _Boxes:
         if room != "none":
             from balance.patches import Patch
 
-            exact = "".join(f"[{ch}]" if ch in "*?[]" else ch for ch in room)
+            exact = glob.escape(room)  # the room's own name, wildcards taken literally
             change = {"copies": 0} if self.ablate == "out" else {"kind": "plain", "ability": ""}
             applied.append(Patch("ablate", {"select": {"rooms": exact}, **change}))
         key = json.dumps([path, [p.fields for p in applied]], sort_keys=True, default=str)

@@ -28,10 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from balance.errors import InputError, Problem
 from reports.intervals import wilson
+from reports.paired import mean_difference
 
 FIRST_GAMES = 400
 MAX_GAMES = 20_000  # per lever value, unless the caller says otherwise
@@ -94,11 +94,9 @@ class Point:
         if binary:
             lo, hi = wilson(int(x.sum()), len(x))
             return float(x.mean()), lo, hi
+        r = mean_difference(np.zeros(len(x)), x)  # the mean's t interval
         m = float(x.mean())
-        if len(x) < 2 or x.std() == 0:
-            return m, m, m
-        half = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x))
-        return m, m - half, m + half
+        return (m, m, m) if r is None else (m, r.low, r.high)
 
 
 @dataclass

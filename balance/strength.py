@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 
 @dataclass
@@ -39,10 +38,11 @@ def play(label: str, edition: str, players: int, heuristic: str, games: int, see
 
 
 def _t_interval(x: np.ndarray) -> tuple[float, float]:
-    if len(x) < 2 or x.std() == 0:
-        return float(x.mean()), float(x.mean())
-    h = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
-    return float(x.mean() - h), float(x.mean() + h)
+    """The mean's 95% t interval: the paired interval of x against zeros."""
+    from reports.paired import mean_difference
+
+    r = mean_difference(np.zeros(len(x)), x)
+    return (float(x.mean()), float(x.mean())) if r is None else (r.low, r.high)
 
 
 def table(rows: list[Strength], against: str) -> str:
