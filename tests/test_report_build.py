@@ -143,14 +143,12 @@ def test_missing_column_is_an_input_error(tmp_path):
         write_report(run, tmp_path)
 
 
-@pytest.fixture
-def fake_store(monkeypatch):
-    """balance.store as the runner branch provides it: read_run(run_dir) -> RunData."""
-    # a run of Rush games only, without rooms: few figures to draw
+def _install_store(monkeypatch, make_run, missing=()):
+    """balance.store as the runner provides it (read_run, read_manifest), over the run
+    make_run() builds; `missing` names unplayed shards."""
     def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False, columns=None):
-        run = synthetic_run(games_per_variant=10, exhausted=False, fixed=False)
-        run.rooms = None
-        run.missing = []
+        run = make_run()
+        run.missing = list(missing)
         if columns is not None:
             run.games = run.games.select([c for c in columns if c in run.games.columns])
         return run
@@ -159,6 +157,17 @@ def fake_store(monkeypatch):
     module.read_run = read_run
     module.read_manifest = lambda run_dir: read_run(run_dir).manifest
     monkeypatch.setitem(sys.modules, "balance.store", module)
+
+
+@pytest.fixture
+def fake_store(monkeypatch):
+    # a run of Rush games only, without rooms: few figures to draw
+    def make_run():
+        run = synthetic_run(games_per_variant=10, exhausted=False, fixed=False)
+        run.rooms = None
+        return run
+
+    _install_store(monkeypatch, make_run)
 
 
 def test_build_report_writes_into_the_run_directory(tmp_path, fake_store):
@@ -254,17 +263,9 @@ def test_several_runs_make_one_report(tmp_path):
 
 
 def test_an_interrupted_run_is_reported_as_incomplete(tmp_path, monkeypatch):
-    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False, columns=None):
-        run = synthetic_run(games_per_variant=10, rush=False, first_edition=False, fixed=False)
-        run.missing = ["v00001-g000000000010-000000000020"]
-        if columns is not None:
-            run.games = run.games.select([c for c in columns if c in run.games.columns])
-        return run
-
-    module = types.ModuleType("balance.store")
-    module.read_run = read_run
-    module.read_manifest = lambda run_dir: read_run(run_dir).manifest
-    monkeypatch.setitem(sys.modules, "balance.store", module)
+    _install_store(monkeypatch, lambda: synthetic_run(games_per_variant=10, rush=False,
+                                                      first_edition=False, fixed=False),
+                   missing=["v00001-g000000000010-000000000020"])
     page = build_report(tmp_path).read_text()
     assert "The run is incomplete: 1 shard(s) are not played yet" in page
 
@@ -281,17 +282,8 @@ def test_a_room_name_with_dollar_signs_is_text_not_mathtext(tmp_path):
 
 def test_report_levels_choose_the_win_rates_targets_are_printed_for(tmp_path, cli,
                                                                      monkeypatch):
-    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False, columns=None):
-        run = synthetic_run(games_per_variant=20, rush=False, first_edition=False, fixed=False)
-        run.missing = []
-        if columns is not None:
-            run.games = run.games.select([c for c in columns if c in run.games.columns])
-        return run
-
-    module = types.ModuleType("balance.store")
-    module.read_run = read_run
-    module.read_manifest = lambda run_dir: read_run(run_dir).manifest
-    monkeypatch.setitem(sys.modules, "balance.store", module)
+    _install_store(monkeypatch, lambda: synthetic_run(games_per_variant=20, rush=False,
+                                                      first_edition=False, fixed=False))
     r = cli("report", tmp_path, "--levels", "90,70,50,30,10")
     assert r.exit_code == 0, r.output
     body = (tmp_path / PAGE).read_text()
