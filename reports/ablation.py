@@ -62,6 +62,14 @@ def effects(cmp: Comparison) -> pl.DataFrame:
     return out.join(order, on="room", how="left").sort("rank", "quantity").drop("rank")
 
 
+def by_room(e: pl.DataFrame) -> list[tuple[str, dict[str, dict]]]:
+    """effects() as (room, {quantity: row}), in rank order: what a table of rooms lists."""
+    out: dict[str, dict[str, dict]] = {}
+    for r in e.iter_rows(named=True):
+        out.setdefault(r["room"], {})[r["quantity"]] = r
+    return list(out.items())
+
+
 def ranking_text(cmp: Comparison, how: str) -> str:
     """The rooms ranked by what the game loses without them, for the terminal."""
     e = effects(cmp)
@@ -77,17 +85,15 @@ def ranking_text(cmp: Comparison, how: str) -> str:
     if tname:
         head += f"  {tname:>30}"
     lines.append(head)
-    for room in e["room"].unique(maintain_order=True).to_list():
-        r = e.filter(pl.col("room") == room)
+    for room, rows in by_room(e):
         cells = []
         for q, scale, unit in (("score:mean", 1, ""), (target, 100, " pp")):
             if q is None:
                 continue
-            x = r.filter(pl.col("quantity") == q)
-            if x.height == 0:
+            x = rows.get(q)
+            if x is None:
                 cells.append("-")
                 continue
-            x = x.row(0, named=True)
             star = "*" if x["holm"] else " "
             cells.append(f"{scale * x['effect']:+.2f}{unit} ({scale * x['ci_low']:+.2f} to "
                          f"{scale * x['ci_high']:+.2f}){star}" if x["found"] else

@@ -104,15 +104,13 @@ def _ablation_block(name: str, cmp, association: pl.DataFrame | None) -> Block:
             assoc[room] = text.difference(d, lo, hi)
     rows = []
     target = ablation.headline_target(cmp)
-    for room in e["room"].unique(maintain_order=True).to_list():
-        r = e.filter(pl.col("room") == room)
+    for room, found in ablation.by_room(e):
         cells = [room]
         for q, scale in (("score:mean", 1.0), (target, 100.0)):
-            x = r.filter(pl.col("quantity") == q) if q else r.clear()
-            if x.height == 0:
+            x = found.get(q) if q else None
+            if x is None:
                 cells.append(text.DASH)
                 continue
-            x = x.row(0, named=True)
             shown = (f"{scale * x['effect']:+.2f} ({scale * x['ci_low']:+.2f} to "
                      f"{scale * x['ci_high']:+.2f})" + (" *" if x["holm"] else "")
                      if x["found"] else "no difference found")
