@@ -26,8 +26,9 @@ information at its decisions and checks no choice changes):
 - the discard pile (face up), the cards burnt from hands (seen), the sizes of the deck and of
   the burnt pile;
 - never the deck's order or contents, the room deck's order, which cards were burnt from the
-  deck, or another Rush player's cards. Its memory (the st.bfs, st.front, st.gem_est and
-  st.card_val arrays and MEMORY_SCALARS) holds only what it computed from those.
+  deck, or another Rush player's cards. Its memory (`m`, heuristics/memory.py: the players'
+  own, passed with the seats, never in the game's State) holds only what it computed from
+  those.
 """
 
 from balance.ability import DIG, F_GEMS, KEEP_ALL, KEEP_N, MOVE_ANY
@@ -57,20 +58,10 @@ from balance.engine.jit import njit
 from balance.engine.mine_nb import T_EMPTY, T_ROOM, link_nb, step_xy_nb
 from balance.engine.payment_nb import door_covered_nb, hand_has_warp_nb, hand_supply_nb
 from balance.engine.state import (
-    B_ARG,
-    B_DIST,
-    B_HOW,
-    B_PREV,
-    B_QUEUE,
-    E_AVAIL,
-    E_GOAL,
-    E_NEED,
-    E_WANT,
     PILE_BURNT_SEEN,
     PILE_DISC,
     PL_ROT,
     PL_TYPE,
-    S_AVAIL_STAMP,
     S_BURNT_N,
     S_BURNT_SEEN_N,
     S_CARD_VER,
@@ -78,16 +69,8 @@ from balance.engine.state import (
     S_DECISIONS,
     S_DECK_N,
     S_DISC_N,
-    S_FRONT_N,
-    S_GOAL_STAMP,
     S_MINE_VER,
-    S_NEED_VER,
     S_PLACED,
-    S_PLAN_KEY,
-    S_PLAN_ROOM,
-    S_PLAN_SIDE,
-    S_PLAN_TARGET,
-    S_REACH_KEY,
     S_STEPS_LEFT,
     S_SUP_WILD,
     S_TILES_N,
@@ -108,6 +91,26 @@ from balance.tables import (
     WILD,
 )
 from heuristics.knobs import Knob
+from heuristics.memory import (
+    B_ARG,
+    B_DIST,
+    B_HOW,
+    B_PREV,
+    B_QUEUE,
+    E_AVAIL,
+    E_GOAL,
+    E_NEED,
+    E_WANT,
+    M_AVAIL_STAMP,
+    M_FRONT_N,
+    M_GOAL_STAMP,
+    M_NEED_VER,
+    M_PLAN_KEY,
+    M_PLAN_ROOM,
+    M_PLAN_SIDE,
+    M_PLAN_TARGET,
+    M_REACH_KEY,
+)
 
 # Knobs: index into w.
 (W_DRAW, W_NEED_BONUS, W_WILD, W_ECHO, W_BONUS, W_WARP, W_JUNK, W_APPROACH_POINTS,
@@ -148,18 +151,18 @@ BIG = 1 << 30
 
 
 @njit(inline=True)
-def refresh_frontier_nb(st, tb, w):
+def refresh_frontier_nb(st, m, tb, w):
     """Frontier doors (doors of built rooms that lead, through any tunnels, to an empty cell)
     and how much each gem is wanted by them; cached until the mine changes. (Cache checks
     like this one sit in a small wrapper that inlines: a call costs ~160 ns, see jit.py.)"""
-    if st.sc[S_NEED_VER] != st.sc[S_MINE_VER]:
-        _frontier_nb(st, tb, w)
+    if m.sc[M_NEED_VER] != st.sc[S_MINE_VER]:
+        _frontier_nb(st, m, tb, w)
 
 
 @njit
-def _frontier_nb(st, tb, w):
-    g_n = st.gem_est.shape[1]
-    need = st.gem_est[E_NEED]
+def _frontier_nb(st, m, tb, w):
+    g_n = m.gem_est.shape[1]
+    need = m.gem_est[E_NEED]
     for g in range(g_n):
         need[g] = 0.0
     n = 0
@@ -175,9 +178,9 @@ def _frontier_nb(st, tb, w):
             if kind != T_EMPTY:
                 continue
             pts = tb.door_points[jt, jr, side]
-            st.front[n, 0] = j
-            st.front[n, 1] = side
-            st.front[n, 2] = pts
+            m.front[n, 0] = j
+            m.front[n, 1] = side
+            m.front[n, 2] = pts
             n += 1
             for g in range(g_n):
                 need[g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
@@ -187,16 +190,16 @@ def _frontier_nb(st, tb, w):
     if most > 0:
         for g in range(g_n):
             need[g] /= most  # 1.0 for the most wanted gem
-    st.sc[S_FRONT_N] = n
-    st.sc[S_NEED_VER] = st.sc[S_MINE_VER]
+    m.sc[M_FRONT_N] = n
+    m.sc[M_NEED_VER] = st.sc[S_MINE_VER]
 
 
 @njit
-def card_value_nb(st, tb, w, card):
+def card_value_nb(st, m, tb, w, card):
     """A card's worth in hand: what its gems are to the frontier, plus its share of the goal
     door (choose_goal_nb must have run for this decision)."""
-    need = st.gem_est[E_NEED]
-    goal = st.gem_est[E_GOAL]
+    need = m.gem_est[E_NEED]
+    goal = m.gem_est[E_GOAL]
     ct = tb.card_deck[card]
     v = 0.0
     for k in range(2):
@@ -218,15 +221,15 @@ def card_value_nb(st, tb, w, card):
 
 
 @njit
-def estimate_avail_nb(st, tb, ru, p):
+def estimate_avail_nb(st, m, tb, ru, p):
     """Cards showing each gem that the deck and discards could still yield, from what this
     player may know: the face-up discards, plus the unseen cards (neither in its hand, seen
     burnt nor discarded) in the share the deck holds of them against the other hands and the
     cards burnt unseen from the deck. Reads only what a player at the table knows: its own
     hand, the discard pile, the cards burnt from hands and the sizes of the piles."""
-    g_n = st.gem_est.shape[1]
-    avail = st.gem_est[E_AVAIL]
-    unseen = st.gtmp[3]
+    g_n = m.gem_est.shape[1]
+    avail = m.gem_est[E_AVAIL]
+    unseen = m.counts
     for g in range(g_n):
         avail[g] = 0.0
         unseen[g] = tb.gem_cards[g]
@@ -253,20 +256,20 @@ def estimate_avail_nb(st, tb, ru, p):
 
 
 @njit(inline=True)
-def choose_goal_nb(st, tb, ru, w, p):
+def choose_goal_nb(st, m, tb, ru, w, p):
     """The door player p saves its cards for (see _goal_from_reach_nb). It is chosen once per
     turn of each player and mine (a new tile may open a better door): a goal that shifted
     with every card discarded or drawn would not be one."""
-    if st.sc[S_GOAL_STAMP] != goal_key_nb(st, p):
-        _choose_goal_nb(st, tb, ru, w, p)
+    if m.sc[M_GOAL_STAMP] != goal_key_nb(st, p):
+        _choose_goal_nb(st, m, tb, ru, w, p)
 
 
 @njit
-def _choose_goal_nb(st, tb, ru, w, p):
+def _choose_goal_nb(st, m, tb, ru, w, p):
     # The frontier needs no refresh here: _greedy_think_nb refreshes it before every decision.
-    reach_nb(st, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
+    reach_nb(st, m, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
     hand_supply_nb(st, tb, p)
-    _goal_from_reach_nb(st, tb, w, p, ru.steps)
+    _goal_from_reach_nb(st, m, tb, w, p, ru.steps)
 
 
 @njit
@@ -275,17 +278,17 @@ def goal_key_nb(st, p):
 
 
 @njit
-def _goal_from_reach_nb(st, tb, w, p, steps):
+def _goal_from_reach_nb(st, m, tb, w, p, steps):
     """From a fresh reach_nb and hand supply: the frontier door best worth building next, as
     when heading for one, and far better when it can be built within `steps` now. Fills
-    st.gem_est[E_GOAL] with each gem's share of that door (1 for a gem it needs once and one
+    m.gem_est[E_GOAL] with each gem's share of that door (1 for a gem it needs once and one
     card in hand shows; less when several cards show it; the missing units for wild gems) and
-    st.gem_est[E_WANT] with the units it still lacks."""
-    g_n = st.gem_est.shape[1]
-    goal = st.gem_est[E_GOAL]
-    want = st.gem_est[E_WANT]
-    dist = st.bfs[B_DIST]
-    st.sc[S_GOAL_STAMP] = goal_key_nb(st, p)
+    m.gem_est[E_WANT] with the units it still lacks."""
+    g_n = m.gem_est.shape[1]
+    goal = m.gem_est[E_GOAL]
+    want = m.gem_est[E_WANT]
+    dist = m.bfs[B_DIST]
+    m.sc[M_GOAL_STAMP] = goal_key_nb(st, p)
     for g in range(g_n):
         goal[g] = 0.0
         want[g] = 0.0
@@ -294,21 +297,21 @@ def _goal_from_reach_nb(st, tb, w, p, steps):
     best = -1
     best_score = -1e18
     missing = 0
-    for f in range(st.sc[S_FRONT_N]):
-        j = st.front[f, 0]
+    for f in range(m.sc[M_FRONT_N]):
+        j = m.front[f, 0]
         if dist[j] >= BIG:
             continue
-        score, short = approach_score_nb(st, tb, w, f)
+        score, short = approach_score_nb(st, m, tb, w, f)
         if short == 0 and dist[j] + 1 <= steps:
             score += w[W_READY]
         if score > best_score:
             best, best_score, missing = f, score, short
     if best < 0:
         return
-    j = st.front[best, 0]
-    cost = tb.door_cost[st.pl[PL_TYPE, j], st.pl[PL_ROT, j], st.front[best, 1]]
+    j = m.front[best, 0]
+    cost = tb.door_cost[st.pl[PL_TYPE, j], st.pl[PL_ROT, j], m.front[best, 1]]
     nat = st.gtmp[0]  # the hand's supply, from hand_supply_nb
-    showing = st.gtmp[3]
+    showing = m.counts
     for g in range(g_n):
         showing[g] = 0
     for i in range(st.hand_n[p]):
@@ -333,12 +336,12 @@ def _count_card(tb, counts, c, sign):
 
 
 @njit(inline=True)
-def room_value_nb(st, tb, ru, w, p, room):
+def room_value_nb(st, m, tb, ru, w, p, room):
     """How much using this room's ability is worth to the greedy player now."""
-    g_n = st.gem_est.shape[1]
-    need = st.gem_est[E_NEED]
-    avail = st.gem_est[E_AVAIL]
-    want = st.gem_est[E_WANT]
+    g_n = m.gem_est.shape[1]
+    need = m.gem_est[E_NEED]
+    avail = m.gem_est[E_AVAIL]
+    want = m.gem_est[E_WANT]
     rt = st.pl[PL_TYPE, room]
     v = w[N_KNOBS + rt]
     total = 1e-9
@@ -350,10 +353,10 @@ def room_value_nb(st, tb, ru, w, p, room):
     mean = total / max(n_std, 1)
     for i in range(tb.prog_len[rt]):
         if (tb.prog[rt, i, 0] == DIG and tb.prog[rt, i, 2] == F_GEMS
-                and st.sc[S_AVAIL_STAMP] != st.sc[S_DECISIONS]):
+                and m.sc[M_AVAIL_STAMP] != st.sc[S_DECISIONS]):
             # What a dig can still find is estimated once per decision, and only if needed.
-            estimate_avail_nb(st, tb, ru, p)
-            st.sc[S_AVAIL_STAMP] = st.sc[S_DECISIONS]
+            estimate_avail_nb(st, m, tb, ru, p)
+            m.sc[M_AVAIL_STAMP] = st.sc[S_DECISIONS]
     for i in range(tb.prog_len[rt]):
         op = tb.prog[rt, i, 0]
         if (op == DIG or op == KEEP_ALL or op == KEEP_N) and tb.prog[rt, i, 2] == F_GEMS:
@@ -394,27 +397,27 @@ def room_value_nb(st, tb, ru, w, p, room):
 
 
 @njit(inline=True)
-def reach_nb(st, tb, ru, p, steps):
-    """Steps needed to reach each built room this turn (st.bfs[B_DIST]), with the first move
+def reach_nb(st, m, tb, ru, p, steps):
+    """Steps needed to reach each built room this turn (m.bfs[B_DIST]), with the first move
     of a shortest way there (B_HOW and B_ARG, on the room after the start).
 
-    Breadth-first by layers held in st.bfs[B_QUEUE]; each layer is expanded in placement
+    Breadth-first by layers held in m.bfs[B_QUEUE]; each layer is expanded in placement
     order, so that ties between equally short ways are broken the same way every time."""
     cur = st.pos[p]
     # The answer depends only on the mine, the start and the depth, unless the start is a
     # room whose ability moves its user (then it depends on the player's cards too).
     key = (st.sc[S_MINE_VER] * (st.sc[S_PLACED] + 1) + cur) * 1024 + steps
     cacheable = tb.room_kind[st.pl[PL_TYPE, cur]] != MOVEMENT
-    if not cacheable or st.sc[S_REACH_KEY] != key:
-        st.sc[S_REACH_KEY] = key if cacheable else -1
-        _reach_nb(st, tb, ru, p, steps)
+    if not cacheable or m.sc[M_REACH_KEY] != key:
+        m.sc[M_REACH_KEY] = key if cacheable else -1
+        _reach_nb(st, m, tb, ru, p, steps)
 
 
 @njit
-def _reach_nb(st, tb, ru, p, steps):
-    dist = st.bfs[B_DIST]
-    prev = st.bfs[B_PREV]
-    q = st.bfs[B_QUEUE]
+def _reach_nb(st, m, tb, ru, p, steps):
+    dist = m.bfs[B_DIST]
+    prev = m.bfs[B_PREV]
+    q = m.bfs[B_QUEUE]
     rtype = st.pl[PL_TYPE]
     cur = st.pos[p]
     n = st.sc[S_PLACED]
@@ -434,7 +437,7 @@ def _reach_nb(st, tb, ru, p, steps):
             if via < BIG:
                 for j in range(n):
                     if dist[j] > d and tb.room_kind[rtype[j]] == MINECART:
-                        hi = _arrive_nb(st.bfs, j, d, via, OPT_CART, j, hi)
+                        hi = _arrive_nb(m.bfs, j, d, via, OPT_CART, j, hi)
         if d == steps or lo == hi:
             break
         _sort_nb(q, lo, hi)
@@ -445,12 +448,12 @@ def _reach_nb(st, tb, ru, p, steps):
             for side in range(4):
                 kind, a, _b, _c, _p = link_nb(st, tb, j, side)
                 if kind == T_ROOM and dist[a] > d + 1:
-                    nxt = _arrive_nb(st.bfs, a, d + 1, j, OPT_DOOR, side, nxt)
+                    nxt = _arrive_nb(m.bfs, a, d + 1, j, OPT_DOOR, side, nxt)
             if (j == cur and tb.room_kind[jt] == MOVEMENT and tb.prog[jt, 0, 0] == MOVE_ANY
                     and ability_usable_nb(st, tb, ru, p, j)):
                 for a in range(n):
                     if dist[a] > d + 1 and tb.room_kind[rtype[a]] != TUNNEL:
-                        nxt = _arrive_nb(st.bfs, a, d + 1, j, OPT_ABILITY, a, nxt)
+                        nxt = _arrive_nb(m.bfs, a, d + 1, j, OPT_ABILITY, a, nxt)
         lo = hi
         hi = nxt
 
@@ -480,9 +483,9 @@ def _sort_nb(a, lo, hi):
 
 
 @njit
-def first_hop_nb(st, cur, target):
+def first_hop_nb(st, m, cur, target):
     """The room right after `cur` on the way to `target`."""
-    prev = st.bfs[B_PREV]
+    prev = m.bfs[B_PREV]
     j = target
     for _ in range(prev.shape[0]):
         if prev[j] == cur or prev[j] < 0:
@@ -500,13 +503,13 @@ def find_option_nb(st, n, kind, a):
 
 
 @njit
-def approach_score_nb(st, tb, w, f):
+def approach_score_nb(st, m, tb, w, f):
     """How much frontier door f is worth heading for: its points against the gems the hand
-    still lacks for it and the steps to it (st.bfs[B_DIST]). Returns (score, gems lacking)."""
-    j = st.front[f, 0]
-    short = deficit_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j], st.front[f, 1])
-    score = (st.front[f, 2] * w[W_APPROACH_POINTS] - short
-             - st.bfs[B_DIST, j] * w[W_APPROACH_DIST])
+    still lacks for it and the steps to it (m.bfs[B_DIST]). Returns (score, gems lacking)."""
+    j = m.front[f, 0]
+    short = deficit_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j], m.front[f, 1])
+    score = (m.front[f, 2] * w[W_APPROACH_POINTS] - short
+             - m.bfs[B_DIST, j] * w[W_APPROACH_DIST])
     return score, short
 
 
@@ -532,16 +535,16 @@ def plan_key_nb(st, p):
 
 
 @njit
-def follow_plan_nb(st, n, p):
+def follow_plan_nb(st, m, n, p):
     """The next move of the plan made at an earlier step of this turn, or -1 to plan anew.
     The plan holds while nothing but the player's position changed, and the player is where
     the last move was meant to take it: the rest of a shortest way is still shortest."""
     cur = st.pos[p]
-    if st.sc[S_PLAN_KEY] != plan_key_nb(st, p) or st.sc[S_PLAN_ROOM] != cur:
+    if m.sc[M_PLAN_KEY] != plan_key_nb(st, p) or m.sc[M_PLAN_ROOM] != cur:
         return -1
-    target = st.sc[S_PLAN_TARGET]
+    target = m.sc[M_PLAN_TARGET]
     if cur == target:
-        side = st.sc[S_PLAN_SIDE]
+        side = m.sc[M_PLAN_SIDE]
         for i in range(n):
             if side < 0 and st.opt[i, 0] == OPT_STOP:
                 return i
@@ -549,12 +552,12 @@ def follow_plan_nb(st, n, p):
                     and st.opt[i, 2] < 0:
                 return i
         return -1
-    hop = first_hop_nb(st, cur, target)
-    how = st.bfs[B_HOW, hop]
-    st.sc[S_PLAN_ROOM] = hop
+    hop = first_hop_nb(st, m, cur, target)
+    how = m.bfs[B_HOW, hop]
+    m.sc[M_PLAN_ROOM] = hop
     for i in range(n):
         kind = st.opt[i, 0]
-        if ((how == OPT_DOOR and kind == OPT_DOOR and st.opt[i, 1] == st.bfs[B_ARG, hop])
+        if ((how == OPT_DOOR and kind == OPT_DOOR and st.opt[i, 1] == m.bfs[B_ARG, hop])
                 or (how == OPT_CART and kind == OPT_CART and st.opt[i, 1] == hop)
                 or (how == OPT_ABILITY and kind == OPT_ABILITY)):
             return i
@@ -562,35 +565,35 @@ def follow_plan_nb(st, n, p):
 
 
 @njit
-def _plan_nb(st, n, p, cur, target, side):
+def _plan_nb(st, m, n, p, cur, target, side):
     """Head for `target` (and there, build through `side`, or stop when side < 0); the plan
     is kept for the next steps of this turn (follow_plan_nb)."""
-    st.sc[S_PLAN_KEY] = plan_key_nb(st, p)
-    st.sc[S_PLAN_TARGET] = target
-    st.sc[S_PLAN_SIDE] = side
-    return _go_toward_nb(st, n, cur, target)
+    m.sc[M_PLAN_KEY] = plan_key_nb(st, p)
+    m.sc[M_PLAN_TARGET] = target
+    m.sc[M_PLAN_SIDE] = side
+    return _go_toward_nb(st, m, n, cur, target)
 
 
 @njit(inline=True)
-def plan_step_nb(st, tb, ru, w, n, p):
+def plan_step_nb(st, m, tb, ru, w, n, p):
     # _greedy_think_nb has refreshed the frontier, and greedy_quick_nb found no plan to follow.
-    st.sc[S_PLAN_KEY] = -1
+    m.sc[M_PLAN_KEY] = -1
     steps = st.sc[S_STEPS_LEFT]
     cur = st.pos[p]
     # Look past this turn's steps too, to head for the frontier when nothing is in reach.
-    reach_nb(st, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
-    st.sc[S_PLAN_ROOM] = -1
+    reach_nb(st, m, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
+    m.sc[M_PLAN_ROOM] = -1
     warp = hand_has_warp_nb(st, tb, p) and ru.special_gems
     hand_supply_nb(st, tb, p)
     best = -1
     best_pts = -1
     best_steps = BIG
     if st.sc[S_TILES_N] > 0:
-        for f in range(st.sc[S_FRONT_N]):
-            j = st.front[f, 0]
-            side = st.front[f, 1]
-            pts = st.front[f, 2]
-            need_steps = st.bfs[B_DIST, j] + 1
+        for f in range(m.sc[M_FRONT_N]):
+            j = m.front[f, 0]
+            side = m.front[f, 1]
+            pts = m.front[f, 2]
+            need_steps = m.bfs[B_DIST, j] + 1
             if need_steps > steps:
                 if not warp:
                     continue
@@ -602,8 +605,8 @@ def plan_step_nb(st, tb, ru, w, n, p):
     # A door worth less than min_points is built only when no better one can be: it spends
     # cards for no points, but opens the mine to new rooms and doors.
     if best >= 0:
-        j = st.front[best, 0]
-        side = st.front[best, 1]
+        j = m.front[best, 0]
+        side = m.front[best, 1]
         if best_steps == BIG - 1:
             for i in range(n):
                 if (st.opt[i, 0] == OPT_WARP_BUILD and st.opt[i, 1] == j
@@ -615,57 +618,57 @@ def plan_step_nb(st, tb, ru, w, n, p):
                 if st.opt[i, 0] == OPT_DOOR and st.opt[i, 1] == side and st.opt[i, 2] < 0:
                     return i
             return 0
-        return _plan_nb(st, n, p, cur, j, side)
+        return _plan_nb(st, m, n, p, cur, j, side)
     # No build: the most valuable reachable ability, if it beats drawing a card.
-    if st.sc[S_GOAL_STAMP] != goal_key_nb(st, p):  # room_value_nb weighs digs by it
-        _goal_from_reach_nb(st, tb, w, p, steps)
+    if m.sc[M_GOAL_STAMP] != goal_key_nb(st, p):  # room_value_nb weighs digs by it
+        _goal_from_reach_nb(st, m, tb, w, p, steps)
     target = -1
     value = w[W_DRAW]
     for j in range(st.sc[S_PLACED]):
-        if st.bfs[B_DIST, j] > steps:
+        if m.bfs[B_DIST, j] > steps:
             continue
         k = tb.room_kind[st.pl[PL_TYPE, j]]
         if k != ACTION and k != MOVEMENT and k != FREE:
             continue
-        v = room_value_nb(st, tb, ru, w, p, j)
+        v = room_value_nb(st, m, tb, ru, w, p, j)
         if v > value and ability_usable_nb(st, tb, ru, p, j):
             target, value = j, v
     if target >= 0:
         if target == cur:
             return find_option_nb(st, n, OPT_STOP, 0)
-        return _plan_nb(st, n, p, cur, target, -1)
+        return _plan_nb(st, m, n, p, cur, target, -1)
     # Nothing better than a draw here: draw nearer the door most worth building next.
     goal = -1
     goal_score = -1e18
-    for f in range(st.sc[S_FRONT_N]):
-        j = st.front[f, 0]
-        if st.bfs[B_DIST, j] >= BIG:
+    for f in range(m.sc[M_FRONT_N]):
+        j = m.front[f, 0]
+        if m.bfs[B_DIST, j] >= BIG:
             continue
-        score, _short = approach_score_nb(st, tb, w, f)
+        score, _short = approach_score_nb(st, m, tb, w, f)
         if score > goal_score:
             goal, goal_score = j, score
     if goal < 0 or goal == cur:
         return find_option_nb(st, n, OPT_STOP, 0)
-    return _plan_nb(st, n, p, cur, goal, -1)
+    return _plan_nb(st, m, n, p, cur, goal, -1)
 
 
 @njit
-def _go_toward_nb(st, n, cur, target):
-    hop = first_hop_nb(st, cur, target)
-    how = st.bfs[B_HOW, hop]
-    st.sc[S_PLAN_ROOM] = hop
+def _go_toward_nb(st, m, n, cur, target):
+    hop = first_hop_nb(st, m, cur, target)
+    how = m.bfs[B_HOW, hop]
+    m.sc[M_PLAN_ROOM] = hop
     if how == OPT_DOOR:
-        return find_option_nb(st, n, OPT_DOOR, st.bfs[B_ARG, hop])
+        return find_option_nb(st, n, OPT_DOOR, m.bfs[B_ARG, hop])
     if how == OPT_CART:
         return find_option_nb(st, n, OPT_CART, hop)
     return find_option_nb(st, n, OPT_ABILITY, 0)
 
 
 @njit
-def pick_payment_nb(st, tb, w, n, p):
-    vals = st.card_val  # each hand card's worth, valued once for all the options
+def pick_payment_nb(st, m, tb, w, n, p):
+    vals = m.card_val  # each hand card's worth, valued once for all the options
     for pos in range(st.hand_n[p]):
-        vals[pos] = card_value_nb(st, tb, w, st.hand[p, pos])
+        vals[pos] = card_value_nb(st, m, tb, w, st.hand[p, pos])
     best = 0
     key0 = BIG
     key1 = BIG
@@ -714,37 +717,30 @@ def pick_rotation_nb(st, tb, w, n, p):
 
 
 @njit
-def extreme_card_nb(st, tb, w, n, col, lowest):
+def extreme_card_nb(st, m, tb, w, n, col, lowest):
     best = 0
     best_v = 1e18 if lowest else -1e18
     for i in range(n):
         c = st.opt[i, col]
         if c < 0:
             continue
-        v = card_value_nb(st, tb, w, c)
+        v = card_value_nb(st, m, tb, w, c)
         if (lowest and v < best_v) or (not lowest and v > best_v):
             best, best_v = i, v
     return best
 
 
 @njit
-def frontier_doors_at_nb(st, room):
+def frontier_doors_at_nb(st, m, room):
     c = 0
-    for f in range(st.sc[S_FRONT_N]):
-        if st.front[f, 0] == room:
+    for f in range(m.sc[M_FRONT_N]):
+        if m.front[f, 0] == room:
             c += 1
     return c
 
 
-# Greedy's memory: its caches and plans, in the arrays st.bfs, st.front, st.gem_est and
-# st.card_val and in these scalars. A search replays the game state and copies the memory
-# (forward.copy_memory_nb).
-MEMORY_SCALARS = (S_NEED_VER, S_PLAN_ROOM, S_FRONT_N, S_AVAIL_STAMP, S_GOAL_STAMP, S_REACH_KEY,
-                  S_PLAN_KEY, S_PLAN_TARGET, S_PLAN_SIDE)
-
-
 @njit(inline=True)
-def greedy_quick_nb(kind, st, ru, n, p):
+def greedy_quick_nb(kind, st, m, ru, n, p):
     """The decisions greedy takes without a fresh look at the mine or the cards, or -1:
     burning from the deck while it can, not discarding while the deck and discards can feed
     the burn, and the next step of a plan that still holds. Pasted into every decision site
@@ -757,7 +753,7 @@ def greedy_quick_nb(kind, st, ru, n, p):
                                   + st.sc[S_DISC_N] >= ru.burn_per_turn):
         return 0
     if kind == D_STEP:
-        return follow_plan_nb(st, n, p)
+        return follow_plan_nb(st, m, n, p)
     return -1
 
 
@@ -766,42 +762,42 @@ def greedy_choose_nb(kind, st, tb, ru, pp, n, p):
     """Greedy's choice, with the knobs of seat p. Pasted into every decision site (through
     dispatch.py): the quick decisions cost no call, the rest are thought over in
     _greedy_think_nb."""
-    k = greedy_quick_nb(kind, st, ru, n, p)
+    k = greedy_quick_nb(kind, st, pp.mem, ru, n, p)
     if k >= 0:
         return k
-    return _greedy_think_nb(kind, st, tb, ru, pp.w[p], n, p)
+    return _greedy_think_nb(kind, st, pp.mem, tb, ru, pp.w[p], n, p)
 
 
 @njit
-def _greedy_think_nb(kind, st, tb, ru, w, n, p):
-    refresh_frontier_nb(st, tb, w)
+def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
+    refresh_frontier_nb(st, m, tb, w)
     if kind == D_STEP:
-        return plan_step_nb(st, tb, ru, w, n, p)
+        return plan_step_nb(st, m, tb, ru, w, n, p)
     # Decisions that weigh cards by card_value_nb choose the goal door first.
     if kind == D_PAYMENT:
-        choose_goal_nb(st, tb, ru, w, p)
-        return pick_payment_nb(st, tb, w, n, p)
+        choose_goal_nb(st, m, tb, ru, w, p)
+        return pick_payment_nb(st, m, tb, w, n, p)
     if kind == D_ROTATION:
         return pick_rotation_nb(st, tb, w, n, p)
     if kind == D_ACTION:
-        choose_goal_nb(st, tb, ru, w, p)
-        v = room_value_nb(st, tb, ru, w, p, st.pos[p])
+        choose_goal_nb(st, m, tb, ru, w, p)
+        v = room_value_nb(st, m, tb, ru, w, p, st.pos[p])
         target = ACT_ABILITY if v > w[W_DRAW] else ACT_DRAW
         for i in range(n):
             if st.opt[i, 0] == target:
                 return i
         return 0
     if kind == D_DISCARD_LIMIT or kind == D_ABILITY_DISCARD:
-        choose_goal_nb(st, tb, ru, w, p)
-        return extreme_card_nb(st, tb, w, n, 1, True)
+        choose_goal_nb(st, m, tb, ru, w, p)
+        return extreme_card_nb(st, m, tb, w, n, 1, True)
     if kind == D_KEEP:
-        choose_goal_nb(st, tb, ru, w, p)
-        return extreme_card_nb(st, tb, w, n, 1, False)
+        choose_goal_nb(st, m, tb, ru, w, p)
+        return extreme_card_nb(st, m, tb, w, n, 1, False)
     if kind == D_X:
-        choose_goal_nb(st, tb, ru, w, p)
+        choose_goal_nb(st, m, tb, ru, w, p)
         junk = 0
         for i in range(st.hand_n[p]):
-            if card_value_nb(st, tb, w, st.hand[p, i]) < w[W_JUNK]:
+            if card_value_nb(st, m, tb, w, st.hand[p, i]) < w[W_JUNK]:
                 junk += 1
         return min(junk, n - 1)
     if kind == D_NAME:
@@ -809,24 +805,24 @@ def _greedy_think_nb(kind, st, tb, ru, w, n, p):
         best_v = -1.0
         for i in range(n):
             g = st.opt[i, 0]
-            if tb.gem_power[g] == STANDARD and st.gem_est[E_NEED, g] > best_v:
-                best, best_v = i, st.gem_est[E_NEED, g]
+            if tb.gem_power[g] == STANDARD and m.gem_est[E_NEED, g] > best_v:
+                best, best_v = i, m.gem_est[E_NEED, g]
         return best
     if kind == D_SWAP or kind == D_MOVE_ANY:
-        if kind == D_MOVE_ANY and st.sc[S_PLAN_ROOM] >= 0:
+        if kind == D_MOVE_ANY and m.sc[M_PLAN_ROOM] >= 0:
             for i in range(n):
-                if st.opt[i, 0] == st.sc[S_PLAN_ROOM]:
+                if st.opt[i, 0] == m.sc[M_PLAN_ROOM]:
                     return i
         best = 0
         best_v = -1
         for i in range(n):
             room = st.pos[st.opt[i, 0]] if kind == D_SWAP else st.opt[i, 0]
-            v = frontier_doors_at_nb(st, room)
+            v = frontier_doors_at_nb(st, m, room)
             if v > best_v:
                 best, best_v = i, v
         return best
     if kind == D_VOL_DISCARD or kind == D_BURN:  # past greedy_quick_nb: from a hand
-        choose_goal_nb(st, tb, ru, w, p)
-        return extreme_card_nb(st, tb, w, n, 2, True)
+        choose_goal_nb(st, m, tb, ru, w, p)
+        return extreme_card_nb(st, m, tb, w, n, 2, True)
     return 0
 

@@ -25,13 +25,14 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.decisions import D_ACTION, D_DISCARD_LIMIT, D_PAYMENT, D_ROTATION, D_STEP
-from balance.engine.forward import copy_memory_nb, copy_state_nb
+from balance.engine.forward import copy_state_nb
 from balance.engine.rollout_nb import greedy_pick_nb, search_nb
 from balance.engine.seats import Seats
 from balance.engine.state import MAX_SCRIPT, S_TURN, new_state
 from heuristics import greedy
 from heuristics.dispatch import POLICY_ROLLOUT
 from heuristics.knobs import Knob
+from heuristics.memory import copy_memory_nb, new_memory
 
 KNOBS = (
     Knob("budget", 64, 2, 4096, "rollouts per searched decision, over its options by "
@@ -55,7 +56,9 @@ class ReferenceGame:
         self.sim = new_state(tb, ru)
         p = ru.players
         self.pps = Seats(pol=np.full(p, POLICY_ROLLOUT, np.int64),
-                         w=setup.players.w.copy(), rng=np.zeros(4, np.int64))
+                         w=setup.players.w.copy(), rng=np.zeros(4, np.int64),
+                         mem=new_memory(tb))
+        self.snap_mem = new_memory(tb)
         self.own = greedy.N_KNOBS + len(tb.room_kind)  # where a seat's own knobs start in w
         self.script = np.zeros(MAX_SCRIPT, np.int64)
         self.turn = -1
@@ -90,7 +93,7 @@ class ReferenceGame:
         s = self.setup
         m = len(self.history) + 1
         self.script[: m - 1] = self.history
-        copy_memory_nb(self.snap, self.st)  # the rollouts' greedy goes on from here
+        copy_memory_nb(self.snap_mem, s.players.mem)  # the rollouts' greedy goes on from here
         self.pps.w[:] = s.players.w[p]
         alive = list(range(n))
         rounds = max(1, int(np.ceil(np.log2(n))))
@@ -99,9 +102,9 @@ class ReferenceGame:
             per = max(2, self.budget(p) // (rounds * len(alive)))
             opts = np.array(alive, np.int64)
             vals = np.zeros((len(alive), per))
-            search_nb(self.sim, self.snap, s.tables, s.rules, self.pps, s.players.rng,
-                      self.script, m, opts, per, p, np.zeros(4 * per, np.int64),
-                      np.zeros(4, np.int64), vals)
+            search_nb(self.sim, self.snap, self.snap_mem, s.tables, s.rules, self.pps,
+                      s.players.rng, self.script, m, opts, per, p,
+                      np.zeros(4 * per, np.int64), np.zeros(4, np.int64), vals)
             self.rollouts += vals.size
             base = vals[alive.index(greedy_choice)]
             for j, i in enumerate(alive):

@@ -31,21 +31,35 @@ class Heuristic:
     # A player written in Python: makes the object its callbacks reach (heuristics/external.py)
     # for one engine call, from (setup, state).
     game: Callable | None = None
+    # What it remembers during a game, and where that memory lives (never in the game's
+    # State: compiled players keep it in Seats.mem, heuristics/memory.py).
+    memory: str = "nothing"
 
+
+GREEDY_MEMORY = ("Seats.mem (heuristics/memory.py): the frontier doors, its estimates per gem, "
+                 "a breadth-first search from its room and this turn's plan, each stamped with "
+                 "the engine counters it was computed from")
 
 HEURISTICS = {
     "greedy": Heuristic("greedy", POLICY_GREEDY,
                         "builds the best door it can afford, else uses the best ability, "
-                        "else draws; pays with the least waste", greedy.KNOBS),
+                        "else draws; pays with the least waste", greedy.KNOBS,
+                        memory=GREEDY_MEMORY),
     "reference": Heuristic("reference", POLICY_EXTERNAL,
                            "determinized flat Monte Carlo over steps, action, payments, "
                            "discards and rotations, with greedy rollouts (slow: for measuring)",
                            greedy.KNOBS + reference.KNOBS, greedy.N_KNOBS,
-                           reference.ReferenceGame),
+                           reference.ReferenceGame,
+                           memory="greedy's, for its own decisions and its rollouts' (copied "
+                           "at each search), and in Python the state at the start of the turn "
+                           "and the turn's choices so far (ReferenceGame)"),
     "random": Heuristic("random", POLICY_RANDOM,
-                        "uniform among legal options (rule coverage, not strategy)"),
+                        "uniform among legal options (rule coverage, not strategy)",
+                        memory="nothing; it draws from the players' stream (Seats.rng)"),
     "scripted": Heuristic("scripted", POLICY_SCRIPTED,
-                          "replays a list of choices, then takes the first option (tests)"),
+                          "replays a list of choices, then takes the first option (tests)",
+                          memory="the list and its place in it: State.script, which the forward "
+                          "model's replay of a turn shares (engine/forward.py)"),
 }
 
 
@@ -118,7 +132,7 @@ def seats_for(names, tables: Tables, knobs: dict | None = None,
     for name, h in seated.items():
         mine = {k: v for k, v in knobs.items() if any(x.name == k for x in h.knobs)}
         weights[name] = weights_for(name, tables, mine, source)
-    return new_seats([seated[n].policy for n in names], [weights[n] for n in names])
+    return new_seats([seated[n].policy for n in names], [weights[n] for n in names], tables)
 
 
 def weights_for(name: str, tables: Tables, knobs: dict | None = None,
@@ -147,6 +161,7 @@ def describe_players() -> list[str]:
     lines = []
     for h in HEURISTICS.values():
         lines.append(f"{h.name}: {h.doc}")
+        lines.append(f"  memory: {h.memory}")
         for k in h.knobs:
             kind = "whole number" if k.integer else "number"
             lines.append(f"  {k.name:<17} default {k.default:g}  range {k.lo:g} to {k.hi:g} "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.engine.forward import copy_memory_nb, copy_state_nb, determinize_nb
+from balance.engine.forward import copy_state_nb, determinize_nb
 from balance.engine.game_nb import R_TEAM_SCORE, R_VIOLATION
 from balance.engine.rollout_nb import greedy_pick_nb, rollout_nb
 from balance.engine.seats import Seats
@@ -34,6 +34,7 @@ from balance.engine.state import (
 from balance.play import play_batch, prepare
 from heuristics.dispatch import POLICY_EXTERNAL, POLICY_ROLLOUT
 from heuristics.external import playing
+from heuristics.memory import copy_memory_nb, new_memory
 
 
 class Recorder:
@@ -46,7 +47,13 @@ class Recorder:
         tb, ru = setup.tables, setup.rules
         self.snap, self.sim, self.other = new_state(tb, ru), new_state(tb, ru), new_state(tb, ru)
         self.pps = Seats(pol=np.full(ru.players, POLICY_ROLLOUT, np.int64),
-                         w=setup.players.w.copy(), rng=np.zeros(4, np.int64))
+                         w=setup.players.w.copy(), rng=np.zeros(4, np.int64),
+                         mem=new_memory(tb))
+        self.snap_mem = new_memory(tb)
+        # Greedy asked on a resampled copy thinks with a copy of the memory: the live one
+        # must not learn from a world that is not the real one.
+        self.other_seats = Seats(pol=setup.players.pol.copy(), w=setup.players.w,
+                                 rng=np.zeros(4, np.int64), mem=new_memory(tb))
         self.script = np.zeros(MAX_SCRIPT, np.int64)
         self.history: list[int] = []
         self.turn = -1
@@ -73,10 +80,11 @@ class Recorder:
                 self.script[: m - 1] = self.history
                 self.script[m - 1] = g
                 self.pps.w[:] = s.players.w
-                copy_memory_nb(self.snap, self.st)
+                copy_memory_nb(self.snap_mem, s.players.mem)
                 words = np.array([1, 2, 3, 4], np.int64)
-                self.rollout_scores.append(rollout_nb(self.sim, self.snap, s.tables, s.rules,
-                                                      self.pps, words, self.script, m, p, 0))
+                self.rollout_scores.append(rollout_nb(self.sim, self.snap, self.snap_mem,
+                                                      s.tables, s.rules, self.pps, words,
+                                                      self.script, m, p, 0))
             self.history.append(g)
         return g
 
@@ -86,7 +94,8 @@ class Recorder:
         o.opt[:] = self.st.opt
         determinize_nb(o, s.tables, s.rules, p, np.array([9, 8, 7, self.asked], np.int64))
         o.sc[S_CARD_VER] = self.st.sc[S_CARD_VER]  # keep greedy's plan: compare information
-        self.again = int(greedy_pick_nb(kind, o, s.tables, s.rules, s.players, n, p))
+        copy_memory_nb(self.other_seats.mem, s.players.mem)
+        self.again = int(greedy_pick_nb(kind, o, s.tables, s.rules, self.other_seats, n, p))
 
 
 def _recorded(edition, mode, players, seed):

@@ -31,6 +31,7 @@ from balance.errors import InputError
 from balance.play import play_batch, play_traced, prepare
 from balance.scenario import Scenario
 from heuristics.greedy import estimate_avail_nb
+from heuristics.memory import E_AVAIL
 
 # --------------------------------------------------------------------------------------------
 # Deviation 1: 1st-edition Crisis was lost while the team held cards it could discard. The
@@ -227,8 +228,9 @@ def test_1e_rush_games_that_seal_end_as_sealed():
 # Greedy's estimates read only what a player at the table knows: not the identity of cards
 # burnt from the deck (burning draws unseen), nor, in Rush, the other players' hands.
 def _estimate(sc, p=0):
-    estimate_avail_nb(sc.st, sc.tb, sc.ru, p)
-    return sc.st.gem_est[1].copy()
+    mem = sc.setup.players.mem
+    estimate_avail_nb(sc.st, mem, sc.tb, sc.ru, p)
+    return mem.gem_est[E_AVAIL].copy()
 
 
 def _swap(a, i, b, j):

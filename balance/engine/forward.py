@@ -44,7 +44,6 @@ from balance.engine.state import (
 )
 from balance.tables import CRISIS
 from heuristics.dispatch import POLICY_GREEDY
-from heuristics.greedy import MEMORY_SCALARS
 
 
 @njit(inline=True)
@@ -59,8 +58,8 @@ def _copy_nb(dst, src):
 
 @njit
 def copy_state_nb(dst, src):
-    """dst <- src: everything a game, or a player at a decision, reads on (not the trace, the
-    options or the script)."""
+    """dst <- src: everything a game reads on (not the trace, the options or the script; the
+    players' memory is theirs: heuristics/memory.copy_memory_nb)."""
     for j in range(dst.sc[S_PLACED]):  # the grid is large and mostly empty
         dst.grid[dst.pl[PL_Y, j], dst.pl[PL_X, j]] = -1
     _copy_nb(dst.sc, src.sc)
@@ -78,27 +77,10 @@ def copy_state_nb(dst, src):
     _copy_nb(dst.score_by_turn, src.score_by_turn)
     _copy_nb(dst.gtmp, src.gtmp)  # the supply of the hand last tallied (payment_nb)
     _copy_nb(dst.work, src.work)
-    _copy_nb(dst.bfs, src.bfs)
-    _copy_nb(dst.front, src.front)
-    _copy_nb(dst.gem_est, src.gem_est)
-    _copy_nb(dst.card_val, src.card_val)
     for j in range(src.sc[S_PLACED]):
         dst.grid[src.pl[PL_Y, j], src.pl[PL_X, j]] = j
     dst.sc[S_TRACE] = 0
     dst.sc[S_CHECK] = 0
-
-
-@njit
-def copy_memory_nb(dst, src):
-    """The players' memory from src into dst, a state that replays src's game: greedy's caches
-    and plans (greedy.MEMORY_SCALARS and its arrays), which a replay of scripted choices does
-    not rebuild."""
-    for i in MEMORY_SCALARS:
-        dst.sc[i] = src.sc[i]
-    _copy_nb(dst.bfs, src.bfs)
-    _copy_nb(dst.front, src.front)
-    _copy_nb(dst.gem_est, src.gem_est)
-    _copy_nb(dst.card_val, src.card_val)
 
 
 @njit

@@ -48,6 +48,7 @@ from balance.engine.turn_nb import ask_rotation_nb, play_turn_nb
 from balance.tables import CRISIS, RUSH, TUNNEL
 from heuristics.dispatch import POLICY_EXTERNAL
 from heuristics.external import external_turn_start_nb
+from heuristics.memory import reset_memory_nb
 
 # Columns of the per-game integer record.
 (R_WON, R_END_REASON, R_TURNS, R_TEAM_SCORE, R_TOP_SCORE, R_WINNER, R_TARGET_TURN,
@@ -69,6 +70,7 @@ def reset_nb(st, tb, ru, pp, rng_words, trace, check):
     for i in range(4):
         st.rng[i] = rng_words[i]  # the game's stream: shuffles
         pp.rng[i] = rng_words[4 + i]  # the players' stream (seats.py)
+    reset_memory_nb(pp.mem)
     st.sc[S_TRACE] = trace
     st.sc[S_CHECK] = check
     if check:

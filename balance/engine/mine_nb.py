@@ -15,7 +15,6 @@ doors that led to its cell; moving a room (Mystic Elevator) rebuilds the whole t
 from balance.ability import MOVE_ROOM
 from balance.engine.jit import njit
 from balance.engine.state import (
-    B_QUEUE,
     PL_BUILDER,
     PL_GAINED,
     PL_POINTS,
@@ -208,7 +207,7 @@ def connected_nb(st, skip):
     seen = st.work[WK_SCRATCH]  # reused: cleared below for the first n entries
     for i in range(n):
         seen[i] = 0
-    q = st.bfs[B_QUEUE]
+    q = st.queue
     q[0] = start
     seen[start] = 1
     head = 0

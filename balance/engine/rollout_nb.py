@@ -8,15 +8,18 @@ from balance.engine.rng import next32_nb
 from balance.engine.state import S_RESAMPLE, S_SCRIPT_N, S_SCRIPT_POS
 from heuristics.dispatch import POLICY_ROLLOUT
 from heuristics.greedy import greedy_choose_nb
+from heuristics.memory import copy_memory_nb
 
 
 @njit
-def rollout_nb(sim, snap, tb, ru, pps, rng, script, m, p, resample=1):
+def rollout_nb(sim, snap, snap_mem, tb, ru, pps, rng, script, m, p, resample=1):
     """Play one rollout in `sim` for seat p: script[:m] is the turn's decisions so far and the
-    one to try. `pps` is the rollout's seats (their knobs are the rollout policy's); `rng`,
-    the searching player's stream, seeds it; `resample` = 0 keeps the true hidden information
-    (tests). Returns rollout_value_nb."""
+    one to try. `snap` is the state at the start of the turn, `snap_mem` the players' memory at
+    the decision (a replay does not rebuild it). `pps` is the rollout's seats (their knobs are
+    the rollout policy's); `rng`, the searching player's stream, seeds it; `resample` = 0
+    keeps the true hidden information (tests). Returns rollout_value_nb."""
     copy_state_nb(sim, snap)
+    copy_memory_nb(pps.mem, snap_mem)
     for i in range(m):
         sim.script[i] = script[i]
     sim.sc[S_SCRIPT_POS] = 0
@@ -37,7 +40,8 @@ def greedy_pick_nb(kind, st, tb, ru, pp, n, p):
 
 
 @njit
-def search_nb(sim, snap, tb, ru, pps, rng, script, m, opts, per, p, seeds, words, vals):
+def search_nb(sim, snap, snap_mem, tb, ru, pps, rng, script, m, opts, per, p, seeds, words,
+              vals):
     """Flat Monte Carlo over options opts[j] of seat p's decision: `per` rollouts each,
     script[:m-1] being the turn's decisions so far. Rollout r of every option is seeded
     alike, from `rng` (common random numbers: options are compared on the same resampled
@@ -50,4 +54,4 @@ def search_nb(sim, snap, tb, ru, pps, rng, script, m, opts, per, p, seeds, words
         for r in range(per):
             for k in range(4):
                 words[k] = seeds[4 * r + k]
-            vals[j, r] = rollout_nb(sim, snap, tb, ru, pps, words, script, m, p)
+            vals[j, r] = rollout_nb(sim, snap, snap_mem, tb, ru, pps, words, script, m, p)

@@ -17,10 +17,8 @@ from balance.tables import Rules, Tables
 (S_DECK_N, S_DISC_N, S_POOL_N, S_REJ_N, S_BURNT_N, S_TILES_N, S_PLACED, S_TURN, S_CUR,
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
- S_MINE_VER, S_NEED_VER, S_PLAN_ROOM, S_FRONT_N, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N,
- S_AVAIL_STAMP, S_LINK_VER, S_GOAL_STAMP, S_REACH_KEY, S_SUP_WILD, S_SUP_ECHO_UNITS,
- S_CARD_VER, S_PLAN_KEY, S_PLAN_TARGET, S_PLAN_SIDE, S_OPT_HWM, S_BURNT_SEEN_N,
- S_RESAMPLE, S_N_SCALARS) = range(44)
+ S_MINE_VER, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N, S_LINK_VER, S_SUP_WILD, S_SUP_ECHO_UNITS,
+ S_CARD_VER, S_OPT_HWM, S_BURNT_SEEN_N, S_RESAMPLE, S_N_SCALARS) = range(35)
 
 # End reasons (stable codes: they are stored in the games table). A Rush game that nobody can
 # win any more ends at the next first-player check: `sealed`, no door of the mine faces an
@@ -55,10 +53,8 @@ PILE_DECK, PILE_DISC, PILE_POOL, PILE_REJ, PILE_BURNT, PILE_BURNT_SEEN, PILE_ROW
 # st.work: work space. Scratch (mine connectivity, the payment list's bits), two general
 # rows (payments, rotations, the card check), the Echoglass partners of a set of cards.
 WK_SCRATCH, WK_A, WK_B, WK_ECHO, WK_ROWS = range(5)
-# st.bfs: the players' breadth-first search over the mine.
-B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, B_ROWS = range(6)
-# st.gem_est (float): the players' estimates for each gem.
-E_NEED, E_AVAIL, E_GOAL, E_WANT, E_ROWS = range(5)
+# The players' memory (plans, caches, estimates) is not here: it is the players' own
+# (heuristics/memory.py), passed with their seats.
 
 MAX_OPTS = 4096
 # Check mode fills the option table with this before each listing (players.offer_nb), so that a
@@ -89,19 +85,13 @@ class State(NamedTuple):
     bonus_pts: np.ndarray  # (P,) points from Orichalcum
     score_by_turn: np.ndarray  # (max_turns,) team total after each player turn
     opt: np.ndarray  # (MAX_OPTS, 4) the legal options of the current decision
-    gtmp: np.ndarray  # (4, G) int work space for payments (the supply of a set of cards)
+    gtmp: np.ndarray  # (3, G) int work space for payments (the supply of a set of cards)
     work: np.ndarray  # (WK_ROWS, n_cards + 64) work space: mine connectivity, payments, and
     #                   the partner gem of each Echoglass card in a set
     spots: np.ndarray  # (4 * n_tiles + 8,) cells a room may move to
-    bfs: np.ndarray  # (B_ROWS, n_tiles + 1) players' planning: distances, parents, option
-    #                  kind and argument used to arrive, queue
+    queue: np.ndarray  # (n_tiles + 1,) work space: the mine's connectivity check
     ev: np.ndarray  # (EV_MAX, EV_COLS) trace events when tracing
-    front: np.ndarray  # (4 * n_tiles + 4, 3) players' cache: frontier doors (tile, side, pts)
     script: np.ndarray  # (MAX_SCRIPT,) choices the `scripted` player replays
-    gem_est: np.ndarray  # (E_ROWS, G) float, players' estimates: how much each gem is
-    #                      wanted, its cards a dig could find, the worth of holding it for
-    #                      the next door, and the units that door still lacks
-    card_val: np.ndarray  # (n_cards,) float work space: players' worth of each hand card
 
 
 # Python-side names for the rows (st.pl_type is st.pl[PL_TYPE]): views, so writes go through.
@@ -112,8 +102,6 @@ _ROW_VIEWS = {
     **{n: ("piles", i) for i, n in enumerate(
         ("deck", "disc", "pool", "rej", "burnt", "burnt_seen"))},
     **{n: ("work", i) for i, n in enumerate(("scratch", "work1", "work2", "echo"))},
-    **{n: ("bfs", i) for i, n in enumerate(("dist", "prev", "prev_how", "prev_arg", "queue"))},
-    **{n: ("gem_est", i) for i, n in enumerate(("need", "avail", "goal", "want"))},
 }
 for _name, (_field, _row) in _ROW_VIEWS.items():
     setattr(State, _name, property(lambda s, f=_field, r=_row: getattr(s, f)[r]))
@@ -140,13 +128,10 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         grid=np.full((w, w), -1, i64), link=np.zeros((n_tiles, 4, 5), i64),
         pos=np.zeros(p, i64), score=np.zeros(p, i64), door_pts=np.zeros(p, i64),
         bonus_pts=np.zeros(p, i64), score_by_turn=np.zeros(max_turns(tables, rules), i64),
-        opt=np.zeros((MAX_OPTS, 4), i64), gtmp=np.zeros((4, g), i64),
+        opt=np.zeros((MAX_OPTS, 4), i64), gtmp=np.zeros((3, g), i64),
         work=np.zeros((WK_ROWS, n_cards + 64), i64),
         spots=np.zeros(4 * n_tiles + 8, i64),
-        bfs=np.zeros((B_ROWS, n_tiles + 1), i64),
+        queue=np.zeros(n_tiles + 1, i64),
         ev=np.zeros((max(1, ev_max), EV_COLS), i64),
-        front=np.zeros((4 * n_tiles + 4, 3), i64),
         script=np.zeros(MAX_SCRIPT, i64),
-        gem_est=np.zeros((E_ROWS, g), np.float64),
-        card_val=np.zeros(n_cards, np.float64),
     )

@@ -1,0 +1,81 @@
+"""What the players remember during a game: greedy's caches and plans. It belongs to the
+players' side of the table (engine/seats.py), never to the game's State, so that the engine
+neither keeps nor copies it, and a search that replays the game from a saved State brings the
+memory of the moment it searches from (reference.py, rollout_nb.py).
+
+Everything here is computed from what a player at the table may know (greedy.py's audit):
+the frontier doors of the mine, estimates per gem, a breadth-first search from the player's
+room, and the plan of the current turn. Each cache carries a stamp of what it was computed
+from (the engine's version counters), so a stale one is recomputed rather than trusted.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from balance.engine.jit import njit
+from balance.tables import Tables
+
+# Scalars (Memory.sc): cache stamps and the plan of this turn.
+(M_NEED_VER, M_FRONT_N, M_AVAIL_STAMP, M_GOAL_STAMP, M_REACH_KEY, M_PLAN_KEY, M_PLAN_ROOM,
+ M_PLAN_TARGET, M_PLAN_SIDE, M_N) = range(10)
+# Rows of Memory.bfs: the breadth-first search over the mine.
+B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, B_ROWS = range(6)
+# Rows of Memory.gem_est (float): how much each gem is wanted by the frontier, its cards a
+# dig could still find, the worth of holding it for the goal door, and the units that door
+# still lacks.
+E_NEED, E_AVAIL, E_GOAL, E_WANT, E_ROWS = range(5)
+
+
+class Memory(NamedTuple):
+    sc: np.ndarray  # (M_N,) stamps and plan
+    bfs: np.ndarray  # (B_ROWS, n_tiles + 1) distances, parents, how and with what argument
+    #                  each room was first reached, and the queue
+    front: np.ndarray  # (4 * n_tiles + 4, 3) frontier doors: placed tile, side, points
+    gem_est: np.ndarray  # (E_ROWS, G) float estimates per gem
+    card_val: np.ndarray  # (n_cards,) float worth of each hand card, for one decision
+    counts: np.ndarray  # (G,) int work space: cards per gem
+
+
+def new_memory(tables: Tables) -> Memory:
+    n_cards = len(tables.card_deck)
+    n_tiles = len(tables.room_deck)
+    g = len(tables.gem_power)
+    return Memory(sc=np.zeros(M_N, np.int64),
+                  bfs=np.zeros((B_ROWS, n_tiles + 1), np.int64),
+                  front=np.zeros((4 * n_tiles + 4, 3), np.int64),
+                  gem_est=np.zeros((E_ROWS, g), np.float64),
+                  card_val=np.zeros(n_cards, np.float64),
+                  counts=np.zeros(g, np.int64))
+
+
+@njit
+def reset_memory_nb(m):
+    """Forget the last game. Stamps restart at 0 with the engine's counters; the setup's start
+    tile moves the mine's counter on before the first decision, so no cache of the last game
+    is trusted."""
+    for i in range(M_N):
+        m.sc[i] = 0
+
+
+@njit(inline=True)
+def _copy_nb(dst, src):
+    # Element by element: kernels run without an allocator (jit.py).
+    d = dst.reshape(dst.size)
+    s = src.reshape(src.size)
+    for i in range(s.shape[0]):
+        d[i] = s[i]
+
+
+@njit
+def copy_memory_nb(dst, src):
+    """dst <- src, for a search that replays the game up to its decision: a replay of scripted
+    choices does not rebuild the caches and plans the player had at that decision."""
+    _copy_nb(dst.sc, src.sc)
+    _copy_nb(dst.bfs, src.bfs)
+    _copy_nb(dst.front, src.front)
+    _copy_nb(dst.gem_est, src.gem_est)
+    _copy_nb(dst.card_val, src.card_val)
+    _copy_nb(dst.counts, src.counts)
