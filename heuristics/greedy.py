@@ -98,9 +98,13 @@ from heuristics.memory import (
     B_PREV,
     B_QUEUE,
     E_AVAIL,
+    E_CARD,
     E_GOAL,
     E_NEED,
     E_WANT,
+    F_POINTS,
+    F_SIDE,
+    F_TILE,
     M_AVAIL_STAMP,
     M_FRONT_N,
     M_GOAL_STAMP,
@@ -110,6 +114,7 @@ from heuristics.memory import (
     M_PLAN_SIDE,
     M_PLAN_TARGET,
     M_REACH_KEY,
+    R_COUNTS,
 )
 
 # Knobs: index into w.
@@ -161,8 +166,8 @@ def refresh_frontier_nb(st, m, tb, w):
 
 @njit
 def _frontier_nb(st, m, tb, w):
-    g_n = m.gem_est.shape[1]
-    need = m.gem_est[E_NEED]
+    g_n = tb.gem_power.shape[0]
+    need = m.est[E_NEED]
     for g in range(g_n):
         need[g] = 0.0
     n = 0
@@ -178,9 +183,9 @@ def _frontier_nb(st, m, tb, w):
             if kind != T_EMPTY:
                 continue
             pts = tb.door_points[jt, jr, side]
-            m.front[n, 0] = j
-            m.front[n, 1] = side
-            m.front[n, 2] = pts
+            m.rows[F_TILE, n] = j
+            m.rows[F_SIDE, n] = side
+            m.rows[F_POINTS, n] = pts
             n += 1
             for g in range(g_n):
                 need[g] += tb.door_cost[jt, jr, side, g] * (1.0 + pts)
@@ -195,11 +200,11 @@ def _frontier_nb(st, m, tb, w):
 
 
 @njit
-def card_value_nb(st, m, tb, w, card):
+def card_value_nb(m, tb, w, card):
     """A card's worth in hand: what its gems are to the frontier, plus its share of the goal
     door (choose_goal_nb must have run for this decision)."""
-    need = m.gem_est[E_NEED]
-    goal = m.gem_est[E_GOAL]
+    need = m.est[E_NEED]
+    goal = m.est[E_GOAL]
     ct = tb.card_deck[card]
     v = 0.0
     for k in range(2):
@@ -227,9 +232,9 @@ def estimate_avail_nb(st, m, tb, ru, p):
     burnt nor discarded) in the share the deck holds of them against the other hands and the
     cards burnt unseen from the deck. Reads only what a player at the table knows: its own
     hand, the discard pile, the cards burnt from hands and the sizes of the piles."""
-    g_n = m.gem_est.shape[1]
-    avail = m.gem_est[E_AVAIL]
-    unseen = m.counts
+    g_n = tb.gem_power.shape[0]
+    avail = m.est[E_AVAIL]
+    unseen = m.rows[R_COUNTS]
     for g in range(g_n):
         avail[g] = 0.0
         unseen[g] = tb.gem_cards[g]
@@ -281,13 +286,13 @@ def goal_key_nb(st, p):
 def _goal_from_reach_nb(st, m, tb, w, p, steps):
     """From a fresh reach_nb and hand supply: the frontier door best worth building next, as
     when heading for one, and far better when it can be built within `steps` now. Fills
-    m.gem_est[E_GOAL] with each gem's share of that door (1 for a gem it needs once and one
+    m.est[E_GOAL] with each gem's share of that door (1 for a gem it needs once and one
     card in hand shows; less when several cards show it; the missing units for wild gems) and
-    m.gem_est[E_WANT] with the units it still lacks."""
-    g_n = m.gem_est.shape[1]
-    goal = m.gem_est[E_GOAL]
-    want = m.gem_est[E_WANT]
-    dist = m.bfs[B_DIST]
+    m.est[E_WANT] with the units it still lacks."""
+    g_n = tb.gem_power.shape[0]
+    goal = m.est[E_GOAL]
+    want = m.est[E_WANT]
+    dist = m.rows[B_DIST]
     m.sc[M_GOAL_STAMP] = goal_key_nb(st, p)
     for g in range(g_n):
         goal[g] = 0.0
@@ -298,7 +303,7 @@ def _goal_from_reach_nb(st, m, tb, w, p, steps):
     best_score = -1e18
     missing = 0
     for f in range(m.sc[M_FRONT_N]):
-        j = m.front[f, 0]
+        j = m.rows[F_TILE, f]
         if dist[j] >= BIG:
             continue
         score, short = approach_score_nb(st, m, tb, w, f)
@@ -308,10 +313,10 @@ def _goal_from_reach_nb(st, m, tb, w, p, steps):
             best, best_score, missing = f, score, short
     if best < 0:
         return
-    j = m.front[best, 0]
-    cost = tb.door_cost[st.pl[PL_TYPE, j], st.pl[PL_ROT, j], m.front[best, 1]]
+    j = m.rows[F_TILE, best]
+    cost = tb.door_cost[st.pl[PL_TYPE, j], st.pl[PL_ROT, j], m.rows[F_SIDE, best]]
     nat = st.gtmp[0]  # the hand's supply, from hand_supply_nb
-    showing = m.counts
+    showing = m.rows[R_COUNTS]
     for g in range(g_n):
         showing[g] = 0
     for i in range(st.hand_n[p]):
@@ -338,10 +343,10 @@ def _count_card(tb, counts, c, sign):
 @njit(inline=True)
 def room_value_nb(st, m, tb, ru, w, p, room):
     """How much using this room's ability is worth to the greedy player now."""
-    g_n = m.gem_est.shape[1]
-    need = m.gem_est[E_NEED]
-    avail = m.gem_est[E_AVAIL]
-    want = m.gem_est[E_WANT]
+    g_n = tb.gem_power.shape[0]
+    need = m.est[E_NEED]
+    avail = m.est[E_AVAIL]
+    want = m.est[E_WANT]
     rt = st.pl[PL_TYPE, room]
     v = w[N_KNOBS + rt]
     total = 1e-9
@@ -398,10 +403,10 @@ def room_value_nb(st, m, tb, ru, w, p, room):
 
 @njit(inline=True)
 def reach_nb(st, m, tb, ru, p, steps):
-    """Steps needed to reach each built room this turn (m.bfs[B_DIST]), with the first move
+    """Steps needed to reach each built room this turn (m.rows[B_DIST]), with the first move
     of a shortest way there (B_HOW and B_ARG, on the room after the start).
 
-    Breadth-first by layers held in m.bfs[B_QUEUE]; each layer is expanded in placement
+    Breadth-first by layers held in m.rows[B_QUEUE]; each layer is expanded in placement
     order, so that ties between equally short ways are broken the same way every time."""
     cur = st.pos[p]
     # The answer depends only on the mine, the start and the depth, unless the start is a
@@ -415,9 +420,9 @@ def reach_nb(st, m, tb, ru, p, steps):
 
 @njit
 def _reach_nb(st, m, tb, ru, p, steps):
-    dist = m.bfs[B_DIST]
-    prev = m.bfs[B_PREV]
-    q = m.bfs[B_QUEUE]
+    dist = m.rows[B_DIST]
+    prev = m.rows[B_PREV]
+    q = m.rows[B_QUEUE]
     rtype = st.pl[PL_TYPE]
     cur = st.pos[p]
     n = st.sc[S_PLACED]
@@ -437,7 +442,7 @@ def _reach_nb(st, m, tb, ru, p, steps):
             if via < BIG:
                 for j in range(n):
                     if dist[j] > d and tb.room_kind[rtype[j]] == MINECART:
-                        hi = _arrive_nb(m.bfs, j, d, via, OPT_CART, j, hi)
+                        hi = _arrive_nb(m.rows, j, d, via, OPT_CART, j, hi)
         if d == steps or lo == hi:
             break
         _sort_nb(q, lo, hi)
@@ -448,12 +453,12 @@ def _reach_nb(st, m, tb, ru, p, steps):
             for side in range(4):
                 kind, a, _b, _c, _p = link_nb(st, tb, j, side)
                 if kind == T_ROOM and dist[a] > d + 1:
-                    nxt = _arrive_nb(m.bfs, a, d + 1, j, OPT_DOOR, side, nxt)
+                    nxt = _arrive_nb(m.rows, a, d + 1, j, OPT_DOOR, side, nxt)
             if (j == cur and tb.room_kind[jt] == MOVEMENT and tb.prog[jt, 0, 0] == MOVE_ANY
                     and ability_usable_nb(st, tb, ru, p, j)):
                 for a in range(n):
                     if dist[a] > d + 1 and tb.room_kind[rtype[a]] != TUNNEL:
-                        nxt = _arrive_nb(m.bfs, a, d + 1, j, OPT_ABILITY, a, nxt)
+                        nxt = _arrive_nb(m.rows, a, d + 1, j, OPT_ABILITY, a, nxt)
         lo = hi
         hi = nxt
 
@@ -483,9 +488,9 @@ def _sort_nb(a, lo, hi):
 
 
 @njit
-def first_hop_nb(st, m, cur, target):
+def first_hop_nb(m, cur, target):
     """The room right after `cur` on the way to `target`."""
-    prev = m.bfs[B_PREV]
+    prev = m.rows[B_PREV]
     j = target
     for _ in range(prev.shape[0]):
         if prev[j] == cur or prev[j] < 0:
@@ -505,11 +510,11 @@ def find_option_nb(st, n, kind, a):
 @njit
 def approach_score_nb(st, m, tb, w, f):
     """How much frontier door f is worth heading for: its points against the gems the hand
-    still lacks for it and the steps to it (m.bfs[B_DIST]). Returns (score, gems lacking)."""
-    j = m.front[f, 0]
-    short = deficit_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j], m.front[f, 1])
-    score = (m.front[f, 2] * w[W_APPROACH_POINTS] - short
-             - m.bfs[B_DIST, j] * w[W_APPROACH_DIST])
+    still lacks for it and the steps to it (m.rows[B_DIST]). Returns (score, gems lacking)."""
+    j = m.rows[F_TILE, f]
+    short = deficit_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j], m.rows[F_SIDE, f])
+    score = (m.rows[F_POINTS, f] * w[W_APPROACH_POINTS] - short
+             - m.rows[B_DIST, j] * w[W_APPROACH_DIST])
     return score, short
 
 
@@ -552,12 +557,12 @@ def follow_plan_nb(st, m, n, p):
                     and st.opt[i, 2] < 0:
                 return i
         return -1
-    hop = first_hop_nb(st, m, cur, target)
-    how = m.bfs[B_HOW, hop]
+    hop = first_hop_nb(m, cur, target)
+    how = m.rows[B_HOW, hop]
     m.sc[M_PLAN_ROOM] = hop
     for i in range(n):
         kind = st.opt[i, 0]
-        if ((how == OPT_DOOR and kind == OPT_DOOR and st.opt[i, 1] == m.bfs[B_ARG, hop])
+        if ((how == OPT_DOOR and kind == OPT_DOOR and st.opt[i, 1] == m.rows[B_ARG, hop])
                 or (how == OPT_CART and kind == OPT_CART and st.opt[i, 1] == hop)
                 or (how == OPT_ABILITY and kind == OPT_ABILITY)):
             return i
@@ -590,10 +595,10 @@ def plan_step_nb(st, m, tb, ru, w, n, p):
     best_steps = BIG
     if st.sc[S_TILES_N] > 0:
         for f in range(m.sc[M_FRONT_N]):
-            j = m.front[f, 0]
-            side = m.front[f, 1]
-            pts = m.front[f, 2]
-            need_steps = m.bfs[B_DIST, j] + 1
+            j = m.rows[F_TILE, f]
+            side = m.rows[F_SIDE, f]
+            pts = m.rows[F_POINTS, f]
+            need_steps = m.rows[B_DIST, j] + 1
             if need_steps > steps:
                 if not warp:
                     continue
@@ -605,8 +610,8 @@ def plan_step_nb(st, m, tb, ru, w, n, p):
     # A door worth less than min_points is built only when no better one can be: it spends
     # cards for no points, but opens the mine to new rooms and doors.
     if best >= 0:
-        j = m.front[best, 0]
-        side = m.front[best, 1]
+        j = m.rows[F_TILE, best]
+        side = m.rows[F_SIDE, best]
         if best_steps == BIG - 1:
             for i in range(n):
                 if (st.opt[i, 0] == OPT_WARP_BUILD and st.opt[i, 1] == j
@@ -625,7 +630,7 @@ def plan_step_nb(st, m, tb, ru, w, n, p):
     target = -1
     value = w[W_DRAW]
     for j in range(st.sc[S_PLACED]):
-        if m.bfs[B_DIST, j] > steps:
+        if m.rows[B_DIST, j] > steps:
             continue
         k = tb.room_kind[st.pl[PL_TYPE, j]]
         if k != ACTION and k != MOVEMENT and k != FREE:
@@ -641,8 +646,8 @@ def plan_step_nb(st, m, tb, ru, w, n, p):
     goal = -1
     goal_score = -1e18
     for f in range(m.sc[M_FRONT_N]):
-        j = m.front[f, 0]
-        if m.bfs[B_DIST, j] >= BIG:
+        j = m.rows[F_TILE, f]
+        if m.rows[B_DIST, j] >= BIG:
             continue
         score, _short = approach_score_nb(st, m, tb, w, f)
         if score > goal_score:
@@ -654,11 +659,11 @@ def plan_step_nb(st, m, tb, ru, w, n, p):
 
 @njit
 def _go_toward_nb(st, m, n, cur, target):
-    hop = first_hop_nb(st, m, cur, target)
-    how = m.bfs[B_HOW, hop]
+    hop = first_hop_nb(m, cur, target)
+    how = m.rows[B_HOW, hop]
     m.sc[M_PLAN_ROOM] = hop
     if how == OPT_DOOR:
-        return find_option_nb(st, n, OPT_DOOR, m.bfs[B_ARG, hop])
+        return find_option_nb(st, n, OPT_DOOR, m.rows[B_ARG, hop])
     if how == OPT_CART:
         return find_option_nb(st, n, OPT_CART, hop)
     return find_option_nb(st, n, OPT_ABILITY, 0)
@@ -666,9 +671,9 @@ def _go_toward_nb(st, m, n, cur, target):
 
 @njit
 def pick_payment_nb(st, m, tb, w, n, p):
-    vals = m.card_val  # each hand card's worth, valued once for all the options
+    vals = m.est[E_CARD]  # each hand card's worth, valued once for all the options
     for pos in range(st.hand_n[p]):
-        vals[pos] = card_value_nb(st, m, tb, w, st.hand[p, pos])
+        vals[pos] = card_value_nb(m, tb, w, st.hand[p, pos])
     best = 0
     key0 = BIG
     key1 = BIG
@@ -724,17 +729,17 @@ def extreme_card_nb(st, m, tb, w, n, col, lowest):
         c = st.opt[i, col]
         if c < 0:
             continue
-        v = card_value_nb(st, m, tb, w, c)
+        v = card_value_nb(m, tb, w, c)
         if (lowest and v < best_v) or (not lowest and v > best_v):
             best, best_v = i, v
     return best
 
 
 @njit
-def frontier_doors_at_nb(st, m, room):
+def frontier_doors_at_nb(m, room):
     c = 0
     for f in range(m.sc[M_FRONT_N]):
-        if m.front[f, 0] == room:
+        if m.rows[F_TILE, f] == room:
             c += 1
     return c
 
@@ -797,7 +802,7 @@ def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
         choose_goal_nb(st, m, tb, ru, w, p)
         junk = 0
         for i in range(st.hand_n[p]):
-            if card_value_nb(st, m, tb, w, st.hand[p, i]) < w[W_JUNK]:
+            if card_value_nb(m, tb, w, st.hand[p, i]) < w[W_JUNK]:
                 junk += 1
         return min(junk, n - 1)
     if kind == D_NAME:
@@ -805,8 +810,8 @@ def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
         best_v = -1.0
         for i in range(n):
             g = st.opt[i, 0]
-            if tb.gem_power[g] == STANDARD and m.gem_est[E_NEED, g] > best_v:
-                best, best_v = i, m.gem_est[E_NEED, g]
+            if tb.gem_power[g] == STANDARD and m.est[E_NEED, g] > best_v:
+                best, best_v = i, m.est[E_NEED, g]
         return best
     if kind == D_SWAP or kind == D_MOVE_ANY:
         if kind == D_MOVE_ANY and m.sc[M_PLAN_ROOM] >= 0:
@@ -817,7 +822,7 @@ def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
         best_v = -1
         for i in range(n):
             room = st.pos[st.opt[i, 0]] if kind == D_SWAP else st.opt[i, 0]
-            v = frontier_doors_at_nb(st, m, room)
+            v = frontier_doors_at_nb(m, room)
             if v > best_v:
                 best, best_v = i, v
         return best

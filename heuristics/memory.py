@@ -21,22 +21,23 @@ from balance.tables import Tables
 # Scalars (Memory.sc): cache stamps and the plan of this turn.
 (M_NEED_VER, M_FRONT_N, M_AVAIL_STAMP, M_GOAL_STAMP, M_REACH_KEY, M_PLAN_KEY, M_PLAN_ROOM,
  M_PLAN_TARGET, M_PLAN_SIDE, M_N) = range(10)
-# Rows of Memory.bfs: the breadth-first search over the mine.
-B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, B_ROWS = range(6)
-# Rows of Memory.gem_est (float): how much each gem is wanted by the frontier, its cards a
-# dig could still find, the worth of holding it for the goal door, and the units that door
-# still lacks.
-E_NEED, E_AVAIL, E_GOAL, E_WANT, E_ROWS = range(5)
+# Rows of Memory.rows (int): the breadth-first search over the mine (distance, parent, how and
+# with what argument each room was first reached, the queue), the frontier doors (placed
+# tile, side, points; M_FRONT_N of them), and cards per gem (work space).
+(B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, F_TILE, F_SIDE, F_POINTS, R_COUNTS,
+ R_ROWS) = range(10)
+# Rows of Memory.est (float): per gem, how much the frontier wants it, its cards a dig could
+# still find, the worth of holding it for the goal door, and the units that door still lacks;
+# per hand position, the worth of the card there (for one decision).
+E_NEED, E_AVAIL, E_GOAL, E_WANT, E_CARD, E_ROWS = range(6)
 
 
 class Memory(NamedTuple):
+    # Three arrays, not one per concept: every call between kernels passes each array by
+    # value (engine/jit.py), and greedy's kernels pass the memory along at every call.
     sc: np.ndarray  # (M_N,) stamps and plan
-    bfs: np.ndarray  # (B_ROWS, n_tiles + 1) distances, parents, how and with what argument
-    #                  each room was first reached, and the queue
-    front: np.ndarray  # (4 * n_tiles + 4, 3) frontier doors: placed tile, side, points
-    gem_est: np.ndarray  # (E_ROWS, G) float estimates per gem
-    card_val: np.ndarray  # (n_cards,) float worth of each hand card, for one decision
-    counts: np.ndarray  # (G,) int work space: cards per gem
+    rows: np.ndarray  # (R_ROWS, width) int rows above; width fits the longest
+    est: np.ndarray  # (E_ROWS, width) float rows above
 
 
 def new_memory(tables: Tables) -> Memory:
@@ -44,11 +45,8 @@ def new_memory(tables: Tables) -> Memory:
     n_tiles = len(tables.room_deck)
     g = len(tables.gem_power)
     return Memory(sc=np.zeros(M_N, np.int64),
-                  bfs=np.zeros((B_ROWS, n_tiles + 1), np.int64),
-                  front=np.zeros((4 * n_tiles + 4, 3), np.int64),
-                  gem_est=np.zeros((E_ROWS, g), np.float64),
-                  card_val=np.zeros(n_cards, np.float64),
-                  counts=np.zeros(g, np.int64))
+                  rows=np.zeros((R_ROWS, max(4 * n_tiles + 4, g)), np.int64),
+                  est=np.zeros((E_ROWS, max(g, n_cards, 1)), np.float64))
 
 
 @njit
@@ -74,8 +72,5 @@ def copy_memory_nb(dst, src):
     """dst <- src, for a search that replays the game up to its decision: a replay of scripted
     choices does not rebuild the caches and plans the player had at that decision."""
     _copy_nb(dst.sc, src.sc)
-    _copy_nb(dst.bfs, src.bfs)
-    _copy_nb(dst.front, src.front)
-    _copy_nb(dst.gem_est, src.gem_est)
-    _copy_nb(dst.card_val, src.card_val)
-    _copy_nb(dst.counts, src.counts)
+    _copy_nb(dst.rows, src.rows)
+    _copy_nb(dst.est, src.est)

@@ -22,7 +22,7 @@ from balance.engine.state import (
 from balance.play import play_batch, prepare
 from heuristics.dispatch import POLICY_EXTERNAL
 from heuristics.external import playing
-from heuristics.memory import M_FRONT_N, M_NEED_VER, Memory
+from heuristics.memory import F_POINTS, F_TILE, M_FRONT_N, M_NEED_VER, Memory
 
 # What a player may write while it thinks: the payment tally (payment_nb.hand_supply_nb), a
 # service of the engine that greedy calls to see what its hand can pay.
@@ -31,7 +31,8 @@ WORK_SCALARS = {S_SUP_WILD, S_SUP_ECHO, S_SUP_ECHO_UNITS}
 
 
 def test_the_state_holds_no_player_memory():
-    assert not set(State._fields) & set(Memory._fields) - {"sc"}
+    assert not set(State._fields) & (set(Memory._fields) - {"sc"})
+    assert not {"bfs", "front", "gem_est", "card_val"} & set(State._fields)
 
 
 class Watcher:
@@ -87,7 +88,7 @@ def test_memory_is_forgotten_between_games():
     # if it were not forgotten, greedy would trust a frontier that is not there.
     s.players.mem.sc[M_NEED_VER] = 1
     s.players.mem.sc[M_FRONT_N] = 6
-    s.players.mem.front[:] = 0
-    s.players.mem.gem_est[:] = 7.0
+    s.players.mem.rows[F_TILE:F_POINTS + 1] = 0
+    s.players.mem.est[:] = 7.0
     after = play_batch(s, [9]).out
     assert (alone == after).all()

@@ -230,7 +230,7 @@ def test_1e_rush_games_that_seal_end_as_sealed():
 def _estimate(sc, p=0):
     mem = sc.setup.players.mem
     estimate_avail_nb(sc.st, mem, sc.tb, sc.ru, p)
-    return mem.gem_est[E_AVAIL].copy()
+    return mem.est[E_AVAIL, : len(sc.tb.gem_power)].copy()
 
 
 def _swap(a, i, b, j):
