@@ -6,7 +6,10 @@ memory of the moment it searches from (reference.py, rollout_nb.py).
 Everything here is computed from what a player at the table may know (greedy.py's audit):
 the frontier doors of the mine, estimates per gem, a breadth-first search from the player's
 room, and the plan of the current turn. Each cache carries a stamp of what it was computed
-from (the engine's version counters), so a stale one is recomputed rather than trusted.
+from (the engine's version counters), so a stale one is recomputed rather than trusted. One
+memory serves every greedy seat of a game: what it holds is public (the frontier) or stamped
+with the seat it was computed for (goal, plan, estimates), so in Rush no seat reads what
+another seat's hand taught it.
 """
 
 from __future__ import annotations
