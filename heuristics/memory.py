@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from balance.engine.copy_nb import copy_array_nb
 from balance.engine.jit import njit
 from balance.tables import Tables
 
@@ -61,19 +62,10 @@ def reset_memory_nb(m):
         m.sc[i] = 0
 
 
-@njit(inline=True)
-def _copy_nb(dst, src):
-    # Element by element: kernels run without an allocator (jit.py).
-    d = dst.reshape(dst.size)
-    s = src.reshape(src.size)
-    for i in range(s.shape[0]):
-        d[i] = s[i]
-
-
 @njit
 def copy_memory_nb(dst, src):
     """dst <- src, for a search that replays the game up to its decision: a replay of scripted
     choices does not rebuild the caches and plans the player had at that decision."""
-    _copy_nb(dst.sc, src.sc)
-    _copy_nb(dst.rows, src.rows)
-    _copy_nb(dst.est, src.est)
+    copy_array_nb(dst.sc, src.sc)
+    copy_array_nb(dst.rows, src.rows)
+    copy_array_nb(dst.est, src.est)

@@ -19,6 +19,7 @@ The game's own random stream is reseeded too: the next reshuffles must not repea
 ones.
 """
 
+from balance.engine.copy_nb import copy_array_nb
 from balance.engine.jit import njit
 from balance.engine.rng import next32_nb, shuffle_nb
 from balance.engine.state import (
@@ -46,37 +47,27 @@ from balance.tables import CRISIS
 from heuristics.dispatch import POLICY_GREEDY
 
 
-@njit(inline=True)
-def _copy_nb(dst, src):
-    # Element by element: a slice assignment may need a temporary, and kernels run without
-    # an allocator (jit.py).
-    d = dst.reshape(dst.size)
-    s = src.reshape(src.size)
-    for i in range(s.shape[0]):
-        d[i] = s[i]
-
-
 @njit
 def copy_state_nb(dst, src):
     """dst <- src: everything a game reads on (not the trace, the options or the script; the
     players' memory is theirs: heuristics/memory.copy_memory_nb)."""
     for j in range(dst.sc[S_PLACED]):  # the grid is large and mostly empty
         dst.grid[dst.pl[PL_Y, j], dst.pl[PL_X, j]] = -1
-    _copy_nb(dst.sc, src.sc)
-    _copy_nb(dst.rng, src.rng)
-    _copy_nb(dst.piles, src.piles)
-    _copy_nb(dst.hand, src.hand)
-    _copy_nb(dst.hand_n, src.hand_n)
-    _copy_nb(dst.tiles, src.tiles)
-    _copy_nb(dst.pl, src.pl)
-    _copy_nb(dst.link, src.link)
-    _copy_nb(dst.pos, src.pos)
-    _copy_nb(dst.score, src.score)
-    _copy_nb(dst.door_pts, src.door_pts)
-    _copy_nb(dst.bonus_pts, src.bonus_pts)
-    _copy_nb(dst.score_by_turn, src.score_by_turn)
-    _copy_nb(dst.gtmp, src.gtmp)  # the supply of the hand last tallied (payment_nb)
-    _copy_nb(dst.work, src.work)
+    copy_array_nb(dst.sc, src.sc)
+    copy_array_nb(dst.rng, src.rng)
+    copy_array_nb(dst.piles, src.piles)
+    copy_array_nb(dst.hand, src.hand)
+    copy_array_nb(dst.hand_n, src.hand_n)
+    copy_array_nb(dst.tiles, src.tiles)
+    copy_array_nb(dst.pl, src.pl)
+    copy_array_nb(dst.link, src.link)
+    copy_array_nb(dst.pos, src.pos)
+    copy_array_nb(dst.score, src.score)
+    copy_array_nb(dst.door_pts, src.door_pts)
+    copy_array_nb(dst.bonus_pts, src.bonus_pts)
+    copy_array_nb(dst.score_by_turn, src.score_by_turn)
+    copy_array_nb(dst.gtmp, src.gtmp)  # the supply of the hand last tallied (payment_nb)
+    copy_array_nb(dst.work, src.work)
     for j in range(src.sc[S_PLACED]):
         dst.grid[src.pl[PL_Y, j], src.pl[PL_X, j]] = j
     dst.sc[S_TRACE] = 0
