@@ -12,6 +12,7 @@ from pathlib import Path
 
 from balance.ability import AbilityError, Step, parse_ability
 from balance.errors import InputError, Problems
+from balance.skill import Effect, SkillError, parse_effect
 from balance.textfile import short
 
 SIDES = ("north", "east", "south", "west")  # clockwise; index = side number
@@ -62,6 +63,9 @@ class Room:
 class Skill:
     name: str
     text: str
+    effect: Effect  # balance/skill.py
+    uses: int = 1  # per turn
+    copies: int = 1
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ GEM_KEYS = {"name", "kind", "power"}
 CARD_KEYS = {"gems", "copies"}
 ROOM_KEYS = {"name", "copies", "kind", "ability", "pairs", *SIDES}
 DOOR_KEYS = {"cost", "points"}
-SKILL_KEYS = {"name", "text"}
+SKILL_KEYS = {"name", "text", "effect", "uses", "copies"}
 
 
 def resolve_content_path(name_or_path: str | Path) -> Path:
@@ -193,7 +197,7 @@ def parse_content(data: dict, file: str) -> Content:
     if not isinstance(box, dict):
         probs.add("", "box", "missing [box] table declaring room_tiles and gem_cards")
         box = {}
-    _unknown_keys(probs, "[box]", box, BOX_KEYS)
+    _unknown_keys(probs, "[box]", box, BOX_KEYS | {"skill_cards"})
     declared_rooms = declared_cards = None
     for key in BOX_KEYS:
         if key not in box:
@@ -211,7 +215,14 @@ def parse_content(data: dict, file: str) -> Content:
     gem_names = {r["name"] for r in gem_rows if isinstance(r.get("name"), str)}
     cards = _parse_cards(probs, card_rows, gems, gem_names)
     rooms = _parse_rooms(probs, room_rows, gem_names)
-    skills = _parse_skills(probs, _table_list(probs, data, "skills"))
+    skills = _parse_skills(probs, _table_list(probs, data, "skills"), gem_names)
+    if "skill_cards" in box:
+        declared = _int(probs, "[box]", "skill_cards", box["skill_cards"], 0)
+        have = sum(k.copies for k in skills)
+        if declared is not None and len(skills) == len(data.get("skills", [])) \
+                and declared != have:
+            probs.add("[box]", "skill_cards", f"declares {declared} skill cards but the "
+                      f"skills' copies add up to {have}")
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
         probs.add("", "rules", "must be a table of rule overrides ([rules])")
@@ -494,7 +505,7 @@ def _parse_pairs(probs, where, row, kind, edges) -> tuple[tuple[int, int], ...] 
     return tuple((SIDES.index(a), SIDES.index(b)) for a, b in raw)
 
 
-def _parse_skills(probs: Problems, rows: list[dict]) -> list[Skill]:
+def _parse_skills(probs: Problems, rows: list[dict], gem_names: set[str]) -> list[Skill]:
     skills = []
     seen = set()
     for i, row in enumerate(rows):
@@ -502,10 +513,25 @@ def _parse_skills(probs: Problems, rows: list[dict]) -> list[Skill]:
         _unknown_keys(probs, where, row, SKILL_KEYS)
         name = _str(probs, where, "name", row.get("name"))
         text = _str(probs, where, "text", row.get("text"), False) or ""
+        if name is not None:
+            where = f"skill {name!r}"
+        raw = _str(probs, where, "effect", row.get("effect"))
+        uses = _int(probs, where, "uses", row.get("uses", 1), 1)
+        copies = _int(probs, where, "copies", row.get("copies", 1), 0)
+        if uses is not None and uses > 9:
+            probs.add(where, "uses", f"at most 9 uses a turn, got {uses}")
+            uses = None
+        effect = None
+        if raw is not None:
+            try:
+                effect = parse_effect(raw, gem_names)
+            except SkillError as e:
+                probs.add(where, "effect", str(e))
         if name is None:
             continue
         if name in seen:
             probs.add(where, "name", "duplicate skill name")
         seen.add(name)
-        skills.append(Skill(name, text))
+        if effect is not None and uses is not None and copies is not None:
+            skills.append(Skill(name, text, effect, uses, copies))
     return skills

@@ -146,4 +146,21 @@ def check_variant(content, tables, rules, source: str) -> None:
     if dealt > len(tables.card_deck):
         probs.add("rules", "deal", f"{rules.players} players dealt {rules.deal} cards each "
                   f"need {dealt} gem cards, but {content.path} has {len(tables.card_deck)}")
+    _skill_deal_problems(probs, content, tables, rules)
     probs.raise_if_any()
+
+
+def _skill_deal_problems(probs, content, tables, rules) -> None:
+    """The skill variant's deal must fit the box's skill cards."""
+    from balance.rules import SKILL_VARIANTS
+    from balance.tables import SKV_CHOICE, SKV_NONE, SKV_SHARED
+
+    if rules.skills == SKV_NONE or (rules.skills == SKV_SHARED and tables.shared_skill >= 0):
+        return
+    each = rules.skill_choice if rules.skills == SKV_CHOICE else 1
+    need = 1 if rules.skills == SKV_SHARED else each * rules.players
+    have = len(tables.skill_deck)
+    if need > have:
+        field = "skill_choice" if rules.skills == SKV_CHOICE else "skills"
+        probs.add("rules", field, f"the {SKILL_VARIANTS[rules.skills]} variant deals {need} "
+                  f"skill cards to {rules.players} players, but {content.path} has {have}")

@@ -84,6 +84,7 @@ class Batch:
     scores: np.ndarray
     score_by_turn: np.ndarray
     rooms: np.ndarray
+    skills: np.ndarray  # (games, players, 2) each seat's skills as dealt, -1 for none
 
 
 def _python_players(setup: Setup, st: State):
@@ -105,10 +106,11 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
     scores = np.zeros((n, setup.rules.players), np.int64)
     sbt = np.zeros((n, st.score_by_turn.shape[0]), np.int16)
     rooms = np.zeros((n, len(setup.tables.room_deck), RM_N), np.int16)
+    skills = np.full((n, setup.rules.players, 2), -1, np.int16)
     with _python_players(setup, st):
         play_games_nb(st, setup.tables, setup.rules, setup.players, seed_states(seeds),
-                      int(check), out, scores, sbt, rooms)
-    return Batch(seeds, out, scores, sbt, rooms)
+                      int(check), out, scores, sbt, rooms, skills)
+    return Batch(seeds, out, scores, sbt, rooms, skills)
 
 
 def play_traced(setup: Setup, seed: int, check: bool = True):

@@ -63,10 +63,24 @@ def _swept_type(value) -> pa.DataType:
     return pa.int32()
 
 
+def _skill_lists(skills: np.ndarray, names) -> pa.Array:
+    """Each game's skills, a name per seat ("A + B" for Magic Circle's two); an empty list
+    when the variant deals none."""
+    if (skills < 0).all():
+        return pa.ListArray.from_arrays(pa.array(np.zeros(len(skills) + 1, np.int32)),
+                                        pa.array([], pa.string()))
+    rows = []
+    for game in skills:
+        seats = [" + ".join(names[s] for s in slots if s >= 0) for slots in game]
+        rows.append(seats if any(seats) else [])
+    return pa.array(rows, pa.list_(pa.string()))
+
+
 def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
-                engine_version: str, source_hash: str = "") -> pa.Table:
+                engine_version: str, source_hash: str = "", skill_names=()) -> pa.Table:
     """One row per game. `variant` is a balance.experiment.Variant; `source_hash` is
-    balance.provenance.source_hash() of the process that played it."""
+    balance.provenance.source_hash() of the process that played it; `skill_names` name the
+    content's skills, in order."""
     out = batch.out
     n = len(seeds)
     crisis = variant.mode == "crisis"
@@ -108,6 +122,7 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "reshuffles": pa.array(out[:, R_RESHUFFLES].astype(np.int16)),
         "cards_burned": pa.array(out[:, R_BURNT].astype(np.int16)),
         "rooms_built": pa.array(out[:, R_ROOMS_BUILT].astype(np.int16)),
+        "skills": _skill_lists(batch.skills, skill_names),
         "engine_version": _const_str(engine_version, n),
         "source_hash": _const_str(source_hash, n),
     })

@@ -16,14 +16,16 @@ from balance.errors import Problems
 
 PROFILE_DIR = Path(__file__).parent / "data" / "profiles"
 INT_RE = re.compile(r"-?[0-9]+")
+SKILL_VARIANTS = ("normal", "choice", "shared", "chaos", "circle", "none")
 
 
 @dataclass(frozen=True)
 class Field:
-    kind: type  # int or bool
+    kind: type  # int, bool or str
     lo: int = 0
     hi: int = 1
     doc: str = ""
+    choices: tuple[str, ...] = ()  # a str field's allowed values; empty: any short text
 
 
 SCHEMA: dict[str, Field] = {
@@ -50,8 +52,13 @@ SCHEMA: dict[str, Field] = {
     "tunnels": Field(bool, doc="tunnel tiles are in play"),
     "mine_carts": Field(bool, doc="mine cart rooms are in play"),
     "special_gems": Field(bool, doc="Echoglass, Orichalcum and Warpstone powers are in play"),
-    "skills": Field(bool, doc="skill cards are dealt (not yet played by the engine: true is "
-                    "refused)"),
+    "skills": Field(str, doc="the skill-card variant: normal (one each, dealt), choice (deal "
+                    "skill_choice, keep one), shared (one for everyone: shared_skill, or dealt), "
+                    "chaos (redraw at the end of a turn), circle (a card between neighbours, "
+                    "two each) or none", choices=SKILL_VARIANTS),
+    "skill_choice": Field(int, 2, 5, "Choice of Skills: skill cards dealt to each player"),
+    "shared_skill": Field(str, doc="Shared Skill: the skill everyone uses, by name; empty: "
+                          "dealt at random"),
     "echo_copies_own_card": Field(
         bool, doc="Echoglass may copy the other gem on its own card (false: only a gem another "
         "card in the payment shows)"),
@@ -67,10 +74,10 @@ class Profile:
     name: str
     title: str
     content: str  # default content name
-    values: dict[str, int | bool]
+    values: dict[str, int | bool | str]
     crisis_targets: dict[str, int] = field(default_factory=dict)
 
-    def __getitem__(self, key: str) -> int | bool:
+    def __getitem__(self, key: str) -> int | bool | str:
         return self.values[key]
 
     def rush_target(self, players: int) -> int:
@@ -110,10 +117,14 @@ class Profile:
         return Profile(self.name, self.title, self.content, values, targets)
 
     def describe(self) -> list[tuple[str, str, str]]:
-        rows = [(k, str(self.values[k]).lower(), SCHEMA[k].doc) for k in SCHEMA]
+        rows = [(k, _show(self.values[k]), SCHEMA[k].doc) for k in SCHEMA]
         for d, t in self.crisis_targets.items():
             rows.append((f"crisis_targets.{d}", str(t), "Crisis target for this difficulty"))
         return rows
+
+
+def _show(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def _set_target(probs: Problems, targets: dict, diff: str, raw) -> None:
@@ -125,8 +136,16 @@ def _set_target(probs: Problems, targets: dict, diff: str, raw) -> None:
     targets[diff] = raw
 
 
-def _coerce(probs: Problems, key: str, raw) -> int | bool | None:
+def _coerce(probs: Problems, key: str, raw) -> int | bool | str | None:
     spec = SCHEMA[key]
+    if spec.kind is str:
+        if not isinstance(raw, str) or len(raw) > 100:
+            probs.add("rules", key, f"must be a short text, got {raw!r}")
+            return None
+        if spec.choices and raw not in spec.choices:
+            probs.add("rules", key, f"must be one of {', '.join(spec.choices)}, got {raw!r}")
+            return None
+        return raw
     if spec.kind is bool:
         if isinstance(raw, str) and raw.lower() in ("true", "false", "1", "0", "yes", "no"):
             return raw.lower() in ("true", "1", "yes")

@@ -118,7 +118,8 @@ def play_shard(job: Job) -> ShardResult:
     seeds = game_seeds(job.seed, s.start, s.stop)
     batch = play_batch(setup, seeds, state=state)
     games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
-                                ENGINE_VERSION, source_hash())
+                                ENGINE_VERSION, source_hash(),
+                                [k.name for k in setup.content.skills])
     rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
     return ShardResult(s, ENGINE_VERSION, games, rooms, source_hash())
 

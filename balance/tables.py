@@ -16,7 +16,8 @@ import numpy as np
 from balance.ability import MAX_STEPS, X
 from balance.content import Content
 from balance.errors import InputError, Problems
-from balance.rules import Profile
+from balance.rules import SKILL_VARIANTS, Profile
+from balance.skill import SKC_N_COLS, effect_row
 
 # Gem powers.
 STANDARD, WILD, ECHO, BONUS, WARP = range(5)
@@ -28,6 +29,8 @@ KIND_CODE = {"action": ACTION, "movement": MOVEMENT, "free": FREE, "tunnel": TUN
              "minecart": MINECART, "plain": PLAIN}
 # Modes.
 CRISIS, RUSH = 0, 1
+# Skill variants, in the order of rules.SKILL_VARIANTS.
+SKV_NORMAL, SKV_CHOICE, SKV_SHARED, SKV_CHAOS, SKV_CIRCLE, SKV_NONE = range(6)
 
 
 class Tables(NamedTuple):
@@ -49,6 +52,11 @@ class Tables(NamedTuple):
     prog_len: np.ndarray  # (R,) int64
     prog_has_keep: np.ndarray  # (R,) bool: dug cards go to the pool, else to hand
     echo_own_card: int  # 1: Echoglass may also copy the other gem on its own card
+    skill_op: np.ndarray  # (S, SKC_N_COLS) int64: each skill's effect (balance/skill.py)
+    skill_deck: np.ndarray  # (n_skill_cards,) skill of each physical skill card
+    colour: np.ndarray  # (n_standard,) the standard gems in content order: seat p's dwarf
+    #                     colour is colour[p % n_standard]
+    shared_skill: int  # Shared Skill: the skill everyone uses, -1 to deal one
 
 
 class Rules(NamedTuple):
@@ -71,6 +79,8 @@ class Rules(NamedTuple):
     special_gems: int
     free_use_cap: int
     warp_build_at_tunnels: int
+    skills: int  # the skill variant: SKV_* below
+    skill_choice: int  # Choice of Skills: cards dealt to each player
 
 
 def compile_tables(content: Content, profile: Profile) -> Tables:
@@ -126,9 +136,18 @@ def compile_tables(content: Content, profile: Profile) -> Tables:
     for t, r, s in zip(*np.nonzero(named), strict=True):
         gems = np.flatnonzero(door_cost[t, r, s])
         door_gems[t, r, s, : len(gems)] = gems
+    skill_op = np.array([effect_row(k.effect, gem_index, k.uses) for k in content.skills],
+                        dtype=np.int64).reshape(len(content.skills), SKC_N_COLS)
+    skill_deck = np.repeat(np.arange(len(content.skills), dtype=np.int64),
+                           [k.copies for k in content.skills])
+    colour = np.array([i for i, g in enumerate(content.gems) if g.kind == "standard"],
+                      dtype=np.int64)
+    names = [k.name for k in content.skills]
+    shared = names.index(profile["shared_skill"]) if profile["shared_skill"] in names else -1
     return Tables(gem_power, card_gems, card_count, card_deck, gem_cards, room_kind, room_deck,
                   door, door_cost, door_gems, door_points, tunnel_exit, prog, prog_len,
-                  prog_has_keep, int(profile["echo_copies_own_card"]))
+                  prog_has_keep, int(profile["echo_copies_own_card"]), skill_op, skill_deck,
+                  colour, shared)
 
 
 def _check_switches(content: Content, profile: Profile) -> None:
@@ -148,6 +167,14 @@ def _check_switches(content: Content, profile: Profile) -> None:
     if powers and not profile["special_gems"]:
         probs.add("gems", "power", f"uses {', '.join(sorted(powers))} gems but profile "
                   f"{profile.name} has special_gems = false")
+    names = [k.name for k in content.skills]
+    if profile["skills"] != "none" and not any(k.copies for k in content.skills):
+        probs.add("skills", "", f"the skill variant is {profile['skills']!r} but the box has "
+                  "no skill cards: add [[skills]] or set skills = \"none\"")
+    shared = profile["shared_skill"]
+    if shared and shared not in names:
+        probs.add("rules", "shared_skill", f"names no skill of the box: {shared!r} (known: "
+                  f"{', '.join(names) or 'none'})")
     probs.raise_if_any()
 
 
@@ -166,10 +193,6 @@ def compile_rules(profile: Profile, mode: str, players: int, target: int | None 
         probs.add("", "target", f"must be at least 1, got {target}")
     if exhaust and mode == "rush":
         probs.add("", "exhaust", "play-to-exhaustion is a Crisis option")
-    if profile["skills"]:
-        # A switch the engine would ignore is refused, never silently dropped.
-        probs.add("rules", "skills", "the engine does not play skill cards yet: set "
-                  "skills = false (figures without skills are the rulebook's No Skills variant)")
     probs.raise_if_any()
     if target is None:
         target = (profile.rush_target(players) if mode == "rush"
@@ -184,7 +207,8 @@ def compile_rules(profile: Profile, mode: str, players: int, target: int | None 
         voluntary_discard=int(p["crisis_voluntary_discard"] if mode == "crisis"
                               else p["rush_voluntary_discard"]),
         rush_round_cap=p["rush_round_cap"], special_gems=int(p["special_gems"]),
-        free_use_cap=p["free_use_cap"], warp_build_at_tunnels=int(p["warp_build_at_tunnels"]))
+        free_use_cap=p["free_use_cap"], warp_build_at_tunnels=int(p["warp_build_at_tunnels"]),
+        skills=SKILL_VARIANTS.index(p["skills"]), skill_choice=p["skill_choice"])
 
 
 __all__ = ["Tables", "Rules", "compile_tables", "compile_rules", "InputError"]

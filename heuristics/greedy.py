@@ -44,6 +44,8 @@ from balance.engine.decisions import (
     D_NAME,
     D_PAYMENT,
     D_ROTATION,
+    D_SKILL,
+    D_SKILL_PICK,
     D_STEP,
     D_SWAP,
     D_VOL_DISCARD,
@@ -75,8 +77,10 @@ from balance.engine.state import (
     S_SUP_WILD,
     S_TILES_N,
     S_TURN,
+    SK_SLOT0,
 )
 from balance.engine.usable_nb import ability_usable_nb
+from balance.skill import SK_AGAIN, SKC_OP
 from balance.tables import (
     ACTION,
     BONUS,
@@ -90,6 +94,7 @@ from balance.tables import (
     WARP,
     WILD,
 )
+from heuristics.greedy_skills import skill_step_nb
 from heuristics.knobs import Knob
 from heuristics.memory import (
     B_ARG,
@@ -777,7 +782,23 @@ def greedy_choose_nb(kind, st, tb, ru, pp, n, p):
 def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
     refresh_frontier_nb(st, m, tb, w)
     if kind == D_STEP:
+        if st.sk[p, SK_SLOT0] >= 0:
+            reach_nb(st, m, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
+            k = skill_step_nb(st, m, tb, n, p)
+            if k >= 0:
+                return k
         return plan_step_nb(st, m, tb, ru, w, n, p)
+    if kind == D_DISCARD_LIMIT and st.opt[n - 1, 0] < 0:
+        return n - 1  # a hand-limit skill keeps every card
+    if kind == D_SKILL:
+        if st.opt[1, 2] == 1:
+            return 0  # Chaos Magic: keep the skill when free to
+        if tb.skill_op[st.opt[1, 1], SKC_OP] == SK_AGAIN:
+            choose_goal_nb(st, m, tb, ru, w, p)
+            return 1 if room_value_nb(st, m, tb, ru, w, p, st.pos[p]) > w[W_DRAW] else 0
+        return 1  # drawing more after an ability
+    if kind == D_SKILL_PICK:
+        return 0
     # Decisions that weigh cards by card_value_nb choose the goal door first.
     if kind == D_PAYMENT:
         choose_goal_nb(st, m, tb, ru, w, p)

@@ -3,7 +3,8 @@ millions of games.
 
 Determinized flat Monte Carlo (as the TabletopGames and OpenSpiel players do it, written anew
 here): at each of its decisions of the kinds it searches (steps, the action, payments,
-discards to the hand limit, tile rotations) it spends `budget` rollouts on its options by
+discards to the hand limit, tile rotations, skill uses: those of the movement step are steps,
+the rest D_SKILL) it spends `budget` rollouts on its options by
 successive halving (rounds over the options still in the race, the weaker half dropped after
 each). Each rollout starts from the state saved at the start of the turn, replays the turn's
 decisions so far, takes the option, resamples what the player cannot know, and lets greedy
@@ -24,7 +25,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.engine.decisions import D_ACTION, D_DISCARD_LIMIT, D_PAYMENT, D_ROTATION, D_STEP
+from balance.engine.decisions import (
+    D_ACTION,
+    D_DISCARD_LIMIT,
+    D_PAYMENT,
+    D_ROTATION,
+    D_SKILL,
+    D_STEP,
+)
 from balance.engine.forward import copy_state_nb
 from balance.engine.rollout_nb import greedy_pick_nb, search_nb
 from balance.engine.seats import Seats
@@ -41,7 +49,7 @@ KNOBS = (
     Knob("confidence", 1.0, 0.0, 4.0, "leave greedy's choice only for an option whose mean "
          "lead over it, paired on common worlds, exceeds this many standard errors"),
 )
-SEARCHED = frozenset((D_STEP, D_ACTION, D_PAYMENT, D_DISCARD_LIMIT, D_ROTATION))
+SEARCHED = frozenset((D_STEP, D_ACTION, D_PAYMENT, D_DISCARD_LIMIT, D_ROTATION, D_SKILL))
 
 
 class ReferenceGame:

@@ -18,7 +18,7 @@ def _reference(st, tb, p, cost, warp):
     """Every legal payment as a set of hand positions: it pays (in a Warpstone build it also
     holds a Warpstone), and no card can be left out while the rest still does."""
     hand = [int(c) for c in st.hand[p, : st.hand_n[p]]]
-    rel = [i for i, c in enumerate(hand) if card_relevant_nb(tb, c, cost, warp)][:12]
+    rel = [i for i, c in enumerate(hand) if card_relevant_nb(st, tb, c, cost, warp)][:12]
 
     def is_warp(i):
         ct = tb.card_deck[hand[i]]

@@ -257,9 +257,11 @@ def test_estimates_do_not_change_when_hidden_cards_are_permuted(mode):
 
 
 # --------------------------------------------------------------------------------------------
-def test_a_skills_switch_the_engine_would_ignore_is_refused():
-    with pytest.raises(InputError, match="skills"):
+def test_the_old_skills_switch_is_refused_with_the_variants_named():
+    with pytest.raises(InputError, match="skills.*short text"):
         prepare("2e", "crisis", 3, rules={"skills": True})
+    with pytest.raises(InputError, match="normal, choice, shared, chaos, circle, none"):
+        prepare("2e", "crisis", 3, rules={"skills": "sometimes"})
 
 
 def test_1e_reference_cards_mostly_show_two_different_gems():

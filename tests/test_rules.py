@@ -38,8 +38,9 @@ def test_first_edition_numbers(p1):
     assert (p1["players_min"], p1["players_max"]) == (1, 6)
     assert p1.crisis_targets == {"Apprentice": 35, "Journeyman": 40, "Artisan": 45, "Master": 50}
     assert [p1.rush_target(n) for n in range(2, 7)] == [20] * 5
-    for switch in ("tunnels", "mine_carts", "special_gems", "skills", "start_tunnel_chain"):
+    for switch in ("tunnels", "mine_carts", "special_gems", "start_tunnel_chain"):
         assert p1[switch] is False, switch
+    assert p1["skills"] == "none"  # the 1st edition has no skill cards
 
 
 def test_second_edition_numbers(p2):

@@ -128,7 +128,7 @@ def run_ability_nb(st, tb, ru, pp, p, room):
                 c = take_top_nb(st)
                 if c < 0:
                     break
-                if card_has_nb(tb, c, mask):
+                if card_has_nb(st, c, mask):
                     found += 1
                     if has_keep:
                         to_pool_nb(st, c)
@@ -146,7 +146,7 @@ def run_ability_nb(st, tb, ru, pp, p, room):
             j = 0
             while j < st.sc[S_POOL_N]:
                 c = st.piles[PILE_POOL, j]
-                if card_has_nb(tb, c, mask):
+                if card_has_nb(st, c, mask):
                     pool_take_nb(st, j)
                     to_hand_nb(st, p, c)
                     gained += 1
@@ -157,7 +157,7 @@ def run_ability_nb(st, tb, ru, pp, p, room):
             for _ in range(n):
                 m = 0
                 for j in range(st.sc[S_POOL_N]):
-                    if card_has_nb(tb, st.piles[PILE_POOL, j], mask):
+                    if card_has_nb(st, st.piles[PILE_POOL, j], mask):
                         m = offer_nb(st, m, j, st.piles[PILE_POOL, j], 0, 0)
                 if m == 0:
                     break
@@ -172,9 +172,9 @@ def run_ability_nb(st, tb, ru, pp, p, room):
                 for j in range(st.hand_n[p]):
                     c = st.hand[p, j]
                     if fk == F_NAMED:
-                        ok = card_has_nb(tb, c, named)
+                        ok = card_has_nb(st, c, named)
                     else:
-                        ok = discard_matches_nb(tb, c, fk, mask)
+                        ok = discard_matches_nb(st, tb, c, fk, mask)
                     if ok:
                         m = offer_nb(st, m, j, c, 0, 0)
                 if m == 0:

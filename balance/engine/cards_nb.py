@@ -79,7 +79,16 @@ def hand_take_nb(st, p, pos):
 
 
 @njit
+def printed_nb(st, card):
+    """The card shows its printed gems again: a skill's face ends where the card leaves a
+    hand."""
+    st.face[card, 0] = st.face[card, 2]
+    st.face[card, 1] = st.face[card, 3]
+
+
+@njit
 def to_discard_nb(st, card):
+    printed_nb(st, card)
     st.piles[PILE_DISC, st.sc[S_DISC_N]] = card
     st.sc[S_DISC_N] += 1
 
@@ -119,6 +128,7 @@ def burn_card_nb(st, card, source):
     """Burn a card from seat `source`'s hand, or from the deck (-1): a card burnt from the
     deck goes out unseen (1st edition: burning draws privately; the 2nd edition shows it no
     more), so players may not count it among the cards they know."""
+    printed_nb(st, card)
     st.piles[PILE_BURNT, st.sc[S_BURNT_N]] = card
     st.sc[S_BURNT_N] += 1
     if source >= 0:
@@ -128,21 +138,19 @@ def burn_card_nb(st, card, source):
 
 
 @njit
-def card_has_nb(tb, card, mask):
-    """Whether the card shows a gem of the mask."""
-    ct = tb.card_deck[card]
+def card_has_nb(st, card, mask):
+    """Whether the card shows a gem of the mask (as a skill may have turned it)."""
     for k in range(2):
-        g = tb.card_gems[ct, k]
+        g = st.face[card, k]
         if g >= 0 and (mask >> g) & 1:
             return True
     return False
 
 
 @njit
-def card_has_power_nb(tb, card, power):
-    ct = tb.card_deck[card]
+def card_has_power_nb(st, tb, card, power):
     for k in range(2):
-        g = tb.card_gems[ct, k]
+        g = st.face[card, k]
         if g >= 0 and tb.gem_power[g] == power:
             return True
     return False
@@ -158,14 +166,14 @@ def standard_mask_nb(tb):
 
 
 @njit
-def discard_matches_nb(tb, card, fkind, mask):
+def discard_matches_nb(st, tb, card, fkind, mask):
     """A card may pay a 'discard a gem' step if it shows that gem; a wild gem stands in for
     any standard gem (1st-edition 'Discard' terminology)."""
     if fkind == 0:
         return True
-    if card_has_nb(tb, card, mask):
+    if card_has_nb(st, card, mask):
         return True
-    if (mask & standard_mask_nb(tb)) != 0 and card_has_power_nb(tb, card, WILD):
+    if (mask & standard_mask_nb(tb)) != 0 and card_has_power_nb(st, tb, card, WILD):
         return True
     return False
 

@@ -1,9 +1,12 @@
 """Invariant checks, run after every turn in check mode (`check=True`), on any content:
 every card is somewhere exactly once, scores equal the points scored, the mine is connected
-and matches the grid, nobody stands in a tunnel, hands respect the limit after discarding."""
+and matches the grid, nobody stands in a tunnel, hands respect the limit after discarding (a
+hand-limit skill's places included), no skill is used beyond its uses per turn, and every card
+shows its printed gems again once a turn ends."""
 
 from balance.engine.jit import njit
 from balance.engine.mine_nb import connected_nb
+from balance.engine.skills_nb import skills_ok_nb
 from balance.engine.state import (
     PILE_BURNT,
     PILE_DECK,
@@ -27,6 +30,7 @@ from balance.engine.state import (
     V_GRID,
     V_IN_TUNNEL,
     V_SCORE,
+    V_SKILL,
     WK_B,
 )
 from balance.tables import TUNNEL
@@ -87,3 +91,5 @@ def check_invariants_nb(st, tb, ru):
     for q in range(ru.players):
         if tb.room_kind[st.pl[PL_TYPE, st.pos[q]]] == TUNNEL:
             _flag(st, V_IN_TUNNEL)
+    if not skills_ok_nb(st, tb, ru):
+        _flag(st, V_SKILL)

@@ -20,11 +20,15 @@ D_MOVE_ANY = 10  # (placed tile,): move to that room
 D_MOVE_ROOM = 11  # (cell,): move the current room there
 D_VOL_DISCARD = 12  # (seat, hand position, card), or (-1, -1, -1) for "no more": discard at will
 D_BURN = 13  # (seat, hand position, card), or (-1, -1, -1) for the deck: burn one card
-N_DECISIONS = 14
+D_SKILL = 14  # (slot, skill, redraw), or (-1, -1, 0) to decline: use a skill now (after an
+#               ability, or for a second use of a room's ability; redraw 0), or, in Chaos
+#               Magic, redraw it (redraw 1)
+D_SKILL_PICK = 15  # (skill,): keep one of the skills dealt (Choice of Skills)
+N_DECISIONS = 16
 
 DECISION_NAMES = ("discard to limit", "step", "payment", "rotation", "action", "choose X",
                   "name a gem", "keep", "discard for ability", "swap", "move to any room",
-                  "move this room", "discard at will", "burn")
+                  "move this room", "discard at will", "burn", "use a skill", "pick a skill")
 
 # D_STEP option kinds: (kind, a, b, c)
 OPT_STOP = 0  # end the movement phase
@@ -34,5 +38,8 @@ OPT_WARP_MOVE = 3  # (hand position of the Warpstone card, destination tile)
 OPT_WARP_BUILD = 4  # (placed tile, side): build at that door for no movement
 OPT_ABILITY = 5  # use this movement room's ability for one step
 OPT_FREE = 6  # use this free room's ability for no step
+OPT_SKILL = 7  # (slot, a, b): use the skill in that slot (balance/engine/skills_nb.py says
+#                what a and b mean for each effect); a D_DISCARD_LIMIT row (-1, slot) keeps
+#                the rest of the hand with a hand-limit skill
 
 ACT_DRAW, ACT_ABILITY = 0, 1

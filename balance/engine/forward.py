@@ -37,9 +37,12 @@ from balance.engine.state import (
     S_RESAMPLE,
     S_SCRIPT_N,
     S_SCRIPT_POS,
+    S_SKDECK_N,
     S_TEAM_SCORE,
     S_TILES_N,
     S_TRACE,
+    SKD_DECK,
+    SKD_RNG,
     WK_B,
     WK_SCRATCH,
 )
@@ -68,6 +71,9 @@ def copy_state_nb(dst, src):
     copy_array_nb(dst.score_by_turn, src.score_by_turn)
     copy_array_nb(dst.gtmp, src.gtmp)  # the supply of the hand last tallied (payment_nb)
     copy_array_nb(dst.work, src.work)
+    copy_array_nb(dst.face, src.face)
+    copy_array_nb(dst.sk, src.sk)
+    copy_array_nb(dst.skdeck, src.skdeck)
     for j in range(src.sc[S_PLACED]):
         dst.grid[src.pl[PL_Y, j], src.pl[PL_X, j]] = j
     dst.sc[S_TRACE] = 0
@@ -132,8 +138,10 @@ def determinize_nb(st, tb, ru, p, rng):
                     st.hand[q, i] = pool[m]
                     m += 1
     shuffle_nb(rng, st.tiles, st.sc[S_TILES_N])
+    shuffle_nb(rng, st.skdeck[SKD_DECK], st.sc[S_SKDECK_N])  # Chaos Magic's next skills
     for i in range(4):
         st.rng[i] = next32_nb(rng) | 1  # never the all-zero state
+        st.skdeck[SKD_RNG, i] = next32_nb(rng) | 1
     if ru.mode != CRISIS:
         st.sc[S_CARD_VER] += 1  # the other seats' plans were made on their old hands
 

@@ -8,6 +8,7 @@ from balance.engine.jit import njit
 from balance.engine.mine_nb import T_EMPTY, mine_sealed_nb, place_nb, trace_nb
 from balance.engine.options_nb import poison_options_nb
 from balance.engine.rng import shuffle_nb
+from balance.engine.skills_nb import deal_skills_nb, reset_skills_nb
 from balance.engine.state import (
     END_NONE,
     END_ROOMS_OUT,
@@ -43,6 +44,7 @@ from balance.engine.state import (
     S_TRACE,
     S_TURN,
     S_VIOLATION,
+    SK_DEALT0,
 )
 from balance.engine.turn_nb import ask_rotation_nb, play_turn_nb
 from balance.tables import CRISIS, RUSH, TUNNEL
@@ -71,6 +73,7 @@ def reset_nb(st, tb, ru, pp, rng_words, trace, check):
         st.rng[i] = rng_words[i]  # the game's stream: shuffles
         pp.rng[i] = rng_words[4 + i]  # the players' stream (seats.py)
     reset_memory_nb(pp.mem)
+    reset_skills_nb(st, tb, rng_words)
     st.sc[S_TRACE] = trace
     st.sc[S_CHECK] = check
     if check:
@@ -140,6 +143,7 @@ def setup_nb(st, tb, ru, pp):
             if c >= 0:
                 to_hand_nb(st, q, c)
                 emit_nb(st, EV_DEAL, c, q, 0, 0, 0)
+    deal_skills_nb(st, tb, ru, pp)
 
 
 @njit
@@ -247,12 +251,16 @@ def record_nb(st, tb, ru, out, g, scores, rooms):
 
 
 @njit
-def play_games_nb(st, tb, ru, pp, rng_words, check, out, scores, sbt, rooms):
+def play_games_nb(st, tb, ru, pp, rng_words, check, out, scores, sbt, rooms, skills):
     """Play len(rng_words) games; game g writes out[g], scores[g], sbt[g] (team score after
-    each player turn; -1 after the end) and rooms[g] (placed tiles; type -1 after the last)."""
+    each player turn; -1 after the end), rooms[g] (placed tiles; type -1 after the last) and
+    skills[g] (each seat's skills as dealt, -1 for none)."""
     for g in range(rng_words.shape[0]):
         play_game_nb(st, tb, ru, pp, rng_words[g], 0, check)
         record_nb(st, tb, ru, out, g, scores, rooms)
+        for q in range(ru.players):
+            skills[g, q, 0] = st.sk[q, SK_DEALT0]
+            skills[g, q, 1] = st.sk[q, SK_DEALT0 + 1]
         turns = st.sc[S_TURN]
         for t in range(sbt.shape[1]):
             sbt[g, t] = st.score_by_turn[t] if t < turns else -1

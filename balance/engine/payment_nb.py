@@ -43,9 +43,8 @@ def supply_nb(st, tb, cards, n):
         partner[g] = 0
     n_echo = 0
     for i in range(n):
-        ct = tb.card_deck[cards[i]]
-        g0 = tb.card_gems[ct, 0]
-        g1 = tb.card_gems[ct, 1]
+        g0 = st.face[cards[i], 0]
+        g1 = st.face[cards[i], 1]
         e0 = g0 >= 0 and tb.gem_power[g0] == ECHO
         e1 = g1 >= 0 and tb.gem_power[g1] == ECHO
         is_echo = e0 or e1
@@ -57,7 +56,13 @@ def supply_nb(st, tb, cards, n):
             nat[g1] += 1
             if not is_echo:
                 nonecho[g1] += 1
-        if is_echo:
+        if e0 and e1:
+            # Two Echoglass on one card (a skill's face): two copies, each free to copy any
+            # gem the other cards show.
+            st.work[WK_ECHO, n_echo] = -1
+            st.work[WK_ECHO, n_echo + 1] = -1
+            n_echo += 2
+        elif is_echo:
             other = g1 if e0 else g0
             st.work[WK_ECHO, n_echo] = other
             n_echo += 1
@@ -169,21 +174,20 @@ def hand_supply_nb(st, tb, p):
 @njit
 def hand_has_warp_nb(st, tb, p):
     for i in range(st.hand_n[p]):
-        if card_has_power_nb(tb, st.hand[p, i], WARP):
+        if card_has_power_nb(st, tb, st.hand[p, i], WARP):
             return True
     return False
 
 
 @njit
-def card_relevant_nb(tb, card, cost, warp):
+def card_relevant_nb(st, tb, card, cost, warp):
     """Whether a card could contribute to paying `cost` at all."""
-    ct = tb.card_deck[card]
     std_cost = False
     for g in range(cost.shape[0]):
         if cost[g] > 0 and tb.gem_power[g] == STANDARD:
             std_cost = True
     for k in range(2):
-        g = tb.card_gems[ct, k]
+        g = st.face[card, k]
         if g < 0:
             continue
         pw = tb.gem_power[g]
@@ -197,14 +201,13 @@ def card_relevant_nb(tb, card, cost, warp):
 
 
 @njit
-def payment_stats_nb(tb, cards, n, cost, warp):
+def payment_stats_nb(st, tb, cards, n, cost, warp):
     """(symbols wasted, Orichalcum points) of a legal payment."""
     symbols = 0
     bonus = 0
     for i in range(n):
-        ct = tb.card_deck[cards[i]]
         for k in range(2):
-            g = tb.card_gems[ct, k]
+            g = st.face[cards[i], k]
             if g >= 0:
                 symbols += 1
                 if tb.gem_power[g] == BONUS:
@@ -224,7 +227,7 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
     k = 0
     for i in range(st.hand_n[p]):
         # positions past 61 would not fit the int64 option mask
-        if k < MAX_PAY_CARDS and i < 62 and card_relevant_nb(tb, st.hand[p, i], cost, warp):
+        if k < MAX_PAY_CARDS and i < 62 and card_relevant_nb(st, tb, st.hand[p, i], cost, warp):
             rel[k] = i
             k += 1
     # A set pays when it covers the cost and, for a Warpstone build, holds a Warpstone card;
@@ -243,7 +246,7 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
         for b in range(k):
             if (mask >> b) & 1:
                 sub[m] = st.hand[p, rel[b]]
-                if warp and warp_pos < 0 and card_has_power_nb(tb, sub[m], WARP):
+                if warp and warp_pos < 0 and card_has_power_nb(st, tb, sub[m], WARP):
                     warp_pos = rel[b]
                 m += 1
         if warp and warp_pos < 0:
@@ -264,6 +267,6 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
         for b in range(k):
             if (mask >> b) & 1:
                 hand_mask |= 1 << rel[b]
-        waste, _bonus = payment_stats_nb(tb, sub, m, cost, warp)
+        waste, _bonus = payment_stats_nb(st, tb, sub, m, cost, warp)
         n_opts = offer_nb(st, n_opts, hand_mask, warp_pos, m, waste)
     return n_opts

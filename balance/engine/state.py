@@ -18,7 +18,8 @@ from balance.tables import Rules, Tables
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
  S_MINE_VER, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N, S_LINK_VER, S_SUP_WILD, S_SUP_ECHO_UNITS,
- S_CARD_VER, S_OPT_HWM, S_BURNT_SEEN_N, S_RESAMPLE, S_N_SCALARS) = range(35)
+ S_CARD_VER, S_OPT_HWM, S_BURNT_SEEN_N, S_RESAMPLE, S_SKDECK_N, S_SKILL_USED, S_FACES_DIRTY,
+ S_HAND_BONUS, S_N_SCALARS) = range(39)
 
 # End reasons (stable codes: they are stored in the games table). A Rush game that nobody can
 # win any more ends at the next first-player check: `sealed`, no door of the mine faces an
@@ -31,14 +32,16 @@ END_NAMES = ("none", "target", "exhausted", "cannot_burn", "rush_target", "turn_
 
 # Invariant violations (check mode); the first one found is recorded.
 (V_NONE, V_BAD_CHOICE, V_CARDS, V_SCORE, V_DISCONNECTED, V_IN_TUNNEL, V_BAD_PAYMENT,
- V_HAND_LIMIT, V_GRID, V_STALE_OPTION) = range(10)
+ V_HAND_LIMIT, V_GRID, V_STALE_OPTION, V_SKILL) = range(11)
 VIOLATION_NAMES = ("none", "player chose an option that was not offered",
                    "a card is missing or in two places", "scores differ from points scored",
                    "the mine is not connected", "a player stands in a tunnel",
                    "a payment did not cover its door or spent a card for nothing",
                    "a hand was over the limit after the discard phase",
                    "the grid and the placed tiles disagree",
-                   "an option row offered a cell the engine did not write for this decision")
+                   "an option row offered a cell the engine did not write for this decision",
+                   "a skill was used beyond its uses, or a card kept a skill's face past the "
+                   "turn")
 
 # Rows of the grouped arrays. Arrays of one length share one 2-D array because every call
 # between kernels passes each array of the state by value (7 words for each; see jit.py):
@@ -53,6 +56,14 @@ PILE_DECK, PILE_DISC, PILE_POOL, PILE_REJ, PILE_BURNT, PILE_BURNT_SEEN, PILE_ROW
 # st.work: work space. Scratch (mine connectivity, the payment list's bits), two general
 # rows (payments, rotations, the card check), the Echoglass partners of a set of cards.
 WK_SCRATCH, WK_A, WK_B, WK_ECHO, WK_ROWS = range(5)
+# st.sk: each seat's skills: the skill of each of its two slots (-1 for none; only Magic
+# Circle fills the second), the uses of each this turn, and the skills as dealt (Chaos Magic
+# changes the slots; the games table records the deal).
+SK_SLOT0, SK_SLOT1, SK_USED0, SK_USED1, SK_DEALT0, SK_DEALT1, SK_COLS = range(7)
+# st.skdeck: the skill cards not dealt (row 0, a stack whose size is sc[S_SKDECK_N]) and the
+# skill deal's own random stream (row 1, words 0-3), so that dealing skills never moves the
+# shuffles of the game's stream: variants that differ only in skills share their decks.
+SKD_DECK, SKD_RNG = 0, 1
 # The players' memory (plans, caches, estimates) is not here: it is the players' own
 # (heuristics/memory.py), passed with their seats.
 
@@ -92,6 +103,11 @@ class State(NamedTuple):
     queue: np.ndarray  # (n_tiles + 1,) work space: the mine's connectivity check
     ev: np.ndarray  # (EV_MAX, EV_COLS) trace events when tracing
     script: np.ndarray  # (MAX_SCRIPT,) choices the `scripted` player replays
+    face: np.ndarray  # (n_cards, 4) the gems each card shows now (columns 0-1) and its
+    #                   printed gems (2-3): a skill may turn a card in a hand until the turn
+    #                   ends or the card leaves the hand (skills_nb.py)
+    sk: np.ndarray  # (P, SK_COLS) the seats' skills and their uses this turn
+    skdeck: np.ndarray  # (2, max(4, n_skill_cards)) undealt skill cards; the deal's stream
 
 
 # Python-side names for the rows (st.pl_type is st.pl[PL_TYPE]): views, so writes go through.
@@ -134,4 +150,7 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         queue=np.zeros(n_tiles + 1, i64),
         ev=np.zeros((max(1, ev_max), EV_COLS), i64),
         script=np.zeros(MAX_SCRIPT, i64),
+        face=np.tile(tables.card_gems[tables.card_deck], 2),
+        sk=np.full((p, SK_COLS), -1, i64),
+        skdeck=np.zeros((2, max(4, len(tables.skill_deck))), i64),
     )

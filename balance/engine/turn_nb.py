@@ -29,6 +29,7 @@ from balance.engine.decisions import (
     OPT_CART,
     OPT_DOOR,
     OPT_FREE,
+    OPT_SKILL,
     OPT_STOP,
     OPT_WARP_BUILD,
     OPT_WARP_MOVE,
@@ -65,6 +66,17 @@ from balance.engine.payment_nb import (
     list_payments_nb,
 )
 from balance.engine.players import decide_nb
+from balance.engine.skills_nb import (
+    ability_again_nb,
+    after_ability_nb,
+    chaos_nb,
+    hand_skill_nb,
+    keep_hand_nb,
+    list_skill_steps_nb,
+    restore_faces_nb,
+    skill_turn_start_nb,
+    use_skill_step_nb,
+)
 from balance.engine.state import (
     END_CANNOT_BURN,
     END_EXHAUSTED,
@@ -77,6 +89,7 @@ from balance.engine.state import (
     S_CHECK,
     S_END_REASON,
     S_ENDED,
+    S_HAND_BONUS,
     S_PLACED,
     S_STEPS_LEFT,
     S_TARGET_TURN,
@@ -84,6 +97,7 @@ from balance.engine.state import (
     S_TILES_N,
     S_TURN,
     S_VIOLATION,
+    SK_SLOT0,
     V_BAD_PAYMENT,
     V_HAND_LIMIT,
     WK_A,
@@ -114,7 +128,7 @@ def _pays_nb(st, tb, cost, warp, cards, m):
     if warp:
         has_warp = False
         for i in range(m):
-            if card_has_power_nb(tb, cards[i], WARP):
+            if card_has_power_nb(st, tb, cards[i], WARP):
                 has_warp = True
         if not has_warp:
             return False
@@ -156,9 +170,8 @@ def pay_nb(st, tb, ru, pp, p, cost, warp):
     for pos in range(st.hand_n[p] - 1, -1, -1):  # high positions first keep the rest in place
         if (mask >> pos) & 1:
             c = hand_take_nb(st, p, pos)
-            ct = tb.card_deck[c]
             for s in range(2):
-                g = tb.card_gems[ct, s]
+                g = st.face[c, s]
                 if g >= 0 and tb.gem_power[g] == BONUS and ru.special_gems:
                     bonus += 1
             to_discard_nb(st, c)
@@ -247,7 +260,7 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
     if ru.special_gems:
         has_warp = False
         for i in range(st.hand_n[p]):
-            if card_has_power_nb(tb, st.hand[p, i], WARP):
+            if card_has_power_nb(st, tb, st.hand[p, i], WARP):
                 has_warp = True
                 for j in range(st.sc[S_PLACED]):
                     if j != cur and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL:
@@ -270,6 +283,8 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
         n = offer_nb(st, n, OPT_ABILITY, 0, 0, 0)
     if kind_here == FREE and free_uses < ru.free_use_cap and ability_usable_nb(st, tb, ru, p, cur):
         n = offer_nb(st, n, OPT_FREE, 0, 0, 0)
+    if st.sk[p, SK_SLOT0] >= 0:
+        n = list_skill_steps_nb(st, tb, ru, p, steps, n)
     return n
 
 
@@ -313,9 +328,15 @@ def movement_nb(st, tb, ru, pp, p):
         elif kind == OPT_ABILITY:
             steps -= 1
             run_ability_nb(st, tb, ru, pp, p, st.pos[p])
+            if st.sk[p, SK_SLOT0] >= 0:
+                after_ability_nb(st, tb, ru, pp, p, st.pos[p])
         elif kind == OPT_FREE:
             free_uses += 1
             run_ability_nb(st, tb, ru, pp, p, st.pos[p])
+            if st.sk[p, SK_SLOT0] >= 0:
+                after_ability_nb(st, tb, ru, pp, p, st.pos[p])
+        elif kind == OPT_SKILL:
+            steps += use_skill_step_nb(st, tb, ru, p, a, b, c)
 
 
 @njit(inline=True)
@@ -328,6 +349,9 @@ def action_nb(st, tb, ru, pp, p):
         act = st.opt[decide_nb(st, tb, ru, pp, D_ACTION, 2, p), 0]
     if act == ACT_ABILITY:
         run_ability_nb(st, tb, ru, pp, p, room)
+        if st.sk[p, SK_SLOT0] >= 0:
+            after_ability_nb(st, tb, ru, pp, p, room)
+            ability_again_nb(st, tb, ru, pp, p, room)
     else:
         c = take_top_nb(st)
         if c >= 0:
@@ -337,11 +361,19 @@ def action_nb(st, tb, ru, pp, p):
 
 @njit(inline=True)
 def discard_to_limit_nb(st, tb, ru, pp, p):
+    slot, extra = -1, 0
+    if st.sk[p, SK_SLOT0] >= 0:
+        slot, extra = hand_skill_nb(st, tb, p)
     while st.hand_n[p] > ru.hand_limit:
         n = 0
         for i in range(st.hand_n[p]):
             n = offer_nb(st, n, i, st.hand[p, i], 0, 0)
+        if slot >= 0 and st.hand_n[p] <= ru.hand_limit + extra:
+            n = offer_nb(st, n, -1, slot, 0, 0)  # keep the rest, with the hand-limit skill
         k = decide_nb(st, tb, ru, pp, D_DISCARD_LIMIT, n, p)
+        if st.opt[k, 0] < 0:
+            keep_hand_nb(st, tb, p, slot, st.hand_n[p])
+            return
         c = hand_take_nb(st, p, st.opt[k, 0])
         to_discard_nb(st, c)
         emit_nb(st, EV_DISCARD, c, 0, 0, 0, 0)
@@ -426,12 +458,21 @@ def end_turn_nb(st, tb, ru, pp, p):
 
 @njit(inline=True)
 def play_turn_nb(st, tb, ru, pp, p):
+    st.sc[S_HAND_BONUS] = 0
+    if st.sk[p, SK_SLOT0] >= 0:
+        skill_turn_start_nb(st, p)
     discard_to_limit_nb(st, tb, ru, pp, p)
-    if st.hand_n[p] > ru.hand_limit and st.sc[S_VIOLATION] == 0:
+    if st.hand_n[p] > ru.hand_limit + st.sc[S_HAND_BONUS] and st.sc[S_VIOLATION] == 0:
         st.sc[S_VIOLATION] = V_HAND_LIMIT
     movement_nb(st, tb, ru, pp, p)
-    if st.sc[S_ENDED]:
+    if st.sc[S_ENDED] == 0:
+        action_nb(st, tb, ru, pp, p)
+    if st.sk[p, SK_SLOT0] < 0:
+        if st.sc[S_ENDED] == 0:
+            end_turn_nb(st, tb, ru, pp, p)
         return
-    action_nb(st, tb, ru, pp, p)
-    end_turn_nb(st, tb, ru, pp, p)
+    restore_faces_nb(st, tb)  # a skill's face lasts until the turn ends
+    if st.sc[S_ENDED] == 0:
+        end_turn_nb(st, tb, ru, pp, p)
+        chaos_nb(st, tb, ru, pp, p)
 

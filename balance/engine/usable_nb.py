@@ -12,7 +12,7 @@ from balance.tables import ACTION, FREE, MOVEMENT, TUNNEL
 def count_discardable_nb(st, tb, p, fkind, mask):
     c = 0
     for i in range(st.hand_n[p]):
-        if fkind == F_NAMED or discard_matches_nb(tb, st.hand[p, i], fkind, mask):
+        if fkind == F_NAMED or discard_matches_nb(st, tb, st.hand[p, i], fkind, mask):
             c += 1
     return c
 

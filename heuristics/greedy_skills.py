@@ -1,0 +1,106 @@
+"""How greedy uses skills (balance/engine/skills_nb.py lists the uses).
+
+Its rule: use a skill where it clearly pays this turn, measured the way greedy measures
+everything, by the best door it can build.
+- In the movement step (before its plan): a skill that makes a better door buildable
+  within its steps than any it can build now. A turned card (`turn 1 card ...`) is tried card
+  by card; extra steps are worth taking when a paid door lies within them; a free move
+  (`move to any room`) to a room with a better paid door than any within its steps. Recovering
+  the top discard is a free card: always.
+- A hand-limit skill: always keep the cards. Drawing after an ability: always.
+- Using a room's ability again: when it would choose that ability over a draw (its action
+  rule).
+- Chaos Magic: keep the skill when it is free to (a redraw is a gamble on a skill it cannot
+  see). Choice of Skills: the first skill dealt (greedy has no measure of a skill's worth
+  before the game; the report's skill ranking is the designer's).
+"""
+
+from balance.engine.decisions import OPT_SKILL
+from balance.engine.faces_nb import new_face_nb  # the engine's own rule, not a copy
+from balance.engine.jit import njit
+from balance.engine.payment_nb import door_covered_nb, hand_supply_nb
+from balance.engine.state import PL_ROT, PL_TYPE, S_STEPS_LEFT, S_TILES_N, SK_SLOT0
+from balance.skill import SK_MOVE_ANY, SK_RECOVER, SK_STEPS, SK_TURN, SKC_N, SKC_OP
+from heuristics.memory import B_DIST, F_POINTS, F_SIDE, F_TILE, M_FRONT_N
+
+NONE = -1  # no door
+
+
+@njit
+def best_build_nb(st, m, tb, p, steps, at):
+    """The most points of a door the hand pays for: within `steps` of the player (by the
+    reach in m.rows[B_DIST]), or, with at >= 0, at that room only and with a step to spare."""
+    if st.sc[S_TILES_N] == 0:
+        return NONE
+    hand_supply_nb(st, tb, p)
+    best = NONE
+    for f in range(m.sc[M_FRONT_N]):
+        j = m.rows[F_TILE, f]
+        if at >= 0:
+            if j != at or steps < 1:
+                continue
+        elif m.rows[B_DIST, j] + 1 > steps:
+            continue
+        pts = m.rows[F_POINTS, f]
+        if pts > best and door_covered_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j],
+                                          m.rows[F_SIDE, f]):
+            best = pts
+    return best
+
+
+@njit
+def _turned_best_nb(st, m, tb, p, steps, s, a, b):
+    """best_build_nb as if the turn-a-card use (a, b) of skill s were made; undone after."""
+    i = a % 64
+    c = st.hand[p, i]
+    f0, f1 = st.face[c, 0], st.face[c, 1]
+    g0, g1 = new_face_nb(st, tb, p, s, c, b)
+    st.face[c, 0] = g0
+    st.face[c, 1] = g1
+    n = st.hand_n[p]
+    j = a // 64
+    if tb.skill_op[s, SKC_N] == 2:  # the second card leaves the hand: move it past the end
+        other = st.hand[p, j]
+        st.hand[p, j] = st.hand[p, n - 1]
+        st.hand[p, n - 1] = other
+        st.hand_n[p] = n - 1
+    v = best_build_nb(st, m, tb, p, steps, -1)
+    if tb.skill_op[s, SKC_N] == 2:
+        st.hand_n[p] = n
+        other = st.hand[p, n - 1]
+        st.hand[p, n - 1] = st.hand[p, j]
+        st.hand[p, j] = other
+    st.face[c, 0] = f0
+    st.face[c, 1] = f1
+    return v
+
+
+@njit
+def skill_step_nb(st, m, tb, n, p):
+    """The movement-step skill use that pays best, or -1. greedy's reach (m.rows[B_DIST])
+    must be fresh for this position."""
+    steps = st.sc[S_STEPS_LEFT]
+    base = -2  # not yet measured
+    pick = -1
+    pick_v = -1
+    for i in range(n):
+        if st.opt[i, 0] != OPT_SKILL:
+            continue
+        s = st.sk[p, SK_SLOT0 + st.opt[i, 1]]
+        op = tb.skill_op[s, SKC_OP]
+        if op == SK_RECOVER:
+            return i
+        if base == -2:
+            base = best_build_nb(st, m, tb, p, steps, -1)
+        v = NONE
+        if op == SK_STEPS:
+            v = best_build_nb(st, m, tb, p, tb.skill_op[s, SKC_N], -1)
+        elif op == SK_MOVE_ANY:
+            v = best_build_nb(st, m, tb, p, steps, st.opt[i, 2])
+        elif op == SK_TURN:
+            v = _turned_best_nb(st, m, tb, p, steps, s, st.opt[i, 2], st.opt[i, 3])
+        if v > base and v > pick_v:
+            pick, pick_v = i, v
+    if base != -2:
+        hand_supply_nb(st, tb, p)  # leave the hand's tally as the plan expects it
+    return pick
