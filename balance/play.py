@@ -42,6 +42,10 @@ class Setup:
         return [r.name for r in self.content.rooms]
 
     @property
+    def skill_names(self) -> list[str]:
+        return [k.name for k in self.content.skills]
+
+    @property
     def gem_names(self) -> list[str]:
         return [g.name for g in self.content.gems]
 

@@ -113,6 +113,22 @@ class Scenario:
     def stand(self, p: int, placed: int) -> None:
         self.st.pos[p] = placed
 
+    def skills(self, p: int, *names: str) -> None:
+        """Seat p holds these skills (one, or two as in Magic Circle), none used yet."""
+        from balance.engine.state import SK_DEALT0, SK_SLOT0, SK_USED0
+
+        ids = [self.setup.skill_names.index(n) for n in names]
+        for slot in range(2):
+            s = ids[slot] if slot < len(ids) else -1
+            self.st.sk[p, SK_SLOT0 + slot] = s
+            self.st.sk[p, SK_DEALT0 + slot] = s
+            self.st.sk[p, SK_USED0 + slot] = 0
+
+    def skill_uses(self, p: int) -> list[int]:
+        from balance.engine.state import SK_USED0
+
+        return [int(self.st.sk[p, SK_USED0 + slot]) for slot in range(2)]
+
     def script(self, *choices: int) -> None:
         self.st.script[: len(choices)] = choices
         self.st.sc[S_SCRIPT_N] = len(choices)
@@ -154,6 +170,16 @@ class Scenario:
 
         movement_nb(self.st, self.tb, self.ru, self.setup.players, p)
 
+    def discard_to_limit(self, p: int) -> None:
+        from balance.engine.turn_nb import discard_to_limit_nb
+
+        discard_to_limit_nb(self.st, self.tb, self.ru, self.setup.players, p)
+
+    def action(self, p: int) -> None:
+        from balance.engine.turn_nb import action_nb
+
+        action_nb(self.st, self.tb, self.ru, self.setup.players, p)
+
     def use_ability(self, p: int, placed: int) -> int:
         from balance.engine.ability_nb import run_ability_nb
 
@@ -162,6 +188,10 @@ class Scenario:
     # -- reading the result -------------------------------------------------------------
     def hand_cards(self, p: int) -> list[tuple[str, ...]]:
         return [self.card_gems(int(c)) for c in self.st.hand[p, : self.st.hand_n[p]]]
+
+    def face(self, c: int) -> tuple[str, ...]:
+        """The gems card c shows now (a skill may have turned it)."""
+        return tuple(self.setup.gem_names[g] for g in self.st.face[c, :2] if g >= 0)
 
     def card_gems(self, c: int) -> tuple[str, ...]:
         ct = self.tb.card_deck[c]

@@ -26,6 +26,18 @@ class Namer:
         gems = [self.gems[g] for g in self.s.tables.card_gems[ct] if g >= 0]
         return "(" + " + ".join(gems) + ")"
 
+    def skill(self, s: int) -> str:
+        return self.s.skill_names[s]
+
+    def skill_use(self, op: int, a: int, b: int, seat: int) -> str:
+        from balance.skill import SK_MOVE_ANY, SK_TURN
+
+        if op == SK_MOVE_ANY:
+            return f": moves to {self.room(a)}"
+        if op == SK_TURN:
+            return f" on the card at hand position {a % 64 + 1}"
+        return ""
+
     def room(self, i: int) -> str:
         t = self.placed.get(i, int(self.st.pl_type[i]) if i < self.st.sc[S_PLACED] else -1)
         return f"{self.rooms[t]} #{i}" if t >= 0 else f"room #{i}"
@@ -60,6 +72,12 @@ def format_game(setup: Setup, st, events: np.ndarray, decisions=None) -> str:
             lines.append(f"Setup: start tile {nm.room(a)}")
         elif code == E.EV_DEAL:
             pass
+        elif code == E.EV_SKILL_DEAL:
+            lines.append(f"  P{a + 1} holds the skill {nm.skill(c)}")
+        elif code == E.EV_SKILL:
+            lines.append(f"    uses {nm.skill(a)}{nm.skill_use(b, c, d, seat)}")
+        elif code == E.EV_SKILL_REDRAW:
+            lines.append(f"  draws a new skill, {nm.skill(b)}, for {nm.skill(a)}")
         elif code == E.EV_TURN:
             lines.append(f"Turn {turn + 1} - {who} in {nm.room(b)}")
         elif code == E.EV_DISCARD:

@@ -784,7 +784,7 @@ def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
     if kind == D_STEP:
         if st.sk[p, SK_SLOT0] >= 0:
             reach_nb(st, m, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
-            k = skill_step_nb(st, m, tb, n, p)
+            k = skill_step_nb(st, m, tb, ru, n, p)
             if k >= 0:
                 return k
         return plan_step_nb(st, m, tb, ru, w, n, p)

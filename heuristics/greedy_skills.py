@@ -18,7 +18,7 @@ everything, by the best door it can build.
 from balance.engine.decisions import OPT_SKILL
 from balance.engine.faces_nb import new_face_nb  # the engine's own rule, not a copy
 from balance.engine.jit import njit
-from balance.engine.payment_nb import door_covered_nb, hand_supply_nb
+from balance.engine.payment_nb import door_covered_nb, hand_has_warp_nb, hand_supply_nb
 from balance.engine.state import PL_ROT, PL_TYPE, S_STEPS_LEFT, S_TILES_N, SK_SLOT0
 from balance.skill import SK_MOVE_ANY, SK_RECOVER, SK_STEPS, SK_TURN, SKC_N, SKC_OP
 from heuristics.memory import B_DIST, F_POINTS, F_SIDE, F_TILE, M_FRONT_N
@@ -27,19 +27,21 @@ NONE = -1  # no door
 
 
 @njit
-def best_build_nb(st, m, tb, p, steps, at):
+def best_build_nb(st, m, tb, ru, p, steps, at):
     """The most points of a door the hand pays for: within `steps` of the player (by the
-    reach in m.rows[B_DIST]), or, with at >= 0, at that room only and with a step to spare."""
+    reach in m.rows[B_DIST]), anywhere with a Warpstone in hand, or, with at >= 0, at that
+    room only and with a step to spare."""
     if st.sc[S_TILES_N] == 0:
         return NONE
     hand_supply_nb(st, tb, p)
+    warp = ru.special_gems and hand_has_warp_nb(st, tb, p)
     best = NONE
     for f in range(m.sc[M_FRONT_N]):
         j = m.rows[F_TILE, f]
         if at >= 0:
             if j != at or steps < 1:
                 continue
-        elif m.rows[B_DIST, j] + 1 > steps:
+        elif m.rows[B_DIST, j] + 1 > steps and not warp:
             continue
         pts = m.rows[F_POINTS, f]
         if pts > best and door_covered_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j],
@@ -49,7 +51,7 @@ def best_build_nb(st, m, tb, p, steps, at):
 
 
 @njit
-def _turned_best_nb(st, m, tb, p, steps, s, a, b):
+def _turned_best_nb(st, m, tb, ru, p, steps, s, a, b):
     """best_build_nb as if the turn-a-card use (a, b) of skill s were made; undone after."""
     i = a % 64
     c = st.hand[p, i]
@@ -64,7 +66,7 @@ def _turned_best_nb(st, m, tb, p, steps, s, a, b):
         st.hand[p, j] = st.hand[p, n - 1]
         st.hand[p, n - 1] = other
         st.hand_n[p] = n - 1
-    v = best_build_nb(st, m, tb, p, steps, -1)
+    v = best_build_nb(st, m, tb, ru, p, steps, -1)
     if tb.skill_op[s, SKC_N] == 2:
         st.hand_n[p] = n
         other = st.hand[p, n - 1]
@@ -76,7 +78,7 @@ def _turned_best_nb(st, m, tb, p, steps, s, a, b):
 
 
 @njit
-def skill_step_nb(st, m, tb, n, p):
+def skill_step_nb(st, m, tb, ru, n, p):
     """The movement-step skill use that pays best, or -1. greedy's reach (m.rows[B_DIST])
     must be fresh for this position."""
     steps = st.sc[S_STEPS_LEFT]
@@ -91,14 +93,14 @@ def skill_step_nb(st, m, tb, n, p):
         if op == SK_RECOVER:
             return i
         if base == -2:
-            base = best_build_nb(st, m, tb, p, steps, -1)
+            base = best_build_nb(st, m, tb, ru, p, steps, -1)
         v = NONE
         if op == SK_STEPS:
-            v = best_build_nb(st, m, tb, p, tb.skill_op[s, SKC_N], -1)
+            v = best_build_nb(st, m, tb, ru, p, tb.skill_op[s, SKC_N], -1)
         elif op == SK_MOVE_ANY:
-            v = best_build_nb(st, m, tb, p, steps, st.opt[i, 2])
+            v = best_build_nb(st, m, tb, ru, p, steps, st.opt[i, 2])
         elif op == SK_TURN:
-            v = _turned_best_nb(st, m, tb, p, steps, s, st.opt[i, 2], st.opt[i, 3])
+            v = _turned_best_nb(st, m, tb, ru, p, steps, s, st.opt[i, 2], st.opt[i, 3])
         if v > base and v > pick_v:
             pick, pick_v = i, v
     if base != -2:

@@ -333,6 +333,7 @@ def chaos_nb(st, tb, ru, pp, p):
     st.sc[S_SKDECK_N] = n + 1
     shuffle_nb(st.skdeck[SKD_RNG], st.skdeck[SKD_DECK], n + 1)
     st.sk[p, SK_SLOT0] = new
+    st.sk[p, SK_USED0] = 0  # the new card has not been used
     emit_nb(st, EV_SKILL_REDRAW, old, new, 0, 0, 0)
 
 

@@ -1,0 +1,362 @@
+"""Skills (2nd edition): the effect language, the content, the six variants' deals, the
+rulebook's two Magic Circle examples, one scenario per skill in which greedy holding it uses
+it where it clearly pays, and whole games under every variant with the invariants checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from balance.content import load_content
+from balance.engine.decisions import OPT_SKILL
+from balance.engine.state import SK_SLOT0
+from balance.errors import InputError
+from balance.play import play_batch, prepare
+from balance.scenario import Scenario
+from balance.skill import SK_STEPS, SK_TURN, SkillError, parse_effect
+
+GEMS = {"Electrum", "Fire Ruby", "Obsidian", "Permafrost", "Raw Hope", "Soulstone",
+        "Star Tear", "Diamond Dust", "Echoglass", "Orichalcum", "Warpstone"}
+CONTENT = Path(__file__).resolve().parents[1] / "balance/data/content/gemrush-2e.toml"
+
+
+# -- the language ---------------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "extra steps 1", "hand limit +2", "draw 1 after ability", "ability again", "recover 2",
+    "move to any room", "turn 1 card into Echoglass Echoglass",
+    "turn 2 cards showing Echoglass into Diamond Dust", "turn 1 card into kept own",
+    "turn 1 card showing own into own Diamond Dust", "turn 1 card showing Fire Ruby into kept own",
+])
+def test_every_form_of_the_language_reads_back_as_written(text):
+    assert str(parse_effect(text, GEMS)) == text
+
+
+def test_gem_names_with_spaces_are_read_whole():
+    e = parse_effect("turn 1 card showing Star Tear into Fire Ruby Diamond Dust", GEMS)
+    assert (e.op, e.n, e.cond, e.out) == (SK_TURN, 1, "Star Tear", ("Fire Ruby", "Diamond Dust"))
+    assert parse_effect("extra steps 2", GEMS).op == SK_STEPS
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("", "empty"),
+    ("fly 3", "unknown effect"),
+    ("extra steps 0", "count from 1"),
+    ("extra steps 12", "count from 1"),
+    ("hand limit 2", "unknown effect"),
+    ("turn 1 card into Ruby", "unknown gem 'Ruby'"),
+    ("turn 1 card into kept kept", "name it once"),
+    ("turn 1 card into Obsidian Obsidian Obsidian", "one or two gems"),
+    ("turn 2 cards into Diamond Dust", "say what it shows"),
+    ("turn 3 cards showing own into Obsidian", "'turn 1 card' or 'turn 2 cards'"),
+    ("turn 1 card showing kept into Obsidian", "expected a gem or own"),
+    ("turn 1 card showing Obsidian Raw Hope", "needs 'into'"),
+    ("x" * 300, "at most 200"),
+])
+def test_a_bad_effect_says_what_is_wrong(text, phrase):
+    with pytest.raises(SkillError, match=phrase):
+        parse_effect(text, GEMS)
+
+
+# -- the content ----------------------------------------------------------------------------
+def test_the_box_has_twenty_skills_the_four_named_ones_first():
+    c = load_content("gemrush-2e")
+    assert len(c.skills) == 20 and sum(k.copies for k in c.skills) == 20
+    assert [k.name for k in c.skills[:4]] == ["Harmonization", "Transmutation", "Evocation",
+                                              "Permeation"]
+    assert all("reconstructed" in k.text.lower() for k in c.skills[4:])
+
+
+def _edited(tmp_path, old, new):
+    text = CONTENT.read_text()
+    assert old in text
+    p = tmp_path / "box.toml"
+    p.write_text(text.replace(old, new, 1))
+    return p
+
+
+@pytest.mark.parametrize("old, new, phrase", [
+    ('effect = "extra steps 1"', 'effect = "extra steps many"', "skill 'Pathfinder'.*effect"),
+    ('effect = "extra steps 1"', 'effect = "extra steps 1"\nuses = 0', "uses.*at least 1"),
+    ('effect = "extra steps 1"', 'effect = "extra steps 1"\nbogus = 1', "unknown field"),
+    ('effect = "extra steps 1"', "", "effect.*missing"),
+    ("skill_cards = 20", "skill_cards = 21", "declares 21 skill cards"),
+    ('name = "Sprinter"', 'name = "Pathfinder"', "duplicate skill name"),
+])
+def test_a_bad_skill_in_a_content_file_is_refused_by_name(tmp_path, old, new, phrase):
+    with pytest.raises(InputError, match=phrase):
+        load_content(_edited(tmp_path, old, new))
+
+
+def test_a_designer_changes_a_skill_without_engine_code(tmp_path):
+    p = _edited(tmp_path, 'effect = "extra steps 1"', 'effect = "extra steps 3"')
+    s = prepare("2e", "crisis", 2, "greedy", content=str(p), rules={"skills": "shared",
+                                                                     "shared_skill": "Pathfinder"})
+    assert s.tables.skill_op[s.skill_names.index("Pathfinder"), 1] == 3
+
+
+# -- the variants ---------------------------------------------------------------------------
+@pytest.mark.parametrize("rules, phrase", [
+    ({"skills": "shared", "shared_skill": "Levitation"}, "shared_skill.*Levitation"),
+    ({"skills": "choice", "skill_choice": 5}, "deals 35 skill cards to 7 players"),
+    ({"skills": "sometimes"}, "must be one of normal, choice"),
+])
+def test_a_variant_that_cannot_be_dealt_is_refused(rules, phrase):
+    with pytest.raises(InputError, match=phrase):
+        prepare("2e", "crisis", 7, "greedy", rules=rules)
+
+
+def test_a_box_without_skills_cannot_play_a_skill_variant():
+    with pytest.raises(InputError, match="no skill cards"):
+        prepare("1e", "crisis", 3, "greedy", rules={"skills": "normal"})
+
+
+def _deal(rules, players=4, games=30, heuristic="greedy"):
+    s = prepare("2e", "crisis", players, heuristic, None, True, rules)
+    b = play_batch(s, np.arange(games), check=True)
+    assert (b.out[:, 11] == 0).all(), "an invariant was broken"  # R_VIOLATION
+    return b.skills, b
+
+
+def test_normal_deals_one_different_skill_to_each_seat():
+    sk, _ = _deal({"skills": "normal"})
+    assert (sk[:, :, 1] == -1).all() and (sk[:, :, 0] >= 0).all()
+    assert all(len(set(g[:, 0])) == 4 for g in sk)
+    assert len({tuple(g[:, 0]) for g in sk}) > 20  # dealt at random
+
+
+def test_shared_gives_everyone_the_named_skill_or_one_dealt():
+    sk, _ = _deal({"skills": "shared", "shared_skill": "Encore"})
+    assert (sk[:, :, 0] == 9).all() and (sk[:, :, 1] == -1).all()
+    sk, _ = _deal({"skills": "shared"})
+    assert all(len(set(g[:, 0])) == 1 for g in sk) and len(set(sk[:, 0, 0])) > 5
+
+
+def test_magic_circle_gives_each_seat_the_cards_on_either_side():
+    sk, _ = _deal({"skills": "circle"})
+    for g in sk:
+        for q in range(4):
+            assert g[q, 1] == g[(q - 1) % 4, 0]  # the card shared with the right-hand seat
+        assert len(set(g[:, 0])) == 4
+
+
+def test_choice_keeps_one_of_the_dealt_skills_and_none_deals_nothing():
+    sk, _ = _deal({"skills": "choice", "skill_choice": 3})
+    assert (sk[:, :, 0] >= 0).all() and all(len(set(g[:, 0])) == 4 for g in sk)
+    sk, _ = _deal({"skills": "none"})
+    assert (sk == -1).all()
+
+
+def _trace(rules, players=4, seed=3):
+    from balance.play import play_traced
+    from balance.trace import format_game
+
+    s = prepare("2e", "crisis", players, "greedy", None, True, rules)
+    st, ev = play_traced(s, seed)
+    return format_game(s, st, ev)
+
+
+def test_chaos_magic_redraws_skills_during_the_game():
+    t = _trace({"skills": "chaos"})
+    assert "draws a new skill" in t and "holds the skill" in t
+    assert "draws a new skill" not in _trace({"skills": "normal"})
+
+
+@pytest.mark.parametrize("variant", ["normal", "choice", "shared", "chaos", "circle"])
+@pytest.mark.parametrize("players", [1, 4, 7])
+def test_whole_games_keep_every_invariant_under_every_variant(variant, players):
+    _deal({"skills": variant}, players=players, games=12)
+
+
+def test_random_players_keep_the_invariants_with_skills_too():
+    _deal({"skills": "circle"}, players=3, games=25, heuristic="random")
+    _deal({"skills": "chaos"}, players=2, games=25, heuristic="random")
+
+
+def test_skills_never_move_the_shuffles_of_the_game():
+    """The skill deal draws from its own stream: the same seed deals the same gem cards and
+    room tiles whatever the skill variant, so variants pair on common seeds."""
+    from balance.engine.game_nb import reset_nb, setup_nb
+    from balance.engine.rng import seed_state
+    from balance.engine.state import new_state
+
+    states = []
+    for variant in ("none", "normal", "circle"):
+        s = prepare("2e", "crisis", 4, "greedy", None, True, {"skills": variant})
+        st = new_state(s.tables, s.rules)
+        reset_nb(st, s.tables, s.rules, s.players, seed_state(5), 0, 1)
+        setup_nb(st, s.tables, s.rules, s.players)
+        states.append(st)
+    none, normal, circle = states
+    for st in (normal, circle):
+        assert (st.hand == none.hand).all() and (st.deck == none.deck).all()
+        assert (st.tiles == none.tiles).all() and (st.rng == none.rng).all()
+    assert (none.sk[:, SK_SLOT0] == -1).all() and (normal.sk[:, SK_SLOT0] >= 0).all()
+
+
+# -- the rulebook's Magic Circle examples ---------------------------------------------------
+def _skill_rows(sc, p=0):
+    return [r for r in sc.steps(p) if r[0] == OPT_SKILL]
+
+
+def test_harmonization_echoglass_cannot_be_transmuted():
+    sc = Scenario("2e", players=1, heuristic="scripted")
+    vein = sc.place("Obsidian Vein", 0, 0)
+    plain, echo1, echo2 = sc.hand(0, ["Obsidian", "Star Tear"], ["Echoglass", "Fire Ruby"],
+                                  ["Echoglass", "Raw Hope"])
+    sc.stand(0, vein)
+    sc.skills(0, "Harmonization", "Transmutation")
+    from balance.engine.skills_nb import use_skill_step_nb
+
+    use_skill_step_nb(sc.st, sc.tb, sc.ru, 0, 0, 0, -1)  # Harmonization on the plain card
+    assert sc.face(plain) == ("Echoglass", "Echoglass")
+    transmute = [r for r in _skill_rows(sc) if r[1] == 1]
+    # Two Echoglass cards can be transmuted (either one turned), but never with the card
+    # Harmonization made Echoglass: its printed gems are Obsidian and Star Tear.
+    pairs = {(r[2] % 64, r[2] // 64) for r in transmute}
+    assert pairs == {(1, 2), (2, 1)}
+
+
+def test_evocation_does_not_open_permeation_to_a_card_without_the_colour():
+    sc = Scenario("2e", players=1, heuristic="scripted")  # seat 1 plays the Electrum dwarf
+    vein = sc.place("Obsidian Vein", 0, 0)
+    other, own = sc.hand(0, ["Obsidian", "Star Tear"], ["Electrum", "Raw Hope"])
+    sc.stand(0, vein)
+    sc.skills(0, "Evocation", "Permeation")
+    from balance.engine.skills_nb import use_skill_step_nb
+
+    use_skill_step_nb(sc.st, sc.tb, sc.ru, 0, 0, 0, 0)  # Evocation: Obsidian and Electrum
+    assert sc.face(other) == ("Obsidian", "Electrum")
+    perm = {r[2] for r in _skill_rows(sc) if r[1] == 1}
+    assert perm == {1}  # only the card printed with Electrum
+    use_skill_step_nb(sc.st, sc.tb, sc.ru, 0, 1, 1, -1)  # both skills may meet on that card
+    assert sc.face(own) == ("Electrum", "Diamond Dust")
+    assert sc.skill_uses(0) == [1, 1]
+
+
+def test_a_turned_card_shows_its_printed_gems_once_it_leaves_the_hand_or_the_turn_ends():
+    sc = Scenario("2e", players=1, heuristic="scripted")
+    vein = sc.place("Obsidian Vein", 0, 0)
+    card, = sc.hand(0, ["Obsidian", "Star Tear"])
+    sc.stand(0, vein)
+    sc.skills(0, "Lodestone")
+    from balance.engine.skills_nb import restore_faces_nb, use_skill_step_nb
+
+    use_skill_step_nb(sc.st, sc.tb, sc.ru, 0, 0, 0, -1)
+    assert sc.face(card) == ("Electrum", "Electrum")
+    restore_faces_nb(sc.st, sc.tb)
+    assert sc.face(card) == ("Obsidian", "Star Tear")
+
+
+# -- one scenario per skill: greedy uses it where it clearly pays -----------------------------
+def _build_turn(skill, hand, room="Obsidian Vein", seat=0, rules=None, discards=()):
+    """Seat `seat` stands in `room` with `hand` and plays its movement step; returns its
+    score and its skill's uses."""
+    sc = Scenario("2e", players=seat + 1, heuristic="greedy", rules=rules)
+    r = sc.place(room, 0, 0)
+    sc.hand(seat, *hand)
+    if discards:
+        sc.discards(*discards)
+    sc.tiles("Great Cavern", "Great Cavern", "Great Cavern")
+    sc.stand(seat, r)
+    if skill:
+        sc.skills(seat, skill)
+    sc.movement(seat)
+    return sc.score(seat), sc.skill_uses(seat)[0], sc
+
+
+# Obsidian Vein's north door pays Obsidian, Permafrost and Electrum for 2 points; Permafrost
+# Vein's south door Obsidian twice and Star Tear; Prism Shaft's north door Electrum twice and
+# Obsidian. Seat 1 plays the Electrum dwarf, seat 2 Fire Ruby.
+PAYS = [
+    ("Harmonization", "Permafrost Vein", [["Obsidian", "Star Tear"], ["Raw Hope", "Soulstone"]],
+     None),
+    ("Transmutation", "Obsidian Vein", [["Obsidian", "Permafrost"], ["Echoglass", "Fire Ruby"],
+                                        ["Echoglass", "Raw Hope"]], None),
+    ("Evocation", "Obsidian Vein", [["Obsidian", "Permafrost"], ["Raw Hope", "Star Tear"]], None),
+    ("Permeation", "Obsidian Vein", [["Obsidian", "Raw Hope"], ["Electrum", "Star Tear"]], None),
+    ("Stonecutter", "Prism Shaft", [["Obsidian", "Soulstone"], ["Electrum", "Fire Ruby"]], None),
+    ("Lodestone", "Prism Shaft", [["Obsidian", "Soulstone"], ["Fire Ruby", "Permafrost"]], None),
+    ("Orichalcum Smith", "Obsidian Vein", [["Obsidian", "Permafrost"],
+                                           ["Orichalcum", "Raw Hope"]], None),
+    ("Mirror Mind", "Obsidian Vein", [["Obsidian", "Permafrost"], ["Echoglass", "Raw Hope"]],
+     None),
+    ("Dust Splitter", "Obsidian Vein", [["Obsidian", "Raw Hope"], ["Diamond Dust"]], None),
+    ("Prism", "Obsidian Vein", [["Obsidian", "Raw Hope"], ["Electrum", "Star Tear"],
+                                ["Electrum", "Soulstone"]], None),
+    ("Warpwalker", "Obsidian Vein", [["Obsidian", "Permafrost"], ["Electrum", "Star Tear"],
+                                     ["Raw Hope", "Soulstone"]], {"steps": 0}),
+    ("Pathfinder", "Obsidian Vein", [["Obsidian", "Permafrost"], ["Electrum", "Star Tear"]],
+     {"steps": 0}),
+    ("Sprinter", "Obsidian Vein", [["Obsidian", "Permafrost"], ["Electrum", "Star Tear"]],
+     {"steps": 0}),
+]
+
+
+@pytest.mark.parametrize("skill, room, hand, rules", PAYS, ids=[p[0] for p in PAYS])
+def test_greedy_uses_a_skill_that_pays_for_a_better_door(skill, room, hand, rules):
+    without, _, _ = _build_turn(None, hand, room, rules=rules)
+    score, uses, _ = _build_turn(skill, hand, room, rules=rules)
+    assert uses == 1
+    assert score > without
+
+
+def test_greedy_leaves_a_skill_alone_where_it_does_not_pay():
+    hand = [["Obsidian", "Permafrost"], ["Electrum", "Star Tear"]]  # pays the 2-point door
+    for skill in ("Evocation", "Lodestone", "Harmonization"):
+        score, uses, _ = _build_turn(skill, hand)
+        assert uses == 0 and score == 2
+
+
+def test_greedy_blinks_to_a_room_whose_door_it_can_pay():
+    sc = Scenario("2e", players=1, heuristic="greedy", rules={"steps": 1})
+    here = sc.place("Dead-end Grotto", 0, 0, rot=2)  # its one door leads nowhere it can pay
+    there = sc.place("Obsidian Vein", 6, 6)
+    sc.hand(0, ["Obsidian", "Permafrost"], ["Electrum", "Star Tear"])
+    sc.tiles("Great Cavern", "Great Cavern")
+    sc.stand(0, here)
+    sc.skills(0, "Blink")
+    sc.movement(0)
+    assert sc.skill_uses(0)[0] == 1 and sc.score(0) == 2 and sc.st.pos[0] != here
+    assert there >= 0
+
+
+@pytest.mark.parametrize("skill, taken", [("Scavenger", 1), ("Magpie", 2)])
+def test_greedy_recovers_the_top_of_the_discard_pile(skill, taken):
+    _, uses, sc = _build_turn(skill, [["Fire Ruby", "Raw Hope"]],
+                              discards=(["Soulstone", "Star Tear"], ["Obsidian", "Raw Hope"]))
+    assert uses == taken
+
+
+@pytest.mark.parametrize("cards, kept", [(6, 6), (7, 6), (5, 5)])
+def test_greedy_keeps_its_cards_with_a_larger_hand_limit(cards, kept):
+    sc = Scenario("2e", players=1, heuristic="greedy")
+    r = sc.place("Obsidian Vein", 0, 0)
+    pairs = [["Electrum", "Fire Ruby"], ["Obsidian", "Raw Hope"], ["Soulstone", "Star Tear"],
+             ["Permafrost", "Fire Ruby"], ["Electrum", "Soulstone"], ["Raw Hope", "Star Tear"],
+             ["Fire Ruby", "Obsidian"]]
+    sc.hand(0, *pairs[:cards])
+    sc.stand(0, r)
+    sc.skills(0, "Deep Pockets")
+    sc.discard_to_limit(0)
+    assert sc.st.hand_n[0] == kept and sc.skill_uses(0)[0] == 1
+
+
+@pytest.mark.parametrize("skill, drawn", [("Prospector", 3), ("Deep Delver", 4),
+                                          ("Encore", 4)])
+def test_greedy_draws_more_after_its_ability(skill, drawn):
+    sc = Scenario("2e", players=1, heuristic="greedy")
+    r = sc.place("Dead-end Grotto", 0, 0)  # draw 2
+    sc.deck(*[["Electrum", "Fire Ruby"], ["Obsidian", "Raw Hope"], ["Soulstone", "Star Tear"],
+              ["Permafrost", "Fire Ruby"], ["Electrum", "Soulstone"], ["Raw Hope", "Star Tear"]])
+    sc.stand(0, r)
+    sc.skills(0, skill)
+    sc.action(0)
+    assert sc.st.hand_n[0] == drawn and sc.skill_uses(0)[0] == 1
+
+
+def test_every_skill_of_the_box_has_a_scenario_here():
+    tested = {p[0] for p in PAYS} | {"Blink", "Scavenger", "Magpie", "Deep Pockets",
+                                      "Prospector", "Deep Delver", "Encore"}
+    assert tested == {k.name for k in load_content("gemrush-2e").skills}
