@@ -52,11 +52,14 @@ MAX_SHARDS = 500_000
 TOP_KEYS = ("experiment", "rules", "knobs", "patches", "grid")
 EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "seats",
                    "games", "seed", "shard_size", "players", "target", "exhaust", "baseline",
-                   "ablate")
+                   "ablate", "each_skill")
 # `ablate = "out"` (or "plain") makes one variant per room on top of the unchanged box
 # (variant 0, the baseline): the room taken out of the box, or swapped for a plain room with
 # the same doors and no ability. The variants' swept column is `ablate` (the room's name).
 ABLATE_MODES = ("out", "plain")
+# `each_skill = true` makes one variant per skill of the box, every player holding it (the
+# Shared Skill variant), on top of No Skills (variant 0, the baseline), on the same seeds:
+# each skill's paired worth to a Crisis team. The variants' swept column is `skill`.
 # Fixed in [experiment] or swept in [grid]; so are the rule fields, and players' knobs as
 # knob.<name> (fixed in [knobs]).
 VARIANT_KEYS = ("players", "target", "exhaust", "heuristic", "seats")
@@ -420,6 +423,18 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             probs.add("[experiment]", "ablate", "makes the variants itself (one per room, "
                       "against the unchanged box): fix the [grid] keys in [experiment] or "
                       "[rules], or write one ablation per setting")
+    each_skill = head.get("each_skill", False)
+    if not isinstance(each_skill, bool):
+        probs.add("[experiment]", "each_skill", f"must be true or false, got {each_skill!r}")
+        each_skill = False
+    elif each_skill and (grid or ablate is not None):
+        probs.add("[experiment]", "each_skill", "makes the variants itself (one per skill, "
+                  "against No Skills): it takes no [grid] and no ablate; fix those in "
+                  "[experiment] or [rules], or write one experiment per setting")
+    elif each_skill and mode == "rush":
+        probs.add("[experiment]", "each_skill", "measures a skill's worth to a Crisis team; "
+                  "in Rush every seat would hold it. Read the holders' win rates in the Rush "
+                  "section of a run that plays the Normal variant instead")
     if "players" not in fixed and "players" not in grid:
         probs.add("[experiment]", "players", "is missing: give it in [experiment] or [grid]")
     if not edition:
@@ -467,6 +482,11 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                     probs.add("[grid]", k, p.message)
     probs.raise_if_any()
 
+    if each_skill and not probs.items:
+        if not c.skills:
+            probs.add("[experiment]", "each_skill", f"the box {content_file} has no skills")
+            probs.raise_if_any()
+        grid["skill"] = ["none"] + [k.name for k in c.skills]
     if ablate in ABLATE_MODES and not probs.items:
         # Rooms in content order; a tunnel has no ability to take away from a plain copy.
         grid["ablate"] = ["none"] + [r.name for r in c.rooms
@@ -611,6 +631,9 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
         for k in keys:
             if k.startswith(KNOB_PREFIX):
                 knob_values[k[len(KNOB_PREFIX):]] = values[k]
+            elif k == "skill":
+                overrides["skills"] = "none" if values[k] == "none" else "shared"
+                overrides["shared_skill"] = "" if values[k] == "none" else values[k]
             elif k not in VARIANT_KEYS and k not in SETTING_KEYS and k != "ablate" \
                     and not patch_key(k, patches):
                 overrides[k] = values[k]
@@ -652,7 +675,7 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
                 swept[k] = ",".join(values[k])
             elif k.startswith(KNOB_PREFIX):
                 swept[k] = float(values[k])
-            elif k in VARIANT_KEYS or k in SETTING_KEYS or k == "ablate" \
+            elif k in VARIANT_KEYS or k in SETTING_KEYS or k in ("ablate", "skill") \
                     or patch_key(k, patches):
                 swept[k] = values[k]
             elif k.startswith("crisis_targets."):

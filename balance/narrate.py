@@ -31,7 +31,10 @@ class Narrator:
             rows = [tuple(int(st.hand[p, b]) for b in range(int(st.hand_n[p]))
                           if (r[0] >> b) & 1) for r in rows]
         elif kind == D.D_DISCARD_LIMIT or kind == D.D_ABILITY_DISCARD or kind == D.D_KEEP:
-            rows = [(r[1],) for r in rows]
+            rows = [(r[1],) if r[0] >= 0 else (-1, int(st.sk[p, r[1]])) for r in rows]
+        elif kind == D.D_STEP:  # a skill's slot means nothing later: keep the skill
+            rows = [(r[0], int(st.sk[p, r[1]]), r[2], r[3]) if r[0] == D.OPT_SKILL else r
+                    for r in rows]
         k = int(self.rng.integers(n))
         self.log.append((int(st.sc[S_EV_N]), kind, p, rows, k))
         return k
@@ -75,7 +78,10 @@ def _option(nm, kind: int, r: tuple) -> str:
                 D.OPT_WARP_MOVE: lambda: f"Warpstone to {nm.room(b)}",
                 D.OPT_WARP_BUILD: lambda: f"Warpstone build {SIDES[b]} of {nm.room(a)}",
                 D.OPT_ABILITY: lambda: "use this room (a step)",
-                D.OPT_FREE: lambda: "use this room (free)"}[op]()
+                D.OPT_FREE: lambda: "use this room (free)",
+                D.OPT_SKILL: lambda: nm.skill(a) + nm.skill_option(a, b, c)}[op]()
+    if kind == D.D_DISCARD_LIMIT and r[0] < 0:
+        return f"keep the rest ({nm.skill(r[1])})"
     if kind == D.D_PAYMENT:
         return " ".join(nm.card(c) for c in r)
     if kind in (D.D_DISCARD_LIMIT, D.D_ABILITY_DISCARD, D.D_KEEP):
@@ -94,4 +100,8 @@ def _option(nm, kind: int, r: tuple) -> str:
         return f"P{r[0] + 1}"
     if kind == D.D_MOVE_ANY:
         return nm.room(r[0])
+    if kind == D.D_SKILL:
+        return "no" if r[0] < 0 else ("redraw " if r[2] else "") + nm.skill(r[1])
+    if kind == D.D_SKILL_PICK:
+        return nm.skill(r[0])
     return str(r[0])  # X, a cell

@@ -17,7 +17,7 @@ from balance.limits import check_variant
 from balance.rules import Profile, profile_for
 from balance.tables import Rules, Tables, compile_rules, compile_tables
 
-ENGINE_VERSION = "4"  # bump whenever the engine's behaviour changes
+ENGINE_VERSION = "5"  # bump whenever the engine's behaviour changes
 
 
 @dataclass

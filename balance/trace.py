@@ -29,13 +29,31 @@ class Namer:
     def skill(self, s: int) -> str:
         return self.s.skill_names[s]
 
-    def skill_use(self, op: int, a: int, b: int, seat: int) -> str:
-        from balance.skill import SK_MOVE_ANY, SK_TURN
+    def skill_option(self, s: int, a: int, b: int) -> str:
+        """What an OPT_SKILL row (skill s, a, b) does, in words (skills_nb.py's rows)."""
+        from balance.skill import SK_MOVE_ANY, SK_TURN, SKC_N, SKC_OP
+
+        op = int(self.s.tables.skill_op[s, SKC_OP])
+        if op == SK_MOVE_ANY:
+            return f" to {self.room(a)}"
+        if op == SK_TURN:
+            out = f" on hand card {a % 64 + 1}"
+            if self.s.tables.skill_op[s, SKC_N] == 2:
+                out += f", discarding hand card {a // 64 + 1}"
+            return out + (f" keeping its gem {b + 1}" if b >= 0 else "")
+        return ""
+
+    def skill_use(self, op: int, a: int, b: int) -> str:
+        from balance.skill import SK_AGAIN, SK_MOVE_ANY, SK_STEPS, SK_TURN
 
         if op == SK_MOVE_ANY:
             return f": moves to {self.room(a)}"
+        if op == SK_AGAIN:
+            return f": {self.room(a)} again"
+        if op == SK_STEPS:
+            return ": more steps"
         if op == SK_TURN:
-            return f" on the card at hand position {a % 64 + 1}"
+            return f" on {self.card(a)}" + (f", discarding {self.card(b)}" if b >= 0 else "")
         return ""
 
     def room(self, i: int) -> str:
@@ -75,9 +93,14 @@ def format_game(setup: Setup, st, events: np.ndarray, decisions=None) -> str:
         elif code == E.EV_SKILL_DEAL:
             lines.append(f"  P{a + 1} holds the skill {nm.skill(c)}")
         elif code == E.EV_SKILL:
-            lines.append(f"    uses {nm.skill(a)}{nm.skill_use(b, c, d, seat)}")
+            lines.append(f"  {who} uses the skill {nm.skill(a)}{nm.skill_use(b, c, d)}")
+        elif code == E.EV_FACE:
+            lines.append(f"    {nm.card(a)} now shows "
+                         + " and ".join(nm.gems[g] for g in (b, c) if g >= 0))
+        elif code == E.EV_RECOVER:
+            lines.append(f"    takes {nm.card(a)} back from the discard pile")
         elif code == E.EV_SKILL_REDRAW:
-            lines.append(f"  draws a new skill, {nm.skill(b)}, for {nm.skill(a)}")
+            lines.append(f"  {who} draws a new skill, {nm.skill(b)}, for {nm.skill(a)}")
         elif code == E.EV_TURN:
             lines.append(f"Turn {turn + 1} - {who} in {nm.room(b)}")
         elif code == E.EV_DISCARD:

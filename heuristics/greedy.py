@@ -94,7 +94,7 @@ from balance.tables import (
     WARP,
     WILD,
 )
-from heuristics.greedy_skills import skill_step_nb
+from heuristics.greedy_skills import skill_step_nb, steps_skill_nb
 from heuristics.knobs import Knob
 from heuristics.memory import (
     B_ARG,
@@ -785,6 +785,9 @@ def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
         if st.sk[p, SK_SLOT0] >= 0:
             reach_nb(st, m, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
             k = skill_step_nb(st, m, tb, ru, n, p)
+            if k < 0 and st.sc[S_STEPS_LEFT] == 0 and m.sc[M_PLAN_KEY] == plan_key_nb(st, p) \
+                    and m.sc[M_PLAN_TARGET] != st.pos[p]:
+                k = steps_skill_nb(st, tb, n, p)  # its plan walks on: take the free steps
             if k >= 0:
                 return k
         return plan_step_nb(st, m, tb, ru, w, n, p)

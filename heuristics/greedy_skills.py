@@ -4,7 +4,8 @@ Its rule: use a skill where it clearly pays this turn, measured the way greedy m
 everything, by the best door it can build.
 - In the movement step (before its plan): a skill that makes a better door buildable
   within its steps than any it can build now. A turned card (`turn 1 card ...`) is tried card
-  by card; extra steps are worth taking when a paid door lies within them; a free move
+  by card; extra steps are worth taking when a paid door lies within them, or when its plan
+  for the turn still walks on (toward a door, a room's ability or the frontier); a free move
   (`move to any room`) to a room with a better paid door than any within its steps. Recovering
   the top discard is a free card: always.
 - A hand-limit skill: always keep the cards. Drawing after an ability: always.
@@ -75,6 +76,16 @@ def _turned_best_nb(st, m, tb, ru, p, steps, s, a, b):
     st.face[c, 0] = f0
     st.face[c, 1] = f1
     return v
+
+
+@njit
+def steps_skill_nb(st, tb, n, p):
+    """The option of an extra-steps skill, or -1."""
+    for i in range(n):
+        if st.opt[i, 0] == OPT_SKILL and \
+                tb.skill_op[st.sk[p, SK_SLOT0 + st.opt[i, 1]], SKC_OP] == SK_STEPS:
+            return i
+    return -1
 
 
 @njit

@@ -8,13 +8,13 @@ and figure is made from the counts, so the report of ten million games fits in m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
 from balance.content import load_content
 from balance.errors import InputError
-from reports import burn, crisis, frame, players, rooms, rush, tally
+from reports import burn, crisis, frame, players, rooms, rush, skills, tally
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ class Analysis:
     seat_wins: pl.DataFrame
     margin_counts: pl.DataFrame    # rush.margin_counts
     score_margin: pl.DataFrame
+    skill_holders: pl.DataFrame = field(default_factory=pl.DataFrame)  # skills.holder_table
 
     @property
     def games(self) -> int:
@@ -104,6 +105,7 @@ def analyse(games, room_table, manifest: dict | None,
         player_targets=players.target_spread(targets, player_keys),
         seat_wins=rush.seat_wins(t),
         margin_counts=rush.margin_counts(t), score_margin=rush.score_margin(t),
+        skill_holders=skills.holder_table(skills.holder_counts(games)),
     )
 
 

@@ -86,6 +86,7 @@ class Comparison:
     notes: tuple[str, ...] = ()
     resamples: int = paired.RESAMPLES
     seed: int = paired.SEED
+    run_dir: str = ""  # the run folder compared, when it was read from one
 
     @property
     def family(self) -> int:
@@ -212,7 +213,8 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
     curve_diff = (pl.concat(curve_rows) if curve_rows
                   else pl.DataFrame(schema=CURVE_DIFFERENCE_SCHEMA))
     return Comparison(str(manifest.get("experiment", "")), mode, base, table, differences,
-                      curve, curve_diff, tuple(dict.fromkeys(notes)), resamples, seed)
+                      curve, curve_diff, tuple(dict.fromkeys(notes)), resamples, seed,
+                      run_dir)
 
 
 def _arms(games: pl.DataFrame) -> dict[int, pl.DataFrame]:

@@ -63,10 +63,16 @@ def curves_figure(cmp: Comparison, title: str) -> Figure | None:
     return fig
 
 
-def forest_figure(cmp: Comparison, quantity: str, title: str) -> Figure | None:
+def forest_figure(cmp: Comparison, quantity: str, title: str, ranked: str = "") -> Figure | None:
     """Each version's difference from its baseline in one quantity, with its 95% interval;
-    filled where it survives Holm's correction. None when no version has that quantity."""
-    d = cmp.differences.filter(pl.col("quantity") == quantity).head(MAX_FOREST_ROWS)
+    filled where it survives Holm's correction. None when no version has that quantity.
+    With `ranked` (a swept key, e.g. "skill="), the versions are ranked by the difference,
+    largest on top, and named by that key's value."""
+    d = cmp.differences.filter(pl.col("quantity") == quantity)
+    if ranked:
+        d = d.sort("difference", descending=True).with_columns(
+            pl.col("label").str.extract(f"{ranked}([^,]+)").fill_null(pl.col("label")))
+    d = d.head(MAX_FOREST_ROWS)
     if d.height == 0:
         return None
     rate = d["kind"][0] == "rate"

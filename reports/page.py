@@ -92,13 +92,18 @@ def _settings(a: Analysis, *tables: pl.DataFrame) -> list[str]:
 def build_sections(a: Analysis, comparisons: list | None = None) -> list[Section]:
     """The page's sections; `comparisons` are (run name, reports.compare.Comparison) of the
     runs whose versions differ by a lever."""
+    from reports import skills
     from reports.comparison_page import comparison_section
+    from reports.skills_page import skills_section
 
     cmps = list(comparisons or [])
     sections = [crisis_section(a), players_section(a), rooms_section(a), burn_section(a),
-                rush_section(a)]
-    if cmps:
-        sections.insert(0, comparison_section(cmps, a.room_value if a.has_rooms else None))
+                rush_section(a), skills_section(a, cmps)]
+    # Skill runs are read in the Skills section; the others in Comparison.
+    levers = [(n, c) for n, c in cmps
+              if not skills.is_skill_effects(c) and not skills.is_skill_variants(c)]
+    if levers:
+        sections.insert(0, comparison_section(levers, a.room_value if a.has_rooms else None))
     summary = summary_section(a, sections, cmps)
     return [summary, *sections, run_section(a)]
 

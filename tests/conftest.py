@@ -15,7 +15,8 @@ from balance.cli import app
 
 # A small but complete 2nd-edition content file: two standard gems and the wild Diamond Dust,
 # a single, a double and a lone Diamond Dust card, two action rooms and a straight tunnel.
-# Rooms: 2 + 1 + 2 = 5 tiles; cards: 2 + 2 + 2 = 6 cards.
+# Rooms: 2 + 1 + 2 = 5 tiles; cards: 2 + 2 + 2 = 6 cards; one skill, 7 copies (a skill each
+# for up to 7 players, as the 2nd edition's Normal variant deals).
 MINIMAL_TOML = """\
 [content]
 name = "mini"
@@ -46,6 +47,12 @@ copies = 2
 [[cards]]
 gems = ["Diamond Dust"]
 copies = 2
+
+[[skills]]
+name = "Pathfinder"
+text = "Once your steps are spent, take one more."
+effect = "extra steps 1"
+copies = 7
 
 [[rooms]]
 name = "Electrum Vein"

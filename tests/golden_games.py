@@ -19,6 +19,10 @@ RULE_GAMES = {
     "rules-1e-crisis-2p-seed1": dict(edition="1e", mode="crisis", players=2, seed=1),
     "rules-2e-rush-3p-seed2": dict(edition="2e", mode="rush", players=3, seed=2),
     "rules-1e-rush-2p-seed4": dict(edition="1e", mode="rush", players=2, seed=4),
+    "rules-2e-crisis-3p-circle-seed3": dict(edition="2e", mode="crisis", players=3, seed=3,
+                                            rules={"skills": "circle"}),
+    "rules-2e-rush-4p-chaos-seed5": dict(edition="2e", mode="rush", players=4, seed=5,
+                                         rules={"skills": "chaos"}),
 }
 GREEDY_GAMES = {
     "greedy-2e-crisis-3p-seed7": dict(edition="2e", mode="crisis", players=3, seed=7),
@@ -26,16 +30,16 @@ GREEDY_GAMES = {
 GAMES = {**RULE_GAMES, **GREEDY_GAMES}
 
 
-def render(edition, mode, players, seed) -> str:
+def render(edition, mode, players, seed, rules=None) -> str:
     """A greedy game, told turn by turn."""
-    s = prepare(edition, mode, players)
+    s = prepare(edition, mode, players, rules=rules)
     st, ev = play_traced(s, seed)
     return format_game(s, st, ev) + "\n"
 
 
-def render_rules(edition, mode, players, seed) -> str:
+def render_rules(edition, mode, players, seed, rules=None) -> str:
     """A game of uniformly random choices, with every decision's options and pick."""
-    s = prepare(edition, mode, players, "random")
+    s = prepare(edition, mode, players, "random", rules=rules)
     st, ev, narrator = play_narrated(s, seed)
     return format_game(s, st, ev, decision_lines(s, st, narrator)) + "\n"
 

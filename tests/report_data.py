@@ -21,8 +21,9 @@ GAME_SCHEMA = {
     "turns": pl.Int16, "score": pl.Int16, "scores": pl.List(pl.Int16), "winner": pl.Int8,
     "score_by_turn": pl.List(pl.Int16), "target_turn": pl.Int16, "deck_out_turn": pl.Int16,
     "reshuffles": pl.Int16, "cards_burned": pl.Int16, "rooms_built": pl.Int16,
-    "engine_version": pl.Utf8,
+    "skills": pl.List(pl.Utf8), "engine_version": pl.Utf8,
 }
+SKILLS = ("Pathfinder", "Encore", "Blink", "Scavenger")
 ROOM_SCHEMA = {
     "experiment": pl.Utf8, "variant": pl.Int32, "game": pl.Int64, "room": pl.Utf8,
     "turn": pl.Int16, "builder": pl.Int8, "points": pl.Int16, "uses": pl.Int16,
@@ -54,7 +55,7 @@ def games_frame(rows: list[dict], extra: dict | None = None) -> pl.DataFrame:
                 "exhaust": True, "won": False, "end_reason": "exhausted", "turns": 0,
                 "score": 0, "scores": [], "winner": None, "score_by_turn": [],
                 "target_turn": None, "deck_out_turn": None, "reshuffles": 0,
-                "cards_burned": 0, "rooms_built": 0, "engine_version": "test-1"}
+                "cards_burned": 0, "rooms_built": 0, "skills": [], "engine_version": "test-1"}
     full = []
     for i, r in enumerate(rows):
         row = {**defaults, "game": i, **r}
@@ -116,7 +117,8 @@ def _game(rng: np.random.Generator, v: dict, g: int) -> tuple[dict, bool]:
             "seed": 1000 * v["variant"] + g, "edition": v["edition"], "mode": v["mode"],
             "players": players, "heuristic": v["heuristic"], "target": v["target"],
             "exhaust": v["exhaust"], "engine_version": "test-1", "winner": None,
-            "rooms_built": int(rng.integers(8, 20))}
+            "rooms_built": int(rng.integers(8, 20)),
+            "skills": [str(s) for s in rng.choice(SKILLS, size=players, replace=False)]}
     if v["mode"] == "rush":
         turns = int(rng.integers(4 * players, 12 * players))
         scores = [int(x) for x in rng.integers(5, 22, size=players)]

@@ -15,6 +15,7 @@ from balance.engine.decisions import (
     OPT_CART,
     OPT_DOOR,
     OPT_FREE,
+    OPT_SKILL,
     OPT_STOP,
     OPT_WARP_BUILD,
     OPT_WARP_MOVE,
@@ -28,12 +29,16 @@ from balance.engine.state import (
     PL_TYPE,
     PL_X,
     PL_Y,
+    S_DISC_N,
     S_PLACED,
     S_STEPS_LEFT,
     S_TILES_N,
+    SK_SLOT0,
+    SK_USED0,
     new_state,
 )
 from balance.play import prepare
+from balance.skill import SK_MOVE_ANY, SK_RECOVER, SK_STEPS, SK_TURN
 from heuristics.dispatch import POLICY_EXTERNAL
 from heuristics.external import playing
 from tests.referee.facts import STEP, Facts
@@ -113,8 +118,13 @@ class StepAuditor:
         def door_at(j, side):
             return f.edge(int(st.pl[PL_TYPE, j]), int(st.pl[PL_ROT, j]), side)
 
+        # Cards a skill turned this turn show other gems (the referee checks the turning).
+        names = self.s.gem_names
+        faces = {c: tuple(names[g] for g in st.face[c, :2] if g >= 0) for c in hand
+                 if tuple(st.face[c, :2]) != tuple(st.face[c, 2:])}
+
         def payable(j, side):
-            return covers(f, hand, Counter(door_at(j, side).cost), self.echo_own)
+            return covers(f, hand, Counter(door_at(j, side).cost), self.echo_own, faces)
 
         xy = (int(st.pl[PL_X, cur]), int(st.pl[PL_Y, cur]))
         if steps >= 1:
@@ -135,7 +145,8 @@ class StepAuditor:
                 if j != cur:
                     want[(OPT_CART, j, 0, 0)] += 1
         if ru.special_gems:
-            warps = [i for i, c in enumerate(hand) if f.has(c, "warp")]
+            warps = [i for i, c in enumerate(hand)
+                     if any(f.power[g] == "warp" for g in faces.get(c, f.card_gems[c]))]
             for i in warps:
                 for j in range(placed):
                     if j != cur and self.kind(j) != "tunnel":
@@ -149,7 +160,42 @@ class StepAuditor:
                         if door_at(j, side) is not None and self.trace(*jxy, side)[0] == \
                                 "empty" and payable(j, side):
                             want[(OPT_WARP_BUILD, j, side, 0)] += 1
+        self.skill_rows(p, steps, hand, faces, want)
         return want
+
+    def skill_rows(self, p, steps, hand, faces, want):
+        """The movement step's skill uses, from the content's effects (skills_nb.py's rows)."""
+        st, f = self.st, self.f
+        names = self.s.gem_names
+        colour = f.colour(p)
+        for slot in range(2):
+            s = int(st.sk[p, SK_SLOT0 + slot])
+            if s < 0 or st.sk[p, SK_USED0 + slot] >= f.skills[s].uses:
+                continue
+            e = f.skills[s].effect
+            if e.op == SK_STEPS and steps == 0 or e.op == SK_RECOVER and st.sc[S_DISC_N] > 0:
+                want[(OPT_SKILL, slot, 0, 0)] += 1
+            elif e.op == SK_MOVE_ANY:
+                for j in range(int(st.sc[S_PLACED])):
+                    if j != int(st.pos[p]) and self.kind(j) != "tunnel":
+                        want[(OPT_SKILL, slot, j, 0)] += 1
+            elif e.op == SK_TURN:
+                cond = colour if e.cond == "own" else e.cond
+                ok = [i for i, c in enumerate(hand) if not cond or cond in f.card_gems[c]]
+                for i in ok:
+                    now = [int(g) for g in st.face[hand[i], :2]]
+                    kepts = ([k for k in range(2) if now[k] >= 0 and (k == 0 or now[1] != now[0])]
+                             if "kept" in e.out else [-1])
+                    for k in kepts:
+                        new = [colour if g == "own" else names[now[k]] if g == "kept" else g
+                               for g in e.out]
+                        shown = [names[g] for g in now if g >= 0]
+                        if e.n == 1 and new != shown:
+                            want[(OPT_SKILL, slot, i, k)] += 1
+                        elif e.n == 2:
+                            for j in ok:
+                                if j != i:
+                                    want[(OPT_SKILL, slot, i + 64 * j, k)] += 1
 
 
 @pytest.mark.parametrize("edition, mode, players", [("1e", "crisis", 2), ("2e", "crisis", 3),

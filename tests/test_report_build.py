@@ -17,7 +17,7 @@ from reports import text
 from reports.build import FIGURES, PAGE, build_report, write_report
 from tests.report_data import games_frame, swept, synthetic_run
 
-SECTIONS = ("summary", "crisis", "rooms", "burn", "rush", "run")
+SECTIONS = ("summary", "crisis", "rooms", "burn", "rush", "skills", "run")
 IMG = re.compile(r'<img src="data:image/png;base64,([^"]+)" alt="[^"]*">\s*'
                  r"<figcaption>.*?<code>([^<]+)</code>", re.S)
 

@@ -7,7 +7,12 @@ from balance.engine.state import S_CUR, S_EV_N, S_TRACE, S_TURN
 (EV_TURN, EV_DISCARD, EV_MOVE, EV_BUILD, EV_PAY, EV_PLACE, EV_TUNNEL, EV_CART, EV_WARP_MOVE,
  EV_ABILITY, EV_DRAW, EV_REVEAL, EV_KEEP, EV_PASS_OVER, EV_BURN, EV_RESHUFFLE, EV_NAME,
  EV_CHOOSE_X, EV_SWAP, EV_TELEPORT, EV_MOVE_ROOM, EV_END, EV_VOL_DISCARD, EV_STOP_BACK,
- EV_SETUP, EV_DEAL, EV_BONUS, EV_TURN_END, EV_SKILL_DEAL, EV_SKILL, EV_SKILL_REDRAW) = range(31)
+ EV_SETUP, EV_DEAL, EV_BONUS, EV_TURN_END, EV_SKILL_DEAL, EV_SKILL, EV_SKILL_REDRAW, EV_FACE,
+ EV_RECOVER) = range(33)
+# Skill events: EV_SKILL_DEAL (seat, slot, skill); EV_SKILL (skill, effect op, a, b, slot),
+# where a and b are the turned and the discarded card of `turn` (-1: none), the room moved to,
+# the room used again, or the hand size kept; EV_FACE (card, gem, gem) after a turn;
+# EV_RECOVER (card) from the discard pile; EV_SKILL_REDRAW (old skill, new skill).
 
 
 @njit

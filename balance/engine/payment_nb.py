@@ -12,6 +12,8 @@ a Warpstone card, which pays for the location) and has no card that could be lef
 the rest still does both. The engine lists them; the player picks one.
 """
 
+import numpy as np
+
 from balance.engine.cards_nb import card_has_power_nb
 from balance.engine.jit import njit
 from balance.engine.options_nb import offer_nb
@@ -260,7 +262,9 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
                     break
         if not spare and not covers_nb(st, tb, cost, sub, m):
             continue
-        bits[mask >> 6] |= 1 << (mask & 63)
+        # int64 arithmetic: bit 63 wraps to the sign bit, compiled or not (a Python int
+        # would overflow the array's type without the JIT)
+        bits[mask >> 6] |= np.int64(1) << np.int64(mask & 63)
         if spare:
             continue
         hand_mask = 0

@@ -28,7 +28,15 @@ from balance.engine.cards_nb import (
     to_hand_nb,
 )
 from balance.engine.decisions import D_SKILL, D_SKILL_PICK, OPT_SKILL
-from balance.engine.events import EV_SKILL, EV_SKILL_DEAL, EV_SKILL_REDRAW, emit_nb
+from balance.engine.events import (
+    EV_DRAW,
+    EV_FACE,
+    EV_RECOVER,
+    EV_SKILL,
+    EV_SKILL_DEAL,
+    EV_SKILL_REDRAW,
+    emit_nb,
+)
 from balance.engine.faces_nb import eligible_nb, kepts_nb, new_face_nb
 from balance.engine.jit import njit
 from balance.engine.options_nb import offer_nb
@@ -201,6 +209,19 @@ def use_skill_step_nb(st, tb, ru, p, slot, a, b):
     """Apply a movement-step skill use; return the steps it adds."""
     s = st.sk[p, SK_SLOT0 + slot]
     op = tb.skill_op[s, SKC_OP]
+    if op == SK_TURN:
+        c = st.hand[p, a % 64]
+        two = tb.skill_op[s, SKC_N] == 2
+        _spend_nb(st, tb, p, slot, c, st.hand[p, a // 64] if two else -1)
+        g0, g1 = new_face_nb(st, tb, p, s, c, b)
+        st.face[c, 0] = g0
+        st.face[c, 1] = g1
+        emit_nb(st, EV_FACE, c, g0, g1, 0, 0)
+        st.sc[S_FACES_DIRTY] = 1
+        st.sc[S_CARD_VER] += 1  # players' plans depend on what the hands can pay
+        if two:
+            to_discard_nb(st, hand_take_nb(st, p, a // 64))
+        return 0
     _spend_nb(st, tb, p, slot, a, b)
     if op == SK_STEPS:
         return tb.skill_op[s, SKC_N]
@@ -209,19 +230,11 @@ def use_skill_step_nb(st, tb, ru, p, slot, a, b):
             if st.sc[S_DISC_N] == 0:
                 break
             st.sc[S_DISC_N] -= 1
-            to_hand_nb(st, p, st.piles[PILE_DISC, st.sc[S_DISC_N]])
+            c = st.piles[PILE_DISC, st.sc[S_DISC_N]]
+            to_hand_nb(st, p, c)
+            emit_nb(st, EV_RECOVER, c, 0, 0, 0, 0)
     elif op == SK_MOVE_ANY:
         st.pos[p] = a
-    elif op == SK_TURN:
-        i = a % 64
-        c = st.hand[p, i]
-        g0, g1 = new_face_nb(st, tb, p, s, c, b)
-        st.face[c, 0] = g0
-        st.face[c, 1] = g1
-        st.sc[S_FACES_DIRTY] = 1
-        st.sc[S_CARD_VER] += 1  # players' plans depend on what the hands can pay
-        if tb.skill_op[s, SKC_N] == 2:
-            to_discard_nb(st, hand_take_nb(st, p, a // 64))
     return 0
 
 
@@ -294,12 +307,14 @@ def after_ability_nb(st, tb, ru, pp, p, room):
             c = take_top_nb(st)
             if c >= 0:
                 to_hand_nb(st, p, c)
+                emit_nb(st, EV_DRAW, c, 0, 0, 0, 0)
 
 
 @njit
 def ability_again_nb(st, tb, ru, pp, p, room):
-    """After the action's room ability: use it again, with an ability-again skill."""
-    while ability_usable_nb(st, tb, ru, p, room):
+    """After the action's room ability: use it again, with an ability-again skill, while the
+    player still stands in the room (a special move may have taken it away)."""
+    while st.pos[p] == room and ability_usable_nb(st, tb, ru, p, room):
         n = _offer_skills_nb(st, tb, p, SK_AGAIN)
         if n == 1:
             return

@@ -12,13 +12,19 @@ class Facts:
     power: dict[str, str]  # gem name -> "" (standard) or wild / echo / bonus / warp
     rooms: tuple  # room type -> content Room
     standard: tuple[str, ...]
+    skills: tuple = ()  # skill index -> content Skill (its effect, uses)
 
     @classmethod
     def of(cls, content) -> Facts:
         cards = tuple(c.gems for c in content.cards for _ in range(c.copies))
         power = {g.name: g.power for g in content.gems}
         return cls(cards, power, tuple(content.rooms),
-                   tuple(g.name for g in content.gems if g.kind == "standard"))
+                   tuple(g.name for g in content.gems if g.kind == "standard"),
+                   tuple(content.skills))
+
+    def colour(self, seat: int) -> str:
+        """A dwarf's colour: the standard gems in content order, seat after seat."""
+        return self.standard[seat % len(self.standard)]
 
     def edge(self, rtype: int, rot: int, side: int):
         """The door (cost, points) a tile turned `rot` quarter turns clockwise shows on `side`,

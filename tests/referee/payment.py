@@ -11,11 +11,17 @@ from collections import Counter
 from itertools import product
 
 
-def covers(facts, cards: list[int], cost: Counter, echo_own: bool) -> bool:
+def covers(facts, cards: list[int], cost: Counter, echo_own: bool, faces=None) -> bool:
+    """`faces`: the gems a skill made some cards show this turn (card -> gems)."""
+    faces = faces or {}
+
+    def shown(c):
+        return faces.get(c, facts.card_gems[c])
+
     natural = Counter()
     choices = []  # per wild/echo symbol: what it may pay
     for i, c in enumerate(cards):
-        gems = facts.card_gems[c]
+        gems = shown(c)
         for k, g in enumerate(gems):
             p = facts.power[g]
             if p in ("", "bonus", "warp"):
@@ -23,7 +29,7 @@ def covers(facts, cards: list[int], cost: Counter, echo_own: bool) -> bool:
             elif p == "wild":
                 choices.append([g, *facts.standard])
             elif p == "echo":
-                others = {h for j, d in enumerate(cards) if j != i for h in facts.card_gems[d]
+                others = {h for j, d in enumerate(cards) if j != i for h in shown(d)
                           if facts.power[h] == ""}
                 if echo_own:
                     others |= {h for kk, h in enumerate(gems) if kk != k and facts.power[h] == ""}
@@ -35,22 +41,27 @@ def covers(facts, cards: list[int], cost: Counter, echo_own: bool) -> bool:
     return False
 
 
-def pays(facts, cards, cost, warp, echo_own) -> bool:
-    if warp and not any(facts.has(c, "warp") for c in cards):
+def pays(facts, cards, cost, warp, echo_own, faces=None) -> bool:
+    faces = faces or {}
+    if warp and not any(facts.power[g] == "warp" for c in cards
+                        for g in faces.get(c, facts.card_gems[c])):
         return False
-    return covers(facts, list(cards), cost, echo_own)
+    return covers(facts, list(cards), cost, echo_own, faces)
 
 
-def legal(facts, cards: list[int], cost: Counter, warp: bool, echo_own: bool) -> str | None:
+def legal(facts, cards: list[int], cost: Counter, warp: bool, echo_own: bool,
+          faces=None) -> str | None:
     """None for a legal payment, else what is wrong with it."""
-    if not pays(facts, cards, cost, warp, echo_own):
+    if not pays(facts, cards, cost, warp, echo_own, faces):
         return "the cards do not cover the door" + (" with a Warpstone" if warp else "")
     for c in cards:
         rest = [d for d in cards if d != c]
-        if pays(facts, rest, cost, warp, echo_own):
+        if pays(facts, rest, cost, warp, echo_own, faces):
             return f"card {c} {facts.card_gems[c]} could have been left out"
     return None
 
 
-def bonus(facts, cards) -> int:
-    return sum(facts.power[g] == "bonus" for c in cards for g in facts.card_gems[c])
+def bonus(facts, cards, faces=None) -> int:
+    faces = faces or {}
+    return sum(facts.power[g] == "bonus" for c in cards
+               for g in faces.get(c, facts.card_gems[c]))

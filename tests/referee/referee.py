@@ -61,6 +61,11 @@ class Game:
         self.exhaust = bool(ru.exhaust)
         self.deck = set(range(len(self.f.card_gems)))
         self.disc: list[int] = []
+        # The discard pile's order is known card by card, except within an ability's leftovers
+        # (revealed cards nobody kept, cards a dig passed by), whose order the trace does not
+        # give: each card carries the number of the discard that put it there.
+        self.disc_gid: list[int] = []
+        self.gid = 0
         self.hands = [set() for _ in range(self.players)]
         self.pool: set[int] = set()
         self.rej: set[int] = set()
@@ -84,6 +89,18 @@ class Game:
         self.v: list[Violation] = []
         self.i = 0
         self.code = 0
+        # Skills: each seat's two slots, this turn's uses of each, what they changed.
+        self.skills = [[None, None] for _ in range(self.players)]
+        self.uses = [0, 0]
+        self.extra_steps = 0
+        self.hand_bonus = 0
+        self.faces: dict[int, tuple[str, ...]] = {}  # cards a skill turned this turn
+        self.face_due = None  # (card, the faces the effect allows)
+        self.used_skill = False
+        self.redraw_due = False
+        self.redrew = False
+        self.deal_checked = False
+        self.s_gems = setup.gem_names
 
     # -- helpers ---------------------------------------------------------------------------
     def bad(self, what: str) -> None:
@@ -124,7 +141,7 @@ class Game:
         return ("blocked",), passed
 
     def flush_ability(self) -> None:
-        self.disc += sorted(self.pool) + sorted(self.rej)
+        self.to_disc(*sorted(self.pool), *sorted(self.rej))
         self.pool.clear()
         self.rej.clear()
 
@@ -203,6 +220,16 @@ class Game:
     def on_turn(self, p, pos, *_):
         if self.turn >= 0 and not self.turn_ended:
             self.bad("a turn began before the last one ended")
+        if not self.deal_checked:
+            self.check_skill_deal()
+        if self.redraw_due:
+            self.bad("Chaos Magic: a skill used last turn was not redrawn")
+        self.uses = [0, 0]
+        self.extra_steps = 0
+        self.hand_bonus = 0
+        self.faces = {}
+        self.used_skill = False
+        self.redrew = False
         if self.crisis and self.last_burns == 0:
             self.bad("a Crisis turn that burnt nothing, and the game went on")
         self.turn += 1
@@ -225,7 +252,7 @@ class Game:
     def check_limit(self):
         if not self.limit_checked:
             self.limit_checked = True
-            if len(self.hands[self.cur]) > self.rules["hand_limit"]:
+            if len(self.hands[self.cur]) > self.rules["hand_limit"] + self.hand_bonus:
                 self.bad(f"seat {self.cur} holds {len(self.hands[self.cur])} cards after the "
                          "discard phase")
 
@@ -236,7 +263,8 @@ class Game:
         else:
             self.check_limit()
         self.take(self.hands[self.cur], card, f"seat {self.cur}'s hand")
-        self.disc.append(card)
+        self.to_disc(card)
+        self.leave_hand(card)
 
     def on_vol_discard(self, card, q, *_):
         self.check_limit()
@@ -245,7 +273,8 @@ class Game:
         if not ok:
             self.bad("a discard at will where the rules allow none")
         self.take(self.hands[q], card, f"seat {q}'s hand")
-        self.disc.append(card)
+        self.to_disc(card)
+        self.leave_hand(card)
 
     def on_move(self, frm, to, side, passed, _e, seat):
         self.check_limit()
@@ -263,14 +292,23 @@ class Game:
         self.pos[self.cur] = to
 
     def step_limit(self):
-        if self.steps > self.rules["steps"]:
-            self.bad(f"{self.steps} steps in a turn, the rules allow {self.rules['steps']}")
+        if self.steps > self.rules["steps"] + self.extra_steps:
+            self.bad(f"{self.steps} steps in a turn, the rules allow {self.rules['steps']}"
+                     + (f" and a skill {self.extra_steps} more" if self.extra_steps else ""))
 
     def on_pay(self, card, *_):
         self.check_limit()
         self.take(self.hands[self.cur], card, f"seat {self.cur}'s hand")
-        self.disc.append(card)
+        self.to_disc(card)
         self.paid.append(card)
+
+    def to_disc(self, *cards):
+        self.gid += 1
+        self.disc += cards
+        self.disc_gid += [self.gid] * len(cards)
+
+    def leave_hand(self, card):
+        self.faces.pop(card, None)
 
     def on_build(self, room, side, points, bon, warp, seat):
         self.check_limit()
@@ -292,10 +330,12 @@ class Game:
         if points != cost_door.points:
             self.bad(f"scores {points} for a door worth {cost_door.points}")
         why = legal(self.f, self.paid, Counter(cost_door.cost), bool(warp),
-                    bool(self.rules.get("echo_copies_own_card", 0)))
+                    bool(self.rules.get("echo_copies_own_card", 0)), self.faces)
         if why:
             self.bad(f"payment {self.paid} for {list(cost_door.cost)}: {why}")
-        expect = bonus(self.f, self.paid) if self.rules["special_gems"] else 0
+        expect = bonus(self.f, self.paid, self.faces) if self.rules["special_gems"] else 0
+        for c in self.paid:
+            self.leave_hand(c)
         if bon != expect:
             self.bad(f"Orichalcum bonus {bon}, the cards give {expect}")
         self.score[self.cur] += points + bon
@@ -328,12 +368,13 @@ class Game:
 
     def on_warp_move(self, frm, to, card, *_):
         self.check_limit()
-        if not self.f.has(card, "warp"):
+        shown = self.faces.pop(card, self.f.card_gems[card])
+        if not any(self.f.power[g] == "warp" for g in shown):
             self.bad(f"card {card} shows no Warpstone")
         if frm != self.pos[self.cur] or self.kind_at(to) == "tunnel":
             self.bad(f"a Warpstone move from {frm} to {to}")
         self.take(self.hands[self.cur], card, f"seat {self.cur}'s hand")
-        self.disc.append(card)
+        self.to_disc(card)
         self.pos[self.cur] = to
 
     def on_ability(self, room, rtype, *_):
@@ -386,7 +427,7 @@ class Game:
         if n != len(self.disc):
             for extra in (self.rej, self.pool, self.rej | self.pool):
                 if extra and n == len(self.disc) + len(extra):
-                    self.disc += sorted(extra)
+                    self.to_disc(*sorted(extra))
                     self.rej -= extra
                     self.pool -= extra
                     break
@@ -394,6 +435,7 @@ class Game:
             self.bad(f"reshuffled {n} cards, the discard pile holds {len(self.disc)}")
         self.deck |= set(self.disc)
         self.disc = []
+        self.disc_gid = []
 
     def on_teleport(self, frm, to, *_):
         if frm != self.pos[self.cur] or self.kind_at(to) == "tunnel":
@@ -426,11 +468,15 @@ class Game:
             if not self.rules["burn_from_hands"]:
                 self.bad("a burn from a hand where burns come from the deck only")
             self.take(self.hands[src], card, f"seat {src}'s hand")
+            self.leave_hand(card)
         self.burnt.append(card)
 
     def on_turn_end(self, team, deck_n, disc_n, burnt_n, score_p, seat):
         self.check_limit()
         self.turn_ended = True
+        self.faces = {}  # a skill's gems last until the turn ends
+        self.redraw_due = (self.rules.get("skills") == "chaos" and self.used_skill
+                           and not self.redrew)
         self.last_burns = self.burns
         if self.crisis and self.burns not in (0, self.rules["burn_per_turn"]):
             left = len(self.deck) + len(self.disc)
@@ -444,6 +490,132 @@ class Game:
         if team != sum(self.score) or score_p != self.score[self.cur]:
             self.bad(f"scores team {team}, seat {score_p}; the referee has {sum(self.score)}, "
                      f"{self.score[self.cur]}")
+
+    # -- skills ----------------------------------------------------------------------------
+    def check_skill_deal(self):
+        """The variant's deal (RULINGS of the skill variants in the README)."""
+        self.deal_checked = True
+        variant = self.rules.get("skills", "none")
+        first = [s[0] for s in self.skills]
+        second = [s[1] for s in self.skills]
+        if variant == "none":
+            if any(s is not None for s in first + second):
+                self.bad("skills dealt in the No Skills variant")
+            return
+        if any(s is None for s in first):
+            self.bad("a seat was dealt no skill")
+            return
+        if variant == "shared":
+            named = self.rules.get("shared_skill", "")
+            if len(set(first)) != 1 or (named and self.f.skills[first[0]].name != named):
+                self.bad(f"Shared Skill dealt {first}")
+        elif any(first.count(k) > self.f.skills[k].copies for k in set(first)):
+            self.bad(f"more seats hold a skill than the box has cards of it: {first}")
+        if variant == "circle":
+            want = [first[(q - 1) % self.players] if self.players > 1 else None
+                    for q in range(self.players)]
+            if second != want:
+                self.bad(f"Magic Circle: second skills {second}, the neighbours' cards {want}")
+        elif any(s is not None for s in second):
+            self.bad("a second skill outside Magic Circle")
+
+    def on_skill_deal(self, q, slot, skill, *_):
+        if self.turn >= 0:
+            self.bad("a skill dealt after the game began")
+        self.skills[q][slot] = skill
+
+    def on_skill(self, s, op, a, b, slot, seat):
+        from balance.skill import SK_AGAIN, SK_HAND, SK_MOVE_ANY, SK_RECOVER, SK_STEPS, SK_TURN
+
+        if self.skills[self.cur][slot] != s:
+            self.bad(f"uses skill {s}, which seat {self.cur} does not hold in slot {slot}")
+            return
+        skill = self.f.skills[s]
+        e = skill.effect
+        self.uses[slot] += 1
+        self.used_skill = True
+        if self.uses[slot] > skill.uses:
+            self.bad(f"{skill.name} used {self.uses[slot]} times in a turn, its card allows "
+                     f"{skill.uses}")
+        if e.op != op:
+            self.bad(f"{skill.name} used as effect {op}, its card says '{e}'")
+        elif op == SK_STEPS:
+            # The trace does not tell a movement room's step from the action's use of it, so
+            # only the total is checked (step_limit), not that the steps were spent first.
+            self.extra_steps += e.n
+        elif op == SK_HAND:
+            self.hand_bonus = e.n
+            if len(self.hands[self.cur]) > self.rules["hand_limit"] + e.n:
+                self.bad(f"{skill.name} keeps {len(self.hands[self.cur])} cards, above the "
+                         f"limit and its {e.n} more")
+        elif op == SK_MOVE_ANY:
+            self.check_limit()
+            if a == self.pos[self.cur] or self.kind_at(a) == "tunnel":
+                self.bad(f"{skill.name}: a move from {self.pos[self.cur]} to {a}")
+            self.pos[self.cur] = a
+        elif op == SK_AGAIN:
+            if a != self.pos[self.cur]:
+                self.bad(f"{skill.name} used on room {a}, away from seat {self.cur}")
+        elif op == SK_RECOVER:
+            self.check_limit()
+        elif op == SK_TURN:
+            self.check_limit()
+            self.turn_card(skill, a, b)
+
+    def turn_card(self, skill, card, other):
+        e = skill.effect
+        colour = self.f.colour(self.cur)
+        cond = colour if e.cond == "own" else e.cond
+        for c in (card, other) if other >= 0 else (card,):
+            if c not in self.hands[self.cur]:
+                self.bad(f"{skill.name} on card {c}, not in seat {self.cur}'s hand")
+                return
+            if cond and cond not in self.f.card_gems[c]:  # printed gems, never a skill's
+                self.bad(f"{skill.name} on card {c} {self.f.card_gems[c]}, which does not "
+                         f"show {cond}")
+        if (e.n == 2) != (other >= 0):
+            self.bad(f"{skill.name} turned {1 + (other >= 0)} cards, its card says {e.n}")
+        now = self.faces.get(card, self.f.card_gems[card])
+        allowed = set()
+        for kept in (now if "kept" in e.out else (None,)):
+            gems = tuple(colour if g == "own" else kept if g == "kept" else g for g in e.out)
+            allowed.add(tuple(sorted(gems)))
+        self.face_due = (card, allowed)
+        if other >= 0:
+            self.hands[self.cur].discard(other)
+            self.leave_hand(other)
+            self.to_disc(other)
+
+    def on_face(self, card, g0, g1, *_):
+        names = self.s_gems
+        shown = tuple(sorted(names[g] for g in (g0, g1) if g >= 0))
+        if self.face_due is None or self.face_due[0] != card:
+            self.bad(f"card {card} shows new gems with no skill turning it")
+        elif shown not in self.face_due[1]:
+            self.bad(f"card {card} shows {shown}; the skill allows {sorted(self.face_due[1])}")
+        self.face_due = None
+        self.faces[card] = shown
+
+    def on_recover(self, card, *_):
+        top = [i for i, g in enumerate(self.disc_gid) if g == self.disc_gid[-1]] \
+            if self.disc else []
+        at = next((i for i in top if self.disc[i] == card), None)
+        if at is None:
+            self.bad(f"recovers card {card}, not the top of the discard pile")
+        else:
+            del self.disc[at], self.disc_gid[at]
+        self.hands[self.cur].add(card)
+
+    def on_skill_redraw(self, old, new, *_):
+        if self.rules.get("skills") != "chaos":
+            self.bad("a skill redrawn outside Chaos Magic")
+        if self.skills[self.cur][0] != old:
+            self.bad(f"redraws skill {old}, seat {self.cur} holds {self.skills[self.cur][0]}")
+        held = sum(s[0] == new for q, s in enumerate(self.skills) if q != self.cur)
+        if held >= self.f.skills[new].copies - (new == old):
+            self.bad(f"redraws skill {new}, whose every card is held")
+        self.skills[self.cur][0] = new
+        self.redrew = True
 
     def on_end(self, reason, team, *_):
         name = END_NAMES[reason]
