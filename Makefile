@@ -16,9 +16,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The main job: check both editions' reference content, play the default experiments
-# (2nd-edition Crisis for 1-7 players to exhaustion, Rush for 2-7 players, and 4-player Crisis
-# by greedy and by the search-based reference player) and write their report to
-# runs/main/report/report.html. 10,000 games per player count keep the headline win rates
+# (2nd-edition Crisis for 1-7 players to exhaustion, Rush for 2-7 players, 4-player Crisis
+# by greedy and by the search-based reference player, each skill against No Skills, and the
+# six skill variants; the 2nd edition plays with skills, dealt as the Normal variant) and
+# write their report to runs/main/report/report.html. 10,000 games per player count keep the headline win rates
 # within about +-1 point; the reference is slow, so it plays 200. A rerun reuses the games
 # already played.
 # Games played by other code cannot be mixed with this code's (a run's identity includes the
@@ -29,14 +30,17 @@ CODE = $(shell $(PY) -c "from balance.engine.jit import source_hash; print(sourc
 MAIN_RUNS = runs/main/$(CODE)
 MAIN_GAMES := 10000
 PLAYER_GAMES := 200
+SKILL_GAMES := 2000
 
 main: $(STAMP)
 	$(BALANCE) validate gemrush-1e gemrush-2e
 	$(BALANCE) run crisis-difficulty --games $(MAIN_GAMES) --out $(MAIN_RUNS)
 	$(BALANCE) run rush --games $(MAIN_GAMES) --out $(MAIN_RUNS)
 	$(BALANCE) run players --games $(PLAYER_GAMES) --out $(MAIN_RUNS)
+	$(BALANCE) run skills --games $(SKILL_GAMES) --out $(MAIN_RUNS)
+	$(BALANCE) run skill-variants --games $(MAIN_GAMES) --out $(MAIN_RUNS)
 	$(BALANCE) report $(MAIN_RUNS)/crisis-difficulty $(MAIN_RUNS)/rush $(MAIN_RUNS)/players \
-		--out runs/main/report
+		$(MAIN_RUNS)/skills $(MAIN_RUNS)/skill-variants --out runs/main/report
 
 report: main
 

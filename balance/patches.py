@@ -16,7 +16,9 @@ Selectors (`select`, every given key must hold):
 - `cost_has`: a gem that the door's cost holds (doors only);
 - `points`: the door's points, a number or `[low, high]` (doors only);
 - `cards`: the gems a card shows, e.g. `["Diamond Dust", "*"]` (`*` is any gem); card
-  patches take no other selector.
+  patches take no other selector;
+- `skills`: a skill name or a list of them, with shell wildcards; skill patches take no other
+  selector.
 
 Operations on the selected doors (a door is a side with a cost; walls and tunnel doors are
 never selected):
@@ -28,7 +30,9 @@ never selected):
   from the cost's size, `A*gems + B` (floored at 0).
 Operations on the selected rooms: `copies = N` (0 takes the room out of the box), `ability =
 "dig 2 Obsidian"` (the ability language of content files), `kind = "plain"` (with
-`ability = ""`: the same doors, no ability). On the selected cards: `copies = N`.
+`ability = ""`: the same doors, no ability). On the selected cards: `copies = N`. On the
+selected skills: `copies = N`, `uses = N` (per turn) and `effect = "extra steps 2"` (the
+skill-effect language); a [grid] may sweep `<patch>.effect` over effect texts.
 A patch with `add_room = { name = ..., kind = ..., ability = ..., north = ..., ... }` adds a
 room described as in a content file; it takes no selector.
 
@@ -51,13 +55,14 @@ from dataclasses import dataclass
 
 from balance.errors import Problems
 
-SELECT_KEYS = ("rooms", "kind", "cost_has", "points", "cards")
+SELECT_KEYS = ("rooms", "kind", "cost_has", "points", "cards", "skills")
 DOOR_OPS = ("door_cost", "replace_gem", "set_cost", "set_points", "add_points",
             "points_formula")
 ROOM_OPS = ("copies", "ability", "kind")
-PATCH_KEYS = ("select", "gem", "add_room", *DOOR_OPS, *ROOM_OPS)
-# Numbers a [grid] may sweep as "<patch>.<field>".
-NUMERIC = ("door_cost", "set_points", "add_points", "copies")
+SKILL_OPS = ("copies", "uses", "effect")
+PATCH_KEYS = ("select", "gem", "add_room", *DOOR_OPS, *ROOM_OPS, "uses", "effect")
+# Numbers a [grid] may sweep as "<patch>.<field>" (and a skill's effect, as text).
+NUMERIC = ("door_cost", "set_points", "add_points", "copies", "uses")
 SIDES = ("north", "east", "south", "west")
 MAX_ABS = 1000  # bound on any patch number: the content's own limits then apply
 _FORMULA = re.compile(r"^\s*(?:(-?\d+)\s*\*\s*)?gems\s*(?:([+-])\s*(\d+))?\s*$")
@@ -93,12 +98,24 @@ def parse_patches(table, file: str) -> dict[str, Patch]:
         for k in fields:
             if k not in PATCH_KEYS:
                 probs.add(where, k, f"unknown field (allowed: {', '.join(PATCH_KEYS)})")
-        ops = [k for k in fields if k in DOOR_OPS + ROOM_OPS + ("add_room",)]
+        ops = [k for k in fields if k in DOOR_OPS + ROOM_OPS + SKILL_OPS + ("add_room",)]
         if not ops:
             probs.add(where, "", "changes nothing: give an operation (" +
-                      ", ".join(DOOR_OPS + ROOM_OPS + ("add_room",)) + ")")
+                      ", ".join(dict.fromkeys(DOOR_OPS + ROOM_OPS + SKILL_OPS +
+                                              ("add_room",))) + ")")
+        select = fields.get("select", {})
+        skill_patch = isinstance(select, dict) and "skills" in select
+        if skill_patch and (len(select) > 1 or set(ops) - set(SKILL_OPS)):
+            probs.add(where, "select.skills", "a skill patch selects by skills alone and sets "
+                      "only copies, uses and effect")
+        if not skill_patch and ("uses" in fields or "effect" in fields):
+            probs.add(where, "uses" if "uses" in fields else "effect",
+                      "changes a skill: select skills (select = { skills = \"Pathfinder\" })")
+        if "effect" in fields and not isinstance(fields["effect"], str):
+            probs.add(where, "effect", f"must be a skill effect in words, e.g. \"extra steps "
+                      f"2\", got {fields['effect']!r}")
         door = [k for k in ops if k in DOOR_OPS]
-        room = [k for k in ops if k in ROOM_OPS]
+        room = [] if skill_patch else [k for k in ops if k in ROOM_OPS]
         if door and room:
             probs.add(where, "", f"mixes door operations ({', '.join(door)}) with room "
                       f"operations ({', '.join(room)}): write two patches")
@@ -108,7 +125,6 @@ def parse_patches(table, file: str) -> dict[str, Patch]:
             probs.add(where, "", "give one of door_cost, replace_gem, set_cost")
         if "gem" in fields and "door_cost" not in fields:
             probs.add(where, "gem", "only goes with door_cost")
-        select = fields.get("select", {})
         if "add_room" in fields:
             if len(ops) > 1 or "select" in fields:
                 probs.add(where, "add_room", "adds a room and does nothing else: no select, "
@@ -116,7 +132,8 @@ def parse_patches(table, file: str) -> dict[str, Patch]:
             if not isinstance(fields["add_room"], dict):
                 probs.add(where, "add_room", "must be a room table, as in a content file")
         elif not isinstance(select, dict) or not select:
-            probs.add(where, "select", "is missing: say which doors, rooms or cards it changes "
+            probs.add(where, "select", "is missing: say which doors, rooms, cards or skills it "
+                      "changes "
                       f"({', '.join(SELECT_KEYS)})")
         else:
             for k in select:
@@ -205,6 +222,19 @@ def _apply(data: dict, patch: Patch, probs: Problems, where: str) -> None:
         data.setdefault("rooms", []).append(copy.deepcopy(f["add_room"]))
         return
     select = f["select"]
+    if "skills" in select:
+        want = _names(select["skills"])
+        hit = [k for k in data.get("skills", []) if isinstance(k, dict)
+               and any(fnmatch.fnmatchcase(str(k.get("name", "")), w) for w in want)]
+        if not hit:
+            probs.add(where, "select", f"selects no skill (skills = {want})")
+            return
+        for k in hit:
+            for op in SKILL_OPS:
+                if op in f:
+                    k[op] = f[op]
+        data["skills"] = [k for k in data["skills"] if k.get("copies", 1) != 0]
+        return
     if "cards" in select:
         want = _names(select["cards"])
         hit = [c for c in data.get("cards", []) if _card_matches(c.get("gems", []), want)]
@@ -349,6 +379,8 @@ def _update_box(data: dict) -> None:
         box["room_tiles"] = total(data["rooms"])
     if isinstance(data.get("cards"), list):
         box["gem_cards"] = total(data["cards"])
+    if isinstance(data.get("skills"), list) and "skill_cards" in box:
+        box["skill_cards"] = total(data["skills"])
 
 
 def patch_key(key: str, patches: dict[str, Patch]) -> tuple[str, str] | None:
@@ -365,7 +397,11 @@ def check_swept(key: str, patches: dict[str, Patch], values: list, file: str) ->
     """A swept patch number: the field must be numeric and each value a whole number."""
     probs = Problems(file)
     name, fld = key.split(".", 1)
-    if fld not in NUMERIC:
+    if fld == "effect" and "skills" in patches[name].fields.get("select", {}):
+        for v in values:
+            if not isinstance(v, str):
+                probs.add("[grid]", key, f"sweeps skill effects in words, got {v!r}")
+    elif fld not in NUMERIC:
         probs.add("[grid]", key, f"patch {name!r} can sweep only {', '.join(NUMERIC)}")
     else:
         for v in values:

@@ -70,7 +70,10 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
 
     # The games and rooms are counted shard by shard, never held whole (README, Scale).
     runs = [read_run(d, lazy_rooms=True, lazy_games=True, compact=True) for d in dirs]
-    data = combine(runs)
+    # A run that measures skills (each skill, or the skill variants) is read in the Skills
+    # section; in the other sections its 20-odd versions of the game would bury the rest.
+    general = [r for r in runs if not measures_skills(r.manifest)] or runs
+    data = combine(general)
     # Unplayed shards of an interrupted run: the page says so at the top.
     data.manifest = dict(data.manifest, missing_shards=[
         f"{d}/{name}" for d, r in zip(dirs, runs, strict=True)
@@ -78,6 +81,12 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     if out is None:
         out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
     return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]), levels)
+
+
+def measures_skills(manifest: dict) -> bool:
+    """Whether a run's versions differ by the skill held or the skill variant."""
+    return any(k in (v.get("swept") or {}) for v in manifest.get("variants", [])
+               for k in ("skill", "skills"))
 
 
 def comparisons_of(dirs: list[Path], manifests: list[dict]) -> list:

@@ -88,8 +88,7 @@ def rulebook_sentences(shifts: pl.DataFrame, baseline_name: str) -> list[str]:
         r = row.row(0, named=True)
         d, a, b = sign * r["difference"], sign * r["ci_low"], sign * r["ci_high"]
         a, b = min(a, b), max(a, b)
-        measured = (f"{abs(r['difference']):.1f} points ({abs(r['ci_low']):.1f} to "
-                    f"{abs(r['ci_high']):.1f})" if d >= 0 else
+        measured = (f"{d:.1f} points ({a:.1f} to {b:.1f})" if d >= 0 else
                     f"{r['difference']:+.1f} points, the other way")
         if b < lo:
             verdict = "less than the rulebook's"

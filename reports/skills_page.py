@@ -35,6 +35,7 @@ def skills_section(a, cmps: list) -> Section:
     for name, cmp in cmps:
         if skills.is_skill_effects(cmp):
             s.blocks.append(_effects_block(name, cmp))
+            s.blocks.append(_rooms_block(name, cmp))
         elif skills.is_skill_variants(cmp):
             s.blocks.append(_variants_block(name, cmp))
     holders = a.skill_holders
@@ -76,8 +77,32 @@ def _effects_block(name: str, cmp) -> Block:
     b.tables.append(Table("Skills ranked by their effect (skill's games minus No Skills; "
                           "* survives Holm)", ["Skill", "Mean team score",
                                                f"{tname} (pp)"], rows))
+    every = skills.effects(cmp)
+    wins = [q for q in dict.fromkeys(every["quantity"].to_list()) if q.startswith("win:")]
+    names = dict(every.select("quantity", "name").unique().rows())
+    full = []
+    for skill in dict.fromkeys(every["skill"].to_list()):
+        got = {r["quantity"]: r for r in every.filter(pl.col("skill") == skill)
+               .iter_rows(named=True)}
+        full.append([skill, *(_effect(got.get(q), 100.0) for q in wins)])
+    if wins:
+        b.tables.append(Table("The effect on the win rate at every named target (percentage "
+                              "points; * survives Holm)", ["Skill", *(names[q] for q in wins)],
+                              full, fold="closed"))
+    for note in cmp.notes:
+        b.paragraphs.append(note)
+    return b
+
+
+def _rooms_block(name: str, cmp) -> Block:
+    b = Block(f"{name}: rooms a skill is worth more with")
     inter = skills.run_interactions(cmp)
-    if inter.height:
+    if inter.height == 0:
+        b.paragraphs.append(
+            "Skill x room: too few games to look for rooms a skill is worth more with (each "
+            f"split needs {skills.MIN_GROUP} games on either side of a room built by turn "
+            f"{skills.EARLY_TURNS}, and the run's rooms table).")
+    else:
         found = inter.filter(pl.col("holm"))
         tried = inter.height
         b.paragraphs.append(
@@ -96,8 +121,6 @@ def _effects_block(name: str, cmp) -> Block:
                                 f"{r['difference']:+.2f} ({r['ci_low']:+.2f} to "
                                 f"{r['ci_high']:+.2f})", f"{r['p_holm']:.3f}"]
                                for r in show.iter_rows(named=True)], left=2))
-    for note in cmp.notes:
-        b.paragraphs.append(note)
     return b
 
 
@@ -106,6 +129,11 @@ def _variants_block(name: str, cmp) -> Block:
     b = Block(f"{name}: the skill variants against {base or 'the baseline'}")
     shifts = skills.variant_shifts(cmp)
     b.paragraphs += skills.rulebook_sentences(shifts, base)
+    curves = _fig(f"skills-curves-{slug(name)}.png", "Each skill variant's share of Crisis "
+                  "games won at each target, one panel per player count, 95% Wilson bands.",
+                  compare_figures.curves_figure(cmp, f"{name}: win rate by skill variant"))
+    if curves:
+        b.figures.append(curves)
     f = _fig(f"skills-variants-{slug(name)}.png", "Each skill variant's shift of the mean "
              f"team score against {base}, with 95% paired intervals.",
              compare_figures.forest_figure(cmp, "score:mean", f"{name}: mean team score "

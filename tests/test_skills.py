@@ -360,3 +360,83 @@ def test_every_skill_of_the_box_has_a_scenario_here():
     tested = {p[0] for p in PAYS} | {"Blink", "Scavenger", "Magpie", "Deep Pockets",
                                       "Prospector", "Deep Delver", "Encore"}
     assert tested == {k.name for k in load_content("gemrush-2e").skills}
+
+
+def test_the_reference_player_searches_and_uses_skills():
+    """The reference searches the skill uses of the movement step (they are step options) and
+    the D_SKILL decisions; with a skill that always pays it uses it."""
+    from balance.engine import events as E
+    from balance.engine.decisions import D_SKILL, D_STEP
+    from balance.engine.state import S_VIOLATION
+    from balance.play import play_traced
+    from heuristics.reference import SEARCHED
+
+    assert {D_SKILL, D_STEP} <= SEARCHED
+    s = prepare("2e", "crisis", 1, "reference", None, True,
+                {"skills": "shared", "shared_skill": "Magpie"}, knobs={"budget": 8})
+    st, ev = play_traced(s, 2, check=True)
+    assert (ev[:, 2] == E.EV_SKILL).sum() > 5
+    assert int(st.sc[S_VIOLATION]) == 0
+
+
+# -- skills as levers -----------------------------------------------------------------------
+PATCHED = """\
+[experiment]
+name = "longer-strides"
+description = "Pathfinder's numbers as levers"
+edition = "2e"
+mode = "crisis"
+games = 10
+seed = 1
+players = 2
+exhaust = true
+{rest}
+"""
+
+
+def _experiment(tmp_path, rest):
+    from balance.experiment import load_experiment
+
+    p = tmp_path / "e.toml"
+    p.write_text(PATCHED.format(rest=rest))
+    return load_experiment(p)
+
+
+def test_a_patch_and_a_grid_reach_a_skills_numbers_and_copies(tmp_path):
+    e = _experiment(tmp_path, """
+[rules]
+skills = "shared"
+shared_skill = "Pathfinder"
+
+[patches.stride]
+select = { skills = "Pathfinder" }
+effect = "extra steps 1"
+
+[patches.more]
+select = { skills = "Sprinter" }
+copies = 3
+
+[grid]
+"stride.effect" = ["extra steps 1", "extra steps 3"]
+"stride.uses" = [1, 2]
+""")
+    assert len(e.variants) == 4
+    ops = []
+    for v in e.variants:
+        s = v.prepare()
+        k = s.skill_names.index("Pathfinder")
+        ops.append((int(s.tables.skill_op[k, 1]), int(s.tables.skill_op[k, 5])))
+        assert (s.tables.skill_deck == s.skill_names.index("Sprinter")).sum() == 3
+    assert ops == [(1, 1), (1, 2), (3, 1), (3, 2)]
+
+
+@pytest.mark.parametrize("rest, phrase", [
+    ('[patches.p]\nselect = { skills = "Pathfinder" }\ndoor_cost = -1\n', "skills alone"),
+    ('[patches.p]\nselect = { rooms = "* Vein" }\nuses = 2\n', "select skills"),
+    ('[patches.p]\nselect = { skills = "Levitation" }\nuses = 2\n', "selects no skill"),
+    ('[patches.p]\nselect = { skills = "Pathfinder" }\neffect = "fly"\n', "unknown effect"),
+    ('[patches.p]\nselect = { skills = "Pathfinder" }\neffect = 3\n', "effect in words"),
+])
+def test_a_bad_skill_patch_is_refused_by_name(tmp_path, rest, phrase):
+    with pytest.raises(InputError, match=phrase):
+        _experiment(tmp_path, rest)
