@@ -779,15 +779,23 @@ def greedy_choose_nb(kind, st, tb, ru, pp, n, p):
 
 
 @njit
+def _skill_step_nb(st, m, tb, ru, w, n, p):
+    """A movement-step skill use worth making now (greedy_skills.py), or -1. Kept out of
+    _greedy_think_nb: code there changes how LLVM compiles every decision."""
+    reach_nb(st, m, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
+    k = skill_step_nb(st, m, tb, ru, n, p)
+    if k < 0 and st.sc[S_STEPS_LEFT] == 0 and m.sc[M_PLAN_KEY] == plan_key_nb(st, p) \
+            and m.sc[M_PLAN_TARGET] != st.pos[p]:
+        k = steps_skill_nb(st, tb, n, p)  # its plan walks on: take the free steps
+    return k
+
+
+@njit
 def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
     refresh_frontier_nb(st, m, tb, w)
     if kind == D_STEP:
         if st.sk[p, SK_SLOT0] >= 0:
-            reach_nb(st, m, tb, ru, p, ru.steps + int(w[W_LOOKAHEAD]))
-            k = skill_step_nb(st, m, tb, ru, n, p)
-            if k < 0 and st.sc[S_STEPS_LEFT] == 0 and m.sc[M_PLAN_KEY] == plan_key_nb(st, p) \
-                    and m.sc[M_PLAN_TARGET] != st.pos[p]:
-                k = steps_skill_nb(st, tb, n, p)  # its plan walks on: take the free steps
+            k = _skill_step_nb(st, m, tb, ru, w, n, p)
             if k >= 0:
                 return k
         return plan_step_nb(st, m, tb, ru, w, n, p)
