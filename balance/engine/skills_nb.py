@@ -271,15 +271,18 @@ def keep_hand_nb(st, tb, p, slot, a):
 
 
 @njit
-def _offer_skills_nb(st, tb, p, op):
-    """The decline row, then a row per slot holding a skill with this op and a use left."""
+def _ask_skill_nb(st, tb, ru, pp, p, op):
+    """Offer the decline row, then a row per slot holding a skill with this op and a use
+    left, and ask (D_SKILL); the slot chosen, or -1 when declined or none is on offer."""
     n = offer_nb(st, 0, -1, -1, 0, 0)
     for slot in range(2):
         if _left_nb(st, tb, p, slot) > 0:
             s = st.sk[p, SK_SLOT0 + slot]
             if tb.skill_op[s, SKC_OP] == op:
                 n = offer_nb(st, n, slot, s, 0, 0)
-    return n
+    if n == 1:
+        return -1
+    return st.opt[decide_nb(st, tb, ru, pp, D_SKILL, n, p), 0]
 
 
 @njit
@@ -294,11 +297,7 @@ def after_ability_nb(st, tb, ru, pp, p, room):
     if not finds:
         return
     while st.sc[S_DECK_N] + st.sc[S_DISC_N] > 0:  # something left to draw
-        n = _offer_skills_nb(st, tb, p, SK_DRAW)
-        if n == 1:
-            return
-        k = decide_nb(st, tb, ru, pp, D_SKILL, n, p)
-        slot = st.opt[k, 0]
+        slot = _ask_skill_nb(st, tb, ru, pp, p, SK_DRAW)
         if slot < 0:
             return
         s = st.sk[p, SK_SLOT0 + slot]
@@ -315,11 +314,7 @@ def ability_again_nb(st, tb, ru, pp, p, room):
     """After the action's room ability: use it again, with an ability-again skill, while the
     player still stands in the room (a special move may have taken it away)."""
     while st.pos[p] == room and ability_usable_nb(st, tb, ru, p, room):
-        n = _offer_skills_nb(st, tb, p, SK_AGAIN)
-        if n == 1:
-            return
-        k = decide_nb(st, tb, ru, pp, D_SKILL, n, p)
-        slot = st.opt[k, 0]
+        slot = _ask_skill_nb(st, tb, ru, pp, p, SK_AGAIN)
         if slot < 0:
             return
         _spend_nb(st, tb, p, slot, room, 0)
