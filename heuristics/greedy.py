@@ -94,7 +94,7 @@ from balance.tables import (
     WARP,
     WILD,
 )
-from heuristics.greedy_skills import skill_step_nb, steps_skill_nb
+from heuristics.greedy_skills import pick_skill_nb, redraw_nb, skill_step_nb, steps_skill_nb
 from heuristics.knobs import Knob
 from heuristics.memory import (
     B_ARG,
@@ -802,14 +802,14 @@ def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
     if kind == D_DISCARD_LIMIT and st.opt[n - 1, 0] < 0:
         return n - 1  # a hand-limit skill keeps every card
     if kind == D_SKILL:
-        if st.opt[1, 2] == 1:
-            return 0  # Chaos Magic: keep the skill when free to
+        if st.opt[1, 2] == 1:  # Chaos Magic, a skill not used: redraw a weak one
+            return 1 if redraw_nb(tb, st.opt[1, 1]) else 0
         if tb.skill_op[st.opt[1, 1], SKC_OP] == SK_AGAIN:
             choose_goal_nb(st, m, tb, ru, w, p)
             return 1 if room_value_nb(st, m, tb, ru, w, p, st.pos[p]) > w[W_DRAW] else 0
         return 1  # drawing more after an ability
     if kind == D_SKILL_PICK:
-        return 0
+        return pick_skill_nb(st, tb, n)
     # Decisions that weigh cards by card_value_nb choose the goal door first.
     if kind == D_PAYMENT:
         choose_goal_nb(st, m, tb, ru, w, p)

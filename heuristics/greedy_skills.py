@@ -11,9 +11,13 @@ everything, by the best door it can build.
 - A hand-limit skill: always keep the cards. Drawing after an ability: always.
 - Using a room's ability again: when it would choose that ability over a draw (its action
   rule).
-- Chaos Magic: keep the skill when it is free to (a redraw is a gamble on a skill it cannot
-  see). Choice of Skills: the first skill dealt (greedy has no measure of a skill's worth
-  before the game; the report's skill ranking is the designer's).
+- Choosing a skill (Choice of Skills), and whether to redraw one it did not use (Chaos
+  Magic), by skill_worth_nb: cards are the game's currency, so a skill that gives cards every
+  turn comes first (recovering discards), then one that gives cards after an ability, a
+  second use of an ability, a free move, a turned card (any card before a card of one gem),
+  a larger hand limit, and extra steps last; within a kind, more uses and larger numbers
+  first. It keeps the first of equals. In Chaos Magic it redraws a skill worth less than the
+  middle of the box's skills.
 """
 
 from balance.engine.decisions import OPT_SKILL
@@ -21,10 +25,62 @@ from balance.engine.faces_nb import new_face_nb  # the engine's own rule, not a 
 from balance.engine.jit import njit
 from balance.engine.payment_nb import door_covered_nb, hand_has_warp_nb, hand_supply_nb
 from balance.engine.state import PL_ROT, PL_TYPE, S_STEPS_LEFT, S_TILES_N, SK_SLOT0
-from balance.skill import SK_MOVE_ANY, SK_RECOVER, SK_STEPS, SK_TURN, SKC_N, SKC_OP
+from balance.skill import (
+    G_NONE,
+    SK_AGAIN,
+    SK_DRAW,
+    SK_HAND,
+    SK_MOVE_ANY,
+    SK_RECOVER,
+    SK_STEPS,
+    SK_TURN,
+    SKC_COND,
+    SKC_N,
+    SKC_OP,
+    SKC_USES,
+)
 from heuristics.memory import B_DIST, F_POINTS, F_SIDE, F_TILE, M_FRONT_N
 
 NONE = -1  # no door
+# skill_worth_nb's order of the effects, best first (see the module docstring).
+_KIND_RANK = (SK_RECOVER, SK_DRAW, SK_AGAIN, SK_MOVE_ANY, SK_TURN, SK_HAND, SK_STEPS)
+
+
+@njit
+def skill_worth_nb(tb, s):
+    """Greedy's worth of skill s before the game: its kind's place in _KIND_RANK, then uses
+    times its number, a turned card of any card above one that needs a gem."""
+    op = tb.skill_op[s, SKC_OP]
+    rank = 0
+    for i in range(len(_KIND_RANK)):
+        if _KIND_RANK[i] == op:
+            rank = i
+    within = tb.skill_op[s, SKC_USES] * max(1, tb.skill_op[s, SKC_N])
+    if op == SK_TURN and tb.skill_op[s, SKC_COND] == G_NONE:
+        within += 10
+    return (len(_KIND_RANK) - rank) * 100.0 + min(within, 99)
+
+
+@njit
+def pick_skill_nb(st, tb, n):
+    """Choice of Skills: the dealt skill (D_SKILL_PICK rows) greedy rates highest."""
+    best = 0
+    for i in range(1, n):
+        if skill_worth_nb(tb, st.opt[i, 0]) > skill_worth_nb(tb, st.opt[best, 0]):
+            best = i
+    return best
+
+
+@njit
+def redraw_nb(tb, s):
+    """Chaos Magic, a skill not used this turn: redraw it when it is worth less than the
+    middle of the box's skills."""
+    n = tb.skill_deck.shape[0]
+    below = 0
+    for i in range(n):
+        if skill_worth_nb(tb, tb.skill_deck[i]) < skill_worth_nb(tb, s):
+            below += 1
+    return below < n // 2
 
 
 @njit

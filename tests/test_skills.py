@@ -440,3 +440,28 @@ copies = 3
 def test_a_bad_skill_patch_is_refused_by_name(tmp_path, rest, phrase):
     with pytest.raises(InputError, match=phrase):
         _experiment(tmp_path, rest)
+
+
+def _greedy_pick(sc, kind, rows, p=0):
+    from balance.engine.options_nb import offer_nb
+    from balance.engine.rollout_nb import greedy_pick_nb
+
+    for i, r in enumerate(rows):
+        offer_nb(sc.st, i, *r)
+    return int(greedy_pick_nb(kind, sc.st, sc.tb, sc.ru, sc.setup.players, len(rows), p))
+
+
+def test_greedy_chooses_the_skill_that_gives_cards_and_redraws_a_weak_one():
+    from balance.engine.decisions import D_SKILL, D_SKILL_PICK
+
+    sc = Scenario("2e", players=1, heuristic="greedy")
+    ids = {n: sc.setup.skill_names.index(n) for n in sc.setup.skill_names}
+    pick = [("Pathfinder", "Scavenger"), ("Lodestone", "Stonecutter"), ("Magpie", "Scavenger"),
+            ("Deep Pockets", "Encore", "Sprinter")]
+    want = ["Scavenger", "Lodestone", "Magpie", "Encore"]
+    for offered, best in zip(pick, want, strict=True):
+        k = _greedy_pick(sc, D_SKILL_PICK, [(ids[n], 0, 0, 0) for n in offered])
+        assert offered[k] == best
+    # Chaos Magic, a skill not used this turn: (-1, -1) keeps it, (0, skill, 1) redraws it.
+    for held, redraw in (("Pathfinder", 1), ("Deep Pockets", 1), ("Magpie", 0), ("Encore", 0)):
+        assert _greedy_pick(sc, D_SKILL, [(-1, -1, 0, 0), (0, ids[held], 1, 0)]) == redraw
