@@ -14,7 +14,8 @@ everything, by the best door it can build.
 - Choosing a skill (Choice of Skills), and whether to redraw one it did not use (Chaos
   Magic), by skill_worth_nb: cards are the game's currency, so a skill that gives cards every
   turn comes first (recovering discards), then one that gives cards after an ability, a
-  second use of an ability, a free move, a turned card (any card before a card of one gem),
+  second use of an ability, a free move, a turned card (any card before only a card that
+  shows a given gem),
   a larger hand limit, and extra steps last; within a kind, more uses and larger numbers
   first. It keeps the first of equals. In Chaos Magic it redraws a skill worth less than the
   middle of the box's skills.
@@ -49,7 +50,7 @@ _KIND_RANK = (SK_RECOVER, SK_DRAW, SK_AGAIN, SK_MOVE_ANY, SK_TURN, SK_HAND, SK_S
 @njit
 def skill_worth_nb(tb, s):
     """Greedy's worth of skill s before the game: its kind's place in _KIND_RANK, then uses
-    times its number, a turned card of any card above one that needs a gem."""
+    times its number; turning any card rates above turning only a card that shows a gem."""
     op = tb.skill_op[s, SKC_OP]
     rank = 0
     for i in range(len(_KIND_RANK)):
