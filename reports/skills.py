@@ -33,7 +33,8 @@ EARLY_TURNS = 6  # a room "comes out early" when the baseline game built it by t
 MIN_GROUP = 20  # games on each side of a skill x room split, or the split is not tried
 
 
-def _swept(label: str, key: str) -> str | None:
+def swept_value(label: str, key: str) -> str | None:
+    """The value a variant label gives a swept key (`skill=` in "skill=Encore"), or None."""
     for part in label.split(", "):
         if part.startswith(key):
             return part[len(key):]
@@ -41,11 +42,11 @@ def _swept(label: str, key: str) -> str | None:
 
 
 def is_skill_effects(cmp) -> bool:
-    return any(_swept(lb, SKILL_KEY) for lb in cmp.variants["label"].to_list())
+    return any(swept_value(lb, SKILL_KEY) for lb in cmp.variants["label"].to_list())
 
 
 def is_skill_variants(cmp) -> bool:
-    return any(_swept(lb, VARIANT_KEY) for lb in cmp.variants["label"].to_list())
+    return any(swept_value(lb, VARIANT_KEY) for lb in cmp.variants["label"].to_list())
 
 
 def effects(cmp, quantities: tuple[str, ...] | None = None) -> pl.DataFrame:
@@ -54,7 +55,7 @@ def effects(cmp, quantities: tuple[str, ...] | None = None) -> pl.DataFrame:
     d = cmp.differences
     if quantities:
         d = d.filter(pl.col("quantity").is_in(list(quantities)))
-    d = d.with_columns(pl.col("label").map_elements(lambda s: _swept(s, SKILL_KEY),
+    d = d.with_columns(pl.col("label").map_elements(lambda s: swept_value(s, SKILL_KEY),
                                                     return_dtype=pl.Utf8).alias("skill"))
     d = d.filter(pl.col("skill").is_not_null() & (pl.col("skill") != "none"))
     order = (d.filter(pl.col("quantity") == "score:mean").sort("difference", descending=True)
@@ -68,7 +69,7 @@ def variant_shifts(cmp) -> pl.DataFrame:
     """Per variant (from a comparison sweeping `skills`): the shift of the mean team score
     against the baseline, with its interval and verdicts."""
     d = cmp.differences.filter(pl.col("quantity") == "score:mean")
-    d = d.with_columns(pl.col("label").map_elements(lambda s: _swept(s, VARIANT_KEY),
+    d = d.with_columns(pl.col("label").map_elements(lambda s: swept_value(s, VARIANT_KEY),
                                                     return_dtype=pl.Utf8).alias("variant_name"))
     return d.filter(pl.col("variant_name").is_not_null()).select(
         "variant_name", "pairs", "baseline", "value", "difference", "ci_low", "ci_high",
@@ -179,7 +180,7 @@ def interactions(games: pl.DataFrame, rooms: pl.DataFrame, labels: dict[int, str
     room_names = sorted(early["room"].unique().to_list())
     rows = []
     for v, label in sorted(labels.items()):
-        skill = _swept(label, SKILL_KEY)
+        skill = swept_value(label, SKILL_KEY)
         if v == baseline or not skill or skill == "none":
             continue
         d = (games.filter(pl.col("variant") == v).select("game", "score")

@@ -125,7 +125,7 @@ def _rooms_block(name: str, cmp) -> Block:
 
 
 def _variants_block(name: str, cmp) -> Block:
-    base = skills._swept(cmp.label(cmp.baseline), skills.VARIANT_KEY) or ""
+    base = skills.swept_value(cmp.label(cmp.baseline), skills.VARIANT_KEY) or ""
     b = Block(f"{name}: the skill variants against {base or 'the baseline'}")
     shifts = skills.variant_shifts(cmp)
     b.paragraphs += skills.rulebook_sentences(shifts, base)
