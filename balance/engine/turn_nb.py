@@ -467,6 +467,12 @@ def play_turn_nb(st, tb, ru, pp, p):
     movement_nb(st, tb, ru, pp, p)
     if st.sc[S_ENDED] == 0:
         action_nb(st, tb, ru, pp, p)
+    # Seats without a skill skip the two calls: one path for all cost 4% of the engine's
+    # speed with skills off (measured, interleaved).
+    if st.sk[p, SK_SLOT0] < 0:
+        if st.sc[S_ENDED] == 0:
+            end_turn_nb(st, tb, ru, pp, p)
+        return
     restore_faces_nb(st, tb)  # a skill's face lasts until the turn ends
     if st.sc[S_ENDED] == 0:
         end_turn_nb(st, tb, ru, pp, p)
