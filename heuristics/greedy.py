@@ -53,6 +53,7 @@ from balance.engine.decisions import (
     OPT_ABILITY,
     OPT_CART,
     OPT_DOOR,
+    OPT_SKILL,
     OPT_STOP,
     OPT_WARP_BUILD,
 )
@@ -80,7 +81,7 @@ from balance.engine.state import (
     SK_SLOT0,
 )
 from balance.engine.usable_nb import ability_usable_nb
-from balance.skill import SK_AGAIN, SKC_OP
+from balance.skill import SK_AGAIN, SK_MOVE_ANY, SKC_OP
 from balance.tables import (
     ACTION,
     BONUS,
@@ -94,7 +95,14 @@ from balance.tables import (
     WARP,
     WILD,
 )
-from heuristics.greedy_skills import pick_skill_nb, redraw_nb, skill_step_nb, steps_skill_nb
+from heuristics.greedy_skills import (
+    best_build_nb,
+    pick_skill_nb,
+    redraw_nb,
+    skill_option_nb,
+    skill_step_nb,
+    steps_skill_nb,
+)
 from heuristics.knobs import Knob
 from heuristics.memory import (
     B_ARG,
@@ -787,7 +795,42 @@ def _skill_step_nb(st, m, tb, ru, w, n, p):
     if k < 0 and st.sc[S_STEPS_LEFT] == 0 and m.sc[M_PLAN_KEY] == plan_key_nb(st, p) \
             and m.sc[M_PLAN_TARGET] != st.pos[p]:
         k = steps_skill_nb(st, tb, n, p)  # its plan walks on: take the free steps
+    if k < 0:
+        k = _move_to_ability_nb(st, m, tb, ru, w, n, p)
     return k
+
+
+@njit
+def _move_to_ability_nb(st, m, tb, ru, w, n, p):
+    """A free move (`move to any room`) to the room whose ability is worth most, when no
+    door can be built within its steps and that ability beats every one it can walk to (and
+    a draw); or -1. (skill_step_nb has taken the move for a better door.)"""
+    steps = st.sc[S_STEPS_LEFT]
+    i_move = skill_option_nb(st, tb, n, p, SK_MOVE_ANY)
+    if i_move < 0:
+        return -1
+    if best_build_nb(st, m, tb, ru, p, steps, -1) >= 0:
+        return -1
+    choose_goal_nb(st, m, tb, ru, w, p)
+    near = w[W_DRAW]
+    far = w[W_DRAW]
+    pick = -1
+    for i in range(n):
+        if st.opt[i, 0] != OPT_SKILL or st.opt[i, 1] != st.opt[i_move, 1]:
+            continue
+        j = st.opt[i, 2]
+        k = tb.room_kind[st.pl[PL_TYPE, j]]
+        if k != ACTION and k != MOVEMENT and k != FREE:
+            continue
+        if not ability_usable_nb(st, tb, ru, p, j):
+            continue
+        v = room_value_nb(st, m, tb, ru, w, p, j)
+        if m.rows[B_DIST, j] <= steps:
+            near = max(near, v)
+        elif v > far:
+            pick, far = i, v
+    hand_supply_nb(st, tb, p)  # leave the hand's tally as the plan expects it
+    return pick if far > near else -1
 
 
 @njit

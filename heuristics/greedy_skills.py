@@ -136,13 +136,19 @@ def _turned_best_nb(st, m, tb, ru, p, steps, s, a, b):
 
 
 @njit
-def steps_skill_nb(st, tb, n, p):
-    """The option of an extra-steps skill, or -1."""
+def skill_option_nb(st, tb, n, p, op):
+    """The first option that uses a skill of effect `op`, or -1."""
     for i in range(n):
         if st.opt[i, 0] == OPT_SKILL and \
-                tb.skill_op[st.sk[p, SK_SLOT0 + st.opt[i, 1]], SKC_OP] == SK_STEPS:
+                tb.skill_op[st.sk[p, SK_SLOT0 + st.opt[i, 1]], SKC_OP] == op:
             return i
     return -1
+
+
+@njit
+def steps_skill_nb(st, tb, n, p):
+    """The option of an extra-steps skill, or -1."""
+    return skill_option_nb(st, tb, n, p, SK_STEPS)
 
 
 @njit

@@ -322,6 +322,30 @@ def test_greedy_blinks_to_a_room_whose_door_it_can_pay():
     assert there >= 0
 
 
+def _blink_to_ability(cavern_at):
+    """Seat 1 stands in the Warped Mirror (its ability does nothing alone) holding Blink, with
+    a Great Cavern (draw 2) at `cavern_at`, and a hand that pays no door of either."""
+    sc = Scenario("2e", players=1, heuristic="greedy", rules={"steps": 1})
+    here = sc.place("Warped Mirror", 0, 0)
+    cavern = sc.place("Great Cavern", *cavern_at)
+    sc.hand(0, ["Obsidian", "Star Tear"])  # pays no door of either room
+    sc.tiles("Great Cavern", "Great Cavern")
+    sc.stand(0, here)
+    sc.skills(0, "Blink")
+    sc.movement(0)
+    return sc, here, cavern
+
+
+def test_greedy_blinks_to_a_room_whose_ability_beats_any_it_can_walk_to():
+    sc, _here, cavern = _blink_to_ability((6, 6))
+    assert sc.skill_uses(0)[0] == 1 and sc.st.pos[0] == cavern
+
+
+def test_greedy_walks_rather_than_blinks_to_an_ability_within_its_steps():
+    sc, _here, cavern = _blink_to_ability((1, 0))  # through the Mirror's east door
+    assert sc.skill_uses(0)[0] == 0 and sc.st.pos[0] == cavern
+
+
 @pytest.mark.parametrize("skill, taken", [("Scavenger", 1), ("Magpie", 2)])
 def test_greedy_recovers_the_top_of_the_discard_pile(skill, taken):
     _, uses, sc = _build_turn(skill, [["Fire Ruby", "Raw Hope"]],
