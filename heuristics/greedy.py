@@ -837,6 +837,7 @@ def _move_to_ability_nb(st, m, tb, ru, w, n, p):
 def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
     refresh_frontier_nb(st, m, tb, w)
     if kind == D_STEP:
+        # One call site of plan_step_nb (it is inlined): with two, every game ran 20-25% slower.
         if st.sk[p, SK_SLOT0] >= 0:
             k = _skill_step_nb(st, m, tb, ru, w, n, p)
             if k >= 0:

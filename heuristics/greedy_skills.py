@@ -6,7 +6,9 @@ everything, by the best door it can build.
   within its steps than any it can build now. A turned card (`turn 1 card ...`) is tried card
   by card; extra steps are worth taking when a paid door lies within them, or when its plan
   for the turn still walks on (toward a door, a room's ability or the frontier); a free move
-  (`move to any room`) to a room with a better paid door than any within its steps. Recovering
+  (`move to any room`) to a room with a better paid door than any within its steps, or, when
+  it can build nothing within them, to a room out of reach whose ability beats any it can
+  walk to (greedy._move_to_ability_nb). Recovering
   the top discard is a free card: always.
 - A hand-limit skill: always keep the cards. Drawing after an ability: always.
 - Using a room's ability again: when it would choose that ability over a draw (its action
