@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import ablation, compare_figures, figures, text
+from reports import ablation, compare_figures, text
 from reports.compare_text import difference_text, holm_text, value_text
-from reports.page import Block, Figure, Section, Table, slug
+from reports.page import Block, Section, Table, slug
+from reports.page import figure_or_none as _fig
 
 INTRO = [
     "Each version is compared with its baseline on the same games (the same seeds), so most "
@@ -18,10 +19,6 @@ INTRO = [
     "marked as surviving Holm holds even after correcting for the number of differences "
     "in the run; the others may be chance findings among so many.",
 ]
-
-
-def _fig(name: str, caption: str, fig) -> Figure | None:
-    return None if fig is None else Figure(name, caption, figures.png_bytes(fig))
 
 
 def comparison_section(cmps: list, association: pl.DataFrame | None = None) -> Section:

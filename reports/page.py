@@ -69,6 +69,11 @@ def _figure(name: str, caption: str, fig) -> Figure:
     return Figure(name, caption, figures.png_bytes(fig))
 
 
+def figure_or_none(name: str, caption: str, fig) -> Figure | None:
+    """A figure, or None where a chart had nothing to draw."""
+    return None if fig is None else _figure(name, caption, fig)
+
+
 def _of(df: pl.DataFrame, setting: str) -> pl.DataFrame:
     return df.filter(pl.col("setting") == setting) if df.height else df
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import ablation, compare_figures, figures, skills, text
-from reports.page import Block, Figure, Section, Table, slug
+from reports import ablation, compare_figures, skills, text
+from reports.page import Block, Section, Table, slug
+from reports.page import figure_or_none as _fig
 
 INTRO = [
     "Skills are the 2nd edition's one-rule breaks (the content file's [[skills]]; 16 of the "
@@ -15,10 +16,6 @@ INTRO = [
     "so the luck of the deal cancels; intervals are 95%, and a result marked as surviving "
     "Holm holds after correcting for every comparison made beside it.",
 ]
-
-
-def _fig(name: str, caption: str, fig) -> Figure | None:
-    return None if fig is None else Figure(name, caption, figures.png_bytes(fig))
 
 
 def _effect(r: dict | None, scale: float = 1.0) -> str:
