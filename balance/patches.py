@@ -203,6 +203,16 @@ def _door_selected(door, select: dict) -> bool:
     return True
 
 
+def _set_fields(data: dict, key: str, hit: list[dict], ops, f: dict) -> None:
+    """Set the patch's fields `ops` on the selected entries of data[key], then drop every
+    entry of it whose copies are now 0."""
+    for x in hit:
+        for op in ops:
+            if op in f:
+                x[op] = f[op]
+    data[key] = [x for x in data[key] if x.get("copies", 1) != 0]
+
+
 def _apply(data: dict, patch: Patch, probs: Problems, where: str) -> None:
     f = patch.fields
     gems = [g.get("name") for g in data.get("gems", []) if isinstance(g, dict)]
@@ -229,11 +239,7 @@ def _apply(data: dict, patch: Patch, probs: Problems, where: str) -> None:
         if not hit:
             probs.add(where, "select", f"selects no skill (skills = {want})")
             return
-        for k in hit:
-            for op in SKILL_OPS:
-                if op in f:
-                    k[op] = f[op]
-        data["skills"] = [k for k in data["skills"] if k.get("copies", 1) != 0]
+        _set_fields(data, "skills", hit, SKILL_OPS, f)
         return
     if "cards" in select:
         want = _names(select["cards"])
@@ -252,11 +258,7 @@ def _apply(data: dict, patch: Patch, probs: Problems, where: str) -> None:
         if not rooms:
             probs.add(where, "select", f"selects no room ({_describe(select)})")
             return
-        for r in rooms:
-            for k in ROOM_OPS:
-                if k in f:
-                    r[k] = f[k]
-        data["rooms"] = [r for r in data["rooms"] if r.get("copies", 1) != 0]
+        _set_fields(data, "rooms", rooms, ROOM_OPS, f)
         if not any(r.get("kind") != "tunnel" for r in data["rooms"]):
             probs.add(where, "copies", "takes every room to stand in out of the box")
         return
