@@ -274,7 +274,8 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
 
 
 @app.command("strength")
-def strength_(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
+def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default: the "
+                                          "content's, else 2e)"),
               players: int = typer.Option(4, min=1, max=16, help="number of players"),
               games: int = typer.Option(4000, min=2, max=1_000_000, help="games of random "
                                         "and greedy"),
@@ -282,13 +283,24 @@ def strength_(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
                                                   "reference at each budget"),
               budgets: str = typer.Option("64,256", help="the reference's budgets, e.g. "
                                           "64,256"),
+              search: str = typer.Option(None, help="the reference searches only these "
+                                         "decisions, greedy takes the rest: some of steps, "
+                                         "action, payments, discards, rotations, skills"),
               knobs: Path = typer.Option(None, help="also play greedy with these knobs (a "
                                          "file from `balance tune-player`)"),
               seed: int = typer.Option(7000, min=0, max=2**62, help="first game seed"),
+              content: str = typer.Option(None, help="content file (default: the "
+                                          "edition's)"),
+              set_: list[str] = typer.Option([], "--set", help="override a rule: "
+                                             "NAME=VALUE"),
               ) -> None:
     """How strong are the players? Random, greedy and the search-based reference on the same
     Crisis games to exhaustion: scores, paired differences, win rates, speed."""
+    from rich.progress import Progress
+
+    from balance.rules import parse_overrides
     from balance.strength import strength
+    from heuristics.reference import searched_mask
 
     try:
         try:
@@ -298,6 +310,17 @@ def strength_(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
         if not bs or any(not 2 <= b <= 4096 for b in bs):
             raise InputError([Problem("--budgets", "", "", f"must be budgets from 2 to 4096, "
                                       f"e.g. 64,256, got {budgets!r}")])
+        kinds = None
+        if search is not None:
+            kinds = [k.strip() for k in search.split(",") if k.strip()]
+            try:
+                if not kinds:
+                    raise ValueError("names no decision kind")
+                searched_mask(kinds)
+            except ValueError as e:
+                raise InputError([Problem("--search", "", "", f"{e}, got {search!r}")]) \
+                    from None
+        overrides = parse_overrides(set_)
         given = None
         if knobs is not None:
             from balance.tune_player import read_knobs
@@ -305,9 +328,17 @@ def strength_(edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
             given = read_knobs(knobs)
         from balance.play import prepare
 
-        prepare(edition, "crisis", players, "greedy", None, True, {}, knobs=given)
-        table = strength(edition, players, games, reference_games, bs, seed, given,
-                         say=lambda m: typer.echo(m, err=True))
+        edition = edition or ("2e" if content is None else None)
+        prepare(edition, "crisis", players, "greedy", None, True, overrides, content=content,
+                knobs=given)
+        with Progress(transient=True) as bar:
+            def progress(label: str, n: int):
+                task = bar.add_task(label, total=n)
+                return lambda k: bar.advance(task, k)
+
+            table = strength(edition, players, games, reference_games, bs, seed, given,
+                             say=lambda m: None, rules=overrides, content=content,
+                             searched=kinds, progress=progress)
     except InputError as e:
         fail(e)
     typer.echo(table)

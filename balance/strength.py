@@ -1,10 +1,12 @@
 """`balance strength`: how strong the players are, on the same seeds.
 
 Each player plays the same Crisis games to exhaustion (seeds from `seed` onwards): the mean
-team score with its 95% t interval, the median, the paired difference from a reference
-player on the same seeds (paired t interval), the win rate at each named difficulty, and the
+team score with its 95% t interval, the median, the paired difference from greedy on the
+same seeds (paired t interval), the win rate at each named difficulty, and the
 speed in games per CPU-second of this process (one core). The reference player's budgets are
 expensive, so it plays fewer games; its differences pair with the first games of the others.
+Searching only some kinds of decision (`searched`), the rest greedy's, shows how much greedy
+loses on those.
 """
 
 from __future__ import annotations
@@ -24,16 +26,36 @@ class Strength:
     targets: dict[str, int]
 
 
-def play(label: str, edition: str, players: int, heuristic: str, games: int, seed: int,
-         knobs: dict | None = None) -> Strength:
+def play(label: str, edition: str | None, players: int, heuristic: str, games: int,
+         seed: int, knobs: dict | None = None, rules: dict | None = None,
+         content: str | None = None, progress: Callable[[int], None] | None = None
+         ) -> Strength:
+    """`games` games of one player from `seed` on. They are played in chunks, so that
+    `progress` hears of each; one state serves every chunk, and only the play is timed."""
     from balance.engine.game_nb import R_TEAM_SCORE
+    from balance.engine.state import new_state
     from balance.play import play_batch, prepare
+    from heuristics.registry import get_heuristic
 
-    s = prepare(edition, "crisis", players, heuristic, None, True, {}, knobs=knobs or {})
-    t = time.process_time()
-    out = play_batch(s, np.arange(seed, seed + games)).out
-    dt = max(time.process_time() - t, 1e-9)
-    return Strength(label, out[:, R_TEAM_SCORE].astype(float), games / dt,
+    s = prepare(edition, "crisis", players, heuristic, None, True, rules or {},
+                content=content, knobs=knobs or {})
+    st = new_state(s.tables, s.rules)
+    # A compiled player plays ~5,000 games a second: chunks of 500 keep the per-call cost out
+    # of its speed. A Python player takes seconds a game: one game a chunk.
+    python = any(get_heuristic(n).game is not None for n in s.seats)
+    chunk = 1 if python else 500
+    if not python:
+        play_batch(s, np.arange(seed, seed + 1), state=st)  # loads the compiled code, untimed
+    scores = []
+    dt = 0.0
+    for lo in range(seed, seed + games, chunk):
+        seeds = np.arange(lo, min(lo + chunk, seed + games))
+        t = time.process_time()
+        scores.append(play_batch(s, seeds, state=st).out[:, R_TEAM_SCORE])
+        dt += time.process_time() - t
+        if progress is not None:
+            progress(len(seeds))
+    return Strength(label, np.concatenate(scores).astype(float), games / max(dt, 1e-9),
                     dict(s.profile.crisis_targets))
 
 
@@ -67,17 +89,31 @@ def table(rows: list[Strength], against: str) -> str:
     return "\n".join(out)
 
 
-def strength(edition: str, players: int, games: int, reference_games: int,
+def strength(edition: str | None, players: int, games: int, reference_games: int,
              budgets: list[int], seed: int = 7000, baseline_knobs: dict | None = None,
-             say: Callable[[str], None] = print) -> str:
+             say: Callable[[str], None] = print, rules: dict | None = None,
+             content: str | None = None, searched: list[str] | None = None,
+             progress: Callable[[str, int], Callable[[int], None]] | None = None) -> str:
     """Play random, greedy (and greedy with `baseline_knobs`, when given) and the reference
-    at each budget; return the Markdown table."""
+    at each budget (searching only the decision kinds `searched` names, when given); return
+    the Markdown table. `progress(label, games)` returns the callback a player's games
+    advance."""
+    from heuristics.reference import searched_mask
+
     rows = []
     plan = [("random", "random", games, None), ("greedy", "greedy", games, None)]
     if baseline_knobs:
         plan.insert(1, ("greedy (given knobs)", "greedy", games, baseline_knobs))
-    plan += [(f"reference {b}", "reference", reference_games, {"budget": b}) for b in budgets]
+    ref = {}
+    tag = ""
+    if searched:
+        ref = {"searched": searched_mask(searched)}
+        tag = f" ({', '.join(searched)})"
+    plan += [(f"reference {b}{tag}", "reference", reference_games, {"budget": b, **ref})
+             for b in budgets]
     for label, heuristic, n, knobs in plan:
         say(f"{label}: {n:,} games...")
-        rows.append(play(label, edition, players, heuristic, n, seed, knobs))
+        tick = progress(label, n) if progress is not None else None
+        rows.append(play(label, edition, players, heuristic, n, seed, knobs, rules, content,
+                         tick))
     return table(rows, "greedy")

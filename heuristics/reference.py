@@ -2,13 +2,14 @@
 millions of games.
 
 Determinized flat Monte Carlo (as the TabletopGames and OpenSpiel players do it, written anew
-here): at each of its decisions of the kinds it searches (steps, the action, payments,
-discards to the hand limit, tile rotations, skill uses: those of the movement step are steps,
-the rest D_SKILL) it spends `budget` rollouts on its options by
-successive halving (rounds over the options still in the race, the weaker half dropped after
-each). Each rollout starts from the state saved at the start of the turn, replays the turn's
-decisions so far, takes the option, resamples what the player cannot know, and lets greedy
-(with this player's greedy knobs) play every seat to the end (balance/engine/forward.py).
+here): at each of its decisions of the kinds it searches (by default all of steps, the
+action, payments, discards to the hand limit, tile rotations, skill uses: those of the
+movement step are steps, the rest D_SKILL; the `searched` knob narrows them) it spends
+`budget` rollouts on its options by successive halving (rounds over the options still in the
+race, the weaker half dropped after each). Each rollout starts from the state saved at the
+start of the turn, replays the turn's decisions so far, takes the option, resamples what the
+player cannot know, and lets greedy (with this player's greedy knobs) play every seat to the
+end (balance/engine/forward.py).
 Rollout r of every option uses the same resampled world, so options are compared on common
 random numbers. A rollout's value is the team score in Crisis; in Rush a win, plus a
 hundredth of a point per point of lead. It keeps greedy's choice unless another option's mean
@@ -48,8 +49,36 @@ KNOBS = (
          integer=True),
     Knob("confidence", 1.0, 0.0, 4.0, "leave greedy's choice only for an option whose mean "
          "lead over it, paired on common worlds, exceeds this many standard errors"),
+    Knob("searched", 63, 1, 63, "the decisions it searches, a sum of: 1 steps, 2 the action, "
+         "4 payments, 8 discards to the hand limit, 16 rotations, 32 skill uses after an "
+         "ability; greedy takes the rest", integer=True),
 )
-SEARCHED = frozenset((D_STEP, D_ACTION, D_PAYMENT, D_DISCARD_LIMIT, D_ROTATION, D_SKILL))
+# The decision kinds it can search, by their bit in the `searched` knob and a name for the
+# command line (`balance strength --search steps,rotations`). Searching one kind alone, the
+# rest greedy's, measures how much greedy loses on that kind (README, "How strong are the
+# players").
+SEARCHABLE = (("steps", D_STEP), ("action", D_ACTION), ("payments", D_PAYMENT),
+              ("discards", D_DISCARD_LIMIT), ("rotations", D_ROTATION), ("skills", D_SKILL))
+SEARCHED = frozenset(kind for _name, kind in SEARCHABLE)
+
+
+def searched_mask(names: list[str]) -> int:
+    """The `searched` knob's value for these kind names (a ValueError names an unknown one)."""
+    bits = {name: 1 << i for i, (name, _kind) in enumerate(SEARCHABLE)}
+    mask = 0
+    for name in names:
+        if name not in bits:
+            raise ValueError(f"unknown decision kind {name!r} (known: {', '.join(bits)})")
+        mask |= bits[name]
+    return mask
+
+
+def searched_names(mask: int) -> list[str]:
+    return [name for i, (name, _kind) in enumerate(SEARCHABLE) if (mask >> i) & 1]
+
+
+def _searched_kinds(mask: int) -> frozenset[int]:
+    return frozenset(kind for i, (_name, kind) in enumerate(SEARCHABLE) if (mask >> i) & 1)
 
 
 class ReferenceGame:
@@ -72,6 +101,9 @@ class ReferenceGame:
         self.turn = -1
         self.history: list[int] = []
         self.rollouts = 0
+        w = setup.players.w  # a seat of another player reads 0 here: it searches nothing
+        self.kinds = [_searched_kinds(int(w[q, self.own + 2]) if w.shape[1] > self.own + 2
+                                      else 0) for q in range(p)]
 
     def budget(self, p: int) -> int:
         return int(self.setup.players.w[p, self.own])
@@ -88,7 +120,7 @@ class ReferenceGame:
         s, st = self.setup, self.st
         g = int(greedy_pick_nb(kind, st, s.tables, s.rules, s.players, n, p))
         in_turn = self.turn == int(st.sc[S_TURN])
-        k = self._search(n, p, g) if in_turn and kind in SEARCHED else g
+        k = self._search(n, p, g) if in_turn and kind in self.kinds[p] else g
         if in_turn:
             self.history.append(k)
         return k

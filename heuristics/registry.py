@@ -47,7 +47,8 @@ HEURISTICS = {
                         memory=GREEDY_MEMORY),
     "reference": Heuristic("reference", POLICY_EXTERNAL,
                            "determinized flat Monte Carlo over steps, action, payments, "
-                           "discards and rotations, with greedy rollouts (slow: for measuring)",
+                           "discards, rotations and skill uses (its `searched` knob), with "
+                           "greedy rollouts (slow: for measuring)",
                            greedy.KNOBS + reference.KNOBS, greedy.N_KNOBS,
                            reference.ReferenceGame,
                            memory="greedy's, for its own decisions and its rollouts' (copied "

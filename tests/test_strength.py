@@ -23,3 +23,79 @@ def test_strength_table_pairs_every_player_with_greedy(cli):
 def test_bad_budgets_are_refused(cli):
     r = cli("strength", "--budgets", "1,99999")
     assert r.exit_code == 2 and "--budgets" in r.output
+
+
+def test_search_names_the_decisions_the_reference_searches(cli):
+    r = cli("strength", "--players", "1", "--games", "20", "--reference-games", "2",
+            "--budgets", "4", "--search", "rotations, steps")
+    assert r.exit_code == 0, r.output
+    assert "| reference 4 (rotations, steps) | 2 |" in r.stdout
+
+
+def test_bad_search_and_set_are_refused(cli):
+    r = cli("strength", "--search", "steps,walking")
+    assert r.exit_code == 2 and "--search" in r.output and "'walking'" in r.output
+    assert "Traceback" not in r.output
+    r = cli("strength", "--search", ",")
+    assert r.exit_code == 2 and "--search" in r.output
+    r = cli("strength", "--set", "hand_limit=lots")
+    assert r.exit_code == 2 and "hand_limit" in r.output
+
+
+def test_strength_plays_the_rules_and_content_it_is_given():
+    """--set and --content reach the games: a hand limit of 1 costs greedy points, and the
+    1st-edition box plays under its own edition."""
+    from balance.strength import play
+
+    base = play("greedy", "2e", 2, "greedy", 60, 7000)
+    tight = play("greedy", "2e", 2, "greedy", 60, 7000, rules={"hand_limit": 1})
+    assert tight.scores.mean() < base.scores.mean() - 3
+    first = play("greedy", None, 3, "greedy", 30, 7000, content="gemrush-1e")
+    assert set(first.targets) != set(base.targets)  # the 1st edition names its own levels
+
+
+def test_chunks_do_not_change_the_games():
+    """The games are played in chunks (for the progress bar): the same seeds give the same
+    scores as one call."""
+    import numpy as np
+
+    from balance.engine.game_nb import R_TEAM_SCORE
+    from balance.play import play_batch, prepare
+    from balance.strength import play
+
+    ticks = []
+    s = play("greedy", "2e", 3, "greedy", 1_100, 7000, progress=ticks.append)
+    assert ticks == [500, 500, 100]
+    one = play_batch(prepare("2e", "crisis", 3, "greedy", None, True, {}),
+                     np.arange(7000, 8100)).out[:, R_TEAM_SCORE]
+    assert (s.scores == one).all()
+
+
+def test_the_searched_knob_limits_the_search(monkeypatch):
+    """The reference searches only the decision kinds its `searched` knob names; greedy takes
+    the rest. A seat of another player searches nothing."""
+    from balance.engine.decisions import D_PAYMENT, D_ROTATION, D_STEP
+    from balance.play import play_batch, prepare
+    from heuristics import reference
+
+    assert reference.searched_names(reference.searched_mask(["rotations", "steps"])) == \
+        ["steps", "rotations"]
+    searched = []
+    choose = reference.ReferenceGame.choose
+
+    def spy(self, kind, n, p):
+        before = self.rollouts
+        k = choose(self, kind, n, p)
+        if self.rollouts > before:
+            searched.append((p, kind))
+        return k
+
+    monkeypatch.setattr(reference.ReferenceGame, "choose", spy)
+    knobs = {"budget": 4, "searched": reference.searched_mask(["rotations"])}
+    play_batch(prepare("2e", "crisis", 2, "reference", None, True, {}, knobs=knobs), [3])
+    assert searched and {k for _p, k in searched} == {D_ROTATION}
+    searched.clear()
+    play_batch(prepare("2e", "crisis", 2, "greedy", None, True, {}, knobs={"budget": 4},
+                       seats=["greedy", "reference"]), [3])
+    kinds = {k for _p, k in searched}
+    assert {p for p, _k in searched} == {1} and {D_STEP, D_PAYMENT, D_ROTATION} <= kinds
