@@ -42,6 +42,17 @@ def test_bad_search_and_set_are_refused(cli):
     assert r.exit_code == 2 and "hand_limit" in r.output
 
 
+def test_set_reaches_the_command_s_games(cli):
+    def greedy_mean(*extra):
+        r = cli("strength", "--players", "1", "--games", "40", "--reference-games", "2",
+                "--budgets", "2", *extra)
+        assert r.exit_code == 0, r.output
+        row = next(x for x in r.stdout.splitlines() if x.startswith("| greedy |"))
+        return float(row.split(" | ")[2].split(" ")[0])
+
+    assert greedy_mean("--set", "hand_limit=1") < greedy_mean() - 3
+
+
 def test_strength_plays_the_rules_and_content_it_is_given():
     """--set and --content reach the games: a hand limit of 1 costs greedy points, and the
     1st-edition box plays under its own edition."""
