@@ -328,7 +328,6 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
             given = read_knobs(knobs)
         from balance.play import prepare
 
-        edition = edition or ("2e" if content is None else None)
         prepare(edition, "crisis", players, "greedy", None, True, overrides, content=content,
                 knobs=given)
         with Progress(transient=True) as bar:
@@ -424,7 +423,7 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
 
     try:
         overrides = parse_overrides(set_)
-        base = prepare(edition or ("2e" if content is None else None), "crisis", 1, "random",
+        base = prepare(edition, "crisis", 1, "random",
                        content=content, rules=overrides)
     except InputError as e:
         fail(e)
