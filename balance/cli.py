@@ -273,6 +273,20 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
     typer.echo(ranking_text(cmp, how))
 
 
+def _turn_span(text: str) -> tuple[int, int]:
+    """--turns FIRST-LAST (or one turn N): counted from 1, as `balance play` prints turns."""
+    first, sep, last = text.strip().partition("-")
+    try:
+        a = int(first)
+        b = int(last) if sep else a
+    except ValueError:
+        a = b = 0
+    if not 1 <= a <= b <= 99:
+        raise InputError([Problem("--turns", "", "", "must be FIRST-LAST with 1 <= FIRST <= "
+                                  f"LAST <= 99, e.g. 18-25, got {text!r}")])
+    return a, b
+
+
 @app.command("strength")
 def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default: the "
                                           "content's, else 2e)"),
@@ -286,6 +300,9 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
               search: str = typer.Option(None, help="the reference searches only these "
                                          "decisions, greedy takes the rest: some of steps, "
                                          "action, payments, discards, rotations, skills"),
+              turns: str = typer.Option(None, help="the reference searches only these turns "
+                                        "(FIRST-LAST, from 1, e.g. 18-25), greedy plays the "
+                                        "rest"),
               knobs: Path = typer.Option(None, help="also play greedy with these knobs (a "
                                          "file from `balance tune-player`)"),
               seed: int = typer.Option(7000, min=0, max=2**62, help="first game seed"),
@@ -320,6 +337,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
             except ValueError as e:
                 raise InputError([Problem("--search", "", "", f"{e}, got {search!r}")]) \
                     from None
+        span = None if turns is None else _turn_span(turns)
         overrides = parse_overrides(set_)
         given = None
         if knobs is not None:
@@ -337,7 +355,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
 
             table = strength(edition, players, games, reference_games, bs, seed, given,
                              say=lambda m: None, rules=overrides, content=content,
-                             searched=kinds, progress=progress)
+                             searched=kinds, turns=span, progress=progress)
     except InputError as e:
         fail(e)
     typer.echo(table)

@@ -5,8 +5,8 @@ team score with its 95% t interval, the median, the paired difference from greed
 same seeds (paired t interval), the win rate at each named difficulty, and the
 speed in games per CPU-second of this process (one core). The reference player's budgets are
 expensive, so it plays fewer games; its differences pair with the first games of the others.
-Searching only some kinds of decision (`searched`), the rest greedy's, shows how much greedy
-loses on those.
+Searching only some kinds of decision (`searched`), or only some turns (`turns`), the rest
+greedy's, shows how much greedy loses on those.
 """
 
 from __future__ import annotations
@@ -93,10 +93,11 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
              budgets: list[int], seed: int = 7000, baseline_knobs: dict | None = None,
              say: Callable[[str], None] = print, rules: dict | None = None,
              content: str | None = None, searched: list[str] | None = None,
+             turns: tuple[int, int] | None = None,
              progress: Callable[[str, int], Callable[[int], None]] | None = None) -> str:
     """Play random, greedy (and greedy with `baseline_knobs`, when given) and the reference
-    at each budget (searching only the decision kinds `searched` names, when given); return
-    the Markdown table. `progress(label, games)` returns the callback a player's games
+    at each budget (searching only the decision kinds `searched` names, and only the turns
+    `turns` spans, first and last counted from 1, when given); return the Markdown table. `progress(label, games)` returns the callback a player's games
     advance."""
     from heuristics.reference import searched_mask
 
@@ -105,10 +106,14 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
     if baseline_knobs:
         plan.insert(1, ("greedy (given knobs)", "greedy", games, baseline_knobs))
     ref = {}
-    tag = ""
+    tags = []
     if searched:
-        ref = {"searched": searched_mask(searched)}
-        tag = f" ({', '.join(searched)})"
+        ref["searched"] = searched_mask(searched)
+        tags.append(", ".join(searched))
+    if turns:
+        ref["first_turn"], ref["last_turn"] = turns
+        tags.append(f"turns {turns[0]}–{turns[1]}")
+    tag = f" ({'; '.join(tags)})" if tags else ""
     plan += [(f"reference {b}{tag}", "reference", reference_games, {"budget": b, **ref})
              for b in budgets]
     for label, heuristic, n, knobs in plan:

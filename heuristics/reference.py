@@ -4,7 +4,8 @@ millions of games.
 Determinized flat Monte Carlo (as the TabletopGames and OpenSpiel players do it, written anew
 here): at each of its decisions of the kinds it searches (by default all of steps, the
 action, payments, discards to the hand limit, tile rotations, skill uses: those of the
-movement step are steps, the rest D_SKILL; the `searched` knob narrows them) it spends
+movement step are steps, the rest D_SKILL; the `searched` knob narrows them, and
+`first_turn` and `last_turn` the turns) it spends
 `budget` rollouts on its options by successive halving (rounds over the options still in the
 race, the weaker half dropped after each). Each rollout starts from the state saved at the
 start of the turn, replays the turn's decisions so far, takes the option, resamples what the
@@ -52,6 +53,9 @@ KNOBS = (
     Knob("searched", 63, 1, 63, "the decisions it searches, a sum of: 1 steps, 2 the action, "
          "4 payments, 8 discards to the hand limit, 16 rotations, 32 skill uses after an "
          "ability; greedy takes the rest", integer=True),
+    Knob("first_turn", 1, 1, 99, "the first turn it searches (turns count from 1, as "
+         "`balance play` prints them); greedy plays the turns outside", integer=True),
+    Knob("last_turn", 99, 1, 99, "the last turn it searches", integer=True),
 )
 # The decision kinds it can search, by their bit in the `searched` knob and a name for the
 # command line (`balance strength --search steps,rotations`). Searching one kind alone, the
@@ -104,6 +108,9 @@ class ReferenceGame:
         w = setup.players.w  # a seat of another player reads 0 here: it searches nothing
         self.kinds = [_searched_kinds(int(w[q, self.own + 2]) if w.shape[1] > self.own + 2
                                       else 0) for q in range(p)]
+        # Turns it searches, counted from 0 as the engine counts them.
+        self.turns = [range(int(w[q, self.own + 3]) - 1, int(w[q, self.own + 4]))
+                      if w.shape[1] > self.own + 4 else range(0) for q in range(p)]
 
     def budget(self, p: int) -> int:
         return int(self.setup.players.w[p, self.own])
@@ -120,7 +127,8 @@ class ReferenceGame:
         s, st = self.setup, self.st
         g = int(greedy_pick_nb(kind, st, s.tables, s.rules, s.players, n, p))
         in_turn = self.turn == int(st.sc[S_TURN])
-        k = self._search(n, p, g) if in_turn and kind in self.kinds[p] else g
+        k = self._search(n, p, g) if in_turn and kind in self.kinds[p] \
+            and self.turn in self.turns[p] else g
         if in_turn:
             self.history.append(k)
         return k

@@ -110,3 +110,44 @@ def test_the_searched_knob_limits_the_search(monkeypatch):
                        seats=["greedy", "reference"]), [3])
     kinds = {k for _p, k in searched}
     assert {p for p, _k in searched} == {1} and {D_STEP, D_PAYMENT, D_ROTATION} <= kinds
+
+
+def test_the_turn_knobs_limit_the_search(monkeypatch):
+    """The reference searches only from `first_turn` to `last_turn` (counted from 1); the
+    turns outside are greedy's, and a reference searching no turn plays greedy's game."""
+    from balance.engine.game_nb import R_TEAM_SCORE
+    from balance.engine.state import S_TURN
+    from balance.play import play_batch, prepare
+    from heuristics import reference
+
+    turns = set()
+    choose = reference.ReferenceGame.choose
+
+    def spy(self, kind, n, p):
+        before = self.rollouts
+        k = choose(self, kind, n, p)
+        if self.rollouts > before:
+            turns.add(int(self.st.sc[S_TURN]) + 1)
+        return k
+
+    monkeypatch.setattr(reference.ReferenceGame, "choose", spy)
+    knobs = {"budget": 4, "first_turn": 20, "last_turn": 22}
+    play_batch(prepare("2e", "crisis", 2, "reference", None, True, {}, knobs=knobs), [3])
+    assert turns and turns <= {20, 21, 22}
+    turns.clear()
+    late = {"budget": 4, "first_turn": 99, "last_turn": 99}  # past the 25th turn
+    ref = play_batch(prepare("2e", "crisis", 2, "reference", None, True, {}, knobs=late),
+                     [3, 4]).out[:, R_TEAM_SCORE]
+    greedy = play_batch(prepare("2e", "crisis", 2, "greedy", None, True, {}), [3, 4])
+    assert not turns and (ref == greedy.out[:, R_TEAM_SCORE]).all()
+
+
+def test_turns_label_the_row_and_bad_turns_are_refused(cli):
+    r = cli("strength", "--players", "1", "--games", "20", "--reference-games", "2",
+            "--budgets", "4", "--search", "steps", "--turns", "20-25")
+    assert r.exit_code == 0, r.output
+    assert "| reference 4 (steps; turns 20–25) | 2 |" in r.stdout
+    for bad in ("25-20", "0-3", "late", "3-"):
+        r = cli("strength", "--turns", bad)
+        assert r.exit_code == 2 and "--turns" in r.output and repr(bad) in r.output, bad
+        assert "Traceback" not in r.output
