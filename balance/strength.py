@@ -97,8 +97,8 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
              progress: Callable[[str, int], Callable[[int], None]] | None = None) -> str:
     """Play random, greedy (and greedy with `baseline_knobs`, when given) and the reference
     at each budget (searching only the decision kinds `searched` names, and only the turns
-    `turns` spans, first and last counted from 1, when given); return the Markdown table. `progress(label, games)` returns the callback a player's games
-    advance."""
+    `turns` spans, first and last counted from 1, when given); return the Markdown table.
+    `progress(label, games)` returns the callback a player's games advance."""
     from heuristics.reference import searched_mask
 
     rows = []
