@@ -370,14 +370,29 @@ def players_() -> None:
         typer.echo(line)
 
 
+def _player_counts(text: str) -> list[int]:
+    """--players N or N,M,...: each from 1 to 16."""
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        counts = []
+    if not counts or any(not 1 <= n <= 16 for n in counts):
+        raise InputError([Problem("--players", "", "", "must be a player count from 1 to 16, "
+                                  f"or several separated by commas (e.g. 1,4,7), got {text!r}")])
+    return list(dict.fromkeys(counts))
+
+
 @app.command("tune-player")
 def tune_player_(name: str = typer.Argument("greedy", help="the player to tune"),
                  edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
                  mode: str = typer.Option("crisis", help="crisis (team score) or rush (seat "
                                           "1's win rate)"),
-                 players: int = typer.Option(4, min=1, max=16, help="number of players"),
+                 players: str = typer.Option("4", help="number of players, or several "
+                                             "(e.g. 1,4,7): then one set of knobs is tuned "
+                                             "for the mean over them"),
                  games: int = typer.Option(400, min=20, max=100_000,
-                                           help="games per candidate (common seeds)"),
+                                           help="games per candidate and player count (common "
+                                           "seeds)"),
                  evaluations: int = typer.Option(120, min=4, max=10_000,
                                                  help="candidates CMA-ES may try"),
                  seed: int = typer.Option(0, min=0, max=2**63 - 1, help="seed of the games"),
@@ -399,24 +414,34 @@ def tune_player_(name: str = typer.Argument("greedy", help="the player to tune")
         fail(InputError([Problem("--out", "", "", f"{out} is a folder; name a file to write "
                                  "the knobs to")]))
     try:
+        counts = _player_counts(players)
         overrides = parse_overrides(set_)
         with Progress(transient=True) as bar:
             task = bar.add_task(f"tuning {name}", total=evaluations)
-            r = tune_player(name, edition, mode, players, games, evaluations, seed, content,
+            r = tune_player(name, edition, mode, counts, games, evaluations, seed, content,
                             overrides, progress=lambda n: bar.advance(task, n))
     except InputError as e:
         fail(e)
-    typer.echo(f"{r.player}, {edition} {mode}, {players} players: {r.evaluations} candidates "
-               f"on {r.games} common games each")
+    shown = ",".join(map(str, counts))
+    typer.echo(f"{r.player}, {edition} {mode}, {shown} players: {r.evaluations} candidates "
+               f"on {r.games} common games each" + (" at each count" if len(counts) > 1
+                                                     else ""))
     for k, v in r.knobs.items():
         typer.echo(f"  {k:<17} {v:8.3f}   (default {r.defaults[k]:g})")
-    typer.echo(f"{r.objective} on {r.validation_games} fresh games: {r.tuned:.3f} tuned, "
-               f"{r.default:.3f} default; difference {r.tuned - r.default:+.3f} "
-               f"(paired 95% interval {r.diff_low:+.3f} to {r.diff_high:+.3f})")
+    if len(counts) > 1:
+        for c in r.by_players:
+            typer.echo(f"  {c.players} players: {c.tuned:.3f} tuned, {c.default:.3f} default; "
+                       f"difference {c.tuned - c.default:+.3f} (paired 95% interval "
+                       f"{c.diff_low:+.3f} to {c.diff_high:+.3f})")
+    typer.echo(f"{r.objective} on {r.validation_games} fresh games"
+               + (" at each count, the mean over them" if len(counts) > 1 else "")
+               + f": {r.tuned:.3f} tuned, {r.default:.3f} default; difference "
+               f"{r.tuned - r.default:+.3f} (paired 95% interval {r.diff_low:+.3f} to "
+               f"{r.diff_high:+.3f})")
     if out is not None:
         try:
             write_knobs(r, out, f"balance tune-player {name} --edition {edition} --mode {mode} "
-                        f"--players {players} --games {games} --evaluations {evaluations}")
+                        f"--players {shown} --games {games} --evaluations {evaluations}")
         except OSError as e:
             fail(InputError([Problem("--out", "", "", f"cannot write {out}: {e.strerror}")]))
         typer.echo(f"knobs written to {out}; play them with `balance play --knobs {out}`")

@@ -4,7 +4,10 @@ then the winner checked against the defaults on fresh seeds with a paired interv
 a designer who changed the content can re-tune the baseline player and see what it gained.
 
 In Crisis the objective is the mean team score (played to exhaustion); in Rush, the win rate
-of seat 1 played by the tuned knobs against default greedy players in the other seats."""
+of seat 1 played by the tuned knobs against default greedy players in the other seats. Given
+several player counts, a candidate plays the same games at each, and the objective is the
+mean over the counts: one set of knobs for the box, not one that helps at 4 players and
+loses at 1."""
 
 from __future__ import annotations
 
@@ -21,6 +24,16 @@ from balance.seeds import game_seeds
 
 
 @dataclass
+class Check:
+    """Tuned against default knobs at one player count, on the validation seeds."""
+    players: int
+    tuned: float
+    default: float
+    diff_low: float  # 95% paired interval of tuned - default
+    diff_high: float
+
+
+@dataclass
 class TuneResult:
     player: str
     knobs: dict[str, float]
@@ -32,9 +45,11 @@ class TuneResult:
     default_on_tuning_seeds: float
     diff_low: float  # 95% paired interval of tuned - default
     diff_high: float
-    games: int  # per candidate
+    games: int  # per candidate and player count
     validation_games: int
     evaluations: int
+    players: tuple[int, ...] = ()
+    by_players: tuple[Check, ...] = ()  # one per count, in the order of `players`
 
 
 def _objective(setup, mode: str, seeds) -> np.ndarray:
@@ -47,36 +62,42 @@ def _objective(setup, mode: str, seeds) -> np.ndarray:
     return (out[:, R_WINNER] == 0).astype(float)
 
 
-def tune_player(name: str, edition: str | None, mode: str, players: int, games: int,
-                evaluations: int, seed: int = 0, content: str | None = None,
+def tune_player(name: str, edition: str | None, mode: str, players: int | list[int],
+                games: int, evaluations: int, seed: int = 0, content: str | None = None,
                 rules: dict | None = None, validation_games: int | None = None,
                 progress=None) -> TuneResult:
     import cma
 
     from heuristics.registry import get_heuristic
 
+    counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
     h = get_heuristic(name)
     knobs = [k for k in h.knobs[: h.engine_knobs if h.engine_knobs is not None else None]]
+    probs = Problems("tune-player")
     if not knobs:
-        probs = Problems("tune-player")
         probs.add("", "player", f"player {name!r} has no knobs to tune")
-        probs.raise_if_any()
-    if mode == "rush" and players < 2:
-        probs = Problems("tune-player")
+    if not counts:
+        probs.add("", "players", "name at least one player count")
+    if mode == "rush" and any(n < 2 for n in counts):
         probs.add("", "players", "Rush needs at least 2 players")
-        probs.raise_if_any()
-    seats = [name] + ["greedy"] * (players - 1) if mode == "rush" else None
+    probs.raise_if_any()
 
-    def setup_for(values: dict | None):
+    def setup_for(n: int, values: dict | None):
         knob_set = values if mode == "crisis" else None
-        s = prepare(edition, mode, players, name, exhaust=(mode == "crisis"), rules=rules,
+        seats = [name] + ["greedy"] * (n - 1) if mode == "rush" else None
+        s = prepare(edition, mode, n, name, exhaust=(mode == "crisis"), rules=rules,
                     content=content, seats=seats, knobs=knob_set)
         if mode == "rush" and values:
             # Only seat 1 plays the candidate; the others keep greedy's defaults.
-            w = prepare(edition, mode, players, name, rules=rules, content=content,
+            w = prepare(edition, mode, n, name, rules=rules, content=content,
                         knobs=values).players.w
             s.players.w[0, : w.shape[1]] = w[0]
         return s
+
+    def score(values: dict | None, seeds) -> float:
+        """The objective: the mean over the player counts, each on the same seeds."""
+        return float(np.mean([_objective(setup_for(n, values), mode, seeds).mean()
+                              for n in counts]))
 
     lo = np.array([k.lo for k in knobs])
     hi = np.array([k.hi for k in knobs])
@@ -91,40 +112,63 @@ def tune_player(name: str, edition: str | None, mode: str, players: int, games: 
     es = cma.CMAEvolutionStrategy(list(x0), 0.2, {"bounds": [0, 1], "seed": seed % 2**31 + 1,
                                                    "maxfevals": evaluations, "verbose": -9})
     # The defaults are the first candidate: the tuned knobs never do worse on these seeds.
-    best_x, done = x0, 1
-    best_f = default_f = float(_objective(setup_for(decode(x0)), mode, tune_seeds).mean())
+    # (Exactly the defaults: decode(x0) can differ in the last bit, and so in a game.)
+    defaults = {k.name: float(k.default) for k in knobs}
+    best, done = defaults, 1
+    best_f = default_f = score(defaults, tune_seeds)
     if progress:
         progress(1)
     while not es.stop() and done < evaluations:
         xs = es.ask()
         fs = []
         for x in xs:
-            f = float(_objective(setup_for(decode(x)), mode, tune_seeds).mean())
+            values = decode(x)
+            f = score(values, tune_seeds)
             fs.append(-f)
             done += 1
             if f > best_f:
-                best_x, best_f = x, f
+                best, best_f = values, f
             if progress:
                 progress(1)
         es.tell(xs, fs)
-    tuned = decode(best_x)
-    defaults = {k.name: float(k.default) for k in knobs}
+    tuned = best
     n_val = validation_games or games
     val_seeds = game_seeds(seed + 1, 0, n_val)  # fresh seeds: the tuning seeds flatter
-    a = _objective(setup_for(tuned), mode, val_seeds)
-    b = _objective(setup_for(None), mode, val_seeds)
-    ci = stats.ttest_1samp(a - b, 0.0).confidence_interval(0.95)
+    checks, diffs = [], []
+    for n in counts:
+        a = _objective(setup_for(n, tuned), mode, val_seeds)
+        b = _objective(setup_for(n, None), mode, val_seeds)
+        ci = stats.ttest_1samp(a - b, 0.0).confidence_interval(0.95)
+        checks.append(Check(n, float(a.mean()), float(b.mean()), float(ci.low), float(ci.high)))
+        diffs.append(a - b)
+    # Overall: the mean over the counts of the per-game differences; the counts' games are
+    # independent, so the variances of their means add.
+    d = np.mean([x.mean() for x in diffs])
+    se = np.sqrt(sum(x.var(ddof=1) / len(x) for x in diffs)) / len(diffs)
+    dof = sum(len(x) - 1 for x in diffs)
+    half = float(stats.t.ppf(0.975, dof) * se) if np.isfinite(se) else float("nan")
+    tuned_v = float(np.mean([c.tuned for c in checks]))
+    default_v = float(np.mean([c.default for c in checks]))
+    if len(counts) == 1:
+        low, high = checks[0].diff_low, checks[0].diff_high
+    else:
+        low, high = float(d - half), float(d + half)
     return TuneResult(name, tuned, defaults, "team score" if mode == "crisis"
-                      else "seat 1's win rate", float(a.mean()), float(b.mean()), best_f,
-                      default_f, float(ci.low), float(ci.high), games, n_val, done)
+                      else "seat 1's win rate", tuned_v, default_v, best_f, default_f,
+                      low, high, games, n_val, done, tuple(counts), tuple(checks))
 
 
 def write_knobs(result: TuneResult, path: Path, how: str) -> None:
     lines = [f"# Knobs of {result.player!r} tuned by `{how}`.",
              f"# {result.objective}: {result.tuned:.3f} against {result.default:.3f} with the "
              f"defaults on {result.validation_games} fresh games (paired 95% interval of the "
-             f"difference {result.diff_low:+.3f} to {result.diff_high:+.3f}).",
+             f"difference {result.diff_low:+.3f} to {result.diff_high:+.3f})"
+             + (f", the mean over {', '.join(map(str, result.players))} players." if
+                len(result.players) > 1 else "."),
              f"player = {result.player!r}".replace("'", '"')]
+    if len(result.by_players) > 1:
+        lines[2:2] = [f"#   {c.players} players: {c.tuned:.3f} against {c.default:.3f} "
+                      f"({c.diff_low:+.3f} to {c.diff_high:+.3f})" for c in result.by_players]
     lines += [f"{k} = {v!r}" for k, v in result.knobs.items()]  # repr: read back exactly
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -43,3 +43,39 @@ def test_cli_tune_player_writes_the_knobs_and_refuses_bad_input(cli, tmp_path):
     bad.write_text("draw_value = 'lots'\n")
     res = cli("play", "--knobs", bad)
     assert res.exit_code == 2 and "draw_value" in res.output
+
+
+def test_several_player_counts_tune_one_set_of_knobs_for_their_mean(tmp_path):
+    from balance.seeds import game_seeds
+    from balance.tune_player import _objective
+
+    r = tune_player("greedy", "2e", "crisis", [1, 3], games=20, evaluations=6, seed=4)
+    assert r.players == (1, 3) and [c.players for c in r.by_players] == [1, 3]
+    seeds = game_seeds(4, 0, 20)
+    each = [_objective(prepare("2e", "crisis", n, exhaust=True), "crisis", seeds).mean()
+            for n in (1, 3)]
+    assert abs(r.default_on_tuning_seeds - sum(each) / 2) < 1e-9  # the mean over the counts
+    assert r.tuned_on_tuning_seeds >= r.default_on_tuning_seeds
+    assert abs(r.tuned - sum(c.tuned for c in r.by_players) / 2) < 1e-9
+    assert r.diff_low <= r.tuned - r.default <= r.diff_high
+    for c in r.by_players:
+        assert c.diff_low <= c.tuned - c.default <= c.diff_high
+    path = tmp_path / "k.toml"
+    write_knobs(r, path, "test")
+    text = path.read_text()
+    assert "#   1 players:" in text and "#   3 players:" in text
+    assert read_knobs(path) == r.knobs
+
+
+def test_cli_tune_player_takes_several_counts_and_refuses_bad_ones(cli):
+    res = cli("tune-player", "greedy", "--players", "1,2", "--games", "20",
+              "--evaluations", "4")
+    assert res.exit_code == 0, res.output
+    assert "1,2 players" in res.output and "  2 players:" in res.output
+    assert "the mean over them" in res.output
+    for bad in ("0,4", "4,x", ",", "17"):
+        res = cli("tune-player", "greedy", "--players", bad, "--games", "20")
+        assert res.exit_code == 2 and "--players" in res.output and repr(bad) in res.output
+        assert "Traceback" not in res.output
+    res = cli("tune-player", "greedy", "--mode", "rush", "--players", "1,3", "--games", "20")
+    assert res.exit_code == 2 and "Rush needs at least 2 players" in res.output
