@@ -13,8 +13,9 @@
 - Keeps cards for a goal: the frontier door best worth building next (its points against the
   gems still missing and the distance). Cards showing its gems are worth more when it must
   discard, keep or burn, so that a full hand is not thrown away and dug for again.
-- Crisis: plays as one team with open hands; burns from the deck while it can; in the 1st
-  edition discards just enough to keep the deck able to burn.
+- Crisis: plays as one team with open hands; in the 2nd edition burns first the cards of
+  players who have no turn left (the game's length is public), then from the deck while it
+  can; in the 1st edition discards just enough to keep the deck able to burn.
 
 Weights (w): knobs below, then one static ability value per room type (heuristics/registry.py).
 
@@ -24,7 +25,7 @@ information at its decisions and checks no choice changes):
 - the hands: in Crisis every hand (the team plays with open hands, RULINGS 10), in Rush only
   its own (the others' sizes, in estimate_avail_nb);
 - the discard pile (face up), the cards burnt from hands (seen), the sizes of the deck and of
-  the burnt pile;
+  the burnt pile; the turn number and the number of gem cards in the box (the clock);
 - never the deck's order or contents, the room deck's order, which cards were burnt from the
   deck, or another Rush player's cards. Its memory (`m`, heuristics/memory.py: the players'
   own, passed with the seats, never in the game's State) holds only what it computed from
@@ -749,6 +750,23 @@ def extreme_card_nb(st, m, tb, w, n, col, lowest):
 
 
 @njit
+def dead_hand_nb(st, tb, ru, n, p):
+    """A burn option from the hand of a player who has no turn left, or -1. In 2nd-edition
+    Crisis every turn burns its full count until the last card, so the clock is public: the
+    game has ceil(cards / burn) turns. Such a hand's cards can never be paid; burnt first,
+    they spare the deck and the hands that still play."""
+    if ru.mode != CRISIS or not ru.burn_from_hands or ru.cannot_burn_loses:
+        return -1
+    total = (tb.card_deck.shape[0] + ru.burn_per_turn - 1) // ru.burn_per_turn
+    after = total - 1 - st.sc[S_TURN]  # turns after this one
+    for i in range(n):
+        q = st.opt[i, 0]
+        if q >= 0 and (q - p - 1) % ru.players >= after:
+            return i
+    return -1
+
+
+@njit
 def frontier_doors_at_nb(m, room):
     c = 0
     for f in range(m.sc[M_FRONT_N]):
@@ -764,9 +782,14 @@ def greedy_quick_nb(kind, st, m, ru, n, p):
     the burn, and the next step of a plan that still holds. Pasted into every decision site
     (greedy_choose_nb): they are half of all decisions, and a call costs more than the
     decision."""
-    if kind == D_BURN and st.opt[0, 0] < 0:
+    # Hands whose players have no turn left (dead_hand_nb) exist only near the end, when
+    # the deck and the discards hold fewer cards than the players' next turns burn.
+    if kind == D_BURN and st.opt[0, 0] < 0 and (
+            st.sc[S_DECK_N] + st.sc[S_DISC_N] >= ru.burn_per_turn * ru.players):
         return 0
-    # A discard at will only ever helps to feed a burn that must come from the deck.
+    # A discard at will only ever helps to feed a burn that must come from the deck. (In
+    # the 2nd edition, discarding the cards of a hand that will not play again gained
+    # nothing over burning them first: -0.01 points a game at 4 players.)
     if kind == D_VOL_DISCARD and (ru.mode != CRISIS or ru.burn_from_hands or st.sc[S_DECK_N]
                                   + st.sc[S_DISC_N] >= ru.burn_per_turn):
         return 0
@@ -902,6 +925,12 @@ def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
             if v > best_v:
                 best, best_v = i, v
         return best
+    if kind == D_BURN:
+        k = dead_hand_nb(st, tb, ru, n, p)
+        if k >= 0:
+            return k
+        if st.opt[0, 0] < 0:
+            return 0  # from the deck, as greedy_quick_nb
     if kind == D_VOL_DISCARD or kind == D_BURN:  # past greedy_quick_nb: from a hand
         choose_goal_nb(st, m, tb, ru, w, p)
         return extreme_card_nb(st, m, tb, w, n, 2, True)
