@@ -84,24 +84,26 @@ def test_burns_from_the_deck_while_it_can():
 
 def test_burns_first_the_cards_of_a_player_with_no_turn_left():
     """2nd-edition Crisis burns 3 cards a turn to the last, so the game's length is public;
-    a hand whose player has no turn left can never be paid, and burns before the deck."""
+    once the deck and discards are empty, a hand whose player has no turn left can never be
+    paid again, and burns before the hands that still play, whatever its cards are worth."""
     sc = Scenario("2e", players=3, heuristic="greedy")
     sc.place("Great Cavern", 0, 0)
-    sc.deck(["Electrum", "Obsidian"])
-    (mine,) = sc.hand(0, ["Raw Hope", "Raw Hope"])
-    (next_,) = sc.hand(1, ["Star Tear", "Star Tear"])
-    (last,) = sc.hand(2, ["Fire Ruby", "Fire Ruby"])
-    n = offer_nb(sc.st, 0, -1, -1, -1, 0)
-    n = offer_nb(sc.st, n, 1, 0, next_, 0)
-    n = offer_nb(sc.st, n, 2, 0, last, 0)
-    n = offer_nb(sc.st, n, 0, 0, mine, 0)
+    (mine,) = sc.hand(0, ["Diamond Dust"])
+    (junk,) = sc.hand(1, ["Raw Hope", "Raw Hope"])
+    (wild,) = sc.hand(2, ["Diamond Dust"])
     turns = -(-len(sc.tb.card_deck) // sc.ru.burn_per_turn)
-    sc.st.sc[S_TURN] = 0
-    assert _pick(sc, D_BURN, n) == 0  # early on: the deck
-    sc.st.sc[S_TURN] = turns - 2  # seat 0 burns; one turn is left, seat 1's
-    assert _pick(sc, D_BURN, n) == 2  # seat 2 (and seat 0) have no turn left
-    sc.st.sc[S_TURN] = turns - 1  # the game's last turn: every hand is dead
-    assert _pick(sc, D_BURN, n) == 1
+
+    def burn_at(turn, deck=False):
+        n = offer_nb(sc.st, 0, -1, -1, -1, 0) if deck else 0
+        n = offer_nb(sc.st, n, 1, 0, junk, 0)
+        n = offer_nb(sc.st, n, 2, 0, wild, 0)
+        n = offer_nb(sc.st, n, 0, 0, mine, 0)
+        sc.st.sc[S_TURN] = turn
+        return _pick(sc, D_BURN, n) - (1 if deck else 0)  # the hand row, or -1: the deck
+
+    assert burn_at(turns - 2, deck=True) == -1  # the deck first, while it has cards
+    assert burn_at(0) == 0  # early on: the card worth least, seat 1's
+    assert burn_at(turns - 2) == 1  # one turn is left, seat 1's: seat 2's card goes first
 
 
 def _at_will(edition, deck):
