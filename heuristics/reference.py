@@ -57,6 +57,7 @@ KNOBS = (
          "`balance play` prints them); greedy plays the turns outside", integer=True),
     Knob("last_turn", 99, 1, 99, "the last turn it searches", integer=True),
 )
+KNOB_NAMES = tuple(k.name for k in KNOBS)
 # The decision kinds it can search, by their bit in the `searched` knob and a name for the
 # command line (`balance strength --search steps,rotations`). Searching one kind alone, the
 # rest greedy's, measures how much greedy loses on that kind (README, "How strong are the
@@ -105,18 +106,20 @@ class ReferenceGame:
         self.turn = -1
         self.history: list[int] = []
         self.rollouts = 0
-        w = setup.players.w  # a seat of another player reads 0 here: it searches nothing
-        self.kinds = [_searched_kinds(int(w[q, self.own + 2]) if w.shape[1] > self.own + 2
-                                      else 0) for q in range(p)]
+        # A seat of another player reads 0 for these knobs: it searches nothing.
+        self.kinds = [_searched_kinds(int(self._knob(q, "searched"))) for q in range(p)]
         # Turns it searches, counted from 0 as the engine counts them.
-        self.turns = [range(int(w[q, self.own + 3]) - 1, int(w[q, self.own + 4]))
-                      if w.shape[1] > self.own + 4 else range(0) for q in range(p)]
+        self.turns = [range(int(self._knob(q, "first_turn")) - 1,
+                            int(self._knob(q, "last_turn"))) for q in range(p)]
+
+    def _knob(self, p: int, name: str) -> float:
+        return self.setup.players.w[p, self.own + KNOB_NAMES.index(name)]
 
     def budget(self, p: int) -> int:
-        return int(self.setup.players.w[p, self.own])
+        return int(self._knob(p, "budget"))
 
     def confidence(self, p: int) -> float:
-        return float(self.setup.players.w[p, self.own + 1])
+        return float(self._knob(p, "confidence"))
 
     def turn_start(self, p: int) -> None:
         copy_state_nb(self.snap, self.st)
