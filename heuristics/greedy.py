@@ -8,7 +8,8 @@
   can still be found) and use it.
 - Otherwise draw, after walking towards the frontier door best worth building next (its
   points against the gems still missing and the distance).
-- Pays with the fewest cards, then the fewest gems wasted, then the least valuable cards.
+- Pays with the fewest cards (an Orichalcum point counts as a card saved), then the fewest
+  gems wasted, then the least valuable cards.
 - Rotates new tiles to open doors it can afford, then doors worth most.
 - Keeps cards for a goal: the frontier door best worth building next (its points against the
   gems still missing and the distance). Cards showing its gems are worth more when it must
@@ -695,10 +696,16 @@ def pick_payment_nb(st, m, tb, w, n, p):
     for i in range(n):
         mask = st.opt[i, 0]
         val = 0.0
+        bonus = 0
         for pos in range(st.hand_n[p]):
             if (mask >> pos) & 1:
                 val += vals[pos]
-        c, wst = st.opt[i, 2], st.opt[i, 3]
+                c = st.hand[p, pos]
+                for s in range(2):
+                    g = st.face[c, s]
+                    if g >= 0 and tb.gem_power[g] == BONUS:
+                        bonus += 1
+        c, wst = st.opt[i, 2] - bonus, st.opt[i, 3]
         if c < key0 or (c == key0 and (wst < key1 or (wst == key1 and val < key2))):
             best, key0, key1, key2 = i, c, wst, val
     return best

@@ -72,6 +72,28 @@ def test_pays_with_the_fewest_cards_then_the_least_waste():
     assert waste == min(w for c, w in pays if len(c) == len(cards)) == 0
 
 
+
+def test_counts_an_orichalcum_point_as_one_card_saved():
+    # 2nd edition Great Cavern, south door: 1 Electrum, 1 Permafrost, for 1 point. One card
+    # pays it; two Orichalcum cards pay it too, for 2 points more.
+    sc = Scenario("2e", players=1, heuristic="greedy")
+    cavern = sc.place("Great Cavern", 0, 0)
+    one, ori_e, ori_p = sc.hand(0, ["Electrum", "Permafrost"], ["Orichalcum", "Electrum"],
+                                ["Orichalcum", "Permafrost"])
+    pays = sc.payments(0, cavern, "south")
+    assert sorted(sorted(c) for c, _ in pays) == sorted([[one], sorted([ori_e, ori_p])])
+    cards, _ = pays[_pick(sc, D_PAYMENT, len(pays))]
+    assert sorted(cards) == sorted([ori_e, ori_p])
+    # One Orichalcum point against one more card is a tie, which the waste breaks.
+    sc = Scenario("2e", players=1, heuristic="greedy")
+    cavern = sc.place("Great Cavern", 0, 0)
+    sc.hand(0, ["Electrum", "Permafrost"], ["Orichalcum", "Electrum"],
+            ["Fire Ruby", "Permafrost"])
+    pays = sc.payments(0, cavern, "south")
+    assert len(pays) == 2
+    cards, waste = pays[_pick(sc, D_PAYMENT, len(pays))]
+    assert len(cards) == 1 and waste == 0
+
 def test_burns_from_the_deck_while_it_can():
     sc = Scenario("2e", players=2, heuristic="greedy")
     sc.place("Great Cavern", 0, 0)
