@@ -205,6 +205,31 @@ def test_turns_a_new_tile_towards_points_rather_than_an_affordable_door_worth_no
     assert opts[_pick(sc, D_ROTATION, 2)] == rich_rot
 
 
+def test_in_the_last_rounds_turns_a_new_tile_towards_doors_someone_can_still_pay():
+    """Near the end of a 2nd-edition Crisis game (its length is public), a door nobody who
+    still plays can pay is worth nothing: the same tile as above now turns to the door the
+    hand pays, while it has a step left to walk through it."""
+    from balance.engine.decisions import D_ROTATION
+    from balance.engine.state import S_STEPS_LEFT
+
+    sc = Scenario("2e", players=1, heuristic="greedy")
+    rt, cheap_rot, rich_rot, gem = _rotation_case(sc)
+    start = sc.place("Great Cavern", 0, 0) if "Great Cavern" in sc.setup.room_names \
+        else sc.place(sc.setup.room_names[0], 0, 0)
+    sc.stand(0, start)
+    sc.hand(0, [sc.setup.gem_names[gem]] * 2)
+    o = int(sc.st.sc[S_ORIGIN])
+    cell = o * sc.st.grid.shape[0] + (o + 1)
+    opts = [cheap_rot, rich_rot]
+    for j, r in enumerate(opts):
+        offer_nb(sc.st, j, r, rt, WEST, cell)
+    sc.st.sc[S_TURN] = -(-len(sc.tb.card_deck) // sc.ru.burn_per_turn) - 1  # the last turn
+    sc.st.sc[S_STEPS_LEFT] = 1
+    assert opts[_pick(sc, D_ROTATION, 2)] == cheap_rot
+    sc.st.sc[S_TURN] = 0
+    assert opts[_pick(sc, D_ROTATION, 2)] == rich_rot
+
+
 def test_discards_to_the_hand_limit_the_card_its_goal_door_needs_least():
     """Goal: the cards of the door it saves for are kept; a card no frontier door wants goes
     first (the east door's Obsidian, Fire Ruby x2 and Star Tear are all in hand)."""
