@@ -701,9 +701,9 @@ def pick_payment_nb(st, m, tb, w, n, p):
         for pos in range(st.hand_n[p]):
             if (mask >> pos) & 1:
                 val += vals[pos]
-                c = st.hand[p, pos]
+                card = st.hand[p, pos]
                 for s in range(2):
-                    g = st.face[c, s]
+                    g = st.face[card, s]
                     if g >= 0 and tb.gem_power[g] == BONUS:
                         bonus += 1
         c, wst = st.opt[i, 2] - bonus, st.opt[i, 3]
@@ -714,11 +714,15 @@ def pick_payment_nb(st, m, tb, w, n, p):
 
 @njit
 def pick_rotation_nb(st, tb, ru, w, n, p):
+    """The rotation whose new doors facing empty cells are worth most, by the rotate_* knobs
+    (whether the hand can pay a door now, its points). In the last two rounds of a game whose
+    length is public, a door is worth its points only if a player who still plays can pay it
+    now, and doors nobody can pay break ties. (Its rounds were measured: the last round alone
+    gained +0.10 points a game at 4 players, two +0.16, three +0.08.)"""
     # Not pasted into _greedy_think_nb: rotations are rare, and pasted, the last-rounds rule
     # made every game 6% slower (4% as a call).
     after = turns_after_nb(st, tb, ru)
-    if 0 <= after < 2 * ru.players:
-        return last_rounds_rotation_nb(st, tb, ru, n, p, after)
+    late = 0 <= after < 2 * ru.players
     best = 0
     best_score = -1.0
     width = st.grid.shape[0]
@@ -731,6 +735,8 @@ def pick_rotation_nb(st, tb, ru, w, n, p):
             ex = tb.tunnel_exit[rt, rot, entry]
             nx, ny = step_xy_nb(x, y, ex)
             score = 5.0 if st.grid[ny, nx] < 0 else 1.0
+            if late:
+                score /= 10.0
         else:
             for side in range(4):
                 if side == entry or not tb.door[rt, rot, side]:
@@ -739,54 +745,31 @@ def pick_rotation_nb(st, tb, ru, w, n, p):
                 if st.grid[ny, nx] >= 0:
                     continue
                 pts = tb.door_points[rt, rot, side]
-                if door_covered_nb(st, tb, rt, rot, side):
+                if late:
+                    score += 1.0 + pts if payer_left_nb(st, tb, ru, p, after, rt, rot, side) \
+                        else 0.01
+                elif door_covered_nb(st, tb, rt, rot, side):
                     score += w[W_ROT_COVERED] + pts
                 else:
                     score += w[W_ROT_OPEN] + w[W_ROT_POINTS] * pts
         if score > best_score:
             best, best_score = i, score
+    if late:
+        hand_supply_nb(st, tb, p)  # leave the hand's tally as the plan expects it
     return best
 
 
 @njit
-def last_rounds_rotation_nb(st, tb, ru, n, p, after):
-    """In the last two rounds of a game whose length is public, a new door is worth its
-    points only if a player who still plays can pay it now: this player, with a step left
-    this turn or a turn to come, or one whose turn is still to come. The rotation whose doors
-    are worth most; doors nobody can pay break ties. (Its rounds were measured: the last
-    round alone gained +0.10 points a game at 4 players, two +0.16, three +0.08.)"""
-    best = 0
-    best_score = -1.0
-    width = st.grid.shape[0]
-    for i in range(n):
-        rot, rt, entry, cell = st.opt[i, 0], st.opt[i, 1], st.opt[i, 2], st.opt[i, 3]
-        x, y = cell % width, cell // width
-        score = 0.0
-        if tb.room_kind[rt] == TUNNEL:
-            ex = tb.tunnel_exit[rt, rot, entry]
-            nx, ny = step_xy_nb(x, y, ex)
-            score = 0.5 if st.grid[ny, nx] < 0 else 0.1
-        else:
-            for side in range(4):
-                if side == entry or not tb.door[rt, rot, side]:
-                    continue
-                nx, ny = step_xy_nb(x, y, side)
-                if st.grid[ny, nx] >= 0:
-                    continue
-                paid = False
-                for q in range(ru.players):
-                    off = (q - p - 1) % ru.players
-                    if off >= after and not (q == p and st.sc[S_STEPS_LEFT] > 0):
-                        continue
-                    hand_supply_nb(st, tb, q)
-                    if door_covered_nb(st, tb, rt, rot, side):
-                        paid = True
-                        break
-                score += 1.0 + tb.door_points[rt, rot, side] if paid else 0.01
-        if score > best_score:
-            best, best_score = i, score
-    hand_supply_nb(st, tb, p)  # leave the hand's tally as the plan expects it
-    return best
+def payer_left_nb(st, tb, ru, p, after, rt, rot, side):
+    """Whether a player who still plays can pay this door now: p, with a step left this turn
+    or a turn to come, or one whose turn is still to come (`after` turns after this one)."""
+    for q in range(ru.players):
+        if not plays_again_nb(ru, p, q, after) and not (q == p and st.sc[S_STEPS_LEFT] > 0):
+            continue
+        hand_supply_nb(st, tb, q)
+        if door_covered_nb(st, tb, rt, rot, side):
+            return True
+    return False
 
 
 @njit
@@ -816,18 +799,23 @@ def turns_after_nb(st, tb, ru):
 
 @njit
 def dead_hand_nb(st, tb, ru, n, p):
-    """A burn option from the hand of a player who has no turn left, or -1. In 2nd-edition
-    Crisis every turn burns its full count until the last card, so the clock is public: the
-    game has ceil(cards / burn) turns. Such a hand's cards can never be paid; burnt first,
-    they spare the hands that still play."""
+    """A burn option from the hand of a player who has no turn left, or -1 (the clock is
+    public, turns_after_nb). Such a hand's cards can never be paid; burnt first, they spare
+    the hands that still play."""
     after = turns_after_nb(st, tb, ru)
     if after < 0:
         return -1
     for i in range(n):
         q = st.opt[i, 0]
-        if q >= 0 and (q - p - 1) % ru.players >= after:
+        if q >= 0 and not plays_again_nb(ru, p, q, after):
             return i
     return -1
+
+
+@njit
+def plays_again_nb(ru, p, q, after):
+    """Whether player q has a turn among the `after` turns after player p's."""
+    return (q - p - 1) % ru.players < after
 
 
 @njit
