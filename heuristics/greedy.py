@@ -140,7 +140,9 @@ from heuristics.memory import (
 # In the order of the W_ indices above. Values are in "cards" (a card the frontier wants most
 # is worth about 1). The defaults are tuned: `balance tune-player greedy --players 4 --games
 # 800 --evaluations 240 --seed 3` on 2nd-edition Crisis, rounded (+2.3 to +2.7 points a game
-# over the hand-set values at 1, 4 and 7 players; README, "Players").
+# over the hand-set values at 1, 4 and 7 players; README, "Players"). rotate_points was then
+# lowered from 4.6 to 2.0 with skills played: the reference, overruling a rotation, mostly
+# picked the one whose new doors cost less (README, "Rotate").
 KNOBS = (
     Knob("draw_value", 0.73, 0.0, 5.0, "worth of the Draw 1 action; an ability must beat it"),
     Knob("need_bonus", 0.12, 0.0, 5.0, "extra worth of an ability that digs or keeps the gems "
@@ -165,7 +167,7 @@ KNOBS = (
     Knob("rotate_covered", 2.5, 0.0, 10.0, "turning a new tile: worth of each new door the hand "
          "can pay now, plus its points"),
     Knob("rotate_open", 1.0, 0.0, 10.0, "...of each other new door facing an empty cell..."),
-    Knob("rotate_points", 4.6, 0.0, 10.0, "...plus this much per point on it"),
+    Knob("rotate_points", 2.0, 0.0, 10.0, "...plus this much per point on it"),
 )
 KNOB_NAMES = tuple(k.name for k in KNOBS)
 BIG = 1 << 30
