@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 KNOBS = Path(__file__).resolve().parents[1] / "heuristics" / "greedy-hand-set.knobs.toml"
 
 
@@ -18,6 +20,39 @@ def test_strength_table_pairs_every_player_with_greedy(cli):
     assert " — " in greedy  # the row the others are paired with
     random = rows[0].split(" | ")
     assert random[1] == "60" and random[4].startswith("-")  # random scores less than greedy
+
+
+def test_share_is_greedy_s_mean_over_the_stronger_player_s_with_a_paired_interval():
+    from balance.strength import share
+
+    ref = np.array([40.0, 30.0, 50.0, 44.0, 36.0])
+    ratio, lo, hi = share(0.9 * ref, ref)  # the same share in every game: no spread
+    assert abs(ratio - 0.9) < 1e-12 and abs(lo - 0.9) < 1e-12 and abs(hi - 0.9) < 1e-12
+    rng = np.random.default_rng(5)
+    ref = rng.normal(40, 6, 400)
+    greedy = ref - 4 + rng.normal(0, 1, 400)  # 90% of a 40-point player, paired
+    ratio, lo, hi = share(greedy, ref)
+    assert lo < ratio < hi and lo < 0.9 < hi and hi - lo < 0.02
+    # Paired: resampling games keeps each game's two scores together, so the interval is
+    # far narrower than if the two players' games were drawn apart.
+    unpaired = rng.permutation(ref)
+    _, lo2, hi2 = share(greedy, unpaired)
+    assert hi - lo < (hi2 - lo2) / 3
+    assert share(greedy, ref) == (ratio, lo, hi)  # the same games print the same
+
+
+def test_share_column_shows_only_for_players_that_outscore_greedy():
+    from balance.strength import Strength, table
+
+    t = {"Apprentice": 35}
+    rows = [Strength("random", np.zeros(4), 1.0, t),
+            Strength("greedy", np.array([30.0, 32, 34, 36]), 1.0, t),
+            Strength("reference 64", np.array([36.0, 38]), 1.0, t)]
+    lines = table(rows, "greedy").splitlines()
+    assert "greedy's share of it" in lines[0]
+    cells = {x.split(" | ")[0]: x.split(" | ")[5] for x in lines[2:]}
+    assert cells["| random"] == "—" and cells["| greedy"] == "—"
+    assert cells["| reference 64"].startswith("83.8% (")  # 31 / 37
 
 
 def test_bad_budgets_are_refused(cli):
