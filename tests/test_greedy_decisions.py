@@ -244,9 +244,9 @@ def _equal_points_case(sc):
 
 
 def test_between_doors_of_equal_points_turns_a_new_tile_towards_the_one_the_hand_pays():
-    """rotate_points is 2.0 (it was 4.6): between two turns that open doors worth 1 point
-    each, the one with a door the hand can pay now wins (at 4.6 a door worth a point counted
-    for more unpaid than paid). The reference, overruling greedy's rotations, mostly chose
+    """rotate_points is 2.0 (it was 4.6): between two rotations that open doors worth 1
+    point each, the one with a door the hand can pay now wins (at 4.6 a door worth a point
+    counted for more unpaid than paid). The reference, overruling greedy's rotations, mostly chose
     doors that cost less (README, "Rotate"); +0.27, +0.14 and +0.12 points a game at 1, 4
     and 7 players on 4,000 fresh paired games."""
     from balance.engine.decisions import D_ROTATION
