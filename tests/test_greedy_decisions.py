@@ -151,12 +151,11 @@ def test_2nd_edition_never_discards_at_will():
     assert _pick(sc, D_VOL_DISCARD, n) == 0
 
 
-def _rotation_case(sc):
-    """A tile laid east of the start and entered from the west, with two legal rotations: one
-    whose new doors are worth nothing though the hand can pay one of them (a one-gem door),
-    one whose new doors are worth 2 points or more and none of which that gem pays."""
+def _west_entry_tiles(sc):
+    """For each room type that is not a tunnel: (type, its legal rotations when laid east of
+    the start and entered from the west, and a function giving a rotation's new doors)."""
     from balance.engine.mine_nb import legal_rotations_nb
-    from balance.tables import STANDARD, TUNNEL
+    from balance.tables import TUNNEL
 
     tb = sc.tb
     rot_out = sc.st.work[1].copy()
@@ -164,11 +163,38 @@ def _rotation_case(sc):
         if tb.room_kind[rt] == TUNNEL:
             continue
         m = legal_rotations_nb(tb, rt, WEST, rot_out)
-        rots = [int(r) for r in rot_out[:m]]
 
         def doors(r, rt=rt):
             return [s for s in range(4) if s != WEST and tb.door[rt, r, s]]
 
+        yield rt, [int(r) for r in rot_out[:m]], doors
+
+
+def _offer_east_tile(sc, rt, hand, opts):
+    """Player 0 stands on the start with `hand`; the rotations `opts` of room type rt, laid
+    east of the start and entered from the west, are the options of a rotation decision."""
+    start = sc.place("Great Cavern", 0, 0) if "Great Cavern" in sc.setup.room_names \
+        else sc.place(sc.setup.room_names[0], 0, 0)
+    sc.stand(0, start)
+    sc.hand(0, *hand)
+    _offer_rotations(sc, rt, opts)
+
+
+def _offer_rotations(sc, rt, opts):
+    o = int(sc.st.sc[S_ORIGIN])
+    cell = o * sc.st.grid.shape[0] + (o + 1)
+    for j, r in enumerate(opts):
+        offer_nb(sc.st, j, r, rt, WEST, cell)
+
+
+def _rotation_case(sc):
+    """A tile laid east of the start and entered from the west, with two legal rotations: one
+    whose new doors are worth nothing though the hand can pay one of them (a one-gem door),
+    one whose new doors are worth 2 points or more and none of which that gem pays."""
+    from balance.tables import STANDARD
+
+    tb = sc.tb
+    for rt, rots, doors in _west_entry_tiles(sc):
         for a in rots:
             cheap = [s for s in doors(a) if tb.door_cost[rt, a, s].sum() == 1]
             if not cheap or any(tb.door_points[rt, a, s] for s in doors(a)):
@@ -193,15 +219,9 @@ def test_turns_a_new_tile_towards_points_rather_than_an_affordable_door_worth_no
     case = _rotation_case(sc)
     assert case is not None, "the 2nd-edition content has no tile for this case"
     rt, cheap_rot, rich_rot, gem = case
-    start = sc.place("Great Cavern", 0, 0) if "Great Cavern" in sc.setup.room_names \
-        else sc.place(sc.setup.room_names[0], 0, 0)
-    sc.stand(0, start)
-    sc.hand(0, [sc.setup.gem_names[gem]] * 2)  # a double: it pays that gem only
-    o = int(sc.st.sc[S_ORIGIN])
-    cell = o * sc.st.grid.shape[0] + (o + 1)
     opts = [cheap_rot, rich_rot]
-    for j, r in enumerate(opts):
-        offer_nb(sc.st, j, r, rt, WEST, cell)
+    # a double: it pays that gem only
+    _offer_east_tile(sc, rt, [[sc.setup.gem_names[gem]] * 2], opts)
     assert opts[_pick(sc, D_ROTATION, 2)] == rich_rot
 
 
@@ -209,21 +229,11 @@ def _equal_points_case(sc):
     """A tile laid east of the start and entered from the west, with two legal rotations whose
     new doors are each worth 1 point, and a hand of double cards that
     pays one door of the first rotation and none of the second's."""
-    from balance.engine.mine_nb import legal_rotations_nb
-    from balance.tables import STANDARD, TUNNEL
+    from balance.tables import STANDARD
 
     tb = sc.tb
-    rot_out = sc.st.work[1].copy()
-    for rt in range(len(tb.room_kind)):
-        if tb.room_kind[rt] == TUNNEL:
-            continue
-        m = legal_rotations_nb(tb, rt, WEST, rot_out)
-        rots = [int(r) for r in rot_out[:m]]
-
-        def doors(r, rt=rt):
-            return [s for s in range(4) if s != WEST and tb.door[rt, r, s]]
-
-        def points(r, rt=rt):
+    for rt, rots, doors in _west_entry_tiles(sc):
+        def points(r, rt=rt, doors=doors):
             return sorted(int(tb.door_points[rt, r, s]) for s in doors(r))
 
         for a in rots:
@@ -246,25 +256,19 @@ def _equal_points_case(sc):
 def test_between_doors_of_equal_points_turns_a_new_tile_towards_the_one_the_hand_pays():
     """rotate_points is 2.0 (it was 4.6): between two rotations that open doors worth 1
     point each, the one with a door the hand can pay now wins (at 4.6 a door worth a point
-    counted for more unpaid than paid). The reference, overruling greedy's rotations, mostly chose
-    doors that cost less (README, "Rotate"); +0.27, +0.14 and +0.12 points a game at 1, 4
-    and 7 players on 4,000 fresh paired games."""
+    counted for more unpaid than paid). The reference, overruling greedy's rotations, mostly
+    chose doors that cost less (README, "Rotate"); +0.27, +0.14 and +0.12 points a game at 1,
+    4 and 7 players on 4,000 fresh paired games."""
     from balance.engine.decisions import D_ROTATION
 
     sc = Scenario("2e", players=1, heuristic="greedy")
     case = _equal_points_case(sc)
     assert case is not None, "the 2nd-edition content has no tile for this case"
     rt, paid_rot, unpaid_rot, hand = case
-    start = sc.place("Great Cavern", 0, 0) if "Great Cavern" in sc.setup.room_names \
-        else sc.place(sc.setup.room_names[0], 0, 0)
-    sc.stand(0, start)
-    sc.hand(0, *hand)
-    o = int(sc.st.sc[S_ORIGIN])
-    cell = o * sc.st.grid.shape[0] + (o + 1)
-    for opts in ([unpaid_rot, paid_rot], [paid_rot, unpaid_rot]):  # not the option order
-        for j, r in enumerate(opts):
-            offer_nb(sc.st, j, r, rt, WEST, cell)
-        assert opts[_pick(sc, D_ROTATION, 2)] == paid_rot
+    _offer_east_tile(sc, rt, hand, [unpaid_rot, paid_rot])
+    assert [unpaid_rot, paid_rot][_pick(sc, D_ROTATION, 2)] == paid_rot
+    _offer_rotations(sc, rt, [paid_rot, unpaid_rot])  # not the option order
+    assert [paid_rot, unpaid_rot][_pick(sc, D_ROTATION, 2)] == paid_rot
 
 
 def test_in_the_last_rounds_turns_a_new_tile_towards_doors_someone_can_still_pay():
@@ -276,15 +280,8 @@ def test_in_the_last_rounds_turns_a_new_tile_towards_doors_someone_can_still_pay
 
     sc = Scenario("2e", players=1, heuristic="greedy")
     rt, cheap_rot, rich_rot, gem = _rotation_case(sc)
-    start = sc.place("Great Cavern", 0, 0) if "Great Cavern" in sc.setup.room_names \
-        else sc.place(sc.setup.room_names[0], 0, 0)
-    sc.stand(0, start)
-    sc.hand(0, [sc.setup.gem_names[gem]] * 2)
-    o = int(sc.st.sc[S_ORIGIN])
-    cell = o * sc.st.grid.shape[0] + (o + 1)
     opts = [cheap_rot, rich_rot]
-    for j, r in enumerate(opts):
-        offer_nb(sc.st, j, r, rt, WEST, cell)
+    _offer_east_tile(sc, rt, [[sc.setup.gem_names[gem]] * 2], opts)
     sc.st.sc[S_TURN] = -(-len(sc.tb.card_deck) // sc.ru.burn_per_turn) - 1  # the last turn
     sc.st.sc[S_STEPS_LEFT] = 1
     assert opts[_pick(sc, D_ROTATION, 2)] == cheap_rot
