@@ -4,13 +4,11 @@ forever), a symlink loop, unreadable, too large, not UTF-8, or saved with a byte
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 import tomllib
 from pathlib import Path
 
 from balance.errors import InputError, Problem
+from balance.files import read_bytes
 
 MAX_BYTES = 5 * 2**20  # the shipped 2nd-edition content is 40 KB
 MAX_ECHO = 120  # characters of a bad value quoted back in a message
@@ -27,27 +25,7 @@ def _fail(path: Path | str, message: str) -> InputError:
 
 
 def read_text(path: Path | str, what: str = "TOML file") -> str:
-    path = Path(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise _fail(path, "file not found") from None
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            raise _fail(path, "is a symbolic link that loops") from None
-        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise _fail(path, f"is a directory, expected a {what}")
-    if not stat.S_ISREG(st.st_mode):
-        raise _fail(path, f"is not a regular file (a device or pipe), expected a {what}")
-    if st.st_size > MAX_BYTES:
-        raise _fail(path, f"is {st.st_size:,} bytes, more than a {what} can be "
-                    f"({MAX_BYTES:,})")
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except OSError as e:
-        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
+    data = read_bytes(path, what, MAX_BYTES)
     if data.startswith(b"\xef\xbb\xbf"):
         raise _fail(path, "starts with a byte-order mark (BOM); save it as UTF-8 without one")
     try:

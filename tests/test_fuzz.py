@@ -1,165 +1,38 @@
 """Issue 12: every bad input is refused cleanly. Each case below is one broken input (content,
 experiment, command line, damaged run folder). For each: exit code 2, one message that names
 the file (or option), the field and the problem, no traceback, and no folder created or
-changed (the whole test folder is compared before and after)."""
+changed (the whole test folder is compared before and after). The harness is tests/fuzz.py;
+the other suites (tests/test_fuzz_*.py) add the classes a second fault hunt found."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import tomllib
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-
-import pyarrow.parquet as pq
 import pytest
 
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
-from tests.conftest import PLAYABLE_TOML, dump_toml
-
-EXPERIMENT = """\
-[experiment]
-name = "fz"
-description = "fuzz base"
-edition = "2e"
-mode = "crisis"
-games = 10
-seed = 3
-shard_size = 5
-exhaust = true
-players = 2
-"""
-
-
-@dataclass(frozen=True)
-class Case:
-    kind: str  # content | experiment | cli | run folder
-    make: Callable[[Path], list[str]]  # writes the broken input under tmp, returns argv
-    expect: tuple[str, ...]  # substrings of the one message: file or option, field, problem
-
-
-def _content(tmp: Path, mutate=None, text: str | None = None, raw: bytes | None = None,
-             name: str = "c.toml") -> Path:
-    path = tmp / name
-    if raw is not None:
-        path.write_bytes(raw)
-    elif text is not None:
-        path.write_text(text, encoding="utf-8")
-    else:
-        d = tomllib.loads(PLAYABLE_TOML)
-        mutate(d)
-        path.write_text(dump_toml(d), encoding="utf-8")
-    return path
-
-
-def validate(**kw) -> Callable[[Path], list[str]]:
-    return lambda tmp: ["validate", str(_content(tmp, **kw))]
-
-
-def _room(d, i=0):
-    return d["rooms"][i]
-
-
-def _exp(tmp: Path, text: str) -> list[str]:
-    (tmp / "mini.toml").write_text(PLAYABLE_TOML, encoding="utf-8")
-    path = tmp / "fz.toml"
-    path.write_text(text, encoding="utf-8")
-    return ["run", str(path), "--out", str(tmp / "runs"), "--jobs", "1"]
-
-
-def exp(old: str = "", new: str = "", append: str = "") -> Callable[[Path], list[str]]:
-    def make(tmp):
-        assert old in EXPERIMENT
-        return _exp(tmp, EXPERIMENT.replace(old, new, 1) + append)
-    return make
-
-
-def exp_raw(raw: bytes) -> Callable[[Path], list[str]]:
-    def make(tmp):
-        path = tmp / "fz.toml"
-        path.write_bytes(raw)
-        return ["run", str(path), "--out", str(tmp / "runs"), "--jobs", "1"]
-    return make
-
-
-def cli_args(*args: str) -> Callable[[Path], list[str]]:
-    return lambda tmp: [a.replace("TMP", str(tmp)) for a in args]
-
-
-def run_cli(*extra: str) -> Callable[[Path], list[str]]:
-    return lambda tmp: _exp(tmp, EXPERIMENT) + list(extra)
-
-
-def _symlink_loop(tmp: Path) -> list[str]:
-    os.symlink(tmp / "b.toml", tmp / "a.toml")
-    os.symlink(tmp / "a.toml", tmp / "b.toml")
-    return ["validate", str(tmp / "a.toml")]
-
-
-# -- damaged run folders: a real run is copied in, then damaged ---------------------------
-
-SHARD = "v00000-g000000000000-000000000005"
-
-
-def damaged(damage: Callable[[Path], None], command: str = "report"):
-    def make(tmp):
-        run = tmp / "runs" / "fz"
-        shutil.copytree(_RUN, run)
-        damage(run)
-        if command == "report":
-            return ["report", str(run), "--out", str(tmp / "report")]
-        (tmp / "fz.toml").write_text(EXPERIMENT, encoding="utf-8")
-        return ["run", str(tmp / "fz.toml"), "--out", str(tmp / "runs"), "--jobs", "1"]
-    return make
-
-
-def _manifest(edit):
-    def damage(run):
-        m = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
-        edit(m)
-        (run / "manifest.json").write_text(json.dumps(m), encoding="utf-8")
-    return damage
-
-
-def _write(rel: str, data: bytes):
-    return lambda run: (run / rel).write_bytes(data)
-
-
-def _flip(rel: str, at: int):
-    def damage(run):
-        b = bytearray((run / rel).read_bytes())
-        b[at if at >= 0 else len(b) + at] ^= 0xFF
-        (run / rel).write_bytes(bytes(b))
-    return damage
-
-
-def _truncate(rel: str):
-    def damage(run):
-        b = (run / rel).read_bytes()
-        (run / rel).write_bytes(b[: len(b) // 2])
-    return damage
-
-
-def _other_seed(run):
-    (run / G).write_bytes((_OTHER / G).read_bytes())
-
-
-def _lost_rows(run):
-    f = run / "rooms" / f"{SHARD}.parquet"
-    t = pq.read_table(f)
-    pq.write_table(t.slice(0, t.num_rows // 2), f)
-
-
-def _rename(run):
-    # the games file of the first shard copied over the second's
-    second = run / "games" / "v00000-g000000000005-000000000010.parquet"
-    second.write_bytes((run / G).read_bytes())
-
-
-G = f"games/{SHARD}.parquet"
+from tests.conftest import PLAYABLE_TOML
+from tests.fuzz import (
+    EXPERIMENT,
+    SHARD,
+    Case,
+    G,
+    _exp,
+    _flip,
+    _lost_rows,
+    _manifest,
+    _other_seed,
+    _rename,
+    _room,
+    _symlink_loop,
+    _truncate,
+    _write,
+    assert_refused_cleanly,
+    cli_args,
+    damaged,
+    exp,
+    exp_raw,
+    make_base_runs,
+    run_cli,
+    validate,
+)
 
 CASES: dict[str, Case] = {
     # -- content files (balance validate) -----------------------------------------------
@@ -394,35 +267,11 @@ CASES: dict[str, Case] = {
 }
 
 
-_RUN: Path
-_OTHER: Path
 
 
 @pytest.fixture(scope="module", autouse=True)
 def base_runs(tmp_path_factory):
-    """One real run (seed 3) and one of another seed (4), both of 2 shards."""
-    global _RUN, _OTHER
-    tmp = tmp_path_factory.mktemp("fuzz-base")
-    for seed, out in ((3, "runs"), (4, "other")):
-        path = tmp / f"fz{seed}.toml"
-        path.write_text(EXPERIMENT.replace("seed = 3", f"seed = {seed}"), encoding="utf-8")
-        run_experiment(load_experiment(path), tmp / out, jobs=1)
-    _RUN, _OTHER = tmp / "runs" / "fz", tmp / "other" / "fz"
-    (_RUN / ".lock").unlink()
-
-
-def _snapshot(folder: Path) -> dict:
-    out = {}
-    for p in sorted(folder.rglob("*")):
-        if p.is_symlink():
-            out[p] = "link"
-        elif p.is_dir():
-            out[p] = "dir"
-        elif p.stat().st_size > 2**20:
-            out[p] = p.stat().st_size
-        else:
-            out[p] = p.read_bytes()
-    return out
+    make_base_runs(tmp_path_factory.mktemp("fuzz-base"))
 
 
 def test_there_are_at_least_60_distinct_cases():
@@ -433,18 +282,4 @@ def test_there_are_at_least_60_distinct_cases():
 
 @pytest.mark.parametrize("case_id", sorted(CASES))
 def test_bad_input_is_refused_cleanly(case_id, tmp_path, cli):
-    case = CASES[case_id]
-    argv = case.make(tmp_path)
-    before = _snapshot(tmp_path)
-    r = cli(*argv)
-    assert isinstance(r.exception, SystemExit), f"traceback: {r.exception!r}"
-    assert r.exit_code == 2, (r.exit_code, r.stdout[-500:], r.stderr[-500:])
-    text = r.stderr
-    assert "Traceback" not in text + r.stdout
-    errors = [line for line in text.splitlines()
-              if line.startswith("error:") or "─ Error ─" in line]
-    assert len(errors) == 1, text
-    for want in case.expect:
-        assert want in text, (want, text)
-    assert len(text) < 2000, "a message quotes the input whole"
-    assert _snapshot(tmp_path) == before, "the command changed or created files"
+    assert_refused_cleanly(CASES[case_id], tmp_path, cli)

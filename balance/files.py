@@ -1,0 +1,186 @@
+"""The one way the toolkit touches files: every read and write of a designer's file or a run
+folder goes through here.
+
+Reading: a file is opened without blocking (a FIFO planted as a manifest would otherwise wait
+for a writer for ever), checked to be a regular file, and refused above a stated size (a
+manifest linked to /dev/zero would fill memory). Each refusal is one InputError naming the
+file.
+
+Writing: nothing is written through a symbolic link. A run folder handed over by someone else
+may hold a `.lock`, `figures/` or `games/` that points outside it; following one would
+truncate, overwrite or delete files the user never named. New files get a unique temporary
+name created exclusively, are written whole, then renamed over the target (a rename replaces
+a link, never what it points to). A failed write leaves no temporary file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from balance.errors import InputError, Problem
+
+MiB = 2**20
+
+
+def _fail(path: Path | str, message: str, field: str = "") -> InputError:
+    return InputError([Problem(str(path), "", field, message)])
+
+
+def _open_regular(path: Path | str, what: str, limit: int) -> tuple[int, int]:
+    """(fd, size) of a regular file of at most `limit` bytes, opened read-only and without
+    blocking; InputError otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise _fail(path, "file not found") from None
+    except IsADirectoryError:
+        raise _fail(path, f"is a directory, expected a {what}") from None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise _fail(path, "is a symbolic link that loops") from None
+        if e.errno == errno.ENXIO:  # a socket, or a FIFO with no writer opened for reading
+            raise _fail(path, f"is not a regular file (a device, pipe or socket), expected a "
+                        f"{what}") from None
+        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise _fail(path, f"is a directory, expected a {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise _fail(path, f"is not a regular file (a device, pipe or socket), expected a "
+                        f"{what}")
+        if st.st_size > limit:
+            raise _fail(path, f"is {st.st_size:,} bytes, more than a {what} can be "
+                        f"({limit:,})")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st.st_size
+
+
+def check_file(path: Path | str, what: str, limit: int) -> int:
+    """The size of a regular file of at most `limit` bytes, for readers that open the file
+    themselves (pyarrow); InputError naming the file otherwise."""
+    fd, size = _open_regular(path, what, limit)
+    os.close(fd)
+    return size
+
+
+def read_bytes(path: Path | str, what: str, limit: int) -> bytes:
+    """The whole of a regular file of at most `limit` bytes; InputError naming the file
+    otherwise (missing, a folder, a device or pipe, too large, unreadable)."""
+    fd, _ = _open_regular(path, what, limit)
+    try:
+        with os.fdopen(fd, "rb", closefd=True) as fh:
+            data = fh.read(limit + 1)
+    except OSError as e:
+        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
+    if len(data) > limit:  # it grew after the check
+        raise _fail(path, f"is more than {limit:,} bytes, more than a {what} can be")
+    return data
+
+
+# -- writing ------------------------------------------------------------------------------
+
+def is_link(path: Path | str) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def refuse_link(path: Path | str, field: str = "") -> None:
+    """InputError if `path` is a symbolic link: the toolkit never writes through one."""
+    if is_link(path):
+        raise _fail(path, "is a symbolic link; the toolkit never writes, truncates or deletes "
+                    "through a link (it could point outside the folder): remove the link",
+                    field)
+
+
+def safe_dir(path: Path | str, field: str = "") -> Path:
+    """The folder a user named (`--out`), created with its parents if needed; InputError if
+    it, or a parent, is a file. A link the user made to a folder is their own layout and is
+    followed; the folders inside it that the toolkit owns go through owned_dir."""
+    path = Path(path)
+    for p in (path, *path.parents):
+        if os.path.lexists(p):
+            if not p.is_dir():
+                raise _fail(p, "is a file, not a folder: name a folder", field)
+            break
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise _fail(path, "is a file, not a folder: name a folder", field) from None
+    return path
+
+
+def owned_dir(parent: Path | str, name: str) -> Path:
+    """The folder `parent/name` that the toolkit writes and deletes in (games/, figures/),
+    created if needed; InputError if it is a symbolic link or a file, since writing there
+    would reach outside `parent`."""
+    path = Path(parent) / name
+    refuse_link(path)
+    try:
+        path.mkdir(exist_ok=True)
+    except FileExistsError:
+        raise _fail(path, "is a file, not a folder; the toolkit keeps its own files in it: "
+                    "move it away") from None
+    refuse_link(path)  # made a link between the check and mkdir
+    return path
+
+
+def write_atomic(path: Path | str, data: bytes) -> None:
+    """Write `data` to `path` whole or not at all: a unique temporary file created
+    exclusively beside it, synced, then renamed over it. The folder must exist (safe_dir);
+    OSError (a full disk, a read-only folder) propagates, and no temporary file is left."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def temp_path(path: Path | str) -> Path:
+    """A fresh, exclusively created, empty temporary file beside `path`, for writers that
+    need a file name (pyarrow); the caller renames it over `path` or removes it."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    return Path(tmp)
+
+
+def is_temp_name(name: str) -> bool:
+    """A temporary file of write_atomic or temp_path (or of the writers before them)."""
+    return name.startswith(".") and ".tmp" in name
+
+
+def open_lock(path: Path | str) -> int:
+    """A file descriptor of the lock file `path`, created if needed, never truncated and
+    never opened through a link."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise _fail(path, "is a symbolic link; the toolkit never opens its lock file "
+                        "through a link (it could truncate a file outside the run folder): "
+                        "remove the link") from None
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
