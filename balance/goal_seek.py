@@ -31,7 +31,7 @@ import numpy as np
 
 from balance.errors import InputError, Problem
 from reports.intervals import wilson
-from reports.paired import mean_difference
+from reports.paired import mean_difference, too_few
 
 FIRST_GAMES = 400
 MAX_GAMES = 20_000  # per lever value, unless the caller says otherwise
@@ -89,14 +89,17 @@ class Point:
         return len(self.outcomes)
 
     def estimate(self, binary: bool) -> tuple[float, float, float]:
-        """(estimate, 95% low, 95% high): Wilson for a rate, Student's t for a mean."""
+        """(estimate, 95% low, 95% high): Wilson for a rate, Student's t for a mean. With too
+        few games (reports.paired.MIN_PAIRS) the bounds are NaN: they clear no goal."""
         x = self.outcomes
+        m = float(x.mean())
+        if too_few(len(x)):
+            return m, math.nan, math.nan
         if binary:
             lo, hi = wilson(int(x.sum()), len(x))
-            return float(x.mean()), lo, hi
+            return m, lo, hi
         r = mean_difference(np.zeros(len(x)), x)  # the mean's t interval
-        m = float(x.mean())
-        return (m, m, m) if r is None else (m, r.low, r.high)
+        return m, r.low, r.high
 
 
 @dataclass

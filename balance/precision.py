@@ -91,6 +91,7 @@ def run_to_precision(exp: Experiment, out: str | Path, precision: float, cap: in
     already_done) is called as each round starts (for a progress bar)."""
     from balance.experiment import check_game_count
     from balance.runner import run_experiment
+    from reports.paired import too_few
 
     check_precision(precision)
     cap = exp.games if cap is None else cap
@@ -104,7 +105,8 @@ def run_to_precision(exp: Experiment, out: str | Path, precision: float, cap: in
         run_experiment(exp, out, games, jobs, scheduler, on_start=on_round, on_shard=on_shard)
         widest = widest_now(report.run_dir)
         report.rounds.append(Round(games, widest))
-        if widest <= precision:
+        # A narrow interval from a handful of games is no precision (reports.paired's rule).
+        if widest <= precision and not too_few(games):
             report.reached = True
             return report
         if games >= cap:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from reports import paired
 from reports.compare import Comparison
 
 SCHEMA = {"room": pl.Utf8, "quantity": pl.Utf8, "name": pl.Utf8, "effect": pl.Float64,
@@ -93,6 +94,9 @@ def ranking_text(cmp: Comparison, how: str) -> str:
             x = rows.get(q)
             if x is None:
                 cells.append("-")
+                continue
+            if paired.too_few(x["pairs"]):
+                cells.append(paired.TOO_FEW)
                 continue
             star = "*" if x["holm"] else " "
             cells.append(f"{scale * x['effect']:+.2f}{unit} ({scale * x['ci_low']:+.2f} to "

@@ -68,7 +68,8 @@ class Comparison:
       difference variant - baseline with its 95% interval, the p-value of the test the
       interval inverts, Holm's adjusted p-value, `found` (the interval excludes zero) and
       `holm` (the difference survives Holm's correction over the whole table). The rows a
-      forest plot draws.
+      forest plot draws. Below paired.MIN_PAIRS games in common the interval and p-values
+      are NaN and nothing is found (too few games to compare).
     - `curve`: Crisis games played to exhaustion: each variant's win rate at every target
       with its Wilson interval (all its games).
     - `curve_differences`: each variant's paired difference from the baseline at every
@@ -102,7 +103,8 @@ class Comparison:
             return df.fill_nan(None).to_dicts()
 
         return {"experiment": self.experiment, "mode": self.mode, "baseline": self.baseline,
-                "confidence": paired.CONFIDENCE, "holm_family": self.family,
+                "confidence": paired.CONFIDENCE, "min_pairs": paired.MIN_PAIRS,
+                "holm_family": self.family,
                 "bootstrap": {"resamples": self.resamples, "seed": self.seed},
                 "notes": list(self.notes), "variants": rows(self.variants),
                 "differences": rows(self.differences), "curve": rows(self.curve),
@@ -332,10 +334,12 @@ def _curve_difference(pairs: pl.DataFrame, v: int, label: str, top: int) -> pl.D
     n12 = _between(sb, sv, top)
     n21 = _between(sv, sb, top)
     est, lo, hi = paired.tango_interval(n12, n21, np.full(top, n))
+    if paired.too_few(n):
+        lo = hi = np.full(top, np.nan)
     return pl.DataFrame({
         "variant": v, "label": label, "target": np.arange(1, top + 1), "pairs": n,
         "baseline": _at_least(sb, top) / n, "value": _at_least(sv, top) / n,
-        "difference": est, "ci_low": lo, "ci_high": hi, "found": (lo > 0) | (hi < 0),
+        "difference": est, "ci_low": lo, "ci_high": hi, "found": paired.found(lo, hi, n),
     }, schema=CURVE_DIFFERENCE_SCHEMA)
 
 

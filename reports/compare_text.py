@@ -7,7 +7,8 @@ is what `balance run` ends with: one line per variant, one column per headline q
 A difference whose interval contains zero never shows its estimate, which would pass for an
 effect: it reads "no difference found", followed by the interval, which says how large a
 difference could still hide there. The Holm column says whether a difference that was found
-survives Holm's correction over every difference of the table.
+survives Holm's correction over every difference of the table. Below paired.MIN_PAIRS games
+in common a difference reads "too few games to compare", with no interval (reports/paired.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import polars as pl
 
 from reports import text
 from reports.compare import MEAN, MEDIAN, RATE, Comparison
+from reports.paired import MIN_PAIRS, TOO_FEW, too_few
 
 WIDTH = 100
 NOT_FOUND = "no difference found"
@@ -63,7 +65,10 @@ def value_text(value: float, kind: str) -> str:
 
 
 def difference_text(row: dict) -> str:
-    """"+4.8 pp (2.0 to 7.9)", "+2.0 (1.6 to 2.5)", or "no difference found (−0.7 to 1.4 pp)"."""
+    """"+4.8 pp (2.0 to 7.9)", "+2.0 (1.6 to 2.5)", "no difference found (−0.7 to 1.4 pp)",
+    or "too few games to compare (2 in common, 6 needed)"."""
+    if too_few(row["pairs"]):
+        return f"{TOO_FEW} ({row['pairs']:,} in common, {MIN_PAIRS} needed)"
     lo, hi, d = row["ci_low"], row["ci_high"], row["difference"]
     half = max(d - lo, hi - d, 0.0)
     if row["kind"] == RATE:
@@ -127,9 +132,18 @@ def footer(cmp: Comparison) -> list[str]:
                   "'yes' if the difference survives Holm's correction "
                   f"over all {cmp.family} differences of the table (5% family-wise), 'no' if "
                   "it may be one of the chance findings expected among so many.")
+    lines += _too_few_legend(cmp)
     for note in cmp.notes:
         lines += _wrap(f"Note: {note}", "      ")
     return lines
+
+
+def _too_few_legend(cmp: Comparison) -> list[str]:
+    if not any(too_few(n) for n in cmp.differences["pairs"].to_list()):
+        return []
+    return _wrap(f"{TOO_FEW}: fewer than {MIN_PAIRS} games in common. Below {MIN_PAIRS}, even "
+                 "games that all moved the same way could be chance (an exact sign test "
+                 "cannot reach p < 0.05), so no interval is given and nothing is found.")
 
 
 def full_table(cmp: Comparison) -> str:
@@ -180,6 +194,8 @@ def _headline_quantities(cmp: Comparison) -> list[tuple[str, str, str]]:
 
 
 def _short_cell(row: dict) -> str:
+    if too_few(row["pairs"]):
+        return "too few games"
     if not row["found"]:
         return "no difference"
     half = max(row["difference"] - row["ci_low"], row["ci_high"] - row["difference"], 0.0)
@@ -240,6 +256,7 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
     out += _wrap(f"no difference: the interval contains zero (no difference found); * the "
                  f"difference survives Holm's correction over all {cmp.family} differences"
                  f"{more}")
+    out += _too_few_legend(cmp)
     for note in cmp.notes:
         out += _wrap(f"Note: {note}", "      ")
     return "\n".join(out)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import ablation, compare_figures, text
+from reports import ablation, compare_figures, paired, text
 from reports.compare_text import difference_text, holm_text, value_text
 from reports.page import Block, Section, Table, slug
 from reports.page import figure_or_none as _fig
@@ -108,7 +108,8 @@ def _ablation_block(name: str, cmp, association: pl.DataFrame | None) -> Block:
             if x is None:
                 cells.append(text.DASH)
                 continue
-            shown = (f"{scale * x['effect']:+.2f} ({scale * x['ci_low']:+.2f} to "
+            shown = (paired.TOO_FEW if paired.too_few(x["pairs"]) else
+                     f"{scale * x['effect']:+.2f} ({scale * x['ci_low']:+.2f} to "
                      f"{scale * x['ci_high']:+.2f})" + (" *" if x["holm"] else "")
                      if x["found"] else "no difference found")
             cells.append(shown)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import text
+from reports import paired, text
 
 MAX_FINDINGS = 5
 
@@ -89,6 +89,9 @@ def _players(player_targets: pl.DataFrame) -> list[tuple[float, str]]:
 
 
 def _rush(seats: pl.DataFrame) -> list[tuple[float, str]]:
+    # A seat's share from a handful of games is no finding (the comparisons' rule).
+    if "games" in seats.columns:
+        seats = seats.filter(pl.col("games") >= paired.MIN_PAIRS)
     if seats.height == 0:
         return []
     off = seats.filter((pl.col("ci_low") > pl.col("fair_share"))
@@ -114,6 +117,8 @@ def _ablations(cmps: list) -> list[tuple[float, str]]:
         if e.height == 0:
             continue
         r = e.row(0, named=True)
+        if paired.too_few(r["pairs"]):
+            continue  # no room can be ranked on a handful of games
         sure = "surviving Holm" if r["holm"] else "not surviving Holm"
         out.append((2.2, f"{name}: the room worth most is {r['room']}: without it the mean "
                          f"team score falls by {r['effect']:.2f} (95% interval "

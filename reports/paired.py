@@ -15,6 +15,16 @@ the same thing, and Holm can be applied to the p-values:
   number of resamples and seed, and a p-value read off the same resamples.
 
 Every function takes the baseline first and returns variant minus baseline.
+
+One rule for every method, and for everything built on them (the comparison, the report's
+findings, the headline, `balance tune` and `balance strength`):
+
+- Fewer than MIN_PAIRS pairs: too few games to compare. The estimate is kept; the interval and
+  the p-value are NaN, nothing is found and Holm leaves it out of its family.
+- Every pair differs by the same amount c (a zero-variance difference): the interval is [c, c]
+  and the p-value is the exact sign test's, 2 / 2**n (1 when c is 0), rather than the t test's
+  0 or the bootstrap's floor. Over many games a constant shift is as sure as it looks; over six
+  it is as sure as six coin flips all landing one way, and Holm weighs it so.
 """
 
 from __future__ import annotations
@@ -29,6 +39,13 @@ CONFIDENCE = 0.95
 RESAMPLES = 4000  # bootstrap resamples: p-values down to 1/2000, enough for Holm over ~100
 SEED = 1  # the bootstrap's seed: the same run always prints the same intervals
 _BATCH = 250  # bootstrap resamples drawn at once (bounds the memory of a million games)
+# The fewest pairs from which a difference can be told from chance. With n pairs all moving
+# the same way, the exact two-sided sign test, which assumes nothing about how differences
+# spread, gives p = 2 / 2**n: 0.0625 at 5 pairs, 0.031 at 6. Below 6 no outcome of the games
+# is significant at 5% without assuming a distribution (the t test's normal differences, the
+# bootstrap's sample standing for the population), and a handful of games cannot check one.
+MIN_PAIRS = 6
+TOO_FEW = "too few games to compare"
 
 
 @dataclass(frozen=True)
@@ -43,23 +60,55 @@ class Paired:
     n: int
 
     @property
+    def too_few(self) -> bool:
+        return too_few(self.n)
+
+    @property
     def found(self) -> bool:
-        """A difference was found: the interval excludes zero."""
-        return self.low > 0 or self.high < 0
+        """A difference was found: enough pairs, and the interval excludes zero."""
+        return bool(found(self.low, self.high, self.n))
+
+
+def too_few(n) -> bool:
+    """Fewer pairs than MIN_PAIRS: no interval, no p-value, nothing found."""
+    return n < MIN_PAIRS
+
+
+def found(low, high, n):
+    """The one verdict: enough pairs and an interval that excludes zero (arrays broadcast;
+    a NaN bound never excludes it)."""
+    return (np.asarray(n) >= MIN_PAIRS) & ((np.asarray(low) > 0) | (np.asarray(high) < 0))
+
+
+def _too_few(estimate: float, n: int) -> Paired:
+    return Paired(float(estimate), math.nan, math.nan, math.nan, n)
+
+
+def _constant(d: np.ndarray) -> Paired | None:
+    """The result when every pair differs by the same amount c, else None: [c, c], which is
+    also the sign test's distribution-free interval for the median difference, and the exact
+    sign test's p-value (1 when c is 0: a rule no game touched)."""
+    c = float(d[0])
+    if not np.all(d == c):
+        return None
+    n = len(d)
+    return Paired(c, c, c, 1.0 if c == 0 else min(1.0, 2.0 * 0.5 ** n), n)
 
 
 def mean_difference(base, variant, confidence: float = CONFIDENCE) -> Paired | None:
-    """Paired t interval of mean(variant - base); None with fewer than two pairs."""
+    """Paired t interval of mean(variant - base); None without pairs, too few below
+    MIN_PAIRS."""
     x = np.asarray(base, np.float64)
     y = np.asarray(variant, np.float64)
     n = len(x)
-    if n < 2:
+    if n == 0:
         return None
     d = y - x
-    if np.all(d == d[0]):
-        # Every pair differs by the same amount (often zero: a rule no game touched). The t
-        # statistic is 0/0 or infinite; the difference is known exactly.
-        return Paired(float(d[0]), float(d[0]), float(d[0]), 1.0 if d[0] == 0 else 0.0, n)
+    if too_few(n):
+        return _too_few(d.mean(), n)
+    same = _constant(d)
+    if same is not None:
+        return same
     res = stats.ttest_rel(y, x)
     ci = res.confidence_interval(confidence)
     return Paired(float(d.mean()), float(ci.low), float(ci.high), float(res.pvalue), n)
@@ -105,7 +154,8 @@ def tango_interval(n12, n21, n, confidence: float = CONFIDENCE):
 
 def proportion_difference(base, variant, confidence: float = CONFIDENCE) -> Paired | None:
     """Tango's score interval for rate(variant) - rate(base), from per-game booleans; the
-    p-value is McNemar's (asymptotic, no continuity correction). None without pairs."""
+    p-value is McNemar's (asymptotic, no continuity correction). None without pairs, too few
+    below MIN_PAIRS."""
     from statsmodels.stats.contingency_tables import mcnemar
 
     x = np.asarray(base, bool)
@@ -115,6 +165,8 @@ def proportion_difference(base, variant, confidence: float = CONFIDENCE) -> Pair
         return None
     n12 = int(np.count_nonzero(y & ~x))
     n21 = int(np.count_nonzero(x & ~y))
+    if too_few(n):
+        return _too_few((n12 - n21) / n, n)
     est, lo, hi = tango_interval(n12, n21, n, confidence)
     if n12 + n21 == 0:
         p = 1.0  # no game changed its outcome: no evidence of a difference at all
@@ -130,7 +182,8 @@ def median_difference(base, variant, resamples: int = RESAMPLES, seed: int = SEE
     """median(variant) - median(base) with a paired percentile bootstrap: the games are
     resampled with replacement, each with both its results. The p-value is twice the smaller
     share of resamples on either side of zero (each share counted as (k + 1) / (R + 1), so it
-    is never 0). None with fewer than two pairs.
+    is never 0). None without pairs, too few below MIN_PAIRS; a constant difference is
+    exact (_constant), as every resample would say.
 
     Resampling n games is drawing, from the table of distinct (base, variant) value pairs, a
     multinomial of n over those cells; the medians depend on the counts alone. Scores take a
@@ -138,8 +191,13 @@ def median_difference(base, variant, resamples: int = RESAMPLES, seed: int = SEE
     x = np.asarray(base, np.float64)
     y = np.asarray(variant, np.float64)
     n = len(x)
-    if n < 2:
+    if n == 0:
         return None
+    if too_few(n):
+        return _too_few(np.median(y) - np.median(x), n)
+    same = _constant(y - x)
+    if same is not None:
+        return same
     cells, counts = np.unique(np.stack([x, y], axis=1), axis=0, return_counts=True)
     rng = np.random.default_rng(seed)
     draws = []

@@ -24,7 +24,7 @@ from scipy import stats
 
 from reports import pieces
 from reports.intervals import with_wilson
-from reports.paired import holm
+from reports.paired import TOO_FEW, holm, too_few
 
 SKILL_KEY = "skill="
 VARIANT_KEY = "skills="
@@ -87,6 +87,10 @@ def rulebook_sentences(shifts: pl.DataFrame, baseline_name: str) -> list[str]:
         if row.height == 0 or baseline_name != "normal":
             continue
         r = row.row(0, named=True)
+        if r.get("pairs") is not None and too_few(r["pairs"]):
+            out.append(f"The rulebook says {what} Crisis scores by about {lo:.0f} to "
+                       f"{hi:.0f} points; against Normal on {r['pairs']:,} games: {TOO_FEW}.")
+            continue
         d, a, b = sign * r["difference"], sign * r["ci_low"], sign * r["ci_high"]
         a, b = min(a, b), max(a, b)
         measured = (f"{d:.1f} points ({a:.1f} to {b:.1f})" if d >= 0 else

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import ablation, compare_figures, skills, text
+from reports import ablation, compare_figures, paired, skills, text
 from reports.page import Block, Section, Table, slug
 from reports.page import figure_or_none as _fig
 
@@ -21,6 +21,8 @@ INTRO = [
 def _effect(r: dict | None, scale: float = 1.0) -> str:
     if r is None:
         return text.DASH
+    if paired.too_few(r["pairs"]):
+        return paired.TOO_FEW
     if not r["found"]:
         return (f"none found ({scale * r['ci_low']:+.2f} to {scale * r['ci_high']:+.2f})")
     return (f"{scale * r['difference']:+.2f} ({scale * r['ci_low']:+.2f} to "

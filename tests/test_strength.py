@@ -25,9 +25,11 @@ def test_strength_table_pairs_every_player_with_greedy(cli):
 def test_share_is_greedy_s_mean_over_the_stronger_player_s_with_a_paired_interval():
     from balance.strength import share
 
-    ref = np.array([40.0, 30.0, 50.0, 44.0, 36.0])
+    ref = np.array([40.0, 30.0, 50.0, 44.0, 36.0, 42.0])
     ratio, lo, hi = share(0.9 * ref, ref)  # the same share in every game: no spread
     assert abs(ratio - 0.9) < 1e-12 and abs(lo - 0.9) < 1e-12 and abs(hi - 0.9) < 1e-12
+    ratio, lo, hi = share(0.9 * ref[:5], ref[:5])  # five games: too few for an interval
+    assert abs(ratio - 0.9) < 1e-12 and np.isnan(lo) and np.isnan(hi)
     rng = np.random.default_rng(5)
     ref = rng.normal(40, 6, 400)
     greedy = ref - 4 + rng.normal(0, 1, 400)  # 90% of a 40-point player, paired
@@ -45,14 +47,19 @@ def test_share_column_shows_only_for_players_that_outscore_greedy():
     from balance.strength import Strength, table
 
     t = {"Apprentice": 35}
-    rows = [Strength("random", np.zeros(4), 1.0, t),
-            Strength("greedy", np.array([30.0, 32, 34, 36]), 1.0, t),
-            Strength("reference 64", np.array([36.0, 38]), 1.0, t)]
+    rows = [Strength("random", np.zeros(6), 1.0, t),
+            Strength("greedy", np.array([30.0, 32, 34, 36, 31, 33]), 1.0, t),
+            Strength("reference 64", np.array([36.0, 38, 37, 35, 39, 40]), 1.0, t),
+            Strength("reference 256", np.array([36.0, 38]), 1.0, t)]
     lines = table(rows, "greedy").splitlines()
     assert "greedy's share of it" in lines[0]
-    cells = {x.split(" | ")[0]: x.split(" | ")[5] for x in lines[2:]}
-    assert cells["| random"] == "—" and cells["| greedy"] == "—"
-    assert cells["| reference 64"].startswith("83.8% (")  # 31 / 37
+    cells = {x.split(" | ")[0]: x.split(" | ") for x in lines[2:]}
+    assert cells["| random"][5] == "—" and cells["| greedy"][5] == "—"
+    assert cells["| reference 64"][5].startswith("87.1% (")  # 32.67 / 37.5
+    # Two games: no interval, difference or share (reports.paired.MIN_PAIRS).
+    assert cells["| reference 256"][2] == "37.0 (too few games)"
+    assert cells["| reference 256"][4] == cells["| reference 256"][5] == \
+        "too few games to compare"
 
 
 def test_bad_budgets_are_refused(cli):

@@ -1,0 +1,158 @@
+"""Issue 25, item 10: a handful of games never claims certainty. Below
+reports.paired.MIN_PAIRS games in common, every comparison says "too few games to compare" and
+finds nothing; a constant difference gets the exact sign test's p-value, so that six games are
+weighed as six games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from balance.experiment import load_experiment
+from reports import compare_text, paired
+from reports.compare import compare
+from tests.fuzz import EXPERIMENT
+
+# -- item 10: statistics from a handful of games ----------------------------------------------
+
+def test_two_paired_games_are_too_few_for_every_method():
+    """Before: the bootstrap gave the median difference "(2 to 4)" from two games, found,
+    with p = 0.0005; the t test and McNemar gave intervals too."""
+    base, variant = [10, 20], [12, 24]
+    for r in (paired.median_difference(base, variant), paired.mean_difference(base, variant),
+              paired.proportion_difference([False, False], [True, True])):
+        assert r.too_few and not r.found and r.n == 2
+        assert np.isnan(r.low) and np.isnan(r.high) and np.isnan(r.p_value)
+    assert paired.median_difference(base, variant).estimate == 3.0  # the estimate is kept
+    assert paired.mean_difference([], []) is None
+
+
+def test_equal_differences_over_three_games_are_not_certain():
+    """Before: three games one point apart gave the interval (1 to 1) with p = 0."""
+    r = paired.mean_difference([30, 40, 50], [31, 41, 51])
+    assert r.too_few and not r.found and np.isnan(r.p_value)
+
+
+def test_a_constant_difference_gets_the_exact_sign_test_p_value():
+    """Six games all one point apart: [1, 1], p = 2 / 2**6, which Holm over ten differences
+    does not keep; forty games: p = 2 / 2**40, kept. Before: p = 0 at any count."""
+    for method in (paired.mean_difference, paired.median_difference):
+        six = method(np.arange(6) * 7, np.arange(6) * 7 + 1)
+        assert (six.low, six.high, six.estimate) == (1.0, 1.0, 1.0) and six.found
+        assert six.p_value == pytest.approx(2 / 2**6)
+        survives, _ = paired.holm([six.p_value] + [0.5] * 9)
+        assert not survives[0]
+        forty = method(np.arange(40), np.arange(40) + 1)
+        assert forty.p_value == pytest.approx(2 / 2**40)
+        assert paired.holm([forty.p_value] + [0.5] * 9)[0][0]
+        same = method(np.arange(6), np.arange(6))  # a rule no game touched
+        assert same.p_value == 1.0 and not same.found
+
+
+MANIFEST = {"experiment": "tiny", "text": "[experiment]\nname = \"tiny\"\n",
+            "variants": [{"variant": v, "mode": "crisis", "exhaust": True, "target": None,
+                          "players": 2, "difficulties": {"Apprentice": 11, "Master": 22}}
+                         for v in range(2)]}
+
+
+def _games(base: list[int], variant: list[int]) -> pl.DataFrame:
+    return pl.concat([pl.DataFrame({"variant": np.full(len(s), v, np.int32),
+                                    "game": np.arange(len(s), dtype=np.int64),
+                                    "score": np.asarray(s, np.int16),
+                                    "won": pl.Series([None] * len(s), dtype=pl.Boolean)})
+                      for v, s in enumerate((base, variant))])
+
+
+def test_a_comparison_of_two_games_says_too_few_and_finds_nothing():
+    """Before: the median team score's "+3 (2 to 4)" survived Holm on two games."""
+    cmp = compare(_games([10, 20], [12, 24]), MANIFEST)
+    d = cmp.differences
+    assert d.height and not d["found"].any() and not d["holm"].any()
+    assert d["p_value"].is_nan().all() and cmp.family == 0
+    assert not cmp.curve_differences["found"].any()
+    assert cmp.curve_differences["ci_low"].is_nan().all()
+    full = compare_text.full_table(cmp)
+    assert "too few games to compare (2 in common, 6 needed)" in full
+    assert "(2 to 4)" not in full and " yes" not in full
+    assert "fewer than 6 games in common" in full.replace("\n", " ")
+    short = compare_text.short_table(cmp)
+    assert "too few games" in short and "*" not in short.split("Against", 1)[1].split("\n")[2]
+    assert cmp.to_dict()["min_pairs"] == paired.MIN_PAIRS
+
+
+def test_six_games_in_common_are_compared():
+    cmp = compare(_games([10, 12, 14, 16, 18, 20], [11, 13, 15, 17, 19, 21]), MANIFEST)
+    mean = cmp.differences.filter(pl.col("quantity") == "score:mean").row(0, named=True)
+    assert mean["found"] and mean["p_value"] == pytest.approx(2 / 2**6)
+    assert "too few" not in compare_text.full_table(cmp)
+
+
+def test_ablation_and_skill_texts_say_too_few():
+    from reports import ablation, skills
+    from reports.skills_page import _effect
+
+    manifest = {**MANIFEST, "variants": [dict(v, label=lb) for v, lb in
+                                         zip(MANIFEST["variants"], ["none", "ablate=Vein"],
+                                             strict=True)]}
+    cmp = compare(_games([10, 20, 30], [9, 19, 29]), manifest)
+    assert paired.TOO_FEW in ablation.ranking_text(cmp, "out")
+    row = cmp.differences.filter(pl.col("quantity") == "score:mean").row(0, named=True)
+    assert _effect(row) == paired.TOO_FEW
+    shifts = pl.DataFrame([{"variant_name": "none", **{k: row[k] for k in (
+        "pairs", "difference", "ci_low", "ci_high")}}])
+    assert paired.TOO_FEW in skills.rulebook_sentences(shifts, "normal")[0]
+
+
+def test_findings_leave_out_a_seat_share_of_two_games():
+    """Before: a seat that won both of two games (Wilson 34% to 100%) was a key finding."""
+    from reports.findings import key_findings
+
+    difficulty = pl.DataFrame(schema={"setting": pl.Utf8, "players": pl.Int64,
+                                      "difficulty": pl.Utf8, "target": pl.Int64,
+                                      "win_rate": pl.Float64, "ci_low": pl.Float64,
+                                      "ci_high": pl.Float64})
+    seats = pl.DataFrame({"setting": ["2e"] * 4, "players": [4] * 4, "seat": [0, 1, 2, 3],
+                          "games": [2] * 4, "win_rate": [1.0, 0, 0, 0],
+                          "ci_low": [0.34, 0, 0, 0], "ci_high": [1.0, 0.66, 0.66, 0.66],
+                          "fair_share": [0.25] * 4})
+    out = key_findings("", difficulty, pl.DataFrame(), seats, [])
+    assert not any("seat 1 wins" in x for x in out)
+
+
+def test_goal_seek_gives_no_interval_on_too_few_games():
+    """Before: three games of the same outcome gave the point interval (12, 12, 12)."""
+    from balance.goal_seek import Point
+
+    est, lo, hi = Point(5, np.full(3, 12.0)).estimate(binary=False)
+    assert est == 12.0 and np.isnan(lo) and np.isnan(hi)
+    assert np.isnan(Point(5, np.ones(3)).estimate(binary=True)[1])
+    assert Point(5, np.full(6, 12.0)).estimate(binary=False) == (12.0, 12.0, 12.0)
+
+
+def test_precision_is_never_reached_on_fewer_games_than_the_minimum(tmp_path):
+    """Before: one game a variant met --precision 50 (a Wilson half-width under 50 points)."""
+    from balance.precision import run_to_precision
+
+    path = tmp_path / "fz.toml"
+    path.write_text(EXPERIMENT.replace("shard_size = 5", "shard_size = 1"), encoding="utf-8")
+    report = run_to_precision(load_experiment(path), tmp_path / "runs", 50.0, cap=10, jobs=1)
+    assert report.reached and report.games >= paired.MIN_PAIRS
+
+
+GRID = EXPERIMENT.replace("games = 10", "games = 3").replace("shard_size = 5", "shard_size = 3") \
+    + "\n[grid]\nhand_limit = [6, 4]\n"
+
+
+def test_balance_run_and_compare_on_three_games_say_too_few(tmp_path, cli):
+    path = tmp_path / "fz.toml"
+    path.write_text(GRID, encoding="utf-8")
+    r = cli("run", path, "--out", tmp_path / "runs", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert "too few games" in r.stdout and "fewer than 6 games in common" in \
+        r.stdout.replace("\n", " ")
+    c = cli("compare", tmp_path / "runs" / "fz")
+    assert c.exit_code == 0, c.output
+    assert "too few games to compare (3 in common, 6 needed)" in c.stdout
+    assert "no difference found (" not in c.stdout
