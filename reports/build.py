@@ -66,14 +66,16 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
         raise InputError([Problem(", ".join(map(str, dirs)), "", "",
                                   "the same run directory is given twice")])
     from balance.store import read_run  # the runner's reader; imported only when needed
-    from reports.combine import combine
+    from reports.combine import check_distinct, combine
 
     # The games and rooms are counted shard by shard, never held whole (README, Scale).
     runs = [read_run(d, lazy_rooms=True, lazy_games=True, compact=True) for d in dirs]
+    check_distinct(runs, [str(d) for d in dirs])  # every run, the Skills section's too
     # A run that measures skills (each skill, or the skill variants) is read in the Skills
     # section; in the other sections its 20-odd versions of the game would bury the rest.
-    general = [r for r in runs if not measures_skills(r.manifest)] or runs
-    data = combine(general)
+    general = [i for i, r in enumerate(runs) if not measures_skills(r.manifest)] or \
+        list(range(len(runs)))
+    data = combine([runs[i] for i in general], [str(dirs[i]) for i in general])
     # Unplayed shards of an interrupted run: the page says so at the top.
     data.manifest = dict(data.manifest, missing_shards=[
         f"{d}/{name}" for d, r in zip(dirs, runs, strict=True)

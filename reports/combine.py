@@ -3,13 +3,30 @@
 Variants are numbered per run, so each run's variants are renumbered after the previous runs'
 (in the order given) in the games table, the rooms table and the manifest; nothing else
 changes. The merged manifest names every experiment, file and hash.
+
+Two runs that hold the same games are refused (check_distinct): a run folder and a copy of it,
+or two runs of one experiment into different folders. Game i of a variant is dealt from the
+experiment's seed and i alone (balance/seeds.py), so such runs share every game they both
+played; merged, each would count twice and every interval would be too narrow. They are
+refused rather than counted once: the designer named two folders, and a page that silently
+covered one of them would misstate what it reports.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import polars as pl
+
+from balance.errors import InputError, Problem
+
+# What decides a run's games beside the game index (store.IDENTITY without the shard size,
+# which only cuts the same games into other files): runs that agree on all of these played
+# the same game i of every variant. The shards' provenance (store.shard_meta) is checked
+# against these keys of their manifest on read.
+SAME_GAMES = ("experiment", "experiment_hash", "engine_version", "source_hash", "inputs",
+              "seed")
 
 
 @dataclass
@@ -19,8 +36,10 @@ class CombinedRun:
     manifest: dict
 
 
-def combine(runs: list) -> CombinedRun:
-    """Runs (anything with .games, .rooms and .manifest) as one run."""
+def combine(runs: list, names: list[str] | None = None) -> CombinedRun:
+    """Runs (anything with .games, .rooms and .manifest) as one run; `names` (their folders)
+    name them if two hold the same games (InputError)."""
+    check_distinct(runs, names)
     if len(runs) == 1:
         r = runs[0]
         return CombinedRun(r.games, r.rooms, r.manifest)
@@ -80,3 +99,64 @@ def _concat(tables: list):
     return ShardTable.concat([t if not isinstance(t, pl.DataFrame)
                               else ShardTable([lambda t=t: t], t.height, t.columns)
                               for t in tables])
+
+
+def games_key(manifest: dict) -> str | None:
+    """What decides the games of a run (SAME_GAMES), or None for a manifest that does not
+    record it (a hand-made table): such a run is never taken for another."""
+    m = dict(manifest, experiment_hash=manifest.get("experiment_hash") or manifest.get("hash"))
+    if any(m.get(k) is None for k in ("experiment", "experiment_hash", "engine_version",
+                                       "seed")):
+        return None
+    return json.dumps([m.get(k) for k in SAME_GAMES], sort_keys=True, default=str)
+
+
+def check_distinct(runs: list, names: list[str] | None = None) -> None:
+    """InputError naming both folders if two of the runs hold a game in common: the same
+    experiment, seed, inputs and code (games_key), and a game index of one variant that both
+    played."""
+    names = names or [f"run {i + 1}" for i in range(len(runs))]
+    keys = [games_key(r.manifest) for r in runs]
+    for j in range(len(runs)):
+        for i in range(j):
+            if keys[i] is None or keys[i] != keys[j]:
+                continue
+            shared = _shared_game(runs[i].games, runs[j].games)
+            if shared is not None:
+                m = runs[i].manifest
+                raise InputError([Problem(
+                    names[j], "", "", f"holds the same games as {names[i]} (experiment "
+                    f"{m.get('experiment')!r}, seed {m.get('seed')}, the same experiment file, "
+                    f"inputs and code: both played {shared}); reported together each game "
+                    "would count twice and every interval would be too narrow: report one "
+                    "of them")])
+
+
+def _ranges(games) -> list[tuple[int, int, int]] | None:
+    """(variant, first game, last game + 1) of the games a table holds, or None if it does not
+    say: a run read shard by shard names its shard files, a table in memory has the columns."""
+    from balance.store import Shard
+
+    names = getattr(games, "names", None)
+    if names is not None and not isinstance(games, pl.DataFrame):
+        shards = [Shard.parse(n) for n in names if n is not None]
+        if len(shards) == len(names) and all(shards):
+            return [(s.variant, s.start, s.stop) for s in shards]
+        return None
+    if isinstance(games, pl.DataFrame) and {"variant", "game"} <= set(games.columns):
+        spans = games.group_by("variant").agg(pl.col("game").min().alias("a"),
+                                              pl.col("game").max().alias("b"))
+        return [(int(v), int(a), int(b) + 1) for v, a, b in spans.rows()]
+    return None
+
+
+def _shared_game(first, second) -> str | None:
+    """A game both tables hold ("game 0 of variant 0"), or None if they share none."""
+    a, b = _ranges(first), _ranges(second)
+    if a is None or b is None:
+        return "games" if first.height and second.height else None
+    for va, sa, ea in sorted(a):
+        for vb, sb, eb in b:
+            if va == vb and sa < eb and sb < ea:
+                return f"game {max(sa, sb)} of variant {va}"
+    return None

@@ -1,19 +1,148 @@
-"""Issue 25, item 10: a handful of games never claims certainty. Below
-reports.paired.MIN_PAIRS games in common, every comparison says "too few games to compare" and
-finds nothing; a constant difference gets the exact sign test's p-value, so that six games are
-weighed as six games.
+"""Issue 25, items 9 and 10: the same games never count twice, and a handful of games never
+claims certainty.
+
+- Item 9: two run folders that hold the same games (a copy, a partial copy, the same
+  experiment run into another folder) are refused by `balance report`, naming both folders,
+  before anything is written (CASES); runs of other seeds are still reported together.
+- Item 10: below reports.paired.MIN_PAIRS games in common, every comparison says "too few
+  games to compare" and finds nothing; a constant difference gets the exact sign test's
+  p-value, so that six games are weighed as six games (ordinary tests).
 """
 
 from __future__ import annotations
+
+import shutil
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
 
+from balance import store
+from balance.errors import InputError
 from balance.experiment import load_experiment
+from balance.runner import run_experiment
 from reports import compare_text, paired
 from reports.compare import compare
-from tests.fuzz import EXPERIMENT
+from tests.fuzz import (
+    BASE,
+    EXPERIMENT,
+    Case,
+    assert_refused_cleanly,
+    copy_run,
+    make_base_runs,
+)
+
+# -- item 9: the same games twice ------------------------------------------------------------
+
+
+def _copy(tmp: Path, where: str = "copy/fz") -> Path:
+    dest = tmp / where
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(BASE["run"], dest, symlinks=True)
+    return dest
+
+
+def _report(*dirs: str, out: bool = True):
+    """argv of `balance report` over folders under tmp ("run" is the base run's copy at
+    tmp/runs/fz, "other" one of another seed)."""
+    def make(tmp: Path) -> list[str]:
+        paths = []
+        for d in dirs:
+            if d == "run":
+                paths.append(copy_run(tmp))
+            elif d == "other":
+                paths.append(shutil.copytree(BASE["other"], tmp / "other" / "fz"))
+            else:
+                paths.append(_copy(tmp, d))
+        return ["report", *map(str, paths)] + (["--out", str(tmp / "report")] if out else [])
+    return make
+
+
+def _drop_second_shard(tmp: Path) -> list[str]:
+    copy_run(tmp)
+    part = _copy(tmp)
+    for sub in ("games", "rooms"):
+        (part / sub / "v00000-g000000000005-000000000010.parquet").unlink()
+    return ["report", str(tmp / "runs" / "fz"), str(part), "--out", str(tmp / "report")]
+
+
+def _more_games(tmp: Path) -> list[str]:
+    """The same experiment run into another folder with more games: its first 10 games are
+    the base run's."""
+    copy_run(tmp)
+    path = tmp / "fz.toml"
+    path.write_text(EXPERIMENT, encoding="utf-8")
+    run_experiment(load_experiment(path), tmp / "bigger", games=15, jobs=1)
+    return ["report", str(tmp / "bigger" / "fz"), str(tmp / "runs" / "fz"), "--out",
+            str(tmp / "report")]
+
+
+SAME = ("holds the same games as", "runs/fz", "count twice")
+
+CASES: dict[str, Case] = {
+    "report-run-and-copy": Case("run folder", _report("run", "copy/fz"), ("copy/fz", *SAME)),
+    "report-copy-first": Case("run folder", _report("copy/fz", "run"),
+                              ("copy/fz", "holds the same games as", "count twice")),
+    "report-copy-renamed": Case("run folder", _report("run", "elsewhere/renamed"),
+                                ("elsewhere/renamed", *SAME)),
+    "report-copy-beside-other": Case("run folder", _report("run", "other", "copy/fz"),
+                                     ("copy/fz", *SAME)),
+    "report-copy-default-out": Case("run folder", _report("run", "copy/fz", out=False),
+                                    ("copy/fz", *SAME)),
+    "report-partial-copy": Case("run folder", _drop_second_shard,
+                                ("copy/fz", *SAME, "game 0 of variant 0")),
+    "report-same-experiment-more-games": Case("run folder", _more_games,
+                                              ("bigger/fz", "holds the same games as",
+                                               "game 0 of variant 0")),
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def base_runs(tmp_path_factory):
+    make_base_runs(tmp_path_factory.mktemp("fuzz-stats-base"))
+
+
+@pytest.mark.parametrize("case_id", sorted(CASES))
+def test_the_same_games_twice_are_refused_cleanly(case_id, tmp_path, cli):
+    assert_refused_cleanly(CASES[case_id], tmp_path, cli)
+
+
+def test_build_report_refuses_a_copy_and_names_both_folders(tmp_path):
+    from reports.build import build_report
+
+    run, copy = copy_run(tmp_path), _copy(tmp_path)
+    with pytest.raises(InputError) as e:
+        build_report([run, copy], tmp_path / "report")
+    assert f"{copy}: holds the same games as {run}" in str(e.value)
+    assert not (tmp_path / "report").exists()
+
+
+def test_combine_refuses_runs_read_whole_that_share_games(tmp_path):
+    """Tables in memory (read_run without lazy_games) are told apart by their games."""
+    from reports.combine import combine
+
+    run, copy = copy_run(tmp_path), _copy(tmp_path)
+    with pytest.raises(InputError, match="both played game 0 of variant 0"):
+        combine([store.read_run(run), store.read_run(copy)], [str(run), str(copy)])
+
+
+def test_runs_of_other_seeds_and_hand_made_runs_are_combined(tmp_path):
+    """Accepted: two seeds of one experiment are different games; hand-made tables whose
+    manifests record no identity are never taken for one another."""
+    from reports.combine import combine
+
+    both = combine([store.read_run(copy_run(tmp_path)), store.read_run(BASE["other"])])
+    assert both.games.height == 20 and both.games["variant"].n_unique() == 2
+
+    class Made:
+        def __init__(self):
+            self.games = pl.DataFrame({"variant": [0, 0], "game": [0, 1]})
+            self.rooms = None
+            self.manifest = {"experiment": "made", "variants": [{"variant": 0}]}
+
+    assert combine([Made(), Made()]).games.height == 4
+
 
 # -- item 10: statistics from a handful of games ----------------------------------------------
 
