@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import itertools
 import json
+import logging
 import os
 import sys
 import threading
@@ -288,21 +289,95 @@ class RunFailed(Exception):
     Not bad input (exit 1, not 2); the finished shards are kept and a rerun resumes."""
 
 
-def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None) -> Iterator[ShardResult]:
-    """execute(), with a dead worker turned into RunFailed instead of a traceback (loky:
-    TerminatedWorkerError; a lost pool: BrokenProcessPool; Dask: a killed worker)."""
+def _backend_failure(e: BaseException) -> tuple[str, BaseException] | None:
+    """What the machinery that runs the shards lost, as opposed to an error of the game code,
+    found in `e` or the failures it was raised from: ("worker", cause) for a dead worker (a
+    broken loky pool, a killed Dask worker), ("connection", cause) for a cancelled task or a
+    closed connection (a Dask scheduler gone). Judged by class, so that a new way to lose one
+    is caught by its base."""
+    import asyncio
+    from concurrent.futures import BrokenExecutor, CancelledError
+
+    worker: tuple[type, ...] = (BrokenExecutor,)
+    connection: tuple[type, ...] = (CancelledError, asyncio.CancelledError, ConnectionError)
+    if "distributed" in sys.modules:  # its failures exist only once a cluster was used
+        from distributed import KilledWorker
+        from distributed.comm import CommClosedError
+
+        worker += (KilledWorker,)
+        connection += (CommClosedError,)
+    seen: set[int] = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, worker):
+            return "worker", e
+        if isinstance(e, connection):
+            return "connection", e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
+
+
+class _LostConnectionLog(logging.Filter):
+    """Drops the tracebacks that distributed and tornado log, on their event loop, when the
+    scheduler's connection is lost or the client closes while reconnecting: the run names the
+    loss itself, once (_collect)."""
+
+    LOGGERS = ("distributed.client", "tornado.application")
+    GAVE_UP = "Failed to reconnect to scheduler"  # the client's own word for the loss
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        lost = _backend_failure(exc) if exc is not None else None
+        if lost is not None and lost[0] == "connection":
+            return False
+        return not str(record.msg).startswith(self.GAVE_UP)
+
+
+@contextlib.contextmanager
+def _quiet_connection_loss(scheduler: str | None) -> Iterator[None]:
+    loggers = [logging.getLogger(n) for n in _LostConnectionLog.LOGGERS] if scheduler else []
+    quiet = _LostConnectionLog()
+    for log in loggers:
+        log.addFilter(quiet)
     try:
-        yield from execute(jobs, n_jobs, scheduler)
-    except (InputError, KeyboardInterrupt):
-        raise
-    except Exception as e:
-        if _cluster_lost.is_set():
-            raise RunFailed(f"every Dask worker was gone for {WORKERLESS_S:.0f} s") from None
-        if type(e).__name__ not in ("TerminatedWorkerError", "BrokenProcessPool",
-                                    "KilledWorker", "CommClosedError", "CancelledError"):
+        yield
+    finally:
+        for log in loggers:
+            log.removeFilter(quiet)
+
+
+def _close_client() -> None:
+    """Close the Dask client of a lost scheduler while its log is quiet: closing cancels its
+    attempts to reconnect, which distributed logs as a traceback."""
+    from distributed import default_client
+
+    with contextlib.suppress(Exception):  # already closed: the run has failed either way
+        default_client().close(timeout=5)
+
+
+def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None) -> Iterator[ShardResult]:
+    """execute(), with a lost worker or scheduler turned into RunFailed instead of a
+    traceback (_backend_failure); an error of the game code itself stays a traceback."""
+    with _quiet_connection_loss(scheduler):
+        try:
+            yield from execute(jobs, n_jobs, scheduler)
+        except (InputError, KeyboardInterrupt):
             raise
-        first = str(e).strip().splitlines()[0][:300] if str(e).strip() else ""
-        raise RunFailed(f"a worker process died ({type(e).__name__}: {first})") from None
+        except Exception as e:
+            if _cluster_lost.is_set():
+                raise RunFailed(f"every Dask worker was gone for {WORKERLESS_S:.0f} s") \
+                    from None
+            lost = _backend_failure(e)
+            if lost is None:
+                raise
+            kind, cause = lost
+            first = str(cause).strip().splitlines()[0][:300] if str(cause).strip() else ""
+            what = f"{type(cause).__name__}: {first}" if first else type(cause).__name__
+            if kind == "connection" and scheduler is not None:
+                _close_client()
+                raise RunFailed(f"the connection to the Dask scheduler at {scheduler} was "
+                                f"lost ({what})") from None
+            raise RunFailed(f"a worker process died ({what})") from None
 
 
 @dataclass

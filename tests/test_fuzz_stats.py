@@ -1,5 +1,5 @@
-"""Issue 25, items 9 and 10: the same games never count twice, and a handful of games never
-claims certainty.
+"""Issue 25, items 9, 10 and 17: the same games never count twice, a handful of games never
+claims certainty, and a lost Dask scheduler is a failed run, not a traceback.
 
 - Item 9: two run folders that hold the same games (a copy, a partial copy, the same
   experiment run into another folder) are refused by `balance report`, naming both folders,
@@ -7,6 +7,8 @@ claims certainty.
 - Item 10: below reports.paired.MIN_PAIRS games in common, every comparison says "too few
   games to compare" and finds nothing; a constant difference gets the exact sign test's
   p-value, so that six games are weighed as six games (ordinary tests).
+- Item 17: a Dask scheduler closed while a run plays ends in exit 1 with one message, and the
+  resume gives the same shards, byte for byte, as a run never interrupted.
 """
 
 from __future__ import annotations
@@ -285,3 +287,55 @@ def test_balance_run_and_compare_on_three_games_say_too_few(tmp_path, cli):
     assert c.exit_code == 0, c.output
     assert "too few games to compare (3 in common, 6 needed)" in c.stdout
     assert "no difference found (" not in c.stdout
+
+
+# -- item 17: a lost Dask scheduler ------------------------------------------------------------
+
+DASK = EXPERIMENT.replace("games = 10", "games = 40")  # 8 shards of 5
+
+
+def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cli,
+                                                                    monkeypatch):
+    """The scheduler is closed as the first shard is saved. Before: three chained tracebacks
+    (FutureCancelledError was not among the failures the runner names)."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    path = tmp_path / "fz.toml"
+    path.write_text(DASK, encoding="utf-8")
+    # Two worker threads: joblib plays a one-thread cluster's shards in this process.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  protocol="tcp://", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        real = store.write_shard
+
+        def write_then_lose_the_scheduler(*args, **kw):
+            real(*args, **kw)
+            if cluster.scheduler.status.name == "running":
+                cluster.sync(cluster.scheduler.close)
+
+        monkeypatch.setattr(store, "write_shard", write_then_lose_the_scheduler)
+        r = cli("run", path, "--out", tmp_path / "runs", "--scheduler",
+                cluster.scheduler_address)
+        monkeypatch.undo()
+        # The cluster's own close would wait 30 s to reach the scheduler it has lost.
+        with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+            cluster.close()
+    assert r.exit_code == 1, r.output
+    assert "Traceback" not in r.output
+    errors = [x for x in r.stderr.splitlines() if x.startswith("error:")]
+    assert len(errors) == 1
+    assert f"the connection to the Dask scheduler at {cluster.scheduler_address} was lost " \
+        "(FutureCancelledError" in errors[0]
+    assert "Every finished shard is saved; run the same command again to resume" in errors[0]
+    games = tmp_path / "runs" / "fz" / "games"
+    assert 1 <= len(list(games.glob("*.parquet"))) < 8
+
+    assert cli("run", path, "--out", tmp_path / "runs", "--jobs", "1").exit_code == 0
+    assert cli("run", path, "--out", tmp_path / "whole", "--jobs", "1").exit_code == 0
+    for sub in ("games", "rooms"):
+        resumed = sorted((tmp_path / "runs" / "fz" / sub).glob("*.parquet"))
+        whole = sorted((tmp_path / "whole" / "fz" / sub).glob("*.parquet"))
+        assert [p.name for p in resumed] == [p.name for p in whole] and len(whole) == 8
+        assert all(a.read_bytes() == b.read_bytes() for a, b in zip(resumed, whole,
+                                                                    strict=True))

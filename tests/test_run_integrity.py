@@ -44,8 +44,8 @@ def test_a_lost_shard_fails_the_run(exp, tmp_path, monkeypatch):
 
 
 def test_a_dead_worker_is_named_and_resumable(exp, tmp_path, monkeypatch, cli):
-    class TerminatedWorkerError(Exception):
-        pass
+    # loky's own error: the runner knows a dead worker by its class (a broken pool).
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     def die(jobs, n_jobs=1, scheduler=None):
         raise TerminatedWorkerError("A worker process managed by the executor was "
