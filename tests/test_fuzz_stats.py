@@ -321,6 +321,7 @@ def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cl
         # The cluster's own close would wait 30 s to reach the scheduler it has lost.
         with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
             cluster.close()
+    assert isinstance(r.exception, SystemExit), f"traceback: {r.exception!r}"
     assert r.exit_code == 1, r.output
     assert "Traceback" not in r.output
     errors = [x for x in r.stderr.splitlines() if x.startswith("error:")]
