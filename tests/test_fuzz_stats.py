@@ -340,3 +340,35 @@ def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cl
         assert [p.name for p in resumed] == [p.name for p in whole] and len(whole) == 8
         assert all(a.read_bytes() == b.read_bytes() for a, b in zip(resumed, whole,
                                                                     strict=True))
+
+
+def test_only_the_backend_s_failures_become_a_failed_run(monkeypatch):
+    """By class, through the chain of causes: a lost connection or a broken pool is the
+    backend's (RunFailed); an error of the game code stays a traceback."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from balance import runner
+    from balance.runner import RunFailed, _collect
+
+    def failing(error):
+        def execute(jobs, n_jobs=1, scheduler=None):
+            raise error
+            yield
+        return execute
+
+    try:
+        raise ConnectionResetError("peer gone")
+    except ConnectionResetError as cause:
+        wrapped = RuntimeError("gather failed")
+        wrapped.__cause__ = cause
+    for error, scheduler, said in (
+            (wrapped, "tcp://127.0.0.1:1", "connection to the Dask scheduler at "
+                                           "tcp://127.0.0.1:1 was lost (ConnectionResetError"),
+            (BrokenProcessPool("pool broke"), None, "a worker process died (BrokenProcessPool"),
+            (ConnectionResetError("peer gone"), None, "a worker process died")):
+        monkeypatch.setattr(runner, "execute", failing(error))
+        with pytest.raises(RunFailed, match=said.replace("(", r"\(")):
+            list(_collect([], 2, scheduler))
+    monkeypatch.setattr(runner, "execute", failing(ValueError("a bug in the engine")))
+    with pytest.raises(ValueError, match="a bug in the engine"):
+        list(_collect([], 2, None))
