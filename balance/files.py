@@ -21,6 +21,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 from balance.errors import InputError, Problem
 
@@ -69,6 +70,14 @@ def check_file(path: Path | str, what: str, limit: int) -> int:
     fd, size = _open_regular(path, what, limit)
     os.close(fd)
     return size
+
+
+def open_file(path: Path | str, what: str, limit: int) -> BinaryIO:
+    """A regular file of at most `limit` bytes opened for reading, for readers that read a
+    part of it (a Parquet footer) from the very file that was checked; InputError naming the
+    file otherwise."""
+    fd, _ = _open_regular(path, what, limit)
+    return os.fdopen(fd, "rb", closefd=True)
 
 
 def read_bytes(path: Path | str, what: str, limit: int) -> bytes:

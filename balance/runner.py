@@ -259,6 +259,7 @@ def manifest_for(exp: Experiment, games: int) -> dict:
     return {"experiment": exp.name, "description": exp.description, "file": exp.file,
             "text": exp.text, "hash": exp.hash, "experiment_hash": exp.identity,
             "engine_version": ENGINE_VERSION, "source_hash": source_hash(),
+            store.DIGESTS: "sha256",
             "sources": source_hashes(),
             "packages": package_versions(), "inputs": dict(exp.inputs), "seed": exp.seed,
             "games_per_variant": games, "shard_size": exp.shard_size,
@@ -416,13 +417,13 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
     # then every finished shard, then the scheduler.
     old = store.check_folder(run_dir, wanted)
     if old is not None:
-        store.check_shards(run_dir, store.done_shards(run_dir), old)
+        store.check_shards(run_dir, old)
     with connected(scheduler), store.locked(run_dir):
         manifest = store.open_run(run_dir, wanted)
         shards = store.plan(len(exp.variants), games, exp.shard_size)
-        store.tidy(run_dir, {s.name for s in shards})
+        store.check_shards(run_dir, manifest)
+        store.tidy(run_dir)
         done = store.done_shards(run_dir)
-        store.check_shards(run_dir, done, manifest)
         todo = [s for s in shards if s.name not in done]
         if on_start:
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
@@ -440,6 +441,8 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
             n_games += r.shard.games
             if on_shard:
                 on_shard(r.shard.games)
+        # A short last shard goes only now that the longer one holding its games is written.
+        store.tidy(run_dir)
         if played != len(todo):
             # A backend that loses a task without raising must not look like a finished run.
             raise RunFailed(f"only {played} of the {len(todo)} shards to play came back; "

@@ -9,21 +9,34 @@ Layout of a run folder (`runs/<experiment>/` by default):
 A shard is one variant and a range of games, named `v<variant>-g<start>-<stop>` with
 zero-padded numbers, so that names sort in (variant, game) order. Files are written to a
 temporary name and renamed, rooms first and games last: a shard is done when its games file
-exists, and only whole files ever exist. The engine never imports this module.
+exists, and only whole files ever exist. Every file is read through balance.files (regular
+files of a stated size only), and nothing is written through a link. The engine never imports
+this module.
+
+A manifest that disagrees with its shards is refused, naming the manifest: shards of this
+run (their provenance checked) that its plan has no place for, or every shard agreeing on a
+seed or code the manifest does not record. A resume never deletes games: a short last shard
+that a larger game count replaces is removed only once the longer shard holding its games is
+written, and readers skip it meanwhile.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
+import io
 import json
 import os
 import re
-from collections.abc import Iterator
+import struct
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from balance import files
 from balance.errors import InputError, Problem, Problems
+from balance.experiment import MAX_GAMES, MAX_SHARD_SIZE, MAX_SHARDS, MAX_VARIANTS
 from balance.shard_table import ShardTable
 
 MANIFEST = "manifest.json"
@@ -40,11 +53,29 @@ IDENTITY = ("experiment", "experiment_hash", "engine_version", "source_hash", "i
 REQUIRED = ("experiment", "hash", "engine_version", "inputs", "seed", "shard_size", "variants",
             "games_per_variant")
 SHARD_META = b"gemrush.shard"  # key of a shard's provenance in its Parquet metadata
+# Key of the digest of a shard file's rows: the sha256 of its bytes before the Parquet footer
+# (the row groups), added to the footer as the file is written. A manifest with DIGESTS was
+# written by a runner that records one in every shard, so a shard without one is refused.
+SHARD_DIGEST = b"gemrush.rows_sha256"
+DIGESTS = "shard_digests"
 SHARD_RE = re.compile(r"^v(\d{5})-g(\d{12})-(\d{12})$")
 # A rooms shard written before its uses and gained columns were widened to Int32
 # (balance/limits.py) holds them as Int16: they are read as Int32, so that a run resumed
 # across the change reads as one.
 WIDENED = ("uses", "gained")
+# The largest files a run folder can hold. A manifest carries the experiment file's text and
+# each variant's description; a patched variant carries its content file's text too (the
+# shipped box is 40 KB). A shard's bytes grow with its games: 40 to 80 bytes a game today,
+# and a game of the longest Rush allowed stays far within GAME_BYTES.
+VARIANT_BYTES = 64 * 2**10
+MANIFEST_LIMIT = 64 * files.MiB + MAX_VARIANTS * VARIANT_BYTES
+GAME_BYTES = 64 * 2**10
+SHARD_BYTES = 16 * files.MiB
+REPLAY = "delete it and rerun `balance run` to replay it"
+# A reader that lists a short shard a resume then replaces lists the run again this often
+# before it gives up: each time a longer shard replaced a shorter one, which only happens
+# once per variant for each larger game count asked for.
+RELISTS = 5
 
 
 @dataclass(frozen=True, order=True)
@@ -60,6 +91,11 @@ class Shard:
     @property
     def games(self) -> int:
         return self.stop - self.start
+
+    @property
+    def limit(self) -> int:
+        """The most bytes a shard file of these games can hold."""
+        return SHARD_BYTES + self.games * GAME_BYTES
 
     @classmethod
     def parse(cls, name: str) -> Shard | None:
@@ -83,34 +119,22 @@ def manifest_text(manifest: dict) -> str:
     return json.dumps(manifest, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():  # a full disk leaves no 0-byte temporary file behind
-            tmp.unlink()
-
-
 def write_manifest(run_dir: Path, manifest: dict) -> None:
-    _write_atomic(Path(run_dir) / MANIFEST, manifest_text(manifest).encode("utf-8"))
+    files.write_atomic(Path(run_dir) / MANIFEST, manifest_text(manifest).encode("utf-8"))
 
 
 def read_manifest(run_dir: str | Path) -> dict:
     run_dir = Path(run_dir)
     path = run_dir / MANIFEST
     probs = Problems(str(run_dir))
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         probs.add("", "", f"no {MANIFEST}: not a run folder (make one with `balance run`)")
         probs.raise_if_any()
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        probs.add("", MANIFEST, f"cannot be read ({e})")
+    raw = files.read_bytes(path, "run manifest", MANIFEST_LIMIT)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        probs.add("", MANIFEST, f"cannot be read ({str(e)[:160] or 'nested too deeply'})")
         probs.raise_if_any()
     if not isinstance(data, dict) or any(k not in data for k in REQUIRED):
         missing = [k for k in REQUIRED if not isinstance(data, dict) or k not in data]
@@ -123,10 +147,44 @@ def read_manifest(run_dir: str | Path) -> dict:
         if not isinstance(value, kind) or isinstance(value, bool) or (
                 kind is int and value < (0 if key == "seed" else 1)):
             probs.add("", f"{MANIFEST}: {key}", f"must be {kind.__name__}"
-                      f"{' >= 1' if kind is int and key != 'seed' else ''}, got {value!r}: "
-                      "the manifest is damaged")
+                      f"{' >= 1' if kind is int and key != 'seed' else ''}, got "
+                      f"{_short(value)}: the manifest is damaged")
+    probs.raise_if_any()
+    _manifest_bounds(data, probs)
     probs.raise_if_any()
     return data
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else f"{text[:120]}... ({len(text):,} characters)"
+
+
+def _manifest_bounds(data: dict, probs: Problems) -> None:
+    """The limits an experiment file is held to (balance.experiment), applied to the manifest
+    read back: a damaged one must not plan 10^13 shards before anything is read."""
+    variants, games, size = data["variants"], data["games_per_variant"], data["shard_size"]
+    if not 1 <= len(variants) <= MAX_VARIANTS:
+        probs.add("", f"{MANIFEST}: variants", f"lists {len(variants):,} variants, where a run "
+                  f"has 1 to {MAX_VARIANTS:,}: the manifest is damaged")
+        return
+    for i, v in enumerate(variants):
+        if not isinstance(v, dict) or v.get("variant") != i:
+            got = v.get("variant") if isinstance(v, dict) else _short(v)
+            probs.add("", f"{MANIFEST}: variants", f"entry {i} is variant {got}, not {i} (one "
+                      "was dropped or moved): the manifest is damaged")
+            return
+    if games > MAX_GAMES or size > MAX_SHARD_SIZE:
+        key, value, most = (("games_per_variant", games, MAX_GAMES) if games > MAX_GAMES
+                            else ("shard_size", size, MAX_SHARD_SIZE))
+        probs.add("", f"{MANIFEST}: {key}", f"is {value:,}, more than a run can have "
+                  f"({most:,}): the manifest is damaged")
+        return
+    shards = len(variants) * -(-games // size)
+    if shards > MAX_SHARDS:
+        probs.add("", f"{MANIFEST}: games_per_variant", f"{games:,} games per variant x "
+                  f"{len(variants):,} variant(s) in shards of {size:,} make {shards:,} shards, "
+                  f"more than a run can have ({MAX_SHARDS:,}): the manifest is damaged")
 
 
 def _refuse(run_dir: Path, what: str) -> InputError:
@@ -137,7 +195,7 @@ def _refuse(run_dir: Path, what: str) -> InputError:
 def _leftover(p: Path) -> bool:
     """What a run stopped before its manifest was written can leave: the lock, temporary
     files, empty shard folders. A folder holding only these has no results to protect."""
-    if p.name == LOCK or (p.name.startswith(".") and ".tmp" in p.name):
+    if p.name == LOCK or files.is_temp_name(p.name):
         return True
     return p.name in (GAMES, ROOMS) and p.is_dir() and not any(p.iterdir())
 
@@ -152,7 +210,14 @@ def check_folder(run_dir: str | Path, manifest: dict) -> dict | None:
                                       "name a folder for the run")])
         if parent.exists():
             break
-    if not (run_dir / MANIFEST).exists():
+    # A run folder handed over by someone else may link its shard folders or its lock
+    # outside it: refused before anything is written there.
+    for name in (GAMES, ROOMS, LOCK):
+        files.refuse_link(run_dir / name)
+    for name in (GAMES, ROOMS):
+        if (run_dir / name).exists() and not (run_dir / name).is_dir():
+            raise _refuse(run_dir, f"its {name} is a file, not the folder of its shards")
+    if not os.path.lexists(run_dir / MANIFEST):
         if run_dir.is_dir() and not all(_leftover(p) for p in run_dir.iterdir()):
             stray = sorted(p.name for p in run_dir.iterdir() if not _leftover(p))
             raise _refuse(run_dir, "the folder exists and is not a run folder (no "
@@ -180,14 +245,12 @@ def open_run(run_dir: str | Path, manifest: dict) -> dict:
         # but leftovers, and either can be resumed.
         run_dir.mkdir(parents=True, exist_ok=True)
         write_manifest(run_dir, manifest)
-        (run_dir / GAMES).mkdir(exist_ok=True)
-        (run_dir / ROOMS).mkdir(exist_ok=True)
-        return manifest
-    if manifest["games_per_variant"] > old["games_per_variant"]:
+        old = manifest
+    elif manifest["games_per_variant"] > old["games_per_variant"]:
         old = dict(old, games_per_variant=manifest["games_per_variant"])
         write_manifest(run_dir, old)
-    (run_dir / GAMES).mkdir(exist_ok=True)
-    (run_dir / ROOMS).mkdir(exist_ok=True)
+    files.owned_dir(run_dir, GAMES)
+    files.owned_dir(run_dir, ROOMS)
     return old
 
 
@@ -223,85 +286,106 @@ def identity_refusal(old: dict, manifest: dict) -> str | None:
 
 @contextlib.contextmanager
 def locked(run_dir: str | Path) -> Iterator[None]:
-    """Only one process writes a run folder at a time (the lock dies with the process)."""
+    """Only one process writes a run folder at a time (the lock dies with the process). The
+    lock file is never truncated nor opened through a link."""
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    with open(run_dir / LOCK, "w") as fh:
+    fd = files.open_lock(run_dir / LOCK)
+    try:
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise InputError([Problem(str(run_dir), "", "", "another `balance run` is writing "
                                       "to this folder; wait for it or use --out")]) from None
         try:
             yield
         finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
-# -- shards -------------------------------------------------------------------------------
+# -- writing shards -----------------------------------------------------------------------
 
 def done_shards(run_dir: str | Path) -> set[str]:
     return {p.stem for p in (Path(run_dir) / GAMES).glob("*.parquet")}
 
 
-def tidy(run_dir: str | Path, keep: set[str]) -> list[Path]:
-    """Remove what a killed run can leave: temporary files, a rooms file whose games file was
-    never written, and a short last shard that a larger game count has replaced."""
+def _superseded(shards, done) -> set[Shard]:
+    """The `shards` whose games a longer shard of `done` from the same start holds: a rerun
+    that asked for more games played the longer one."""
+    longest: dict[tuple[int, int], int] = {}
+    for s in done:
+        longest[s.variant, s.start] = max(longest.get((s.variant, s.start), 0), s.stop)
+    return {s for s in shards if s.stop < longest.get((s.variant, s.start), 0)}
+
+
+def tidy(run_dir: str | Path) -> list[Path]:
+    """Remove what a killed or extended run leaves: temporary files, and the files of a short
+    shard whose games a longer games shard from the same start now holds. A game that no
+    other file holds is never removed."""
     run_dir = Path(run_dir)
-    removed = []
+    removed, names = [], {}
     for sub in (GAMES, ROOMS):
         for p in (run_dir / sub).iterdir() if (run_dir / sub).is_dir() else ():
-            stale = p.name.startswith(".") and ".tmp" in p.name
-            if p.suffix == ".parquet" and Shard.parse(p.stem) is not None:
-                stale = p.stem not in keep
-            if stale:
+            if files.is_temp_name(p.name):
+                p.unlink()
+                removed.append(p)
+            elif p.suffix == ".parquet" and Shard.parse(p.stem) is not None:
+                names.setdefault(Shard.parse(p.stem), set()).add(sub)
+    done = [s for s, subs in names.items() if GAMES in subs]
+    for s in sorted(_superseded(names, done)):
+        for sub in (GAMES, ROOMS):  # games first: a rooms file alone is no shard
+            if sub in names[s]:
+                p = run_dir / sub / f"{s.name}.parquet"
                 p.unlink()
                 removed.append(p)
     return removed
 
 
-def check_shards(run_dir: str | Path, names: set[str], manifest: dict) -> None:
-    """Before a resume: every finished shard must have a readable Parquet footer, the right
-    number of games, its rooms file, and provenance matching this run and its name, or the
-    run stops naming the files (a full check of the data pages happens on read)."""
+class _Sink(io.RawIOBase):
+    """Where ParquetWriter writes a file: kept in memory, and hashed as it comes."""
+
+    def __init__(self):
+        self.data, self.sha = io.BytesIO(), hashlib.sha256()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b) -> int:
+        self.sha.update(b)
+        return self.data.write(b)
+
+
+def parquet_bytes(table) -> bytes:
+    """A table as a Parquet file; a shard (a table carrying SHARD_META) gets the digest of its
+    rows in the footer: the sha256 of every byte before it, which ParquetWriter has written
+    when the footer, written at close, is still to come."""
     import pyarrow.parquet as pq
 
-    run_dir = Path(run_dir)
-    probs = Problems(str(run_dir))
-    for name in sorted(names):
-        shard = Shard.parse(name)
-        for sub in (ROOMS, GAMES):
-            path = run_dir / sub / f"{name}.parquet"
-            try:
-                md = pq.read_metadata(path)
-                rows, meta = md.num_rows, _meta_of(md.metadata)
-            except (OSError, ValueError) as e:
-                msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
-                probs.items.append(Problem(str(path), "", "", f"damaged shard, cannot be read "
-                                           f"({msg}); delete it and rerun to replay it"))
-                continue
-            if sub == GAMES and rows != shard.games:
-                probs.items.append(Problem(str(path), "", "", f"damaged shard: {rows} rows, "
-                                           f"its name says {shard.games}; delete it and "
-                                           "rerun"))
-                continue
-            why = provenance_problem(meta, manifest, shard, sub, rows)
-            if why:
-                probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
-                                           "to replay it"))
-    probs.raise_if_any()
+    sink = _Sink()
+    with pq.ParquetWriter(sink, table.schema, compression="zstd",
+                          write_page_checksum=True) as writer:
+        writer.write_table(table)
+        if SHARD_META in (table.schema.metadata or {}):
+            writer.add_key_value_metadata({SHARD_DIGEST: sink.sha.hexdigest()})
+    return sink.data.getvalue()
+
+
+def rows_digest(data: bytes) -> str | None:
+    """The digest of a Parquet file's rows as parquet_bytes computes it; None if its last
+    8 bytes give no footer length that fits."""
+    if len(data) < 12:
+        return None
+    footer = struct.unpack("<I", data[-8:-4])[0]
+    end = len(data) - 8 - footer
+    return hashlib.sha256(memoryview(data)[:end]).hexdigest() if end >= 4 else None
 
 
 def write_parquet(table, path: Path) -> None:
-    import pyarrow.parquet as pq
-
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        pq.write_table(table, tmp, compression="zstd", write_page_checksum=True)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():  # a full disk or a failed write leaves no temporary file behind
-            tmp.unlink()
+    """A Parquet file written whole or not at all, under a unique temporary name created
+    exclusively, never through a link (balance.files.write_atomic)."""
+    files.write_atomic(path, parquet_bytes(table))
 
 
 def shard_meta(manifest: dict) -> dict:
@@ -319,9 +403,10 @@ def _with_meta(table, meta: dict):
 def write_shard(run_dir: str | Path, shard: Shard, games, rooms, meta: dict | None = None
                 ) -> None:
     """Rooms first, games last: the games file marks the shard done. Each file carries its
-    provenance (`meta` from shard_meta, the shard and both files' row counts) in its Parquet
-    metadata, so that a file copied in from another run, or one whose footer lost rows, is
-    told apart on resume and on read."""
+    provenance (`meta` from shard_meta, the shard and both files' row counts) and the digest
+    of its rows in its Parquet metadata, so that a file copied in from another run, one whose
+    footer lost rows, or one rewritten with other rows, is told apart on resume and on
+    read."""
     run_dir = Path(run_dir)
     if meta is not None:
         full = dict(meta, variant=shard.variant, start=shard.start, stop=shard.stop,
@@ -330,6 +415,91 @@ def write_shard(run_dir: str | Path, shard: Shard, games, rooms, meta: dict | No
         rooms = _with_meta(rooms, dict(full, table=ROOMS))
     write_parquet(rooms, run_dir / ROOMS / f"{shard.name}.parquet")
     write_parquet(games, run_dir / GAMES / f"{shard.name}.parquet")
+
+
+# -- checking shards ----------------------------------------------------------------------
+
+class _Refused(Exception):
+    """One shard file refused; `problem` names it."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+class _Replaced(Exception):
+    """A shard listed by a reader is gone, and a longer shard from the same start holds its
+    games: a resume extended the run meanwhile."""
+
+
+def _path(run_dir: Path, sub: str, shard: Shard) -> Path:
+    return run_dir / sub / f"{shard.name}.parquet"
+
+
+def _damaged(path: Path, e: BaseException) -> Problem:
+    msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
+    return Problem(str(path), "", "", f"damaged shard, cannot be read ({msg}); {REPLAY}")
+
+
+def _replacement(run_dir: Path, shard: Shard) -> Shard | None:
+    """The longest games shard from the shard's start, if it is longer than the shard."""
+    found = [Shard.parse(p.stem) for p in
+             (run_dir / GAMES).glob(f"v{shard.variant:05d}-g{shard.start:012d}-*.parquet")]
+    longer = [s for s in found if s is not None and s.stop > shard.stop]
+    return max(longer) if longer else None
+
+
+def _gone(run_dir: Path, sub: str, shard: Shard, refusal: InputError) -> _Refused:
+    """Why the one reader refused a shard file: the file is what it names (a pipe, too
+    large) or, where it does not exist, what to do about it."""
+    path = _path(run_dir, sub, shard)
+    if os.path.lexists(path):
+        return _Refused(Problem(str(path), "", "", f"{refusal.problems[0].message}; "
+                                f"{REPLAY}"))
+    if sub == ROOMS:
+        return _Refused(Problem(str(path), "", "", "missing: the games shard exists but its "
+                                f"rooms shard does not; delete {_path(run_dir, GAMES, shard)} "
+                                "and rerun `balance run` to replay it"))
+    return _Refused(Problem(str(path), "", "", "missing: deleted while the run was read; rerun "
+                            "`balance run` to replay it"))
+
+
+def _footer(run_dir: Path, sub: str, shard: Shard):
+    """The Parquet footer of one shard file, read from the file the one reader opened."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = _path(run_dir, sub, shard)
+    try:
+        with files.open_file(path, f"{sub} shard", shard.limit) as fh:
+            return pq.read_metadata(fh)
+    except InputError as e:
+        if not os.path.lexists(path) and _replacement(run_dir, shard):
+            raise _Replaced() from None
+        raise _gone(run_dir, sub, shard, e) from None
+    except (OSError, ValueError, pa.ArrowException) as e:
+        raise _Refused(_damaged(path, e)) from None
+
+
+def _contents(run_dir: Path, sub: str, shard: Shard):
+    """(bytes, footer, shard) of one shard file read whole, once. A shard deleted since it
+    was listed, whose games a longer shard now holds, is read from that shard (the third
+    item), of which the caller keeps the listed games."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = _path(run_dir, sub, shard)
+    try:
+        data = files.read_bytes(path, f"{sub} shard", shard.limit)
+    except InputError as e:
+        longer = None if os.path.lexists(path) else _replacement(run_dir, shard)
+        if longer is None:
+            raise _gone(run_dir, sub, shard, e) from None
+        return _contents(run_dir, sub, longer)
+    try:
+        return data, pq.read_metadata(pa.BufferReader(data)), shard
+    except (OSError, ValueError, pa.ArrowException) as e:
+        raise _Refused(_damaged(path, e)) from None
 
 
 def provenance_problem(meta: dict | None, manifest: dict, shard: Shard, sub: str,
@@ -353,6 +523,33 @@ def provenance_problem(meta: dict | None, manifest: dict, shard: Shard, sub: str
     return None
 
 
+def _footer_problem(md, manifest: dict, shard: Shard, sub: str) -> str | None:
+    """Why a shard file's footer is not this run's at this name, or None."""
+    if sub == GAMES and md.num_rows != shard.games:
+        return f"damaged shard: {md.num_rows} rows, its name says {shard.games}"
+    why = provenance_problem(_meta_of(md.metadata), manifest, shard, sub, md.num_rows)
+    if why is None and manifest.get(DIGESTS) and SHARD_DIGEST not in (md.metadata or {}):
+        why = "not a shard as this run wrote it: it carries no digest of its rows"
+    return why
+
+
+def _digest_problem(data: bytes, md) -> str | None:
+    """Why a shard file's rows are not those written (their digest differs), or None; a file
+    written before shards carried a digest has none to check (see _footer_problem)."""
+    want = (md.metadata or {}).get(SHARD_DIGEST)
+    if want is not None and rows_digest(data) != want.decode("ascii", "replace"):
+        return "damaged shard: its rows are not those written (their digest differs)"
+    return None
+
+
+def _check_whole(run_dir: Path, sub: str, shard: Shard, manifest: dict) -> None:
+    """One shard file read whole: footer, provenance and the digest of its rows."""
+    data, md, actual = _contents(run_dir, sub, shard)
+    why = _footer_problem(md, manifest, actual, sub) or _digest_problem(data, md)
+    if why:
+        raise _Refused(Problem(str(_path(run_dir, sub, actual)), "", "", f"{why}; {REPLAY}"))
+
+
 def _meta_of(md) -> dict | None:
     raw = (md or {}).get(SHARD_META)
     if raw is None:
@@ -362,6 +559,140 @@ def _meta_of(md) -> dict | None:
     except (ValueError, UnicodeDecodeError):
         return {}
     return meta if isinstance(meta, dict) else {}
+
+
+# -- the shards against their manifest ----------------------------------------------------
+
+def _listing(run_dir: Path, probs: Problems) -> list[Shard]:
+    """The games shards on disk, in name order; a file not named as one is a problem."""
+    shards = []
+    for f in sorted((run_dir / GAMES).glob("*.parquet")):
+        shard = Shard.parse(f.stem)
+        if shard is None:
+            probs.items.append(Problem(str(f), "", "", "not a shard file name "
+                                       "(v<variant>-g<start>-<stop>.parquet)"))
+        else:
+            shards.append(shard)
+    return shards
+
+
+def _survey(run_dir: Path, manifest: dict, probs: Problems) -> list[Shard]:
+    """The run's games shards that count (a short one a longer one replaces does not), each
+    one's footer checked; a shard that is not the run's is added to `probs`. Then the shards
+    as a whole against the manifest: InputError naming the manifest, in one line, when they
+    disagree with it."""
+    listed = _listing(run_dir, probs)
+    old = _superseded(listed, listed)
+    footers = {}
+    for shard in (s for s in listed if s not in old):
+        try:
+            footers[shard] = _footer(run_dir, GAMES, shard)
+        except _Refused as e:
+            probs.items.append(e.problem)
+    _all_disagree(run_dir, manifest, footers)
+    good = []
+    for shard, md in footers.items():
+        why = _footer_problem(md, manifest, shard, GAMES)
+        if why:
+            probs.items.append(Problem(str(_path(run_dir, GAMES, shard)), "", "",
+                                       f"{why}; {REPLAY}"))
+        else:
+            good.append(shard)
+    if not probs.items:
+        try:
+            _outside_plan(run_dir, manifest, good)
+        except InputError:
+            if read_manifest(run_dir) != manifest:  # a resume asked for more games meanwhile
+                raise _Replaced() from None
+            raise
+    return good
+
+
+def _all_disagree(run_dir: Path, manifest: dict, footers: dict) -> None:
+    """When every shard (two or more) disagrees with the manifest on the run's seed, name or
+    code, and in the same way, the shards agree with each other and the manifest is the
+    damaged file: one line naming it, rather than one per good shard."""
+    want = shard_meta(manifest)
+    seen = set()
+    for md in footers.values():
+        meta = _meta_of(md.metadata)
+        if not meta:
+            return
+        seen.add(tuple((k, repr(meta.get(k))) for k in want if meta.get(k) != want[k]))
+    if len(footers) < 2 or len(seen) != 1 or not next(iter(seen)):
+        return
+    diffs = next(iter(seen))
+    says = "; ".join(f"{k} {want[k]!r}" for k, _ in diffs)
+    played = "; ".join(f"{k} {v}" for k, v in diffs)
+    raise InputError([Problem(str(run_dir), "", f"{MANIFEST}: {diffs[0][0]}", f"says {says}, "
+                              f"but all {len(footers):,} shards were played with {played}: the "
+                              "shards agree with each other, so the manifest is the damaged "
+                              "file; restore it (the shards are good)")])
+
+
+def _outside_plan(run_dir: Path, manifest: dict, shards: list[Shard]) -> None:
+    """InputError naming the manifest, in one line, if a shard of this run (its provenance
+    checked) has no place in the manifest's plan. A short shard at a planned start is a
+    run's last shard before a rerun asked for more games; its longer shard is not played
+    yet."""
+    n, games, size = (len(manifest["variants"]), manifest["games_per_variant"],
+                      manifest["shard_size"])
+    odd = [s for s in shards if s.variant >= n or s.start % size
+           or s.stop > min(s.start + size, games)]
+    if not odd:
+        return
+    s = odd[0]
+    key, says = (("variants", f"lists {n:,} variant(s)") if s.variant >= n else
+                 ("games_per_variant", f"says {games:,} games per variant") if s.stop > games
+                 else ("shard_size", f"says shards of {size:,} games"))
+    more = f" (and {len(odd) - 1:,} other shard(s))" if len(odd) > 1 else ""
+    raise InputError([Problem(str(run_dir), "", f"{MANIFEST}: {key}", f"{says}, but "
+                              f"{_path(run_dir, GAMES, s)}{more}, a shard of this run, holds "
+                              f"games {s.start:,} to {s.stop:,} of variant {s.variant}: the "
+                              "manifest disagrees with its shards, so the manifest is the "
+                              "damaged file; restore it (no shard was deleted)")])
+
+
+def _missing(manifest: dict, shards: list[Shard]) -> list[str]:
+    have = {s.name for s in shards}
+    return [s.name for s in plan(len(manifest["variants"]), manifest["games_per_variant"],
+                                 manifest["shard_size"]) if s.name not in have]
+
+
+def _relisting(read: Callable[[], object], run_dir: Path):
+    """read(), again when a shard it listed was replaced by a longer one meanwhile, or the
+    manifest changed under it (a resume racing the reader): the new listing, and the manifest
+    read again, see the run as it now is."""
+    for _ in range(RELISTS):
+        try:
+            return read()
+        except _Replaced:
+            continue
+    raise InputError([Problem(str(run_dir), "", "", f"its shards changed {RELISTS} times while "
+                              "it was read (a `balance run` is extending it): read it again "
+                              "when that run is done")])
+
+
+def check_shards(run_dir: str | Path, manifest: dict) -> list[Shard]:
+    """Before a resume: the shards against the manifest, and every finished shard read
+    whole: a readable Parquet footer, the right number of games, its rooms file, provenance
+    matching this run and its name, and the digest of its rows; or the run stops naming the
+    files (or the manifest). Returns the shards that count."""
+    run_dir = Path(run_dir)
+    return _relisting(lambda: _check_shards(run_dir, manifest), run_dir)
+
+
+def _check_shards(run_dir: Path, manifest: dict) -> list[Shard]:
+    probs = Problems(str(run_dir))
+    shards = _survey(run_dir, manifest, probs)
+    for shard in shards:
+        for sub in (ROOMS, GAMES):
+            try:
+                _check_whole(run_dir, sub, shard, manifest)
+            except _Refused as e:
+                probs.items.append(e.problem)
+    probs.raise_if_any()
+    return shards
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -378,36 +709,42 @@ class RunData:
         return not self.missing
 
 
-def _damaged(path: Path, e: BaseException) -> Problem:
-    msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
-    return Problem(str(path), "", "", "damaged shard, cannot be read "
-                   f"({msg}); delete it and rerun `balance run` to replay it")
-
-
-def _read_arrow(path: Path, rows: int | None, probs: Problems, manifest: dict,
-                shard: Shard, sub: str, columns: list[str] | None = None):
-    """One shard file as an Arrow table, its page checksums and provenance verified; None if
-    damaged or not this run's. Text columns come as dictionaries (they are stored so: much
-    faster to decode, and a tenth of the memory)."""
+def _read_arrow(run_dir: Path, sub: str, shard: Shard, manifest: dict, probs: Problems,
+                columns: list[str] | None = None):
+    """One shard file as an Arrow table, read once, its footer, digest, page checksums and
+    provenance verified; None if damaged or not this run's. Text columns come as dictionaries
+    (they are stored so: much faster to decode, and a tenth of the memory). A shard a longer
+    one replaced since it was listed gives the listed games of the longer one."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     try:
-        schema = pq.read_schema(path)
+        data, md, actual = _contents(run_dir, sub, shard)
+    except _Refused as e:
+        probs.items.append(e.problem)
+        return None
+    path = _path(run_dir, sub, actual)
+    why = _footer_problem(md, manifest, actual, sub) or _digest_problem(data, md)
+    if why:
+        probs.items.append(Problem(str(path), "", "", f"{why}; {REPLAY}"))
+        return None
+    cut = actual != shard and columns is not None and "game" not in columns
+    try:
+        schema = md.schema.to_arrow_schema()
         text = [f.name for f in schema if pa.types.is_string(f.type)]
-        t = pq.read_table(path, columns=columns, page_checksum_verification=True,
-                          read_dictionary=text)
+        t = pq.ParquetFile(pa.BufferReader(data), metadata=md, read_dictionary=text,
+                           page_checksum_verification=True).read(
+            columns=[*columns, "game"] if cut else columns)
     except (OSError, pa.ArrowException, ValueError) as e:
         probs.items.append(_damaged(path, e))
         return None
-    if rows is not None and t.num_rows != rows:
+    if actual != shard:
+        t = t.filter(pc.less(t["game"], shard.stop))
+        t = t.drop_columns(["game"]) if cut else t
+    if sub == GAMES and t.num_rows != shard.games:
         probs.items.append(Problem(str(path), "", "", f"damaged shard: {t.num_rows} rows, its "
-                                   f"name says {rows}; delete it and rerun `balance run`"))
-        return None
-    why = provenance_problem(_meta_of(schema.metadata), manifest, shard, sub, t.num_rows)
-    if why:
-        probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
-                                   "`balance run`"))
+                                   f"name says {shard.games}; {REPLAY}"))
         return None
     return t.cast(_widened(t.schema)) if sub == ROOMS else t
 
@@ -440,136 +777,108 @@ def _to_polars(t, where: str, probs: Problems, compact: bool = False):
         return None
 
 
-def _read_table(path: Path, rows: int | None, probs: Problems, manifest: dict,
-                shard: Shard, sub: str):
-    """One shard file as a polars DataFrame, verified as _read_arrow verifies it."""
-    t = _read_arrow(path, rows, probs, manifest, shard, sub)
-    return None if t is None else _to_polars(t, str(path), probs)
-
-
 class _ShardFile:
     """A loader of one shard file for a ShardTable: reads it (only `columns`, if given),
     verified as read_run verifies it, or raises InputError naming the damage."""
 
-    def __init__(self, path: Path, manifest: dict, shard: Shard, sub: str, available: list[str],
-                 compact: bool, columns: list[str] | None = None):
-        self.path, self.manifest, self.shard, self.sub = path, manifest, shard, sub
+    def __init__(self, run_dir: Path, manifest: dict, shard: Shard, sub: str,
+                 available: list[str], compact: bool, columns: list[str] | None = None):
+        self.run_dir, self.manifest, self.shard, self.sub = run_dir, manifest, shard, sub
         self.available, self.compact, self.columns = available, compact, columns
 
     def __call__(self):
-        probs = Problems(str(self.path))
-        t = _read_arrow(self.path, self.shard.games if self.sub == GAMES else None, probs,
-                        self.manifest, self.shard, self.sub, self.columns)
-        df = None if t is None else _to_polars(t, str(self.path), probs, self.compact)
+        path = _path(self.run_dir, self.sub, self.shard)
+        probs = Problems(str(path))
+        t = _read_arrow(self.run_dir, self.sub, self.shard, self.manifest, probs, self.columns)
+        df = None if t is None else _to_polars(t, str(path), probs, self.compact)
         probs.raise_if_any()
         return df
 
     def select(self, columns: list[str]) -> _ShardFile:
-        return _ShardFile(self.path, self.manifest, self.shard, self.sub, self.available,
+        return _ShardFile(self.run_dir, self.manifest, self.shard, self.sub, self.available,
                           self.compact, [c for c in self.available if c in columns])
 
 
-def _lazy_table(run_dir: Path, sub: str, names: list[str], manifest: dict, probs: Problems,
-                compact: bool = False) -> ShardTable:
+def _lazy_table(run_dir: Path, sub: str, shards: list[Shard], manifest: dict,
+                probs: Problems, compact: bool = False) -> ShardTable:
     """The `sub` shards (games or rooms) as a ShardTable, their footers, row counts,
-    columns and provenance checked now; their pages when read."""
-    import pyarrow.parquet as pq
-
+    columns and provenance checked now; their pages and digests when read."""
     loaders, rows, columns, kept, first = [], 0, [], [], None
-    for name in names:
-        path = run_dir / sub / f"{name}.parquet"
-        shard = Shard.parse(name)
+    for shard in shards:
+        path = _path(run_dir, sub, shard)
         try:
-            md = pq.read_metadata(path)
-        except FileNotFoundError:
-            probs.items.append(Problem(str(path), "", "", "missing: the games shard exists "
-                                       "but its rooms shard does not; delete "
-                                       f"{run_dir / GAMES / path.name} and rerun `balance run`"))
-            continue
-        except (OSError, ValueError) as e:
-            probs.items.append(_damaged(path, e))
+            md = _footer(run_dir, sub, shard)
+        except _Refused as e:
+            probs.items.append(e.problem)
             continue
         schema = md.schema.to_arrow_schema()
         if sub == ROOMS:
             schema = _widened(schema)
-        why = provenance_problem(_meta_of(md.metadata), manifest, shard, sub, md.num_rows)
-        if sub == GAMES and md.num_rows != shard.games:
-            why = f"damaged shard: {md.num_rows} rows, its name says {shard.games}"
-        elif first is not None and not schema.equals(first, check_metadata=False):
+        why = _footer_problem(md, manifest, shard, sub)
+        if why is None and first is not None and not schema.equals(first, check_metadata=False):
             why = "damaged shard: its columns differ from the other shards'"
         if why:
-            probs.items.append(Problem(str(path), "", "", f"{why}; delete it and rerun "
-                                       "`balance run`"))
+            probs.items.append(Problem(str(path), "", "", f"{why}; {REPLAY}"))
             continue
         if first is None:
             first, columns = schema, schema.names
         rows += md.num_rows
-        kept.append(name)
-        loaders.append(_ShardFile(path, manifest, shard, sub, schema.names, compact))
+        kept.append(shard.name)
+        loaders.append(_ShardFile(run_dir, manifest, shard, sub, schema.names, compact))
     return ShardTable(loaders, rows, columns, kept)
 
 
 def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] | None = None,
              compact: bool = False, lazy_games: bool = False) -> RunData:
-    """Every finished shard of a run, checked: InputError names each damaged shard file.
-    With lazy_rooms, `.rooms` is a ShardTable read file by file when iterated (the rooms of
-    a million games are over a gigabyte in memory); with lazy_games, `.games` is one too
-    (pieces paired with the rooms' by shard name). Their footers are checked now, their pages
-    as they are read. `columns` reads only those games columns; `compact` leaves text
-    columns Categorical."""
+    """Every finished shard of a run, checked: InputError names each damaged shard file, or
+    the manifest when it disagrees with its shards. With lazy_rooms, `.rooms` is a ShardTable
+    read file by file when iterated (the rooms of a million games are over a gigabyte in
+    memory); with lazy_games, `.games` is one too (pieces paired with the rooms' by shard
+    name). Their footers are checked now, their pages and digests as they are read.
+    `columns` reads only those games columns; `compact` leaves text columns Categorical."""
+    run_dir = Path(run_dir)
+    return _relisting(lambda: _read_run(run_dir, read_manifest(run_dir), lazy_rooms, columns,
+                                        compact, lazy_games), run_dir)
+
+
+def _read_run(run_dir: Path, manifest: dict, lazy_rooms: bool, columns: list[str] | None,
+              compact: bool, lazy_games: bool) -> RunData:
     import polars as pl
     import pyarrow as pa
 
-    run_dir = Path(run_dir)
-    manifest = read_manifest(run_dir)
     probs = Problems(str(run_dir))
-    files = sorted((run_dir / GAMES).glob("*.parquet"))
+    shards = _survey(run_dir, manifest, probs)
     has_rooms = (run_dir / ROOMS).is_dir()
     games, rooms = [], []
-    for f in files:
-        shard = Shard.parse(f.stem)
-        if shard is None:
-            probs.items.append(Problem(str(f), "", "", "not a shard file name "
-                                       "(v<variant>-g<start>-<stop>.parquet)"))
-            continue
-        if lazy_games:
-            continue
-        g = _read_arrow(f, shard.games, probs, manifest, shard, GAMES, columns)
+    for shard in shards if not lazy_games else ():
+        g = _read_arrow(run_dir, GAMES, shard, manifest, probs, columns)
         if g is not None and games and not g.schema.equals(games[0].schema,
                                                             check_metadata=False):
-            probs.items.append(Problem(str(f), "", "", "damaged shard: its columns differ "
-                                       "from the other shards'"))
+            probs.items.append(Problem(str(_path(run_dir, GAMES, shard)), "", "", "damaged "
+                                       f"shard: its columns differ from the other shards'; "
+                                       f"{REPLAY}"))
             g = None
         if has_rooms and not lazy_rooms:
-            rf = run_dir / ROOMS / f.name
-            if not rf.exists():
-                probs.items.append(Problem(str(rf), "", "", "missing: the games shard exists "
-                                           "but its rooms shard does not; delete "
-                                           f"{f} and rerun `balance run`"))
+            r = _read_arrow(run_dir, ROOMS, shard, manifest, probs)
+            r = None if r is None else _to_polars(r, str(_path(run_dir, ROOMS, shard)), probs)
+            if r is not None and rooms and r.schema != rooms[0].schema:
+                probs.items.append(Problem(str(_path(run_dir, ROOMS, shard)), "", "",
+                                           "damaged shard: its columns differ from the other "
+                                           f"shards'; {REPLAY}"))
                 r = None
-            else:
-                r = _read_table(rf, None, probs, manifest, shard, ROOMS)
-                if r is not None and rooms and r.schema != rooms[0].schema:
-                    probs.items.append(Problem(str(rf), "", "", "damaged shard: its columns "
-                                               "differ from the other shards'"))
-                    r = None
             if r is not None:
                 rooms.append(r)
         if g is not None:
             games.append(g)
-    names = [f.stem for f in files if Shard.parse(f.stem)]
     lazy_g = lazy_r = None
     if lazy_games:
-        lazy_g = _lazy_table(run_dir, GAMES, names, manifest, probs, compact)
+        lazy_g = _lazy_table(run_dir, GAMES, shards, manifest, probs, compact)
         if columns is not None:
             lazy_g = lazy_g.select(columns)
     if has_rooms and (lazy_rooms or lazy_games):
-        lazy_r = _lazy_table(run_dir, ROOMS, names, manifest, probs, compact)
+        lazy_r = _lazy_table(run_dir, ROOMS, shards, manifest, probs, compact)
     probs.raise_if_any()
-    expected = plan(len(manifest["variants"]), manifest["games_per_variant"],
-                    manifest["shard_size"])
-    done = {f.stem for f in files}
-    missing = [s.name for s in expected if s.name not in done]
+    missing = _missing(manifest, shards)
     # One contiguous polars copy of the Arrow pieces: polars would otherwise make one at the
     # first group_by of the 200 pieces of a million games, and keep both.
     g_df = lazy_g if lazy_games else pl.DataFrame()
@@ -598,44 +907,32 @@ class RunScan:
 def scan_run(run_dir: str | Path) -> RunScan:
     """A run as polars LazyFrames, for notebooks: queries push their column choices and
     filters down to the files, so that a million games answer in seconds without being
-    loaded. Each shard's footer and provenance are checked first (names, rows, seed,
-    experiment, code); the page checksums only when data is read (read_run checks them all)."""
+    decoded. Each shard is checked first as a resume checks it (names against the manifest,
+    rows, provenance, the digest of its rows: every file is read once); the page checksums
+    only when data is read (read_run checks them all)."""
+    run_dir = Path(run_dir)
+    return _relisting(lambda: _scan_run(run_dir, read_manifest(run_dir)), run_dir)
+
+
+def _scan_run(run_dir: Path, manifest: dict) -> RunScan:
     import polars as pl
     import pyarrow.parquet as pq
 
-    run_dir = Path(run_dir)
-    manifest = read_manifest(run_dir)
     probs = Problems(str(run_dir))
-    names = []
-    for f in sorted((run_dir / GAMES).glob("*.parquet")):
-        shard = Shard.parse(f.stem)
-        if shard is None:
-            probs.items.append(Problem(str(f), "", "", "not a shard file name "
-                                       "(v<variant>-g<start>-<stop>.parquet)"))
-            continue
-        try:
-            md = pq.read_metadata(f)
-        except (OSError, ValueError) as e:
-            probs.items.append(_damaged(f, e))
-            continue
-        why = (f"damaged shard: {md.num_rows} rows, its name says {shard.games}"
-               if md.num_rows != shard.games else
-               provenance_problem(_meta_of(md.metadata), manifest, shard, GAMES, md.num_rows))
-        if why:
-            probs.items.append(Problem(str(f), "", "", f"{why}; delete it and rerun "
-                                       "`balance run`"))
-            continue
-        names.append(f.stem)
+    shards = _survey(run_dir, manifest, probs)
     has_rooms = (run_dir / ROOMS).is_dir()
+    for shard in shards:
+        for sub in (GAMES, ROOMS) if has_rooms else (GAMES,):
+            try:
+                _check_whole(run_dir, sub, shard, manifest)
+            except _Refused as e:
+                probs.items.append(e.problem)
     if has_rooms:
-        _lazy_table(run_dir, ROOMS, names, manifest, probs)
+        _lazy_table(run_dir, ROOMS, shards, manifest, probs)
     probs.raise_if_any()
-    expected = plan(len(manifest["variants"]), manifest["games_per_variant"],
-                    manifest["shard_size"])
-    missing = [s.name for s in expected if s.name not in set(names)]
 
     def scan(sub):
-        paths = [str(run_dir / sub / f"{n}.parquet") for n in names]
+        paths = [str(_path(run_dir, sub, s)) for s in shards]
         if not paths:
             return pl.LazyFrame()
         if sub == GAMES:
@@ -644,4 +941,5 @@ def scan_run(run_dir: str | Path) -> RunScan:
         return pl.scan_parquet(paths, schema=pl.from_arrow(first.empty_table()).schema,
                                cast_options=pl.ScanCastOptions(integer_cast="upcast"))
 
-    return RunScan(scan(GAMES), scan(ROOMS) if has_rooms else None, manifest, missing)
+    return RunScan(scan(GAMES), scan(ROOMS) if has_rooms else None, manifest,
+                   _missing(manifest, shards))

@@ -11,16 +11,16 @@ loses at 1."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from scipy import stats
 
-from balance.errors import InputError, Problems
+from balance.errors import Problems
 from balance.play import play_batch, prepare
 from balance.seeds import game_seeds
+from balance.textfile import read_toml
 
 
 @dataclass
@@ -178,11 +178,7 @@ def read_knobs(path: str | Path) -> dict[str, float]:
     lines, with an optional `player` naming whose knobs they are."""
     p = Path(path)
     probs = Problems(str(p))
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        probs.add("", "", f"cannot read the knob file: {e}")
-        raise InputError(probs.items) from None
+    data = read_toml(p, "knob file")  # the one reader: a pipe or /dev/zero is refused
     data.pop("player", None)
     for k, v in data.items():
         if isinstance(v, bool) or not isinstance(v, int | float):

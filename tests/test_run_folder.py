@@ -7,7 +7,7 @@ import errno
 
 import pytest
 
-from balance import store
+from balance import files, store
 from balance.errors import InputError
 from balance.experiment import load_experiment
 
@@ -82,19 +82,19 @@ def test_disk_full_at_the_start_leaves_a_folder_that_resumes(exp_path, tmp_path,
                                                              monkeypatch):
     """Before: an empty games/ and a 0-byte manifest temporary file were left, and the rerun
     was refused as 'not a run folder'."""
-    real = store._write_atomic
+    real = files.write_atomic
 
     def full(path, data):
         with open(path.with_name(f".{path.name}.tmp1"), "wb"):
             pass
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(store, "_write_atomic", full)
+    monkeypatch.setattr(files, "write_atomic", full)
     out = tmp_path / "runs"
     r = cli("run", exp_path, "--out", out, "--jobs", "1")
     assert r.exit_code == 2 and "No space left on device" in r.stderr
     assert "Traceback" not in r.stderr
-    monkeypatch.setattr(store, "_write_atomic", real)
+    monkeypatch.setattr(files, "write_atomic", real)
     r = cli("run", exp_path, "--out", out, "--jobs", "1")
     assert r.exit_code == 0, r.stderr
     assert store.read_run(out / "folder").complete
