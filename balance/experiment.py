@@ -509,7 +509,8 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                 probs.items.append(Problem(file, "[rules]", p.field, p.message))
             elif not p.where and not p.field:
                 # The content file itself cannot be read: say which experiment field named it.
-                probs.add("[experiment]", "content", f"{p.file}: {p.message}")
+                probs.add("[grid]" if swept_content else "[experiment]", "content",
+                          f"{p.file}: {p.message}")
             else:
                 probs.items.append(p)
         raise InputError(probs.items) from None
