@@ -305,3 +305,16 @@ def test_too_many_variants_for_a_report_are_refused_saying_why(tmp_path):
                     f"deal = {[4, 5, 6]}\n", encoding="utf-8")
     with pytest.raises(InputError, match="makes 1,197 variants, more than 500: a report"):
         load_experiment(path)
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    ({"rules": "hand_limit=5"}, "rules"), ({"heuristic": ["greedy"]}, "heuristic"),
+    ({"content": 5}, "content"), ({"seats": 5}, "seats"), ({"knobs": "x"}, "knobs"),
+    ({"exhaust": None}, "exhaust"), ({"players": "2"}, "players"),
+])
+def test_prepare_refuses_a_wrong_argument_with_an_input_error(kwargs, field):
+    from balance.play import prepare
+
+    with pytest.raises(InputError) as e:
+        prepare(**{"players": 2, **kwargs})
+    assert str(e.value).startswith(f"arguments: field '{field}': must be "), str(e.value)
