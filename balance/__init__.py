@@ -14,16 +14,29 @@ __version__ = "0.1.0"
 def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games: int = 1000,
              seed: int = 0, heuristic: str = "greedy", target: int | str | None = None,
              exhaust: bool = False, rules: dict | None = None, content: str | None = None,
-             jobs: int = 1):
+             jobs: int | None = 1):
     """Play `games` games of one variant; the games table as a polars DataFrame.
 
     The same games, seed for seed, as `balance run` plays for a variant with these parameters
     in an experiment with this seed (game i's seed depends only on `seed` and i). Columns: see
-    README, "The games table". Bad arguments raise balance.errors.InputError.
+    README, "The games table". Bad arguments (of a wrong type too) raise
+    balance.errors.InputError, with the message `balance run` gives for the same field; `jobs`
+    None is one worker per core.
     """
+    from balance.errors import InputError, Problem
     from balance.experiment import simulation
-    from balance.runner import simulate_tables
+    from balance.runner import check_jobs, default_jobs, simulate_tables
 
     exp = simulation(edition, mode, players, games, seed, heuristic, target, exhaust, rules,
                      content)
+    if jobs is None:
+        jobs = default_jobs()  # as `balance run` without --jobs
+    try:
+        if not isinstance(jobs, int) or isinstance(jobs, bool):
+            raise InputError([Problem("", "", "", f"must be a whole number of worker "
+                                      f"processes, got {jobs!r}")])
+        check_jobs(jobs)
+    except InputError as e:
+        raise InputError([Problem("balance.simulate", "", "jobs", p.message)
+                          for p in e.problems]) from None
     return simulate_tables(exp, jobs)[0]

@@ -229,9 +229,11 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
 
     from balance.experiment import (
         ABLATE_MODES,
+        MAX_NAME,
         load_experiment,
         parse_experiment,
         resolve_experiment_path,
+        rooms_taken_out,
     )
     from balance.runner import RunFailed, run_experiment
     from reports.ablation import ranking_text
@@ -247,14 +249,23 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
         if "ablate" in head:
             raise InputError([Problem(base.file, "[experiment]", "ablate", "is set already: "
                                       "play the file with `balance run`")])
+        suffix = f"-ablate-{how}"
+        if len(base.name) + len(suffix) > MAX_NAME:
+            raise InputError([Problem(base.file, "[experiment]", "name", f"is {len(base.name)} "
+                                      f"characters; the ablation's run folder adds {suffix!r} "
+                                      f"and may have at most {MAX_NAME}: shorten the name to "
+                                      f"{MAX_NAME - len(suffix)} characters")])
         head["ablate"] = how
-        head["name"] = f"{head['name']}-ablate-{how}"
+        head["name"] = base.name + suffix
         exp = parse_experiment(data, base.text + f"\n# balance ablate --how {how}\n",
                                base.file, resolve_experiment_path(base.file).parent)
     except InputError as e:
         fail(e)
     typer.echo(f"{exp.name}: the unchanged box and {len(exp.variants) - 1} rooms, "
                f"{games or exp.games:,} games each -> {out / exp.name}")
+    for room, patch in rooms_taken_out(base).items():
+        typer.echo(f"{room}: not ablated; the experiment's patch {patch!r} takes it out of the "
+                   "box already")
     with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("games"), transient=True) as bar:
         task = bar.add_task("playing", total=None)

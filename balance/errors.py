@@ -6,6 +6,7 @@ is wrong. Loaders collect all problems before raising, so one run shows every mi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -26,11 +27,34 @@ class Problem:
 
 
 class InputError(Exception):
-    """Bad input from a designer's file or command line; carries every problem found."""
+    """Bad input from a designer's file or command line; carries every problem found, with
+    repeats grouped (see grouped)."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = list(problems)
+        self.problems = grouped(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def grouped(problems: list[Problem]) -> list[Problem]:
+    """One problem per file, field and message: a mistake repeated in many places (one patch
+    that breaks every door it selects, in every variant) is one line naming the first place
+    and how many more, not hundreds. Places are grouped only when they are of one kind (the
+    same first word: `room`, `variant`, ...), so that "and 51 more" says what they are."""
+    groups: dict[tuple, dict[str, int]] = {}
+    for p in problems:
+        m = _MORE.fullmatch(p.where)  # grouped before: count its places too
+        where, more = (m[1], int(m[2])) if m else (p.where, 0)
+        places = groups.setdefault((p.file, p.field, p.message, where.split(" ", 1)[0]), {})
+        places[where] = max(places.get(where, 0), more)
+    out = []
+    for (file, fld, message, _), places in groups.items():
+        first = next(iter(places))
+        more = len(places) - 1 + sum(places.values())
+        out.append(Problem(file, f"{first} and {more} more" if more else first, fld, message))
+    return out
+
+
+_MORE = re.compile(r"(.*) and (\d+) more", re.DOTALL)
 
 
 class Problems:

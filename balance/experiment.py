@@ -33,10 +33,12 @@ import glob
 import hashlib
 import itertools
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance.errors import InputError, Problem, Problems
+from balance.textfile import short
 
 REPO = Path(__file__).resolve().parents[1]
 EXPERIMENT_DIRS = (Path("experiments"), REPO / "experiments")
@@ -44,7 +46,13 @@ DEFAULT_SHARD_SIZE = 5000
 MAX_SHARD_SIZE = 1_000_000
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**11
-MAX_VARIANTS = 99_999  # shard names give the variant five digits
+MAX_FILE_NAME = 255  # bytes in one name of a path, on Linux and macOS file systems
+# An experiment's name names its run folder; `balance ablate` adds "-ablate-plain" to it.
+MAX_NAME = 100
+# What a report can take on a 2-core machine: it draws figures for every variant, about 0.4 s
+# each (252 variants of 2 games: 97 s and 0.5 GB), so 500 take some 3 minutes. Shard names
+# would allow 99,999.
+MAX_VARIANTS = 500
 # The runner plans every shard up front and checks each finished one on resume: a few hundred
 # thousand are quick, a hundred million would not fit in memory.
 MAX_SHARDS = 500_000
@@ -92,6 +100,9 @@ class Variant:
     # or patched): workers get it by value. Its sha256 is in the manifest.
     content_text: str | None = None
     patches: tuple = ()  # the patches applied, with this variant's numbers
+    # Whether the manifest records content_text here: only the first variant of each patched
+    # box does (the others name it by sha256), or a sweep of 1,000 variants would write 30 MB.
+    records_text: bool = True
 
     @property
     def content_sha256(self) -> str | None:
@@ -131,8 +142,9 @@ class Variant:
                 **({"seats": list(self.seats)} if self.seats else {}),
                 **({"knobs": dict(self.knobs)} if self.knobs else {}),
                 **({"patches": [dict(p) for p in self.patches],
-                    "content_sha256": self.content_sha256,
-                    "content_toml": self.content_text} if self.patches else {})}
+                    "content_sha256": self.content_sha256} if self.patches else {}),
+                **({"content_toml": self.content_text}
+                   if self.patches and self.records_text else {})}
 
 
 @dataclass(frozen=True)
@@ -181,22 +193,30 @@ class Experiment:
 def resolve_experiment_path(name_or_path: str | Path) -> Path:
     """A path, or the name of a file in experiments/ (`crisis-difficulty`)."""
     p = Path(name_or_path)
-    if p.exists() or p.suffix == ".toml":
+    if _exists(p) or p.suffix == ".toml":
         return p
     for d in EXPERIMENT_DIRS:
         q = d / f"{name_or_path}.toml"
-        if q.exists():
+        if _exists(q):
             return q
     return p
 
 
 def load_experiment(name_or_path: str | Path) -> Experiment:
     """Read, check and compile an experiment file; InputError lists every problem."""
+    if not str(name_or_path).strip():  # Path("") is the current folder
+        raise InputError([Problem("EXPERIMENT", "", "", "is empty: give an experiment file, "
+                                  "or the name of one in experiments/")])
     path = resolve_experiment_path(name_or_path)
     file = str(name_or_path) if Path(name_or_path) == path else str(path)
     from balance.textfile import parse_toml, read_text
 
-    if not path.exists() and not path.is_symlink():
+    long = [part for part in path.parts if len(os.fsencode(part)) > MAX_FILE_NAME]
+    if long:
+        raise InputError([Problem(short(file), "", "", f"has a name of {len(long[0]):,} "
+                                  f"characters, more than a file name can be "
+                                  f"({MAX_FILE_NAME})")])
+    if not os.path.lexists(path):
         probs = Problems(file)
         known = sorted({q.stem for d in EXPERIMENT_DIRS if d.is_dir() for q in d.glob("*.toml")})
         probs.add("", "", "no such experiment file" +
@@ -230,6 +250,10 @@ def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def _rule_key(key: str) -> bool:
     from balance.rules import SCHEMA
 
@@ -242,10 +266,14 @@ def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
     from heuristics.registry import HEURISTICS
 
     known = ", ".join(HEURISTICS)
-    if key == "heuristic" and value not in HEURISTICS:
+    if key == "heuristic" and not isinstance(value, str):
+        probs.add(where, key, f"must be a player's name in quotes (known: {known}), got "
+                  f"{value!r}")
+    elif key == "heuristic" and value not in HEURISTICS:
         probs.add(where, key, f"unknown player {value!r} (known: {known})")
     elif key == "seats" and (not isinstance(value, list) or not value
-                             or any(v not in HEURISTICS for v in value)):
+                             or any(not isinstance(v, str) or v not in HEURISTICS
+                                    for v in value)):
         probs.add(where, key, f"must be a list of players, one for each seat (known: {known}), "
                   f"got {value!r}")
     elif key == "players" and (not _is_int(value) or value < 1):
@@ -260,7 +288,7 @@ def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
 
 def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path(".")) -> Experiment:
     from balance.content import CONTENT_DIR, NAME_RE, load_content
-    from balance.rules import PROFILE_DIR, available_profiles, profile_for
+    from balance.rules import available_profiles, profile_for
 
     probs = Problems(file)
     for key in data:
@@ -282,8 +310,11 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             if required:
                 probs.add("[experiment]", key, "is missing")
             return default
-        if not isinstance(v, str) or (required and not v.strip()):
-            probs.add("[experiment]", key, f"must be text, got {v!r}")
+        if not isinstance(v, str):
+            probs.add("[experiment]", key, f"must be text, got {short(repr(v))}")
+            return default
+        if required and not v.strip():
+            probs.add("[experiment]", key, "is empty")
             return default
         return v
 
@@ -299,7 +330,10 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         return v
 
     name = text_field("name")
-    if name and not NAME_RE.match(name):
+    if len(name) > MAX_NAME:
+        probs.add("[experiment]", "name", f"is {len(name):,} characters, more than "
+                  f"{MAX_NAME}: it names the run folder, so keep it short")
+    elif name and not NAME_RE.match(name):
         probs.add("[experiment]", "name",
                   f"use lowercase letters, digits and '-' (it names the run folder), got {name!r}")
     description = text_field("description")
@@ -323,6 +357,9 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         probs.add("[experiment]", "mode", f"must be crisis or rush, got {mode!r}")
     heuristic = head.get("heuristic", "greedy")  # checked with the variant keys below
     content = text_field("content", required=False)
+    if head.get("content") == "":
+        probs.add("[experiment]", "content", "is empty: name a content file or a shipped "
+                  "content, or leave the field out for the edition's own")
     if "content" in grid_in and content:
         probs.add("[grid]", "content", "is also fixed in [experiment]: give it in one place")
     patches = {}
@@ -345,10 +382,14 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                   "seat's player")
 
     knobs = data.get("knobs", {})
-    if not isinstance(knobs, dict) or any(isinstance(v, dict | list) for v in knobs.values()):
+    if not isinstance(knobs, dict):
         probs.add("", "knobs", "must be a table of players' knobs, NAME = number "
                   "(`balance players` lists them)")
         knobs = {}
+    for k, v in list(knobs.items()):
+        if not _is_number(v):
+            probs.add("[knobs]", k, f"must be a number, got {short(repr(v))}")
+            del knobs[k]
 
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
@@ -408,12 +449,17 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             continue
         seen = set()
         for v in values:
-            key = (type(v), tuple(v) if isinstance(v, list) else v)
+            # By type too: 1 and true are two values; a seats list may hold anything.
+            key = json.dumps([type(v).__name__, v], default=repr)
             if key in seen:
                 probs.add("[grid]", k, f"lists {v!r} twice")
             seen.add(key)
             if k in VARIANT_KEYS:
                 _check_scalar(probs, "[grid]", k, v)
+        words = [v for v in values if not _is_number(v)]
+        if k.startswith(KNOB_PREFIX) and words:
+            probs.add("[grid]", k, f"values must be numbers, got {short(repr(words[0]))}" +
+                      (f" and {len(words) - 1} more" if len(words) > 1 else ""))
     ablate = head.get("ablate")
     if ablate is not None:
         if ablate not in ABLATE_MODES:
@@ -463,7 +509,8 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
                 probs.items.append(Problem(file, "[rules]", p.field, p.message))
             elif not p.where and not p.field:
                 # The content file itself cannot be read: say which experiment field named it.
-                probs.add("[experiment]", "content", f"{p.file}: {p.message}")
+                probs.add("[grid]" if swept_content else "[experiment]", "content",
+                          f"{p.file}: {p.message}")
             else:
                 probs.items.append(p)
         raise InputError(probs.items) from None
@@ -487,14 +534,22 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             probs.add("[experiment]", "each_skill", f"the box {content_file} has no skills")
             probs.raise_if_any()
         grid["skill"] = ["none"] + [k.name for k in c.skills]
-    if ablate in ABLATE_MODES and not probs.items:
-        # Rooms in content order; a tunnel has no ability to take away from a plain copy.
-        grid["ablate"] = ["none"] + [r.name for r in c.rooms
-                                     if ablate == "out" or r.kind != "tunnel"]
     default_content = (_resolve_content(content, base_dir, CONTENT_DIR) if content else None)
     resolve = {v: _resolve_content(v, base_dir, CONTENT_DIR) for v in grid.get("content", [])}
+    boxes = _Boxes(file, default_content, resolve, patches, ablate)
+    if ablate in ABLATE_MODES and not probs.items:
+        # The rooms of the box the variants play (the designer's patches applied: a room
+        # they add is ablated too, one they take out is not), in content order; a tunnel has
+        # no ability to take away from a plain copy.
+        try:
+            rooms = _patched_box(boxes, edition, c).rooms
+        except InputError as e:
+            probs.items.extend(e.problems)
+            probs.raise_if_any()
+        grid["ablate"] = ["none"] + [r.name for r in rooms
+                                     if ablate == "out" or r.kind != "tunnel"]
     variants = _variants(probs, file, edition, default_content, resolve, mode, heuristic,
-                         fixed, rules, grid, knobs, patches, ablate)
+                         fixed, rules, grid, knobs, patches, boxes)
     # The variant the others are compared with (`balance compare`); it plays no part in the
     # games, but it is part of the file's meaning, so a run records the one it was made with.
     baseline = head.get("baseline", 0)
@@ -502,12 +557,7 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         probs.add("[experiment]", "baseline", f"must be the number of a variant, 0 to "
                   f"{len(variants) - 1} (in the order of the [grid]'s cross product), got "
                   f"{baseline!r}")
-    inputs = {}
-    for v in variants:
-        path = Path(v.content if v.content.endswith(".toml") else
-                    CONTENT_DIR / f"{v.content}.toml")
-        inputs[f"content/{path.name}"] = _sha(path)
-        inputs[f"profiles/{v.edition}.toml"] = _sha(PROFILE_DIR / f"{v.edition}.toml")
+    inputs = _inputs(variants, base_dir)
     try:
         check_game_count(games, len(variants), shard_size, file, "[experiment]")
     except InputError as e:
@@ -516,6 +566,24 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     return Experiment(name, description, file, text, edition, content_file, mode, heuristic,
                       games, seed, shard_size, dict(rules), grid, tuple(variants), inputs,
                       data)
+
+
+def rooms_taken_out(exp: Experiment) -> dict[str, str]:
+    """Rooms of the experiment's box that its own patches take out, each with the patch that
+    does, in content order: an ablation of the patched box has nothing of them to take out."""
+    from balance.content import read_toml
+    from balance.patches import apply_patches, parse_patches
+
+    if not exp.data.get("patches"):
+        return {}
+    data = read_toml(Path(exp.content))
+    out: dict[str, str] = {}
+    for patch in parse_patches(exp.data["patches"], exp.file).values():
+        before = [r.get("name") for r in data.get("rooms", []) if isinstance(r, dict)]
+        data = apply_patches(data, [patch], exp.file, "")
+        after = {r.get("name") for r in data.get("rooms", []) if isinstance(r, dict)}
+        out.update({room: patch.name for room in before if room not in after})
+    return out
 
 
 def _edition_content(edition: str) -> str:
@@ -527,13 +595,52 @@ def _edition_content(edition: str) -> str:
 def _resolve_content(content: str, base_dir: Path, shipped_dir: Path) -> str:
     p = Path(content)
     if p.suffix == ".toml" or "/" in content:
-        return str(p if p.is_absolute() or not (base_dir / p).exists() else base_dir / p)
-    return str(shipped_dir / f"{content}.toml") if (shipped_dir / f"{content}.toml").exists() \
+        return str(p if p.is_absolute() or not _exists(base_dir / p) else base_dir / p)
+    return str(shipped_dir / f"{content}.toml") if _exists(shipped_dir / f"{content}.toml") \
         else content
 
 
+def _inputs(variants: list[Variant], base_dir: Path) -> dict[str, str]:
+    """Every data file the variants' games depend on -> its sha256. A shipped file is keyed
+    by its name (content/gemrush-2e.toml, profiles/2e.toml). A designer's content file is
+    keyed by its path relative to the experiment file's folder (absolute when outside it):
+    two files of one name in two folders are two inputs, each hashed, and a project folder
+    moved whole still resumes. A file beside the experiment keeps the key that older runs,
+    which keyed every input by its name, gave it."""
+    from balance.content import CONTENT_DIR
+    from balance.rules import PROFILE_DIR
+
+    shipped = {v.content for v in variants if not _designer_file(v.content)}
+    out = {f"content/{name}.toml": _sha(CONTENT_DIR / f"{name}.toml") for name in shipped}
+    for v in variants:
+        out[f"profiles/{v.edition}.toml"] = _sha(PROFILE_DIR / f"{v.edition}.toml")
+        if _designer_file(v.content):
+            path = Path(v.content).resolve()
+            home = base_dir.resolve()
+            rel = path.relative_to(home).as_posix() if path.is_relative_to(home) else \
+                path.as_posix()
+            if rel == path.name and path.stem in shipped:
+                rel = f"./{rel}"  # a file of a shipped content's name, beside the experiment
+            out[f"content/{rel}"] = _sha(path)
+    return dict(sorted(out.items()))
+
+
+def _designer_file(content: str) -> bool:
+    """A variant's content is a designer's file (a path), not a shipped name."""
+    return content.endswith(".toml") or "/" in content
+
+
+def _exists(p: Path) -> bool:
+    """Whether `p` exists; False for a name the file system cannot even look up (too long),
+    so that the reader's message, not a traceback, says why."""
+    return os.path.exists(p)
+
+
 def _sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    from balance.files import read_bytes
+    from balance.textfile import MAX_BYTES
+
+    return hashlib.sha256(read_bytes(path, "TOML file", MAX_BYTES)).hexdigest()
 
 
 class _Boxes:
@@ -557,72 +664,135 @@ class _Boxes:
         return str(CONTENT_DIR / f"{_edition_content(edition)}.toml")
 
     def get(self, edition: str, values: dict, label: str):
-        """(content name for the record, Content or shipped name, text or None, patches)."""
-        from balance.content import CONTENT_DIR, load_content, parse_content
-        from balance.patches import apply_patches, content_text
+        """(content name for the record, Content or shipped name, text or None, patches).
+        `label` names the variant in problems, e.g. "variant 3 (players=2)"."""
+        from balance.content import CONTENT_DIR
 
         path = self.path(edition, values)
         shipped = Path(path).parent.resolve() == CONTENT_DIR.resolve()
         record = Path(path).stem if shipped else path
-        applied = []
+        user = []
         for name, patch in self.patches.items():
             swept = {k.split(".", 1)[1]: v for k, v in values.items()
                      if k.split(".", 1)[0] == name and "." in k}
-            applied.append(patch.with_values(swept))
+            user.append(patch.with_values(swept))
         room = values.get("ablate", "none")
+        change = None
         if room != "none":
-            from balance.patches import Patch
-
-            exact = glob.escape(room)  # the room's own name, wildcards taken literally
-            change = {"copies": 0} if self.ablate == "out" else {"kind": "plain", "ability": ""}
-            applied.append(Patch("ablate", {"select": {"rooms": exact}, **change}))
+            # The designer's own patches first, on the unchanged box: their mistakes are
+            # theirs, and an ablation is blamed only for what taking its room out does.
+            self.get(edition, {k: v for k, v in values.items() if k != "ablate"}, label)
+            change = self._ablation(room)
+        applied = user + ([change] if change else [])
         key = json.dumps([path, [p.fields for p in applied]], sort_keys=True, default=str)
         if key not in self.made:
             if not applied:
+                from balance.content import load_content
+
                 c = load_content(path)
-                text = None if shipped else Path(path).read_bytes().decode("utf-8")
+                text = None if shipped else _read_content_text(path)
                 self.made[key] = (record, c if text is not None else record, text, ())
             else:
-                if path not in self.raw:
-                    from balance.content import read_toml
+                from balance.patches import content_text
 
-                    self.raw[path] = read_toml(Path(path))
-                data = apply_patches(self.raw[path], applied, self.file, label)
-                try:
-                    c = parse_content(data, f"{path} with patches")
-                except InputError as e:
-                    names = ", ".join(p.name for p in applied)
-                    raise InputError([Problem(self.file, "[patches]",
-                                              p.field, f"after patches {names}, the content "
-                                              f"is invalid: {p.where}: {p.message}")
-                                      for p in e.problems]) from None
+                data = self._patched(path, user, change, room, label)
+                c = self._parsed(data, path, user, room, label)
                 self.made[key] = (record, c, content_text(data),
                                   tuple(p.fields for p in applied))
         return self.made[key]
 
+    def _ablation(self, room: str):
+        from balance.patches import Patch
+
+        exact = glob.escape(room)  # the room's own name, wildcards taken literally
+        change = {"copies": 0} if self.ablate == "out" else {"kind": "plain", "ability": ""}
+        return Patch("ablate", {"select": {"rooms": exact}, **change})
+
+    def _verb(self) -> str:
+        return "taken out of the box" if self.ablate == "out" else \
+            "made plain (same doors, no ability)"
+
+    def _patched(self, path: str, user: list, change, room: str, label: str) -> dict:
+        """The raw content with the designer's patches applied, then the ablation's change;
+        problems in the words of whichever failed."""
+        from balance.content import read_toml
+        from balance.patches import apply_patches
+
+        if path not in self.raw:
+            self.raw[path] = read_toml(Path(path))
+        try:
+            data = apply_patches(self.raw[path], user, self.file, label)
+        except InputError as e:
+            raise InputError([Problem(self.file, f"{p.where} in {label}", p.field, p.message)
+                              for p in e.problems]) from None
+        if change is None:
+            return data
+        try:
+            return apply_patches(data, [change], self.file, label)
+        except InputError as e:
+            raise InputError([Problem(self.file, label, "ablate", f"room {room!r} cannot be "
+                                      f"{self._verb()}: it {p.message}")
+                              for p in e.problems]) from None
+
+    def _parsed(self, data: dict, path: str, user: list, room: str, label: str):
+        from balance.content import parse_content
+
+        try:
+            return parse_content(data, f"{path} with patches")
+        except InputError as e:
+            problems = e.problems
+        if room != "none":  # the designer's patches alone made a valid box (checked first)
+            raise InputError([Problem(self.file, _joined(label, p.where), p.field or "ablate",
+                                      f"with room {room!r} {self._verb()}, the content is "
+                                      f"invalid: {p.message}") for p in problems])
+        names = [p.name for p in user]
+        patch = f"[patches.{names[0]}]" if len(names) == 1 else f"[patches] {', '.join(names)}"
+        raise InputError([Problem(self.file, _joined(f"{patch} in {label}", p.where), p.field,
+                                  f"makes the content invalid: {p.message}")
+                          for p in problems])
+
+
+def _patched_box(boxes: _Boxes, edition: str, unpatched):
+    """The unchanged box with the experiment's patches applied; InputError in the patches'
+    words when they fail (once, not once per room of an ablation)."""
+    box = boxes.get(edition, {}, "variant 0 (the unchanged box)")[1]
+    return box if not isinstance(box, str) else unpatched
+
+
+def _joined(where: str, inner: str) -> str:
+    return f"{where}, {inner}" if inner else where
+
+
+def _read_content_text(path: str) -> str:
+    """A designer's content file as text, through the one reader (it was parsed just now)."""
+    from balance.textfile import read_text
+
+    return read_text(path, "content TOML file")
+
 
 def _variants(probs: Problems, file: str, edition: str, default_content: str | None,
               resolve: dict, mode: str, heuristic: str, fixed: dict, rules: dict, grid: dict,
-              knobs: dict, patches: dict, ablate: str | None = None) -> list[Variant]:
-    """The cross product of the grid, each cell compiled; problems grouped by what is wrong."""
+              knobs: dict, patches: dict, boxes: _Boxes) -> list[Variant]:
+    """The cross product of the grid, each cell compiled; a problem repeated in many variants
+    is one line (InputError groups them)."""
     from balance.patches import patch_key
     from balance.play import prepare
 
-    boxes = _Boxes(file, default_content, resolve, patches, ablate)
-    patch_wheres: dict[str, str] = {}
 
     keys = list(grid)
     n = 1
     for values in grid.values():
         n *= len(values)
     if n > MAX_VARIANTS:
-        probs.add("[grid]", "", f"makes {n:,} variants, more than {MAX_VARIANTS:,}")
+        probs.add("[grid]", "", f"makes {n:,} variants, more than {MAX_VARIANTS:,}: a report "
+                  "draws figures for each, and one of more would take many minutes; split "
+                  "the grid into several experiments")
         probs.raise_if_any()
     from heuristics.registry import HEURISTICS
 
     variants = []
+    texts: set[str | None] = set()
     used_knobs: set[str] = set()
-    found: dict[tuple[str, str], list[str]] = {}
     for i, combo in enumerate(itertools.product(*grid.values())):
         values = dict(fixed)
         values.update(zip(keys, combo, strict=True))
@@ -650,21 +820,22 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
         exhaust = values.get("exhaust", False)
         target = values.get("target")
         label = ", ".join(f"{k}={values[k]}" for k in keys) or "the only variant"
+        at = f"variant {i} ({label})"
+        try:  # the box's problems name the patch (or the ablation), the variant and the place
+            record, box, text, applied = boxes.get(ed, values, at)
+        except InputError as e:
+            probs.items.extend(e.problems)
+            continue
         try:
             if isinstance(target, str) and mode == "rush":
                 p = Problems(file)
                 p.add("", "target", f"Rush targets are points, got {target!r}")
                 p.raise_if_any()
-            record, box, text, applied = boxes.get(ed, values, f"{i} ({label})")
             setup = prepare(ed, mode, players, player, target, exhaust, overrides,
                             box, source=file, seats=seats, knobs=knob_values)
         except InputError as e:
-            for p in e.problems:
-                key = p.field or p.where
-                if p.where.startswith("[patches"):
-                    key = f"{p.where} {p.field}"
-                    patch_wheres[key] = (p.where, p.field)
-                found.setdefault((key, p.message), []).append(f"{i} ({label})")
+            probs.items.extend(Problem(file, at, p.field or p.where, p.message)
+                               for p in e.problems)
             continue
         resolved = None if (target is None and exhaust) else int(setup.rules.target)
         swept = {}
@@ -682,17 +853,12 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
                 swept[k] = setup.profile.crisis_targets[k.split(".", 1)[1]]
             else:
                 swept[k] = setup.profile.values[k]
+        first = text is None or text not in texts
+        texts.add(text)
         variants.append(Variant(i, ed, record, setup.content.name, mode, players,
                                 setup.heuristic, resolved, bool(exhaust), overrides, swept,
                                 dict(setup.profile.crisis_targets), seats, knob_values,
-                                text, applied))
-    for (fld, message), where in found.items():
-        more = f" and {len(where) - 1} more" if len(where) > 1 else ""
-        at = f"variant {where[0]}{more}"
-        if fld in patch_wheres:  # a patch's own problem: name the patch, then the variant
-            where_p, fld = patch_wheres[fld]
-            at = f"{where_p} ({at})"
-        probs.items.append(Problem(file, at, fld, message))
+                                text, applied, first))
     swept_knobs = [k[len(KNOB_PREFIX):] for k in grid if k.startswith(KNOB_PREFIX)]
     for name in [*knobs, *swept_knobs]:
         if name not in used_knobs and variants:
@@ -707,13 +873,20 @@ def simulation(edition: str = "2e", mode: str = "crisis", players: int = 4, game
                seed: int = 0, heuristic: str = "greedy", target: int | str | None = None,
                exhaust: bool = False, rules: dict | None = None, content: str | None = None,
                shard_size: int = DEFAULT_SHARD_SIZE) -> Experiment:
-    """The one-variant experiment behind `balance.simulate` (named 'simulate')."""
+    """The one-variant experiment behind `balance.simulate` (named 'simulate'). Its arguments
+    are checked as an experiment file's fields are, so that a wrong type is the same
+    InputError, naming `balance.simulate` and the argument."""
     head = {"name": "simulate", "description": "balance.simulate", "edition": edition,
             "mode": mode, "heuristic": heuristic, "games": games, "seed": seed,
             "players": players, "exhaust": exhaust, "shard_size": shard_size}
     if target is not None:
         head["target"] = target
     if content is not None:
-        head["content"] = str(content)
-    return parse_experiment({"experiment": head, "rules": dict(rules or {})}, "",
-                            "balance.simulate", Path("."))
+        head["content"] = str(content) if isinstance(content, Path) else content
+    data = {"experiment": head, "rules": {} if rules is None else rules}
+    try:
+        return parse_experiment(data, "", "balance.simulate", Path("."))
+    except InputError as e:
+        # The arguments are not in an [experiment] table: name the argument alone.
+        raise InputError([Problem(p.file, "" if p.where == "[experiment]" else p.where,
+                                  p.field, p.message) for p in e.problems]) from None

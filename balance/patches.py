@@ -54,6 +54,7 @@ import re
 from dataclasses import dataclass
 
 from balance.errors import Problems
+from balance.textfile import short
 
 SELECT_KEYS = ("rooms", "kind", "cost_has", "points", "cards", "skills")
 DOOR_OPS = ("door_cost", "replace_gem", "set_cost", "set_points", "add_points",
@@ -111,9 +112,6 @@ def parse_patches(table, file: str) -> dict[str, Patch]:
         if not skill_patch and ("uses" in fields or "effect" in fields):
             probs.add(where, "uses" if "uses" in fields else "effect",
                       "changes a skill: select skills (select = { skills = \"Pathfinder\" })")
-        if "effect" in fields and not isinstance(fields["effect"], str):
-            probs.add(where, "effect", f"must be a skill effect in words, e.g. \"extra steps "
-                      f"2\", got {fields['effect']!r}")
         door = [k for k in ops if k in DOOR_OPS]
         room = [] if skill_patch else [k for k in ops if k in ROOM_OPS]
         if door and room:
@@ -129,8 +127,6 @@ def parse_patches(table, file: str) -> dict[str, Patch]:
             if len(ops) > 1 or "select" in fields:
                 probs.add(where, "add_room", "adds a room and does nothing else: no select, "
                           "no other operation")
-            if not isinstance(fields["add_room"], dict):
-                probs.add(where, "add_room", "must be a room table, as in a content file")
         elif not isinstance(select, dict) or not select:
             probs.add(where, "select", "is missing: say which doors, rooms, cards or skills it "
                       "changes "
@@ -149,9 +145,72 @@ def parse_patches(table, file: str) -> dict[str, Patch]:
         for k in NUMERIC:
             if k in fields:
                 _check_number(probs, where, k, fields[k])
+        _check_shapes(probs, where, fields)
         out[name] = Patch(name, dict(fields))
     probs.raise_if_any()
     return out
+
+
+def _text(v) -> bool:
+    return isinstance(v, str)
+
+
+def _name(v) -> bool:
+    return isinstance(v, str) and v.strip() != ""
+
+
+def _names_list(v) -> bool:
+    return isinstance(v, list) and all(_name(x) for x in v)
+
+
+def _name_or_names(v) -> bool:
+    return _name(v) or (_names_list(v) and len(v) > 0)
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _points(v) -> bool:
+    return _int(v) or (isinstance(v, list) and len(v) == 2 and all(_int(x) for x in v)
+                       and v[0] <= v[1])
+
+
+# The shape of every field that is not a number (NUMERIC): what it must be, in the words of
+# a message. A value of another shape was once read as something else (`set_cost = 5` as an
+# empty cost, so every door was free).
+SHAPES = {
+    "gem": (_name, "a gem's name, e.g. \"Obsidian\""),
+    "replace_gem": (lambda v: _names_list(v) and len(v) == 2,
+                    "two gems' names, [from, to], e.g. [\"Star Tear\", \"Obsidian\"]"),
+    "set_cost": (_names_list, "a list of gems' names, e.g. [\"Obsidian\", \"Obsidian\"]"),
+    "points_formula": (_name, "a formula A*gems + B in quotes, e.g. \"gems - 1\""),
+    "ability": (_text, "an ability in words, as in a content file (\"\" for none)"),
+    "kind": (_name, "a room kind in quotes, e.g. \"plain\""),
+    "effect": (_name, "a skill effect in words, e.g. \"extra steps 2\""),
+    "add_room": (lambda v: isinstance(v, dict), "a room table, as in a content file"),
+}
+SELECT_SHAPES = {
+    "rooms": (_name_or_names, "a room name or a list of them, e.g. \"* Vein\""),
+    "kind": (_name, "a room kind in quotes, e.g. \"action\""),
+    "cost_has": (_name, "a gem's name, e.g. \"Obsidian\""),
+    "points": (_points, "a door's points: a whole number, or [low, high]"),
+    "cards": (lambda v: _names_list(v) and len(v) > 0,
+              "the gems a card shows, e.g. [\"Diamond Dust\", \"*\"]"),
+    "skills": (_name_or_names, "a skill name or a list of them, e.g. \"Pathfinder\""),
+}
+
+
+def _check_shapes(probs: Problems, where: str, fields: dict) -> None:
+    """Every non-numeric field of a patch, and of its select, has its shape."""
+    checks = [(k, fields[k], SHAPES[k]) for k in SHAPES if k in fields]
+    select = fields.get("select")
+    if isinstance(select, dict):
+        checks += [(f"select.{k}", select[k], SELECT_SHAPES[k]) for k in SELECT_SHAPES
+                   if k in select]
+    for key, value, (ok, what) in checks:
+        if not ok(value):
+            probs.add(where, key, f"must be {what}, got {short(repr(value))}")
 
 
 def _check_number(probs: Problems, where: str, key: str, v) -> bool:

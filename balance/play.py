@@ -4,6 +4,8 @@ inputs, and from seeds to per-game records. Everything here can be called from a
 from __future__ import annotations
 
 import contextlib
+import numbers
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,6 +62,9 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
     players' knobs by name (`balance players` lists them)."""
     from heuristics.registry import seats_for
 
+    _check_arguments(source, edition=edition, mode=mode, players=players, heuristic=heuristic,
+                     target=target, exhaust=exhaust, rules=rules, content=content, seats=seats,
+                     knobs=knobs)
     if content is None:
         from balance.rules import load_profile
 
@@ -77,6 +82,42 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
         probs.add("", "seats", f"names {len(names)} players for {players} seats")
         probs.raise_if_any()
     return Setup(c, profile, tables, ru, names, seats_for(names, tables, knobs), mode)
+
+
+# What each argument of prepare must be, in a message's words: a notebook's
+# prepare(rules="hand_limit=5") raised Python's own error, not the toolkit's.
+_ARGUMENTS = {
+    "edition": (lambda v: v is None or isinstance(v, str), 'an edition\'s name, e.g. "2e"'),
+    "mode": (lambda v: isinstance(v, str), '"crisis" or "rush"'),
+    "players": (lambda v: _whole(v) and v >= 1, "a whole number of players >= 1"),
+    "heuristic": (lambda v: isinstance(v, str), 'a player\'s name, e.g. "greedy"'),
+    "target": (lambda v: v is None or _whole(v) or isinstance(v, str),
+               "points or a Crisis difficulty name"),
+    "exhaust": (lambda v: isinstance(v, bool | np.bool_), "True or False"),
+    "rules": (lambda v: v is None or isinstance(v, dict),
+              'a dict of rule overrides, e.g. {"hand_limit": 5}'),
+    "content": (lambda v: v is None or isinstance(v, str | os.PathLike | Content),
+                "a shipped content's name, a path or a Content"),
+    "seats": (lambda v: v is None or (isinstance(v, list | tuple)
+                                      and all(isinstance(x, str) for x in v)),
+              "a list of players' names, one for each seat"),
+    "knobs": (lambda v: v is None or isinstance(v, dict), "a dict of knobs, NAME: number"),
+}
+
+
+def _whole(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_)
+
+
+def _check_arguments(source: str, **values) -> None:
+    from balance.textfile import short
+
+    probs = Problems(source)
+    for name, value in values.items():
+        ok, what = _ARGUMENTS[name]
+        if not ok(value):
+            probs.add("", name, f"must be {what}, got {short(repr(value))}")
+    probs.raise_if_any()
 
 
 @dataclass

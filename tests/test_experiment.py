@@ -187,6 +187,6 @@ def test_simulation_arguments_are_checked():
 def test_too_many_variants_are_refused(write):
     grid = (f"hand_limit = {list(range(31))}\nsteps = {list(range(21))}\n"
             f"deal = {list(range(31))}\n")
-    with pytest.raises(InputError, match="makes 141,267 variants, more than 99,999"):
+    with pytest.raises(InputError, match="makes 141,267 variants, more than 500: a report"):
         load_experiment(write(GOOD.replace("hand_limit = [4, 5, 6]\n", grid).replace(
             "players = [2, 3]", "players = [1, 2, 3, 4, 5, 6, 7]")))

@@ -171,7 +171,7 @@ CASES: dict[str, Case] = {
                                  ("[grid]", "'cheap.select'", "can sweep only")),
     "exp-patch-empties-box": Case("experiment", exp(append='[patches.gone]\nselect = { rooms '
                                                     '= "*" }\ncopies = 0\n'),
-                                  ("fz.toml", "[patches.gone] (variant", "every room")),
+                                  ("fz.toml", "[patches.gone] in variant", "every room")),
     "exp-ablate-mode": Case("experiment", exp("players = 2", 'players = 2\nablate = "half"'),
                             ("[experiment]", "'ablate'", "must be one of")),
     "exp-grid-edition": Case("experiment", exp('edition = "2e"\n', "",

@@ -250,7 +250,7 @@ def test_a_patch_that_breaks_the_content_is_refused_naming_patch_and_variant(tmp
     path = _write(tmp_path, text)
     r = cli("run", path, "--out", tmp_path / "out")
     assert r.exit_code == 2 and "Traceback" not in r.output
-    assert "[patches.all_out] (variant 0" in r.output and "every room" in r.output
+    assert "[patches.all_out] in variant 0" in r.output and "every room" in r.output
     assert not (tmp_path / "out").exists()
 
 
