@@ -16,6 +16,12 @@ from balance.errors import Problems
 
 PROFILE_DIR = Path(__file__).parent / "data" / "profiles"
 INT_RE = re.compile(r"-?[0-9]+")
+
+
+class Typed(str):
+    """A rule value typed on the command line (`--set hand_limit=5`): text, read as the
+    rule's type. Text anywhere else (`hand_limit = "5"` in a TOML file) is a type error,
+    as `players = 2.0` is."""
 SKILL_VARIANTS = ("normal", "choice", "shared", "chaos", "circle", "none")
 
 
@@ -128,7 +134,7 @@ def _show(v) -> str:
 
 
 def _set_target(probs: Problems, targets: dict, diff: str, raw) -> None:
-    if isinstance(raw, str) and INT_RE.fullmatch(raw.strip()):
+    if isinstance(raw, Typed) and INT_RE.fullmatch(raw.strip()):
         raw = int(raw)
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         probs.add("rules", f"crisis_targets.{diff}", f"must be a whole number >= 1, got {raw!r}")
@@ -147,13 +153,13 @@ def _coerce(probs: Problems, key: str, raw) -> int | bool | str | None:
             return None
         return raw
     if spec.kind is bool:
-        if isinstance(raw, str) and raw.lower() in ("true", "false", "1", "0", "yes", "no"):
+        if isinstance(raw, Typed) and raw.lower() in ("true", "false", "1", "0", "yes", "no"):
             return raw.lower() in ("true", "1", "yes")
         if isinstance(raw, bool):
             return raw
         probs.add("rules", key, f"must be true or false, got {raw!r}")
         return None
-    if isinstance(raw, str) and INT_RE.fullmatch(raw.strip()):
+    if isinstance(raw, Typed) and INT_RE.fullmatch(raw.strip()):
         raw = int(raw)
     if isinstance(raw, bool) or not isinstance(raw, int):
         probs.add("rules", key, f"must be a whole number, got {raw!r}")
@@ -186,7 +192,7 @@ def parse_overrides(pairs: list[str], source: str = "--set") -> dict[str, str]:
         if not sep or not key.strip() or not value.strip():
             probs.add("", pair, "expected NAME=VALUE, e.g. hand_limit=5")
             continue
-        out[key.strip()] = value.strip()
+        out[key.strip()] = Typed(value.strip())
     probs.raise_if_any()
     return out
 

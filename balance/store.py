@@ -576,11 +576,29 @@ def _listing(run_dir: Path, probs: Problems) -> list[Shard]:
     return shards
 
 
+def _check_folders(run_dir: Path, manifest: dict) -> None:
+    """games/ and rooms/ as the manifest implies them, or InputError in one line: a file in
+    their place would read as a run of no games, and a lost rooms/ as a run that never
+    recorded its rooms (only runs written before runs recorded their code lack one)."""
+    for sub in (GAMES, ROOMS):
+        path = run_dir / sub
+        if os.path.lexists(path) and not path.is_dir():
+            raise InputError([Problem(str(path), "", "", "is not a folder: a run folder keeps "
+                                      f"its shards in {GAMES}/ and {ROOMS}/ (restore the "
+                                      "folder, or start the run again in a new --out)")])
+    if (run_dir / GAMES).is_dir() and not (run_dir / ROOMS).exists() and \
+            manifest.get("source_hash") and any((run_dir / GAMES).glob("*.parquet")):
+        raise InputError([Problem(str(run_dir / ROOMS), "", "", "missing: the run's games "
+                                  f"shards have rooms shards, which were in {ROOMS}/; restore "
+                                  f"it, or delete {run_dir / GAMES} and rerun `balance run`")])
+
+
 def _survey(run_dir: Path, manifest: dict, probs: Problems) -> list[Shard]:
     """The run's games shards that count (a short one a longer one replaces does not), each
     one's footer checked; a shard that is not the run's is added to `probs`. Then the shards
     as a whole against the manifest: InputError naming the manifest, in one line, when they
     disagree with it."""
+    _check_folders(run_dir, manifest)
     listed = _listing(run_dir, probs)
     old = _superseded(listed, listed)
     footers = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from balance.errors import InputError
-from balance.rules import SCHEMA, available_profiles, load_profile, parse_overrides
+from balance.rules import SCHEMA, Typed, available_profiles, load_profile, parse_overrides
 
 
 @pytest.fixture(scope="module")
@@ -87,13 +87,25 @@ def test_describe_lists_every_rule_and_target(p1):
 
 
 def test_override_ints_from_text(p2):
-    q = p2.with_overrides({"hand_limit": "5", "steps": " 4 "}, "--set")
+    q = p2.with_overrides({"hand_limit": Typed("5"), "steps": Typed(" 4 ")}, "--set")
     assert q["hand_limit"] == 5 and q["steps"] == 4
     assert p2["hand_limit"] == 4  # the original is untouched
 
 
+@pytest.mark.parametrize("overrides,field", [
+    ({"hand_limit": "5"}, "hand_limit"), ({"tunnels": "true"}, "tunnels"),
+    ({"crisis_targets.Master": "80"}, "crisis_targets.Master"),
+])
+def test_text_from_a_file_is_not_read_as_a_number_or_a_switch(overrides, field):
+    # `hand_limit = "5"` in a TOML file is a type error, as `players = 2.0` is; only text
+    # typed on the command line (--set) is read as the rule's type.
+    with pytest.raises(InputError) as exc:
+        load_profile("2e", overrides, source="exp.toml")
+    assert any(p.field == field for p in exc.value.problems), _problems(exc)
+
+
 def test_override_crisis_target_by_name():
-    q = load_profile("2e", {"crisis_targets.Master": "80"})
+    q = load_profile("2e", {"crisis_targets.Master": Typed("80")})
     assert q.crisis_targets["Master"] == 80
     assert q.crisis_targets["Apprentice"] == 35
     assert q.crisis_target("Master") == 80
@@ -110,6 +122,7 @@ def test_override_crisis_targets_table(p1):
     ("0", False), ("yes", True), ("no", False), (True, True), (False, False),
 ])
 def test_override_booleans(p1, raw, expected):
+    raw = Typed(raw) if isinstance(raw, str) else raw
     q = p1.with_overrides({"tunnels": raw, "burn_from_hands": raw}, "--set")
     assert q["tunnels"] is expected
     assert q["burn_from_hands"] is expected
@@ -142,6 +155,7 @@ def test_overrides_via_parse_overrides():
     ({"players_min": "7", "players_max": "6"}, "players_min", "above players_max 6"),
 ])
 def test_bad_overrides_are_rejected_naming_the_field(overrides, field, phrase):
+    overrides = {k: Typed(v) if isinstance(v, str) else v for k, v in overrides.items()}
     with pytest.raises(InputError) as exc:
         load_profile("2e", overrides, source="--set")
     probs = exc.value.problems

@@ -1,0 +1,50 @@
+"""Issue 25, the lead's own repeat of the fault hunt: cases outside the issue's examples that
+got a misleading message or were accepted wrongly. The harness is tests/fuzz.py."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.fuzz import Case, assert_refused_cleanly, copy_run, exp, make_base_runs
+
+
+@pytest.fixture(scope="module", autouse=True)
+def base_runs(tmp_path_factory):
+    make_base_runs(tmp_path_factory.mktemp("fuzz-base"))
+
+
+def report_of(damage):
+    def make(tmp):
+        run = copy_run(tmp)
+        damage(run)
+        return ["report", str(run), "--out", str(tmp / "report")]
+    return make
+
+
+def _games_a_file(run):
+    shutil.rmtree(run / "games")
+    (run / "games").write_text("not a folder", encoding="utf-8")
+
+
+CASES: dict[str, Case] = {
+    # A file in place of games/ read as a run of no games: "field 'cards_burned' is missing".
+    "games-a-file-report": Case("run folder", report_of(_games_a_file),
+                                ("games", "is not a folder")),
+    # A lost rooms/ read as a run that never recorded rooms: a report without room sections.
+    "rooms-folder-lost-report": Case("run folder", report_of(
+        lambda run: shutil.rmtree(run / "rooms")), ("rooms", "missing", "delete")),
+    # Text where a rule wants a number was read as the number; `players = 2.0` is refused.
+    "rule-number-as-text": Case("experiment", exp(append='[rules]\nhand_limit = "5"\n'),
+                                ("fz.toml", "'hand_limit'", "whole number", "'5'")),
+    "rule-switch-as-text": Case("experiment", exp(append='[rules]\ntunnels = "yes"\n'),
+                                ("fz.toml", "'tunnels'", "true or false")),
+    "grid-rule-as-text": Case("experiment", exp(append='[grid]\nhand_limit = [4, "5"]\n'),
+                              ("fz.toml", "'hand_limit'", "whole number")),
+}
+
+
+@pytest.mark.parametrize("case_id", sorted(CASES))
+def test_bad_input_is_refused_cleanly(case_id, tmp_path, cli):
+    assert_refused_cleanly(CASES[case_id], tmp_path, cli)
