@@ -11,9 +11,11 @@ Out of memory, polars aborts the whole process (a Rust allocation failure: SIGAB
 allocation for ever; neither can be caught in Python. So the work that reads a whole run
 back after its games are saved (`balance run`'s closing summary, `balance report`) runs in
 a fresh Python process (`in_child`), with OpenBLAS on one thread, and its death is turned
-into one message (OutOfMemory) by the command, which knows what is saved. That costs the
-child's start and imports, about 0.3 s over doing the work in the command's own process
-(README, Performance).
+into one message (OutOfMemory) by the command, which knows what is saved; so is a child that
+uses no processor time for a minute (pyarrow, short of address space, waits for ever on a
+thread it could not start). That costs the
+child's start, about 0.2 s over doing the work in the command's own process (README, The
+report at scale).
 """
 
 from __future__ import annotations
