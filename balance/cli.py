@@ -37,10 +37,9 @@ def os_problem(e: OSError) -> InputError:
 
 
 class Commands(TyperGroup):
-    """One handler around every command: bad input, a file the system would not write, too
-    little memory and SIGTERM are each one message and an exit status, never a traceback.
-    SIGXFSZ is ignored meanwhile, so a file-size limit is a failed write (EFBIG), not a
-    killed process."""
+    """One handler around every command: bad input, a file the system would not write (a
+    full disk, a read-only folder, a file-size limit), too little memory and SIGTERM are
+    each one message and an exit status, never a traceback."""
 
     def invoke(self, ctx):
         with signals():

@@ -1,10 +1,9 @@
-"""How a command meets what happens to its process: SIGTERM, a file-size limit, and running
-out of memory.
+"""How a command meets what happens to its process: SIGTERM, and running out of memory.
 
 SIGTERM (`kill PID`, a batch scheduler's stop) raises Terminated, a KeyboardInterrupt, so a
 command stops as it does on Ctrl-C: temporary files removed, finished shards kept, loky's
-workers shut down. SIGXFSZ is ignored, so that a file-size limit (`ulimit -f`) fails the
-write with EFBIG, which the command reports, instead of killing the process mid-write.
+workers shut down. (A file-size limit needs nothing here: Python ignores SIGXFSZ, so the
+write fails with EFBIG, an OSError the command reports.)
 
 Out of memory, polars aborts the whole process (a Rust allocation failure: SIGABRT, exit
 134), and OpenBLAS, loading with too little memory for its threads' buffers, retries the
@@ -50,18 +49,16 @@ def _terminate(signum, frame):
 
 @contextlib.contextmanager
 def signals():
-    """SIGTERM raises Terminated and SIGXFSZ is ignored while a command runs; the previous
-    handlers come back after it (the command may run inside a test's process)."""
+    """SIGTERM raises Terminated while a command runs; the previous handler comes back after
+    it (the command may run inside a test's process)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old_term = signal.signal(signal.SIGTERM, _terminate)
-    old_fsz = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    old = signal.signal(signal.SIGTERM, _terminate)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old_term)
-        signal.signal(signal.SIGXFSZ, old_fsz)
+        signal.signal(signal.SIGTERM, old)
 
 
 def stop_workers() -> None:

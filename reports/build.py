@@ -71,7 +71,7 @@ def _publish(out_dir: Path, page: bytes, figures: dict[str, bytes]) -> Path:
                 tmp.unlink()
         raise
     for name in sorted(earlier - set(figures)):
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError):
             (fig_dir / name).unlink()  # a link is removed, never what it points to
     files.write_atomic(fig_dir / FIGURE_LIST, "".join(f"{n}\n" for n in sorted(figures))
                        .encode("utf-8"))

@@ -207,7 +207,7 @@ def _one_error(stderr: str) -> str:
 def test_a_report_that_cannot_be_written_leaves_the_earlier_one_whole(tmp_path, cli):
     """A file-size limit stops the writing half-way through the figures; the earlier report,
     its figures and the designer's own picture are as they were, and no temporary file is
-    left (the old code deleted every figure first, and SIGXFSZ killed it)."""
+    left (the old code deleted every figure first, then stopped with a traceback)."""
     out = tmp_path / "out"
     assert cli("report", BASE["run"], "--out", out).exit_code == 0
     (out / FIGURES / "mine.png").write_bytes(b"the designer's own picture")
@@ -233,9 +233,13 @@ def test_planted_temporary_links_are_never_written_through(tmp_path, cli):
     os.symlink(victim, out / f"{PAGE}.tmp")
     for name in ("crisis-curve-2e.png", "burn-deck-2e.png", "rooms-crisis-2e.png"):
         os.symlink(victim, out / FIGURES / f"{name}.tmp")
+    other = tmp_path / "other.html"
+    other.write_text("a page that is not this report")
+    os.symlink(other, out / PAGE)  # replaced by the page, never written through
     r = cli("report", BASE["run"], "--out", out)
     assert r.exit_code == 0, r.output
     assert victim.read_text() == "not the report's"
+    assert other.read_text() == "a page that is not this report"
     assert (out / PAGE).stat().st_size > 1000 and not (out / PAGE).is_symlink()
 
 
