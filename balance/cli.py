@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import typer
+from typer.core import TyperGroup
 
 from balance.errors import InputError, Problem
-
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Gem Rush balance toolkit: validate content, play and measure games.")
+from balance.guard import OutOfMemory, Terminated, signals, stop_workers
 
 
 def fail(err: InputError) -> None:
@@ -17,6 +17,54 @@ def fail(err: InputError) -> None:
     for p in err.problems:
         typer.echo(f"error: {p}", err=True)
     raise typer.Exit(2)
+
+
+# What to do about a file the system would not write, by the error's number.
+OS_ADVICE = {errno.ENOSPC: "free some space", errno.EDQUOT: "free some space",
+             errno.EROFS: "write somewhere writable (--out)",
+             errno.EACCES: "write somewhere writable (--out)",
+             errno.EPERM: "write somewhere writable (--out)",
+             errno.EFBIG: "raise the file-size limit (ulimit -f)"}
+
+
+def os_problem(e: OSError) -> InputError:
+    """A file the system would not write or read, as one message naming it; nothing is
+    half-written (every file is written whole to a temporary name, then renamed)."""
+    advice = OS_ADVICE.get(e.errno, "fix this")
+    return InputError([Problem(str(e.filename or "a file"), "", "",
+                               f"{e.strerror or e}: {advice} and run the same command "
+                               "again")])
+
+
+class Commands(TyperGroup):
+    """One handler around every command: bad input, a file the system would not write (a
+    full disk, a read-only folder, a file-size limit), too little memory and SIGTERM are
+    each one message and an exit status, never a traceback."""
+
+    def invoke(self, ctx):
+        with signals():
+            try:
+                return super().invoke(ctx)
+            except InputError as e:
+                fail(e)
+            except OSError as e:
+                if e.errno == errno.EPIPE:  # `balance compare | head`: click's to handle
+                    raise
+                fail(os_problem(e))
+            except (MemoryError, OutOfMemory) as e:
+                detail = f" ({e})" if str(e) else ""
+                fail(InputError([Problem(f"balance {ctx.invoked_subcommand}", "", "",
+                                         f"not enough memory{detail}")]))
+            except KeyboardInterrupt as e:  # no worker outlives the command
+                stop_workers()
+                if not isinstance(e, Terminated):
+                    raise  # click's "Aborted!", exit 1
+                typer.echo("\ninterrupted by SIGTERM", err=True)
+                raise typer.Exit(143) from None
+
+
+app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
+                  help="Gem Rush balance toolkit: validate content, play and measure games.")
 
 
 @app.command()
@@ -80,12 +128,15 @@ def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default
          map_: Path = typer.Option(None, "--map", help="draw the final mine to this PNG"),
          ) -> None:
     """Play one game and print it turn by turn."""
+    from balance import files
     from balance.play import play_traced, prepare
     from balance.rules import parse_overrides
     from balance.trace import format_game
     from balance.tune_player import read_knobs
 
     try:
+        if map_ is not None:
+            files.check_new(map_, "--map")
         setup = prepare(edition, mode, players, heuristic, target, exhaust,
                         parse_overrides(set_), content,
                         seats=[x.strip() for x in seats.split(",")] if seats else None,
@@ -98,7 +149,7 @@ def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default
     if map_ is not None:
         from balance.mine_map import draw_mine
 
-        draw_mine(setup, st, map_)
+        files.write_new(map_, draw_mine(setup, st), "--map")
         typer.echo(f"map written to {map_}")
 
 
@@ -181,6 +232,7 @@ def content_(experiment: str = typer.Argument(..., help="experiment file, or a n
              ) -> None:
     """Write a variant's content (its box, with the experiment's patches applied) as a
     content file: playing that file plays the variant, game for game."""
+    from balance import files
     from balance.content import CONTENT_DIR
     from balance.experiment import load_experiment
 
@@ -189,8 +241,8 @@ def content_(experiment: str = typer.Argument(..., help="experiment file, or a n
         if variant >= len(exp.variants):
             raise InputError([Problem("--variant", "", "", f"the experiment has variants 0 to "
                                       f"{len(exp.variants) - 1}, got {variant}")])
-        if out is not None and out.exists():
-            raise InputError([Problem(str(out), "", "", "already exists; name a new file")])
+        if out is not None:
+            files.check_new(out, "--out")
     except InputError as e:
         fail(e)
     v = exp.variants[variant]
@@ -202,11 +254,7 @@ def content_(experiment: str = typer.Argument(..., help="experiment file, or a n
     if out is None:
         typer.echo(head + text, nl=False)
         return
-    try:
-        out.write_text(head + text, encoding="utf-8")
-    except OSError as e:
-        typer.echo(f"error: {out}: cannot write ({e.strerror or e})", err=True)
-        raise typer.Exit(2) from None
+    files.write_new(out, (head + text).encode("utf-8"), "--out")
     typer.echo(f"variant {variant} ({v.label}): content written to {out}")
 
 
@@ -236,8 +284,6 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
         rooms_taken_out,
     )
     from balance.runner import RunFailed, run_experiment
-    from reports.ablation import ranking_text
-    from reports.compare import compare_run
 
     try:
         if how not in ABLATE_MODES:
@@ -274,14 +320,16 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
                            on_start=lambda total, done: bar.update(task, total=total,
                                                                    completed=done),
                            on_shard=lambda k: bar.advance(task, k))
-            cmp = compare_run(out / exp.name)
         except InputError as e:
             fail(e)
         except RunFailed as e:
             typer.echo(f"error: {out / exp.name}: the run failed: {e}. Run the same command "
                        "again to resume", err=True)
             raise typer.Exit(1) from None
-    typer.echo(ranking_text(cmp, how))
+        except KeyboardInterrupt as e:
+            stopped(bar, e, out / exp.name)
+    # The ranking is the ablation run's headline.
+    typer.echo(closing_headline(out / exp.name, len(exp.variants) * (games or exp.games)))
 
 
 def _turn_span(text: str) -> tuple[int, int]:
@@ -418,13 +466,13 @@ def tune_player_(name: str = typer.Argument("greedy", help="the player to tune")
     check the result against the defaults on fresh games with a paired interval."""
     from rich.progress import Progress
 
+    from balance import files
     from balance.rules import parse_overrides
     from balance.tune_player import tune_player, write_knobs
 
-    if out is not None and out.is_dir():
-        fail(InputError([Problem("--out", "", "", f"{out} is a folder; name a file to write "
-                                 "the knobs to")]))
     try:
+        if out is not None:  # refused before the tuning, not after it
+            files.check_new(out, "--out")
         counts = _player_counts(players)
         overrides = parse_overrides(set_)
         with Progress(transient=True) as bar:
@@ -450,11 +498,8 @@ def tune_player_(name: str = typer.Argument("greedy", help="the player to tune")
                f"{r.tuned - r.default:+.3f} (paired 95% interval {r.diff_low:+.3f} to "
                f"{r.diff_high:+.3f})")
     if out is not None:
-        try:
-            write_knobs(r, out, f"balance tune-player {name} --edition {edition} --mode {mode} "
-                        f"--players {shown} --games {games} --evaluations {evaluations}")
-        except OSError as e:
-            fail(InputError([Problem("--out", "", "", f"cannot write {out}: {e.strerror}")]))
+        write_knobs(r, out, f"balance tune-player {name} --edition {edition} --mode {mode} "
+                    f"--players {shown} --games {games} --evaluations {evaluations}")
         typer.echo(f"knobs written to {out}; play them with `balance play --knobs {out}`")
 
 
@@ -585,11 +630,8 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         typer.echo(f"error: {out / exp.name}: the run failed: {e}. Every finished shard is "
                    "saved; run the same command again to resume", err=True)
         raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        bar.stop()
-        typer.echo(f"\ninterrupted: every finished shard is saved in {out / exp.name}; run the "
-                   "same command again to resume", err=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as e:
+        stopped(bar, e, out / exp.name)
     bar.stop()
     if precision is not None:
         _say_rounds(rounds)
@@ -603,13 +645,34 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         typer.echo(f"{report.shards} shards in {report.run_dir} (read them with "
                    "balance.store.read_run)")
         run_dir = report.run_dir
-    from reports.headline import headline
+    saved = len(exp.variants) * (rounds.games if precision is not None else games or exp.games)
+    typer.echo("")
+    typer.echo(closing_headline(run_dir, saved))
+
+
+def closing_headline(run_dir: Path, games: int) -> str:
+    """The headline of a run whose games are saved, read back in a child process: out of
+    memory there is one message that names the saved games, not an abort."""
+    from balance.guard import in_child
 
     try:
-        typer.echo("")
-        typer.echo(headline(run_dir))
-    except InputError as e:
-        fail(e)
+        return in_child("reports.headline:headline", run_dir)
+    except OutOfMemory as e:
+        raise InputError([Problem(str(run_dir), "", "", f"not enough memory to read the games "
+                                  f"back for the summary ({e}); all {games:,} games are saved "
+                                  f"in {run_dir}: write their report with `balance report "
+                                  f"{run_dir}` where more memory is free")]) from None
+
+
+def stopped(bar, e: KeyboardInterrupt, run_dir: Path) -> None:
+    """Ctrl-C or SIGTERM during a run: no worker outlives it, and the message says what is
+    kept. Exit 130 for Ctrl-C, 143 for SIGTERM (128 + the signal, as a shell reports it)."""
+    bar.stop()
+    stop_workers()
+    how = "terminated (SIGTERM)" if isinstance(e, Terminated) else "interrupted"
+    typer.echo(f"\n{how}: every finished shard is saved in {run_dir}; run the same command "
+               "again to resume", err=True)
+    raise typer.Exit(143 if isinstance(e, Terminated) else 130) from None
 
 
 def _say_rounds(rounds) -> None:
@@ -728,7 +791,8 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
     # million games aggregates 200 shards one after another, and would hold every one's
     # pages at once. Read when polars is first imported, so set before that.
     os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
-    from reports.build import build_report
+    from balance import files
+    from balance.guard import in_child
 
     try:
         try:
@@ -739,9 +803,17 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
             raise InputError([Problem("--levels", "", "", "must be win rates in percent, "
                                       f"strictly between 0 and 100, e.g. 90,70,50, got "
                                       f"{levels!r}")])
-        page = build_report(run_dirs, out, tuple(sorted(set(chosen), reverse=True)))
+        if out is not None:
+            files.check_dir(out, "--out")
+        # In a child process: out of memory, polars aborts the process it runs in.
+        page = in_child("reports.build:build_report", run_dirs, out,
+                        tuple(sorted(set(chosen), reverse=True)))
     except InputError as e:
         fail(e)
+    except OutOfMemory as e:
+        fail(InputError([Problem(", ".join(map(str, run_dirs)), "", "", f"not enough memory "
+                                 f"to write the report ({e}); nothing was written: free "
+                                 "some memory, or report fewer runs at once")]))
     typer.echo(f"report written to {page}")
 
 

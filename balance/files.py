@@ -111,16 +111,24 @@ def refuse_link(path: Path | str, field: str = "") -> None:
                     field)
 
 
-def safe_dir(path: Path | str, field: str = "") -> Path:
-    """The folder a user named (`--out`), created with its parents if needed; InputError if
-    it, or a parent, is a file. A link the user made to a folder is their own layout and is
-    followed; the folders inside it that the toolkit owns go through owned_dir."""
+def check_dir(path: Path | str, field: str = "") -> Path:
+    """safe_dir's checks without creating anything: for a command that must refuse a bad
+    `--out` before it works, and create the folder only once it has something whole to
+    write."""
     path = Path(path)
     for p in (path, *path.parents):
         if os.path.lexists(p):
             if not p.is_dir():
                 raise _fail(p, "is a file, not a folder: name a folder", field)
             break
+    return path
+
+
+def safe_dir(path: Path | str, field: str = "") -> Path:
+    """The folder a user named (`--out`), created with its parents if needed; InputError if
+    it, or a parent, is a file. A link the user made to a folder is their own layout and is
+    followed; the folders inside it that the toolkit owns go through owned_dir."""
+    path = check_dir(path, field)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -143,23 +151,77 @@ def owned_dir(parent: Path | str, name: str) -> Path:
     return path
 
 
-def write_atomic(path: Path | str, data: bytes) -> None:
-    """Write `data` to `path` whole or not at all: a unique temporary file created
-    exclusively beside it, synced, then renamed over it. The folder must exist (safe_dir);
-    OSError (a full disk, a read-only folder) propagates, and no temporary file is left."""
+def write_temp(path: Path | str, data: bytes) -> Path:
+    """`data` in a unique temporary file created exclusively beside `path`, synced, for the
+    caller to rename over `path` (write_atomic) or to remove. The folder must exist
+    (safe_dir). OSError (a full disk, a read-only folder, a file-size limit) propagates,
+    naming `path`, and no temporary file is left."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
+    except BaseException as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if isinstance(e, OSError):  # named by the file meant, not the temporary one
+            e.filename = str(path)
+        raise
+    return Path(tmp)
+
+
+def write_atomic(path: Path | str, data: bytes) -> None:
+    """Write `data` to `path` whole or not at all: write_temp, then renamed over it (a
+    rename replaces a link at `path`, never what it points to). OSError propagates, naming
+    `path`, and no temporary file is left."""
+    tmp = write_temp(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def check_new(path: Path | str, field: str = "") -> Path:
+    """write_new's checks, for a command to make before its work: InputError if `path`
+    exists (a file, a folder, a device such as /dev/full, a link) or its folder does not."""
+    path = Path(path)
+    if os.path.lexists(path):
+        raise _fail(path, "already exists; name a new file (the toolkit never overwrites a "
+                    "file)", field)
+    if not path.parent.is_dir():
+        raise _fail(path, f"its folder {path.parent} does not exist; create it first, or "
+                    "name a file in an existing folder", field)
+    return path
+
+
+def write_new(path: Path | str, data: bytes, field: str = "") -> None:
+    """Write `data` to a file that must not exist yet (`--out FILE`, `--map`): the toolkit
+    never overwrites a file a user named, nor writes into a device such as /dev/full. The
+    whole file appears at once, and only if nothing took the name meanwhile: the temporary
+    file is hard-linked to `path`, which fails if `path` exists. InputError as check_new;
+    OSError (a full disk) propagates, naming `path`, and nothing is left behind."""
+    path = check_new(path, field)
+    tmp = write_temp(path, data)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise _fail(path, "already exists; name a new file (the toolkit never overwrites a "
+                    "file)", field) from None
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.EOPNOTSUPP):
+            raise
+        check_new(path, field)  # a file system without hard links: check, then rename
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def temp_path(path: Path | str) -> Path:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import io
 
 import matplotlib
 
@@ -26,7 +26,8 @@ def gem_codes(names: list[str]) -> list[str]:
     return codes
 
 
-def draw_mine(setup: Setup, st, path: Path | str) -> None:
+def draw_mine(setup: Setup, st) -> bytes:
+    """The final mine as a PNG file's bytes (the caller writes them: files.write_new)."""
     tb = setup.tables
     n = int(st.sc[S_PLACED])
     xs = [int(st.pl_x[i]) for i in range(n)]
@@ -73,5 +74,7 @@ def draw_mine(setup: Setup, st, path: Path | str) -> None:
     key = "\n".join(", ".join(pairs[k:k + 6]) for k in range(0, len(pairs), 6))
     ax.set_title(f"Final mine. Door labels: cost (gem codes) and points\n{key}", fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
     plt.close(fig)
+    return buf.getvalue()

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from balance import files
 from balance.errors import Problems
 from balance.play import play_batch, prepare
 from balance.seeds import game_seeds
@@ -159,6 +160,8 @@ def tune_player(name: str, edition: str | None, mode: str, players: int | list[i
 
 
 def write_knobs(result: TuneResult, path: Path, how: str) -> None:
+    """The tuned knobs as a TOML file that `balance play --knobs` reads, at `path`, which
+    must not exist yet (files.write_new: InputError naming it if it does)."""
     lines = [f"# Knobs of {result.player!r} tuned by `{how}`.",
              f"# {result.objective}: {result.tuned:.3f} against {result.default:.3f} with the "
              f"defaults on {result.validation_games} fresh games (paired 95% interval of the "
@@ -170,7 +173,7 @@ def write_knobs(result: TuneResult, path: Path, how: str) -> None:
         lines[2:2] = [f"#   {c.players} players: {c.tuned:.3f} against {c.default:.3f} "
                       f"({c.diff_low:+.3f} to {c.diff_high:+.3f})" for c in result.by_players]
     lines += [f"{k} = {v!r}" for k, v in result.knobs.items()]  # repr: read back exactly
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files.write_new(path, ("\n".join(lines) + "\n").encode("utf-8"), "--out")
 
 
 def read_knobs(path: str | Path) -> dict[str, float]:

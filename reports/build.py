@@ -7,18 +7,24 @@ run directory, with every figure also saved as a PNG in `figures/` beside it for
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Protocol
 
 import polars as pl
 
+from balance import files
 from balance.errors import InputError, Problem
 from reports.analysis import analyse
 from reports.page import build_sections, render
 
 PAGE = "report.html"
 FIGURES = "figures"
+# The figures the last report wrote, one name a line: a report deletes only these, never a
+# picture the user put beside them.
+FIGURE_LIST = "written-by-report.txt"
+LIST_LIMIT = 4 * files.MiB
 
 
 class RunData(Protocol):
@@ -32,23 +38,56 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     """Analyse the run, write `report.html` and `figures/*.png` into `out_dir`; return the
     page's path. The same data always gives the same bytes. `comparisons`: (run name,
     reports.compare.Comparison) for the Comparison section."""
-    out_dir = Path(out_dir)
+    out_dir = files.check_dir(out_dir)
+    files.refuse_link(out_dir / FIGURES)  # before the work, as well as before the writing
     a = analyse(data.games, data.rooms, data.manifest, levels)
     sections = build_sections(a, comparisons)
     title = f"Gem Rush balance report: {a.manifest.get('experiment') or out_dir.name}"
     html = render(sections, title)
 
-    fig_dir = out_dir / FIGURES
-    fig_dir.mkdir(parents=True, exist_ok=True)
-    for old in fig_dir.glob("*.png"):  # figures of an earlier report that this one lacks
-        old.unlink()
-    for s in sections:
-        for b in s.blocks:
-            for f in b.figures:
-                _write_atomic(fig_dir / f.name, f.png)
-    page = out_dir / PAGE
-    _write_atomic(page, html.encode("utf-8"))
-    return page
+    figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
+    return _publish(out_dir, html.encode("utf-8"), figures)
+
+
+def _publish(out_dir: Path, page: bytes, figures: dict[str, bytes]) -> Path:
+    """Write the page and its figures whole or not at all, then delete the figures an
+    earlier report recorded as its own (FIGURE_LIST) that this one lacks; never any other
+    file. Everything is written to exclusive temporary names first: a failure (a full disk,
+    a read-only folder, an interrupt) removes them and leaves the earlier report as it was.
+    A `figures/` that is a link is refused before anything is written."""
+    out_dir = files.safe_dir(out_dir)
+    fig_dir = files.owned_dir(out_dir, FIGURES)
+    earlier = _recorded(fig_dir)
+    targets = [fig_dir / name for name in figures] + [out_dir / PAGE]
+    staged: list[Path] = []
+    try:
+        for target, data in zip(targets, [*figures.values(), page], strict=True):
+            staged.append(files.write_temp(target, data))
+        for tmp, target in zip(staged, targets, strict=True):
+            os.replace(tmp, target)
+    except BaseException:
+        for tmp in staged:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        raise
+    for name in sorted(earlier - set(figures)):
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+            (fig_dir / name).unlink()  # a link is removed, never what it points to
+    files.write_atomic(fig_dir / FIGURE_LIST, "".join(f"{n}\n" for n in sorted(figures))
+                       .encode("utf-8"))
+    return out_dir / PAGE
+
+
+def _recorded(fig_dir: Path) -> set[str]:
+    """The figures the last report wrote into fig_dir, by its FIGURE_LIST; only plain PNG
+    names, so an edited list cannot reach outside the folder."""
+    path = fig_dir / FIGURE_LIST
+    if not os.path.lexists(path):
+        return set()
+    text = files.read_bytes(path, "list of a report's figures", LIST_LIMIT).decode(
+        "utf-8", errors="replace")
+    return {n for n in text.splitlines()
+            if n.endswith(".png") and n == Path(n).name and not n.startswith(".")}
 
 
 def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
@@ -104,9 +143,3 @@ def comparisons_of(dirs: list[Path], manifests: list[dict]) -> list:
         if cmp.differences.height:
             out.append((str(manifest.get("experiment") or d.name), cmp))
     return out
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)

@@ -4,6 +4,7 @@ empty table, the same bytes twice, and a clear word for whatever the run lacks."
 from __future__ import annotations
 
 import base64
+import importlib
 import re
 import sys
 import types
@@ -12,6 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from balance import guard
 from balance.errors import InputError
 from reports import text
 from reports.build import FIGURES, PAGE, build_report, write_report
@@ -157,6 +159,9 @@ def _install_store(monkeypatch, make_run, missing=()):
     module.read_run = read_run
     module.read_manifest = lambda run_dir: read_run(run_dir).manifest
     monkeypatch.setitem(sys.modules, "balance.store", module)
+    # `balance report` works in a child process, which would not see the fake module.
+    monkeypatch.setattr(guard, "in_child", lambda target, *args: getattr(
+        importlib.import_module(target.split(":")[0]), target.split(":")[1])(*args))
 
 
 @pytest.fixture
