@@ -348,8 +348,8 @@ def test_compile_rules_rejects_bad_target_and_exhaust_in_rush():
 
 
 def test_compile_rules_uses_overridden_profile():
-    p = load_profile("2e", {"rush_target_large": "12", "crisis_targets.Master": "80",
-                            "hand_limit": "6"})
+    p = load_profile("2e", {"rush_target_large": 12, "crisis_targets.Master": 80,
+                            "hand_limit": 6})
     assert compile_rules(p, "rush", 6).target == 12
     assert compile_rules(p, "crisis", 2).target == 80
     assert compile_rules(p, "crisis", 2).hand_limit == 6
