@@ -19,7 +19,8 @@ def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games:
 
     The same games, seed for seed, as `balance run` plays for a variant with these parameters
     in an experiment with this seed (game i's seed depends only on `seed` and i). Columns: see
-    README, "The games table". Bad arguments raise balance.errors.InputError.
+    the guide, balance/docs/guide/reference/tables.md. Bad arguments raise
+    balance.errors.InputError.
     """
     from balance.experiment import simulation
     from balance.runner import simulate_tables
