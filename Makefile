@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 BALANCE := $(VENV)/bin/balance
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: all main report test lint bench clean
+.PHONY: all main report test lint bench docs clean
 
 all: main
 
@@ -53,6 +53,19 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BALANCE) bench
 
+# The guide (balance/docs/guide/) as a site in balance/docs/site/. The docs extra
+# (mkdocs-material) is installed here only, so a fresh `make` stays lean. The CLI reference is
+# written from the commands first; --strict fails on a broken link or a page not in the nav.
+DOCS_STAMP := $(VENV)/.docs-stamp
+
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[dev,docs]"
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(PY) -m balance.docs.gen_cli
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet -f balance/docs/mkdocs.yml
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache balance/docs/site
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

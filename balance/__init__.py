@@ -19,9 +19,9 @@ def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games:
 
     The same games, seed for seed, as `balance run` plays for a variant with these parameters
     in an experiment with this seed (game i's seed depends only on `seed` and i). Columns: see
-    README, "The games table". Bad arguments (of a wrong type too) raise
-    balance.errors.InputError, with the message `balance run` gives for the same field; `jobs`
-    None is one worker per core.
+    the guide, balance/docs/guide/reference/tables.md. Bad arguments (of a wrong type too)
+    raise balance.errors.InputError, with the message `balance run` gives for the same field;
+    `jobs` None is one worker per core.
     """
     from balance.errors import InputError, Problem
     from balance.experiment import simulation

@@ -1,6 +1,7 @@
-"""Engine speed, measured the way the README reports it (never asserted in tests):
-games per second for 2nd-edition Crisis, 4 players, greedy, to exhaustion, on one core with a
-warm cache; the same without the JIT; compile time with a cold cache; start-up with a warm one."""
+"""Engine speed, measured the way the guide reports it (results/performance.md; never asserted
+in tests): games per second for 2nd-edition Crisis, 4 players, greedy, to exhaustion, on one
+core with a warm cache; the same without the JIT; compile time with a cold cache; start-up with
+a warm one."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """What is in the box: gem types, gem cards, room tiles and skills, loaded from TOML.
 
 `load_content` validates a file completely and raises `InputError` with every problem found;
-a `Content` that exists is therefore valid. The format is documented in README.md.
+a `Content` that exists is therefore valid. The format is documented in
+balance/docs/guide/reference/content.md.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ The bounds, and why:
   the choice of X can each hold every gem card, and a room can move to 4 cells per tile: so the
   box holds at most MAX_CARDS cards and MAX_TILES tiles, and no ability count exceeds
   MAX_CARDS.
-- The games table stores turns and scores as Int16 (README, "The games table"): a variant
+- The games table stores turns and scores as Int16 (guide: reference/tables.md): a variant
   whose longest possible game or highest possible score exceeds COLUMN_MAX is refused. A
   Crisis or Rush target above COLUMN_MAX could never be reached, and is refused too.
 - The rooms table stores a tile's ability uses and the cards they gained as Int32: a tile can

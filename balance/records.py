@@ -1,7 +1,7 @@
 """From the engine's per-game record arrays (balance.play.Batch) to the games and rooms tables.
 
-The columns are a stable interface (README, "The games table"); the engine's own column
-layout (R_*, RM_* in balance/engine/game_nb.py) stays private to this module.
+The columns are a stable interface (the guide: balance/docs/guide/reference/tables.md); the
+engine's own column layout (R_*, RM_* in balance/engine/game_nb.py) stays private to this module.
 """
 
 from __future__ import annotations

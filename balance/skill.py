@@ -17,7 +17,7 @@ Every skill breaks one rule. The effect says which, and `uses` how often per tur
 
 G is a gem or `own`, the holder's dwarf colour. A and B are gems, `own`, or `kept`: one of the
 card's own gems, the player picks which. A card shows at most two gems, so "an extra gem"
-replaces the card's other gem (the README's skills section says how each named skill reads).
+replaces the card's other gem (the guide's reference/skills.md says how each named skill reads).
 A condition (`showing G`) reads the card's printed gems, never what a skill made it show: one
 skill's gems never meet another skill's condition (the rulebook's Magic Circle examples).
 Every use is a decision the engine offers; nothing happens on a player's behalf.
@@ -103,7 +103,8 @@ def parse_effect(text: str, gem_names: set[str]) -> Effect:
                          f"(at most {MAX_TEXT})")
     t = " ".join(text.split())
     if not t:
-        raise SkillError("is empty: a skill needs an effect (see the README's skills section)")
+        raise SkillError("is empty: a skill needs an effect (see the guide, "
+                         "balance/docs/guide/reference/skills.md)")
     w = t.split(" ")
     if t == "ability again":
         return Effect(SK_AGAIN)

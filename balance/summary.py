@@ -61,7 +61,8 @@ def format_summary(s: dict) -> str:
         "  door points (points: doors)   " + row(s["door_points"]),
     ]
     if s["skills"]:
-        lines.append(f"  skills      {s['skills']} (not yet played by the engine)")
+        lines.append(f"  skills      {s['skills']} (dealt and played as the rule profile's "
+                     "`skills` field says)")
     if s["reconstructed"]:
         lines.append("  note: the file says its component list is reconstructed")
     return "\n".join(lines)

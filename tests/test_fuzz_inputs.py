@@ -54,6 +54,9 @@ def _ablate_long_name(tmp):
     return ["ablate", str(path), "--out", str(tmp / "runs"), "--jobs", "1"]
 
 
+ABLATE_LINES = 'players = 2\ncontent = "mini.toml"\nablate = "out"'
+GONE = '\n[patches.gone]\nselect = { rooms = "Ruby Shaft" }\ncopies = 0\n'
+
 CASES: dict[str, Case] = {
     # -- item 18: a value of the wrong type in an experiment file --------------------------
     "exp-heuristic-list": Case("experiment", exp("players = 2", 'players = 2\nheuristic = '
@@ -129,6 +132,10 @@ CASES: dict[str, Case] = {
     # -- item 5: two content files of one name are two inputs ----------------------------
     "resume-same-name-box-edited": Case("run folder", _same_name_boxes,
                                         ("fz", "content/a/box.toml changed")),
+    # -- item 25: an ablation says what it cannot do in its own words ------------------------
+    "ablate-last-room": Case("experiment", exp("players = 2", ABLATE_LINES, append=GONE),
+                             ("variant 1 (ablate=Electrum Vein)", "'ablate'",
+                              "room 'Electrum Vein' cannot be taken out of the box")),
 }
 
 
@@ -139,12 +146,6 @@ def test_bad_input_is_refused_cleanly(case_id, tmp_path, cli):
 
 # -- item 25: an ablation says what it cannot do in its own words ------------------------
 
-ABLATE_MINI = EXPERIMENT.replace("players = 2", 'players = 2\ncontent = "mini.toml"\n'
-                                 'ablate = "out"')
-GONE = '\n[patches.gone]\nselect = { rooms = "Ruby Shaft" }\ncopies = 0\n'
-CASES["ablate-last-room"] = Case("experiment", exp(ABLATE_MINI, ABLATE_MINI + GONE),
-                                 ("variant 1 (ablate=Electrum Vein)", "'ablate'",
-                                  "room 'Electrum Vein' cannot be taken out of the box"))
 
 # A third action room, so that either of the others can go.
 SPARE = PLAYABLE_TOML.replace("room_tiles = 5", "room_tiles = 6") + """

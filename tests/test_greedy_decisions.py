@@ -1,5 +1,5 @@
-"""Single decisions of greedy, pinning what the README promises of it (the whole-game tests
-only show that it plays legally)."""
+"""Single decisions of greedy, pinning what the guide promises of it (developers/players.md;
+the whole-game tests only show that it plays legally)."""
 
 from __future__ import annotations
 
@@ -257,8 +257,8 @@ def test_between_doors_of_equal_points_turns_a_new_tile_towards_the_one_the_hand
     """rotate_points is 2.0 (it was 4.6): between two rotations that open doors worth 1
     point each, the one with a door the hand can pay now wins (at 4.6 a door worth a point
     counted for more unpaid than paid). The reference, overruling greedy's rotations, mostly
-    chose doors that cost less (README, "Rotate"); +0.27, +0.14 and +0.12 points a game at 1,
-    4 and 7 players on 4,000 fresh paired games."""
+    chose doors that cost less (guide: results/greedy-tuning.md, "Rotate"); +0.27, +0.14 and
+    +0.12 points a game at 1, 4 and 7 players on 4,000 fresh paired games."""
     from balance.engine.decisions import D_ROTATION
 
     sc = Scenario("2e", players=1, heuristic="greedy")

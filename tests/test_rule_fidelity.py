@@ -1,6 +1,6 @@
 """Rule fidelity: the deviations an independent audit found, each pinned by a test that failed
 before its fix, and the open readings of the rulebooks that became rule switches or stated
-rulings (README, "Rulings the engine adds")."""
+rulings (guide: reference/rulings.md)."""
 
 from __future__ import annotations
 

@@ -843,7 +843,7 @@ def test_2e_mine_cart_ride_is_free():
 
 
 def test_2e_mine_cart_rides_count_towards_the_free_move_cap():
-    # Not a rulebook rule but the engine's documented guard (README, rule profiles:
+    # Not a rulebook rule but the engine's documented guard (guide, reference/rule-profiles.md:
     # free_use_cap, "most free moves (free rooms, cart rides) in one movement phase").
     sc, _, (other,) = _carts(2)
     cap = sc.ru.free_use_cap

@@ -493,7 +493,7 @@ class Game:
 
     # -- skills ----------------------------------------------------------------------------
     def check_skill_deal(self):
-        """The variant's deal (RULINGS of the skill variants in the README)."""
+        """The variant's deal (the skill variants: the guide's reference/skills.md)."""
         self.deal_checked = True
         variant = self.rules.get("skills", "none")
         first = [s[0] for s in self.skills]
