@@ -828,19 +828,16 @@ def compare_(run_dir: Path = typer.Argument(..., metavar="RUN_DIR",
     """Compare every variant of a run with the baseline, on the games both played (the same
     seeds): each difference with a 95% interval that uses the pairing, and whether it
     survives Holm's correction over the whole table."""
-    import json
-
-    from reports.compare import compare_run
-    from reports.compare_text import full_table
+    from balance.guard import in_child
 
     try:
-        cmp = compare_run(run_dir, baseline)
-    except InputError as e:
-        fail(e)
-    if json_:
-        typer.echo(json.dumps(cmp.to_dict(), indent=1, ensure_ascii=False, allow_nan=False))
-    else:
-        typer.echo(full_table(cmp))
+        # In a child process: out of memory, polars aborts the process it runs in.
+        out = in_child("reports.compare_text:compare_output", run_dir, baseline, json_)
+    except OutOfMemory as e:
+        fail(InputError([Problem(str(run_dir), "", "", f"not enough memory to compare its "
+                                 f"variants ({e}): free some memory and run the same command "
+                                 "again")]))
+    typer.echo(out)
 
 
 def main() -> None:  # pragma: no cover - console entry

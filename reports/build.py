@@ -54,7 +54,9 @@ def _publish(out_dir: Path, page: bytes, figures: dict[str, bytes]) -> Path:
     earlier report recorded as its own (FIGURE_LIST) that this one lacks; never any other
     file. Everything is written to exclusive temporary names first: a failure (a full disk,
     a read-only folder, an interrupt) removes them and leaves the earlier report as it was.
-    A `figures/` that is a link is refused before anything is written."""
+    A `figures/` that is a link is refused before anything is written, and the folders a
+    failed report made are removed (only if empty, so nothing else can go with them)."""
+    made = [d for d in (Path(out_dir), Path(out_dir) / FIGURES) if not os.path.lexists(d)]
     out_dir = files.safe_dir(out_dir)
     fig_dir = files.owned_dir(out_dir, FIGURES)
     earlier = _recorded(fig_dir)
@@ -69,6 +71,9 @@ def _publish(out_dir: Path, page: bytes, figures: dict[str, bytes]) -> Path:
         for tmp in staged:
             with contextlib.suppress(OSError):
                 tmp.unlink()
+        for d in reversed(made):
+            with contextlib.suppress(OSError):
+                d.rmdir()
         raise
     for name in sorted(earlier - set(figures)):
         with contextlib.suppress(FileNotFoundError, IsADirectoryError):

@@ -260,3 +260,17 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
     for note in cmp.notes:
         out += _wrap(f"Note: {note}", "      ")
     return "\n".join(out)
+
+
+def compare_output(run_dir, baseline: int | None = None, as_json: bool = False) -> str:
+    """What `balance compare` prints: the full table, or the comparison as JSON. A function of
+    the run folder alone, so that the command can run it in a child process (out of memory,
+    polars aborts the process it runs in: balance/guard.py)."""
+    import json
+
+    from reports.compare import compare_run
+
+    cmp = compare_run(run_dir, baseline)
+    if as_json:
+        return json.dumps(cmp.to_dict(), indent=1, ensure_ascii=False, allow_nan=False)
+    return full_table(cmp)

@@ -284,7 +284,8 @@ def test_a_full_disk_and_a_read_only_folder_are_one_message(small_disk, cli):
     r = cli("report", BASE["run"], "--out", small_disk / "report")
     assert r.exit_code == 2, r.output
     assert "No space left on device: free some space" in _one_error(r.stderr)
-    assert sorted(p.name for p in small_disk.rglob("*")) == ["figures", "fill", "report"]
+    # Nothing half-written: not even the empty folders the failed report made.
+    assert sorted(p.name for p in small_disk.rglob("*")) == ["fill"]
     (small_disk / "fill").unlink()
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     r = cli("report", BASE["run"], "--out", small_disk / "report")
@@ -302,6 +303,15 @@ def test_a_report_under_a_memory_limit_is_one_message(tmp_path):
     line = _one_error(err)
     assert "not enough memory to write the report" in line and "nothing was written" in line
     assert not (tmp_path / "out").exists()
+
+
+def test_a_comparison_under_a_memory_limit_is_one_message(tmp_path):
+    """The old code compared in the command's own process: under a limit it aborted
+    (`terminate called without an active exception`, a C++ abort) or spun."""
+    proc = _cli_process(["compare", BASE["run"]], {resource.RLIMIT_AS: 500 * MiB})
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 2, err
+    assert "not enough memory to compare its variants" in _one_error(err)
 
 
 LIMITED_SUMMARY = f"""
