@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ import balance
 from balance import store
 from balance.errors import InputError
 from balance.experiment import load_experiment
-from balance.runner import run_experiment
+from balance.runner import execute, jobs_for, run_experiment
 
 EXPERIMENT = """\
 [experiment]
@@ -363,3 +364,17 @@ def test_open_ended_crisis_games_have_no_win_or_target_turn():
     assert fixed["won"].is_not_null().all()
     # the same games: reaching 20 is what the score trajectory says
     assert (fixed["won"] == (g["score"] >= 20)).all()
+
+
+def test_a_run_stopped_early_does_not_warn_of_cancelled_shards(tmp_path):
+    """Ctrl-C or SIGTERM closes the runner's generator with shards in flight: joblib then
+    warns that they were cancelled, a warning the designer cannot act on (the command's own
+    message says what is kept)."""
+    exp = load_experiment(write_experiment(tmp_path))
+    shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
+    played = execute(jobs_for(exp, shards), n_jobs=2)
+    with warnings.catch_warnings(record=True) as seen:
+        next(played)
+        played.close()
+    assert not [w for w in seen if "cancelled" in str(w.message)], [str(w.message)
+                                                                     for w in seen]
