@@ -241,11 +241,11 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1,
         parallel = joblib.Parallel(n_jobs=n, return_as="generator_unordered", batch_size=1,
                                    pre_dispatch="2*n_jobs")
         # Stopped early (Ctrl-C, SIGTERM), joblib warns that the shards in flight were
-        # cancelled; the command's own message says what is kept, and a designer should
-        # not meet an unexplained warning.
+        # cancelled, or played and not used; the command's own message says what is kept,
+        # and a designer should not meet an unexplained warning.
         stack.enter_context(warnings.catch_warnings())
-        warnings.filterwarnings("ignore", message=r"\d+ tasks which were still being "
-                                "processed by the workers have been cancelled")
+        warnings.filterwarnings("ignore", message=r".*(tasks which were still being processed"
+                                r"|tasks have been successfully executed +but not used)")
         yield from parallel(tasks)
 
 
