@@ -216,8 +216,9 @@ def _say_seek(r) -> None:
         typer.echo(f"goal {g.text} is not met anywhere in {r.lever} = {r.lo}..{r.hi}; the "
                    f"closest end is {r.closest}. Widen --range.")
         return
+    at = r.points[r.closest].estimate(g.binary)[0]
     typer.echo(f"{r.lever} meets {g.text} at {r.crossing:.2f} (95% interval {r.low:.2f} to "
-               f"{r.high:.2f}); the closest whole value is {r.closest}.")
+               f"{r.high:.2f}); the closest whole value is {r.closest} ({g.show(at)} there).")
     if not r.sure:
         typer.echo("the values either side of the crossing could not both be told from the "
                    "goal within --games: the interval is what the games played support")
