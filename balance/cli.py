@@ -216,8 +216,9 @@ def _say_seek(r) -> None:
         typer.echo(f"goal {g.text} is not met anywhere in {r.lever} = {r.lo}..{r.hi}; the "
                    f"closest end is {r.closest}. Widen --range.")
         return
+    at = r.points[r.closest].estimate(g.binary)[0]
     typer.echo(f"{r.lever} meets {g.text} at {r.crossing:.2f} (95% interval {r.low:.2f} to "
-               f"{r.high:.2f}); the closest whole value is {r.closest}.")
+               f"{r.high:.2f}); the closest whole value is {r.closest} ({g.show(at)} there).")
     if not r.sure:
         typer.echo("the values either side of the crossing could not both be told from the "
                    "goal within --games: the interval is what the games played support")
@@ -782,9 +783,13 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
                                     "them)"),
            levels: str = typer.Option("90,75,50,25,10", help="win rates (%) to print targets "
                                       "for: each gets the target whose win rate is closest"),
+           merge: bool = typer.Option(False, "--merge", help="count games of different runs "
+                                      "played under the same setting together (the page "
+                                      "says where); by default each run is kept apart"),
            ) -> None:
     """Write a report: one self-contained HTML page (report.html) and its figures as PNG
-    files (figures/). Several runs (say, a Crisis run and a Rush run) make one report."""
+    files (figures/). Several runs (say, a Crisis run and a Rush run) make one report, each
+    setting named with its run."""
     import os
 
     # polars' allocator (jemalloc) keeps freed pages for seconds by default: a report of a
@@ -807,7 +812,7 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
             files.check_dir(out, "--out")
         # In a child process: out of memory, polars aborts the process it runs in.
         page = in_child("reports.build:build_report", run_dirs, out,
-                        tuple(sorted(set(chosen), reverse=True)))
+                        tuple(sorted(set(chosen), reverse=True)), merge)
     except InputError as e:
         fail(e)
     except OutOfMemory as e:

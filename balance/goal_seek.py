@@ -14,9 +14,14 @@ played on the same games 0..n-1 (common seeds), so two values differ by the leve
 1. bisection over the lever's range with a first batch of games per value;
 2. the two neighbouring values that bracket the goal get more games, doubling, until each
    one's 95% interval clears the goal on its own side, or the game budget is spent;
-3. the answer: the value where the outcome crosses the goal (interpolated between the two),
-   the whole value closest to it, and an interval on the crossing from where the outcome's
-   interval bands cross the goal (inverting the test at each value played).
+3. the answer: the whole value whose outcome is closest to the goal (`nearest`), the value
+   where the outcome crosses the goal (`interpolate`d between the two), and an interval on
+   the crossing from where the outcome's interval bands cross the goal (`band_crossings`,
+   inverting the test at each value played).
+
+The report's targets for chosen win rates (reports/crisis.py) are the same answer, from the
+same three functions, read off a difficulty curve that holds every target: on the same games
+the report and `balance tune` print the same target.
 """
 
 from __future__ import annotations
@@ -179,32 +184,71 @@ def seek(evaluate: Evaluate, lo: int, hi: int, goal: Goal, lever: str = "lever",
             result.sure = clear_a and clear_b
             break
         n = min(most, 2 * n)
-    ea, eb = est(a), est(b)
-    result.crossing = a + (goal.value - ea) / (eb - ea) if eb != ea else (a + b) / 2
-    result.closest = min(points, key=lambda v: (abs(est(v) - goal.value), v))
-    result.low, result.high = _band_crossings(points, goal, sign, lo, hi)
+    result.crossing = interpolate(a, est(a), b, est(b), goal.value)
+    # The interval is read between neighbouring values played on the bracket's n games, as
+    # the report reads it off a curve of every target: play outwards from the bracket until
+    # each band has crossed the goal (or the range ends).
+    block = _band_block(play, a, b, n, goal, sign, lo, hi)
+    rows = [points[v].estimate(goal.binary) for v in block]
+    result.closest = nearest(block, [r[0] for r in rows], goal.value)
+    result.low, result.high = band_crossings(block, rows, goal.value, sign, lo, hi)
     return result
 
 
-def _band_crossings(points: dict[int, Point], goal: Goal, sign: float, lo: int,
-                    hi: int) -> tuple[float, float]:
+def _band_block(play: Callable[[int, int], Point], a: int, b: int, n: int, goal: Goal,
+                sign: float, lo: int, hi: int) -> list[int]:
+    """The whole values from where the band nearer the lever's low end crosses the goal to
+    where the other does, each played on n games; a and b are the bracket."""
+    def past(v: int, band: int) -> bool:  # band 1: the low end of the interval, 2: the high
+        y = play(v, n).estimate(goal.binary)[band]
+        return math.isfinite(y) and sign * (y - goal.value) >= 0
+
+    if too_few(n):
+        return [a, b]  # no bands to follow
+    first_band, last_band = (2, 1) if sign > 0 else (1, 2)
+    start, stop = a, b
+    while start > lo and past(start, first_band):
+        start -= 1
+    while stop < hi and not past(stop, last_band):
+        stop += 1
+    return list(range(start, stop + 1))
+
+
+def interpolate(a: int, ea: float, b: int, eb: float, goal: float) -> float:
+    """Where the line through (a, ea) and (b, eb) meets the goal: the crossing of the outcome
+    between two neighbouring values that bracket it."""
+    return a + (goal - ea) / (eb - ea) * (b - a) if eb != ea else (a + b) / 2
+
+
+def nearest(values: list[int], estimates: list[float], goal: float) -> int:
+    """The value whose outcome is closest to the goal; of two as close, one whose outcome is
+    at least the goal, the largest such (a flat stretch of a difficulty curve, where no game
+    ended on the targets between, names its hardest target)."""
+    gaps = [abs(e - goal) for e in estimates]
+    best = min(gaps)
+    tied = [i for i, g in enumerate(gaps) if math.isclose(g, best, rel_tol=1e-9, abs_tol=1e-12)]
+    at_least = [i for i in tied if estimates[i] >= goal]
+    return int(values[max(at_least or tied, key=lambda i: values[i])])
+
+
+def band_crossings(values: list[int], rows: list[tuple[float, float, float]], goal: float,
+                   sign: float, lo: float, hi: float) -> tuple[float, float]:
     """Where the outcome's 95% bands cross the goal: the values the test at each lever value
-    cannot tell from the crossing. Linear between the values played; a band that never
-    crosses leaves the range's end."""
-    vs = sorted(points)
-    rows = [points[v].estimate(goal.binary) for v in vs]
+    cannot tell from the crossing. `rows` are (estimate, low, high) per value, in value
+    order; `sign` is +1 when the outcome grows with the value. Linear between the values
+    given; a band that never crosses leaves the range's end (lo, hi)."""
     # In the lever's direction the upper band reaches the goal first (the lower end of the
     # interval), the lower band last.
     near = [r[2] if sign > 0 else r[1] for r in rows]
     far = [r[1] if sign > 0 else r[2] for r in rows]
 
     def first_past(band: list[float], default: float) -> float:
-        for i, (v, y) in enumerate(zip(vs, band, strict=True)):
-            if sign * (y - goal.value) >= 0:
+        for i, (v, y) in enumerate(zip(values, band, strict=True)):
+            if sign * (y - goal) >= 0:
                 if i == 0:
                     return float(v)
-                v0, y0 = vs[i - 1], band[i - 1]
-                return v0 + (goal.value - y0) / (y - y0) * (v - v0) if y != y0 else float(v)
+                v0, y0 = values[i - 1], band[i - 1]
+                return v0 + (goal - y0) / (y - y0) * (v - v0) if y != y0 else float(v)
         return default
 
     return first_past(near, float(lo)), first_past(far, float(hi))

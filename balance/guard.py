@@ -194,6 +194,11 @@ def child_main() -> None:
             reply = ("memory", f"it ran out of memory loading a library ({name})")
     pickle.dump(reply, reply_to)
     reply_to.flush()
+    # The reply is whole: leave now. Python's shutdown can abort the process when a library's
+    # thread is still running ("terminate called without an active exception", after a
+    # damaged shard refused a report), and the parent would take that for a want of memory.
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def _start_polars() -> None:

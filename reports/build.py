@@ -37,13 +37,19 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
                  levels: tuple[float, ...] | None = None) -> Path:
     """Analyse the run, write `report.html` and `figures/*.png` into `out_dir`; return the
     page's path. The same data always gives the same bytes. `comparisons`: (run name,
-    reports.compare.Comparison) for the Comparison section."""
+    reports.compare.Comparison) for the Comparison section. A manifest's `runs`
+    (build_report's) names every run read, the Skills section's too."""
+    from reports.merge import merged_groups
+
     out_dir = files.check_dir(out_dir)
     files.refuse_link(out_dir / FIGURES)  # before the work, as well as before the writing
     a = analyse(data.games, data.rooms, data.manifest, levels)
-    sections = build_sections(a, comparisons)
-    title = f"Gem Rush balance report: {a.manifest.get('experiment') or out_dir.name}"
-    html = render(sections, title)
+    runs = a.manifest.get("runs") or []
+    merged = merged_groups(a.kinds, a.manifest, {r["name"]: r for r in runs})
+    sections = build_sections(a, comparisons, merged)
+    title = "Gem Rush balance report" + (
+        "" if len(runs) > 1 else f": {a.manifest.get('experiment') or out_dir.name}")
+    html = render(sections, title, runs_line(runs))
 
     figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
     return _publish(out_dir, html.encode("utf-8"), figures)
@@ -95,11 +101,24 @@ def _recorded(fig_dir: Path) -> set[str]:
             if n.endswith(".png") and n == Path(n).name and not n.startswith(".")}
 
 
+def runs_line(runs: list[dict]) -> str:
+    """The line under the title that names every run the page reads."""
+    from reports import text
+
+    if len(runs) < 2:
+        return ""
+    return (f"From {text.count(len(runs))} runs: "
+            + text.join_words([r["name"] for r in runs])
+            + ". Their folders, and which section reads which, are in About these runs.")
+
+
 def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
-                 levels: tuple[float, ...] | None = None) -> Path:
+                 levels: tuple[float, ...] | None = None, merge: bool = False) -> Path:
     """Read one run, or several to report as one (reports/combine.py), and write the report
     into `out`: by default the run directory, or for several runs a `report` folder in the
-    first run's parent directory."""
+    first run's parent directory. Several runs are kept apart (each setting is named with its
+    run) unless `merge`: then games of different runs played under the same setting are
+    counted together, and the page says where."""
     dirs = [Path(d) for d in (run_dirs if isinstance(run_dirs, list | tuple) else [run_dirs])]
     if not dirs:
         raise InputError([Problem("", "", "", "no run directory given")])
@@ -110,23 +129,53 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
         raise InputError([Problem(", ".join(map(str, dirs)), "", "",
                                   "the same run directory is given twice")])
     from balance.store import read_run  # the runner's reader; imported only when needed
-    from reports.combine import check_distinct, combine
 
     # The games and rooms are counted shard by shard, never held whole (README, Scale).
     runs = [read_run(d, lazy_rooms=True, lazy_games=True, compact=True) for d in dirs]
+    data = combined(runs, dirs, merge)
+    if out is None:
+        out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
+    return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]), levels)
+
+
+def combined(runs: list, dirs: list[Path], merge: bool = False):
+    """The runs read from `dirs` as build_report reports them: one run of those read in every
+    section (reports/combine.py), whose manifest names every run (`runs`, the Skills
+    section's too) and the shards not yet played."""
+    from reports.combine import check_distinct, combine, run_labels
+
     check_distinct(runs, [str(d) for d in dirs])  # every run, the Skills section's too
     # A run that measures skills (each skill, or the skill variants) is read in the Skills
     # section; in the other sections its 20-odd versions of the game would bury the rest.
     general = [i for i, r in enumerate(runs) if not measures_skills(r.manifest)] or \
         list(range(len(runs)))
-    data = combine([runs[i] for i in general], [str(dirs[i]) for i in general])
+    data = combine([runs[i] for i in general], [str(dirs[i]) for i in general], merge)
+    labels = run_labels([r.manifest for r in runs], [str(d) for d in dirs])
     # Unplayed shards of an interrupted run: the page says so at the top.
     data.manifest = dict(data.manifest, missing_shards=[
         f"{d}/{name}" for d, r in zip(dirs, runs, strict=True)
-        for name in getattr(r, "missing", [])])
-    if out is None:
-        out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
-    return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]), levels)
+        for name in getattr(r, "missing", [])], runs=[
+        run_facts(label, d, r, "Skills" if i not in general else
+                  "every section but Skills" if len(general) < len(runs) else "every section")
+        for i, (label, d, r) in enumerate(zip(labels, dirs, runs, strict=True))])
+    return data
+
+
+def run_facts(name: str, folder: Path, run, read_in: str) -> dict:
+    """What the page says of one run it reads: its name and folder, what it is, and which
+    sections read it."""
+    m = run.manifest
+    variants = m.get("variants", [])
+    return {
+        "name": name, "folder": str(folder), "experiment": m.get("experiment"),
+        "description": m.get("description"), "file": m.get("file"), "hash": m.get("hash"),
+        "seed": m.get("seed"), "games": int(run.games.height),
+        "games_per_variant": m.get("games_per_variant"), "variants": len(variants),
+        "heuristics": sorted({str(v.get("heuristic")) for v in variants
+                              if v.get("heuristic")}),
+        "source_hash": m.get("source_hash"), "engine_version": m.get("engine_version"),
+        "read_in": read_in, "text": m.get("text"),
+    }
 
 
 def measures_skills(manifest: dict) -> bool:

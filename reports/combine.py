@@ -1,8 +1,16 @@
 """Several runs as one: the main job's report covers the Crisis run and the Rush run together.
 
 Variants are numbered per run, so each run's variants are renumbered after the previous runs'
-(in the order given) in the games table, the rooms table and the manifest; nothing else
-changes. The merged manifest names every experiment, file and hash.
+(in the order given) in the games table, the rooms table and the manifest; each variant keeps
+its run's name and its own number (`from_run`, `run_variant`). The combined manifest names
+every experiment, file and hash.
+
+Runs are kept apart unless the designer merges them: each variant's `run` (the run's name)
+becomes part of its setting (reports/frame.py), so the 4-player greedy games of the `players`
+run are never added to those of `crisis-difficulty`, which the designer asked about on their
+own. `merge=True` (`balance report --merge`) leaves `run` out, so that games of different runs
+played under the same setting are counted together; reports/merge.py says where that happened
+and refuses runs that would be counted together but were not played alike.
 
 Two runs that hold the same games are refused (check_distinct): a run folder and a copy of it,
 or two runs of one experiment into different folders. Game i of a variant is dealt from the
@@ -16,6 +24,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
 
@@ -36,16 +45,18 @@ class CombinedRun:
     manifest: dict
 
 
-def combine(runs: list, names: list[str] | None = None) -> CombinedRun:
+def combine(runs: list, names: list[str] | None = None, merge: bool = False) -> CombinedRun:
     """Runs (anything with .games, .rooms and .manifest) as one run; `names` (their folders)
-    name them if two hold the same games (InputError)."""
+    name them if two hold the same games (InputError). Several runs are kept apart by each
+    variant's `run` unless `merge` (see the module doc)."""
     check_distinct(runs, names)
     if len(runs) == 1:
         r = runs[0]
         return CombinedRun(r.games, r.rooms, r.manifest)
+    labels = run_labels([r.manifest for r in runs], names)
     games, rooms, variants = [], [], []
     offset = 0
-    for r in runs:
+    for r, label in zip(runs, labels, strict=True):
         m = r.manifest
         shift = pl.col("variant") + offset
         games.append(_shifted(r.games, shift))
@@ -53,7 +64,9 @@ def combine(runs: list, names: list[str] | None = None) -> CombinedRun:
             rooms.append(_shifted(r.rooms, shift))
         for v in m.get("variants", []):
             variants.append(dict(v, variant=int(v["variant"]) + offset,
-                                 experiment=m.get("experiment")))
+                                 experiment=m.get("experiment"), from_run=label,
+                                 run_variant=int(v["variant"]),
+                                 **({} if merge else {"run": label})))
         # A run read piece by piece is a real run: its manifest names every variant.
         seen = r.games["variant"].to_list() if isinstance(r.games, pl.DataFrame) else []
         offset += max([int(v["variant"]) for v in m.get("variants", [])] + seen + [-1]) + 1
@@ -76,11 +89,26 @@ def combine(runs: list, names: list[str] | None = None) -> CombinedRun:
         "seed": joined("seed"),
         "games_per_variant": per_variant.pop() if len(per_variant) == 1 else None,
         "variants": variants,
+        "merged": merge,
     }
     return CombinedRun(
         _concat(games),
         _concat(rooms) if len(rooms) == len(runs) else None,
         manifest)
+
+
+def run_labels(manifests: list[dict], names: list[str] | None = None) -> list[str]:
+    """The name each run goes by on the page: its experiment's name, or where two runs share
+    one, its folder's name, or where those agree too, the folder as given."""
+    names = names or [f"run {i + 1}" for i in range(len(manifests))]
+    labels = [str(m.get("experiment") or Path(n).name) for m, n in
+              zip(manifests, names, strict=True)]
+    for pick in (lambda n: Path(n).name, str):
+        if len(set(labels)) == len(labels):
+            break
+        clash = {x for x in labels if labels.count(x) > 1}
+        labels = [pick(n) if x in clash else x for x, n in zip(labels, names, strict=True)]
+    return labels
 
 
 def _shifted(table, shift: pl.Expr):

@@ -12,7 +12,8 @@ from reports.compare_text import difference_text, holm_text, value_text
 from reports.page import Block, Section, Table, slug
 from reports.page import figure_or_none as _fig
 
-INTRO = [
+INTRO = ["Each version of the game against its baseline, on the same games."]
+METHOD = [
     "Each version is compared with its baseline on the same games (the same seeds), so most "
     "of the luck of the deal cancels: a difference carries a 95% interval that uses the "
     "pairing, and “no difference found” means the interval contains zero. A difference "
@@ -24,15 +25,20 @@ INTRO = [
 def comparison_section(cmps: list, association: pl.DataFrame | None = None) -> Section:
     """`cmps`: (run name, Comparison) for every run whose versions differ by a lever.
     `association`: Room value's table, to set beside an ablation's effects."""
-    s = Section("comparison", "Comparison", intro=list(INTRO))
+    s = Section("comparison", "Comparison", intro=list(INTRO), method=list(METHOD))
     if not cmps:
         s.missing.append("No run here compares versions (a [grid] lever, patches or an "
                          "ablation), so there is no comparison.")
         return s
     for name, cmp in cmps:
-        s.blocks.append(_ablation_block(name, cmp, association)
-                        if ablation.is_ablation({"variants": cmp.variants.to_dicts()})
-                        else _versions_block(name, cmp))
+        if ablation.is_ablation({"variants": cmp.variants.to_dicts()}):
+            s.blocks.append(_ablation_block(name, cmp, association))
+            continue
+        b = _versions_block(name, cmp)
+        # The curves lead; the forest and response charts and the table are a click away.
+        s.blocks += [Block(b.heading, figures=b.figures[:1]),
+                     Block("", paragraphs=b.paragraphs, figures=b.figures[1:], tables=b.tables,
+                           fold=f"More on {name}: each difference with its interval")]
     return s
 
 
@@ -63,7 +69,7 @@ def _versions_block(name: str, cmp) -> Block:
     b.tables.append(Table("Every difference, in the order the versions were given",
                           ["Version", "Quantity", "Baseline", "Version's value",
                            "Difference (95% interval)", "Survives Holm"], rows, left=2,
-                          fold="closed"))
+                          ))
     for note in cmp.notes:
         b.paragraphs.append(note)
     return b

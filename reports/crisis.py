@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from balance.goal_seek import band_crossings, interpolate, nearest
 from reports import tally
 from reports.frame import GROUP, crisis_games, named_difficulties
 from reports.intervals import with_wilson
@@ -136,42 +137,43 @@ def difficulty_table(games, diffs: pl.DataFrame, curve: pl.DataFrame | None = No
 
 def targets_for_win_rates(curve: pl.DataFrame, levels: tuple[float, ...] = LEVELS
                           ) -> pl.DataFrame:
-    """For each (setting, players) and win rate p: the target a designer could print.
+    """For each (setting, players) and win rate p: the target a designer could print, by
+    `balance tune`'s method (balance/goal_seek.py), so that on the same games the two agree.
 
     `target` is the T whose observed win rate is closest to p (on a tie, the largest won at
-    least p of the time), printed
-    with that rate (`win_rate`) and its 95% interval (`rate_low`, `rate_high`): "the largest
-    T won at least p of the time" can sit far from p where the curve is steep. `low`..`high`
-    is the target's uncertainty: every T whose 95% interval contains p, together with
-    `target` itself.
+    least p of the time), printed with that rate (`win_rate`) and its 95% interval
+    (`rate_low`, `rate_high`). `crossing` is where the curve crosses p, interpolated between
+    the two targets either side, and `crossing_low`..`crossing_high` its 95% interval: where
+    the curve's Wilson bands cross p. The crossing is null where the curve never crosses p
+    (every target is won more often, or less often, than p); `target` is then the end
+    closest to p.
     """
     schema = {"setting": pl.Utf8, "players": pl.Int64, "level": pl.Float64,
               "target": pl.Int64, "win_rate": pl.Float64, "rate_low": pl.Float64,
-              "rate_high": pl.Float64, "low": pl.Int64, "high": pl.Int64, "games": pl.Int64}
+              "rate_high": pl.Float64, "crossing": pl.Float64, "crossing_low": pl.Float64,
+              "crossing_high": pl.Float64, "games": pl.Int64}
     rows = []
     for (setting, players), g in sorted(curve.group_by("setting", "players"),
                                         key=lambda kv: kv[0]):
         g = g.sort("target")
-        t = g["target"].to_numpy()
-        rate = g["win_rate"].to_numpy()
-        lo, hi = g["ci_low"].to_numpy(), g["ci_high"].to_numpy()
+        t = [int(x) for x in g["target"].to_list()]
+        rate = g["win_rate"].to_list()
+        bands = list(zip(rate, g["ci_low"].to_list(), g["ci_high"].to_list(), strict=True))
         for p in levels:
-            gap = np.abs(rate - p)
-            i = -1
-            if len(t):
-                near = np.flatnonzero(np.isclose(gap, gap.min()))
-                # On a tie, a target won at least p of the time, the largest such.
-                above = near[rate[near] >= p]
-                i = int((above if above.size else near).max())
-            best = int(t[i]) if i >= 0 else None
-            plausible = [int(x) for x in t[(lo <= p) & (p <= hi)]]
-            if best is not None:
-                plausible.append(best)
-            rows.append((setting, int(players), p, best,
-                         float(rate[i]) if i >= 0 else None,
-                         float(lo[i]) if i >= 0 else None, float(hi[i]) if i >= 0 else None,
-                         min(plausible) if plausible else None,
-                         max(plausible) if plausible else None, int(g["games"].max())))
+            if not t:
+                rows.append((setting, int(players), p, *[None] * 8))
+                continue
+            best = nearest(t, rate, p)
+            i = t.index(best)
+            # The win rate falls as the target rises: the first target won at most p of the
+            # time, after one won more often, brackets the crossing (balance tune's a and b).
+            past = next((k for k, r in enumerate(rate) if r <= p), None)
+            crossing = low = high = None
+            if past:
+                crossing = interpolate(t[past - 1], rate[past - 1], t[past], rate[past], p)
+                low, high = band_crossings(t, bands, p, -1.0, t[0], t[-1])
+            rows.append((setting, int(players), p, best, float(rate[i]), float(bands[i][1]),
+                         float(bands[i][2]), crossing, low, high, int(g["games"].max())))
     return pl.DataFrame(rows, schema=schema, orient="row").sort("setting", "players",
                                                                 pl.col("level"),
                                                                 descending=[False, False, True])

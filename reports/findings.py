@@ -1,77 +1,234 @@
-"""What a designer reads in one minute: at most five sentences of key findings, each picked
-by how large and how sure it is, and one headline table.
+"""What a designer decides from, on the report's first screen: one plain sentence per verdict,
+each naming the player whose play it describes, with its statistics one click away.
 
-Candidates, each with a weight (larger first):
-- who played (always first: every figure is a player's);
-- Crisis difficulty: where the curve crosses a coin flip, and how far the named difficulties
-  sit from it;
-- the largest difference between versions that survives Holm (from the comparisons);
-- the largest gap between players (Verdicts by player);
-- the most unbalanced Rush seat whose interval excludes the fair share;
-- the room whose ablation costs most, when the run has one.
-Everything else stays in the folded list of all findings and in the sections.
+The verdicts, in this order (each only where the run has what it needs):
+- the named difficulty closest to an even game, for the first Crisis setting (the others are in
+  the win-rate table);
+- the Rush seats against their fair share;
+- the strongest and the weakest skill, and the skill variants against Normal;
+- each lever's largest effect (every run that compares versions of the game);
+- how far the target moves between players;
+- the room whose ablation costs most.
+The targets to print for the chosen win rates come as a table beside them (reports/page.py).
+
+A verdict says "clearly" only where the difference survives Holm's correction over every
+difference it was picked from: picking the largest of many finds one by chance otherwise.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import polars as pl
+from scipy import stats
 
 from reports import paired, text
 
-MAX_FINDINGS = 5
+
+@dataclass
+class Verdict:
+    topic: str  # what it is about, first in bold: "Crisis difficulty", "Rush seats", ...
+    sentence: str
+    who: str  # whose play, and where: "greedy players; crisis-difficulty"
+    details: list[str] = field(default_factory=list)  # the statistics, folded under it
 
 
-def _crisis(difficulty: pl.DataFrame, order: list[str]) -> list[tuple[float, str]]:
+def _who(players: list[str], where: str = "") -> str:
+    who = f"{text.join_words(players)} players" if players else "scripted players"
+    return f"{who}; {where}" if where else who
+
+
+def crisis_verdicts(difficulty: pl.DataFrame, order: list[str],
+                    players_of: dict[str, list[str]], where: dict[str, str]) -> list[Verdict]:
+    """For the first Crisis setting, in the designer's order: the named difficulty closest to
+    an even game over the player counts, and how rarely the harder ones are won."""
     d = difficulty.filter(pl.col("difficulty").is_not_null() & pl.col("win_rate").is_not_null())
-    rank = {x: i for i, x in enumerate(order)}
-    d = d.sort(pl.col("setting").replace_strict(rank, default=len(rank)), "players")
     if d.height == 0:
         return []
+    if "source" in d.columns:  # off the curve where there is one ("to exhaustion" sorts first)
+        d = d.sort("source").unique(["setting", "players", "difficulty"], keep="first")
+    rank = {x: i for i, x in enumerate(order)}
+    setting = sorted(set(d["setting"].to_list()), key=lambda x: (rank.get(x, len(rank)), x))[0]
+    g = d.filter(pl.col("setting") == setting).with_columns(
+        (pl.col("win_rate") - 0.5).abs().alias("gap"))
+    best = g.sort("gap", "players").row(0, named=True)
+    lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
+    who = text.plural(lo_p, "player") if lo_p == hi_p else f"{lo_p} to {hi_p} players"
+    rates = g.filter(pl.col("difficulty") == best["difficulty"]).sort("players")
+    lo_r, hi_r = text.pct(rates["win_rate"].min()), text.pct(rates["win_rate"].max())
+    span = lo_r if lo_r == hi_r else f"{lo_r} to {hi_r}"
+    harder = g.filter(pl.col("target") > best["target"])
+    tail = ""
+    if harder.height and harder["win_rate"].max() < 0.05:
+        tail = (f"; no harder difficulty is won more than "
+                f"{text.pct(harder['win_rate'].max(), 1)} of the time")
+    details = [f"{text.players_label(r['players'])}: "
+               f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])}"
+               + (f" of {text.count(r['games'])} games" if r.get("games") else "")
+               for r in rates.iter_rows(named=True)]
+    return [Verdict(
+        "Crisis difficulty",
+        f"{best['difficulty']} ({best['target']} points) is the difficulty closest to an "
+        f"even game, won {span} of the time with {who}{tail}.",
+        _who(players_of.get(setting, []), where.get(setting, setting)),
+        [f"{best['difficulty']}'s win rate with its 95% Wilson interval:", *details])]
+
+
+def _seat_text(r: dict) -> str:
+    return (f"seat {r['seat'] + 1} of {r['players']} wins {text.pct(r['win_rate'], 1)} "
+            f"of the games against a fair share of {text.pct(r['fair_share'], 1)}")
+
+
+def _seat_stat(r: dict, seats: int) -> str:
+    return (f"{text.players_label(r['players'])}, seat {r['seat'] + 1}: "
+            f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of "
+            f"{text.count(r['games'])} games, fair share {text.pct(r['fair_share'], 1)}; "
+            f"exact binomial test, Holm-adjusted p = {r['p_holm']:.3g} over {seats} seats")
+
+
+def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
+                  where: dict[str, str]) -> list[Verdict]:
+    """Per Rush setting: the seats that win clearly more or less than their fair share (an
+    exact binomial test, Holm's correction over every seat of the setting), or that none do,
+    naming the largest gap."""
+    if "games" in seats.columns:  # a seat's share from a handful of games says nothing
+        seats = seats.filter(pl.col("games") >= paired.MIN_PAIRS)
+    seats = seats.filter(pl.col("players") > 1)
     out = []
-    per_setting = d.group_by("setting", maintain_order=True)
-    for (setting,), g in per_setting:
-        # the named difficulty nearest a coin flip, over the player counts
-        g = g.with_columns((pl.col("win_rate") - 0.5).abs().alias("gap"))
-        best = g.sort("gap", "players").row(0, named=True)
+    for (setting,), g in sorted(seats.group_by("setting"), key=lambda kv: kv[0]):
+        g = g.sort("players", "seat")
+        p = [stats.binomtest(int(w), int(n), float(f)).pvalue
+             for w, n, f in g.select("wins", "games", "fair_share").rows()]
+        sure, adjusted = paired.holm(p)
+        g = g.with_columns(pl.Series("sure", sure, pl.Boolean),
+                           pl.Series("p_holm", adjusted, pl.Float64),
+                           (pl.col("win_rate") - pl.col("fair_share")).abs().alias("gap"))
         lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
-        who = (text.players_label(lo_p) if lo_p == hi_p else f"{lo_p} to {hi_p} players")
-        rates = g.filter(pl.col("difficulty") == best["difficulty"])
-        lo_r, hi_r = text.pct(rates["win_rate"].min()), text.pct(rates["win_rate"].max())
-        span = lo_r if lo_r == hi_r else f"{lo_r} to {hi_r}"
-        harder = g.filter(pl.col("target") > best["target"])
-        tail = ""
-        if harder.height:
-            top = harder["win_rate"].max()
-            tail = (f"; no harder difficulty is won more than {text.pct(top, 1)} of the time"
-                    if top < 0.05 else "")
-        # The first setting (the baseline, as the designer ordered them) leads; the others
-        # are in the headline table.
-        out.append((3.0 if not out else 0.5, f"{setting}, Crisis with {who}: {best['difficulty']} "
-                         f"({best['target']} points) is the closest to an even game, won "
-                         f"{span} of the time{tail}."))
+        counts = (text.plural(lo_p, "player") if lo_p == hi_p
+                  else f"{lo_p} to {hi_p} players")
+        who = _who(players_of.get(setting, []), f"{where.get(setting, setting)}, {counts}")
+        off = g.filter(pl.col("sure")).sort("gap", "players", "seat", descending=[True, False,
+                                                                                   False])
+        top = g.sort("gap", "players", "seat", descending=[True, False, False]).row(
+            0, named=True)
+
+        if off.height:
+            shown = off.head(3).rows(named=True)
+            more = f" ({off.height - 3} more in Rush)" if off.height > 3 else ""
+            out.append(Verdict("Rush seats", "Not every seat wins its fair share: "
+                               + "; ".join(_seat_text(r) for r in shown) + more + ".", who,
+                               [_seat_stat(r, g.height) for r in off.rows(named=True)]))
+        else:
+            out.append(Verdict(
+                "Rush seats", "Every seat wins about its fair share. The largest gap, "
+                + _seat_text(top) + ", is within what chance gives.", who,
+                [_seat_stat(top, g.height), "No seat's gap survives Holm's correction over "
+                 "every seat: each seat's share is consistent with the fair share."]))
     return out
 
 
-def _comparisons(cmps: list) -> list[tuple[float, str]]:
+def _effect_text(r: dict, unit: str, scale: float = 1.0) -> str:
+    return (f"{scale * r['difference']:+.1f}{unit} (95% paired interval "
+            f"{scale * r['ci_low']:+.1f} to {scale * r['ci_high']:+.1f}, "
+            f"{text.count(r['pairs'])} games)")
+
+
+def _holm_text(r: dict, family: int) -> str:
+    return (f"clear after Holm's correction over {family} differences" if r["holm"] else
+            f"not clear after Holm's correction over {family} differences")
+
+
+def skill_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
+    """The strongest and the weakest skill (each_skill runs) by their paired effect on the
+    mean team score, and the variants' shifts against the baseline (runs sweeping skills)."""
+    from reports import skills
+
     out = []
     for name, cmp in cmps:
-        d = cmp.differences.filter(pl.col("holm"))
-        if d.height == 0:
-            continue
-        rates = d.filter(pl.col("kind") == "rate")
-        pick = rates if rates.height else d
-        scale = 100.0 if pick["kind"][0] == "rate" else 1.0
-        r = pick.sort(pl.col("difference").abs(), descending=True).row(0, named=True)
-        unit = " percentage points" if scale == 100.0 else ""
-        out.append((2.5 + min(abs(r["difference"]) * scale / 100, 1.0),
-                    f"{name}: the largest sure difference is {r['label']}, which moves the "
-                    f"{r['name']} by {scale * r['difference']:+.1f}{unit} (95% interval "
-                    f"{scale * r['ci_low']:+.1f} to {scale * r['ci_high']:+.1f}) against its "
-                    "baseline."))
+        if skills.is_skill_effects(cmp):
+            e = skills.effects(cmp, ("score:mean",)).filter(
+                pl.col("pairs") >= paired.MIN_PAIRS)
+            if e.height < 2:
+                continue
+            top, low = e.row(0, named=True), e.row(-1, named=True)
+
+            def said(r: dict) -> str:
+                d = r["difference"]
+                if not r["found"]:
+                    return f"{r['skill']}, no different from No Skills"
+                return f"{r['skill']}, {abs(d):.1f} points {'more' if d > 0 else 'less'}"
+
+            out.append(Verdict(
+                "Skills", f"The strongest skill is {said(top)} of mean team score than "
+                f"without skills, when the whole team holds it; the weakest is {said(low)}.",
+                _who(players_of.get(name, []), f"{name} run"),
+                [f"{r['skill']}: {_effect_text(r, ' points')}; {_holm_text(r, cmp.family)}"
+                 for r in (top, low)]
+                + [f"Every skill's effect is in the Skills section ({e.height} skills)."]))
+        elif skills.is_skill_variants(cmp):
+            shifts = skills.variant_shifts(cmp).filter(pl.col("pairs") >= paired.MIN_PAIRS)
+            if shifts.height == 0:
+                continue
+            base = skills.swept_value(cmp.label(cmp.baseline), skills.VARIANT_KEY) or ""
+            base = skills.VARIANT_NAMES.get(base, base or "the baseline")
+
+            def named(v: str) -> str:
+                return skills.VARIANT_NAMES.get(v, v)
+
+            clear = shifts.filter(pl.col("holm")).sort("difference")
+            down = [f"{abs(r['difference']):.1f} points with {named(r['variant_name'])}"
+                    for r in clear.filter(pl.col("difference") < 0).iter_rows(named=True)]
+            up = [f"{r['difference']:.1f} with {named(r['variant_name'])}"
+                  for r in clear.filter(pl.col("difference") > 0).iter_rows(named=True)]
+            moves = ([f"falls {text.join_words(down)}"] if down else []) + \
+                ([f"rises {text.join_words(up)}"] if up else [])
+            said = (f"Against {base}, the mean team score " + ", and ".join(moves) if moves
+                    else f"No skill variant clearly moves the mean team score away from {base}")
+            out.append(Verdict(
+                "Skill variants", said + ".", _who(players_of.get(name, []), f"{name} run"),
+                [f"{named(r['variant_name'])}: {_effect_text(r, ' points')}; "
+                 f"{_holm_text(r, cmp.family)}" for r in shifts.iter_rows(named=True)]))
     return out
 
 
-def _players(player_targets: pl.DataFrame) -> list[tuple[float, str]]:
+def lever_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
+    """Per run that compares versions by a lever: its largest clear difference, on the mean
+    team score where there is one, else on any quantity; or that none is clear."""
+    out = []
+    for name, cmp in cmps:
+        d = cmp.differences.filter(pl.col("difference").is_not_nan()
+                                   & pl.col("ci_low").is_not_nan())
+        if d.height == 0:
+            continue
+        base = cmp.label(cmp.baseline)
+        clear = d.filter(pl.col("holm"))
+        pick = clear if clear.height else d
+        score = pick.filter(pl.col("quantity") == "score:mean")
+        rates = pick.filter(pl.col("kind") == "rate")
+        pick = score if score.height else rates if rates.height else pick
+        r = pick.sort(pl.col("difference").abs(), "label", descending=[True, False]).row(
+            0, named=True)
+        scale, unit = (100.0, " percentage points") if r["kind"] == "rate" else (1.0, "")
+        if r["quantity"].startswith("score"):
+            unit = " points"
+        way = "raises" if r["difference"] > 0 else "lowers"
+        size = f"{abs(scale * r['difference']):.1f}{unit}"
+        if clear.height:
+            sentence = f"{r['label']} {way} the {r['name']} by {size} against {base}."
+        else:
+            sentence = (f"No version differs clearly from {base}. The largest difference, "
+                        f"{r['label']} on the {r['name']} ({way} it by {size}), is within "
+                        "what chance gives on these games.")
+        out.append(Verdict(f"Versions of {name}", sentence,
+                           _who(players_of.get(name, []), f"{name} run"), [
+            f"{r['label']} against {base}, {r['name']}: {_effect_text(r, unit, scale)}; "
+            f"{_holm_text(r, cmp.family)}.",
+            "Every difference is in the Comparison section."]))
+    return out
+
+
+def player_verdicts(player_targets: pl.DataFrame, players_of: dict[str, list[str]],
+                    where: dict[str, str]) -> list[Verdict]:
     t = player_targets
     if t.height == 0 or "spread" not in t.columns:
         return []
@@ -83,30 +240,21 @@ def _players(player_targets: pl.DataFrame) -> list[tuple[float, str]]:
                   & (pl.col("players") == r["players"]) & (pl.col("level") == r["level"]))
     parts = ", ".join(f"{x['heuristic']} {x['target']}" for x in at.iter_rows(named=True)
                       if x["target"] is not None)
-    return [(2.8, f"The player moves the verdict: the target won {text.level_label(r['level'])} "
-                  f"of the time with {text.plural(r['players'], 'player')} is {parts} "
-                  f"({r['spread']} points apart).")]
+    return [Verdict(
+        "Player strength", f"The player moves the verdict: the target won "
+        f"{text.level_label(r['level'])} of the time with "
+        f"{text.plural(r['players'], 'player')} is {parts} ({r['spread']} points apart, "
+        f"on {text.count(at['games'].min())} games or more each).",
+        _who(players_of.get(r["base_setting"], []),
+             where.get(r["setting"], r["base_setting"])),
+        [f"{x['heuristic']}: {x['target']}, won "
+         f"{text.rate(x['win_rate'], x['rate_low'], x['rate_high'])} of "
+         f"{text.count(x['games'])} games" for x in at.iter_rows(named=True)
+         if x["target"] is not None]
+        + ["Verdicts by player compares every target the players would print."])]
 
 
-def _rush(seats: pl.DataFrame) -> list[tuple[float, str]]:
-    # A seat's share from a handful of games is no finding (the comparisons' rule).
-    if "games" in seats.columns:
-        seats = seats.filter(pl.col("games") >= paired.MIN_PAIRS)
-    if seats.height == 0:
-        return []
-    off = seats.filter((pl.col("ci_low") > pl.col("fair_share"))
-                       | (pl.col("ci_high") < pl.col("fair_share")))
-    if off.height == 0:
-        return [(1.0, "Rush: no seat wins more or less than its fair share (every seat's 95% "
-                      "interval contains it).")]
-    r = off.sort((pl.col("win_rate") - pl.col("fair_share")).abs(),
-                 descending=True).row(0, named=True)
-    return [(2.0, f"{r['setting']}, Rush with {text.players_label(r['players'])}: seat "
-                  f"{r['seat'] + 1} wins {text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} "
-                  f"against a fair share of {text.pct(r['fair_share'])}.")]
-
-
-def _ablations(cmps: list) -> list[tuple[float, str]]:
+def ablation_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
     from reports import ablation
 
     out = []
@@ -119,24 +267,34 @@ def _ablations(cmps: list) -> list[tuple[float, str]]:
         r = e.row(0, named=True)
         if paired.too_few(r["pairs"]):
             continue  # no room can be ranked on a handful of games
-        sure = "surviving Holm" if r["holm"] else "not surviving Holm"
-        out.append((2.2, f"{name}: the room worth most is {r['room']}: without it the mean "
-                         f"team score falls by {r['effect']:.2f} (95% interval "
-                         f"{r['ci_low']:.2f} to {r['ci_high']:.2f}, {sure})."))
+        out.append(Verdict(
+            "Rooms", f"The room worth most is {r['room']}: without it the mean team score "
+            f"falls by {r['effect']:.1f} points.",
+            _who(players_of.get(name, []), f"{name} run"),
+            [f"{r['room']}: {r['effect']:.2f} points (95% paired interval {r['ci_low']:.2f} "
+             f"to {r['ci_high']:.2f}, {text.count(r['pairs'])} games); "
+             + ("clear" if r["holm"] else "not clear")
+             + f" after Holm's correction over {cmp.family} differences."]))
     return out
 
 
-def key_findings(played_by: str, difficulty: pl.DataFrame, player_targets: pl.DataFrame,
-                 seats: pl.DataFrame, cmps: list, order: list[str] | None = None) -> list[str]:
-    """At most MAX_FINDINGS sentences, the player first, the rest by weight; `order` lists
-    the settings as the designer gave them."""
-    candidates = (_crisis(difficulty, order or []) + _comparisons(cmps) + _players(player_targets)
-                  + _rush(seats) + _ablations(cmps))
-    # Weights below 1 are repeats of what the headline table shows: left to the table.
-    candidates = sorted((c for c in candidates if c[0] >= 1.0), key=lambda c: -c[0])
-    picked = [played_by] if played_by else []
-    picked += [s for _, s in candidates[: MAX_FINDINGS - len(picked)]]
-    return picked
+def verdicts(difficulty: pl.DataFrame, seats: pl.DataFrame, player_targets: pl.DataFrame,
+             cmps: list, order: list[str], players_of: dict[str, list[str]],
+             where: dict[str, str] | None = None) -> list[Verdict]:
+    """Every verdict of the first screen, in the module doc's order. `cmps`: (run name,
+    Comparison) of every run compared; `players_of`: the players of each setting, base
+    setting and run; `where`: the run each setting comes from, where the page reads several."""
+    where = where or {}
+    from reports import skills
+
+    levers = [(n, c) for n, c in cmps
+              if not skills.is_skill_effects(c) and not skills.is_skill_variants(c)]
+    plain = [(n, c) for n, c in levers
+             if not c.variants["label"].str.starts_with("ablate=").any()]
+    return (crisis_verdicts(difficulty, order, players_of, where)
+            + seat_verdicts(seats, players_of, where) + skill_verdicts(cmps, players_of)
+            + lever_verdicts(plain, players_of) + player_verdicts(player_targets, players_of, where)
+            + ablation_verdicts(levers, players_of))
 
 
 def headline_rows(difficulty: pl.DataFrame, order: list[str] | None = None

@@ -4,8 +4,9 @@ in reports/counts.py).
 
 A *setting* is everything that defines a variant except the player count, the mode and how the
 Crisis was played (to a target or to exhaustion): the edition, the content, the heuristic and
-every swept rule field. Analyses group by setting and player count, so games that differ only in
-how they were recorded are pooled, and a sweep never mixes its arms.
+every swept rule field, and in a report of several runs the run (reports/combine.py). Analyses
+group by setting and player count, so games that differ only in how they were recorded are
+pooled, and a sweep never mixes its arms.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ REQUIRED_GAME_COLUMNS = (
     "deck_out_turn", "reshuffles", "cards_burned",
 )
 REQUIRED_ROOM_COLUMNS = ("variant", "game", "room", "turn", "builder", "points", "uses", "gained")
-# Added by the report from the manifest (not in the runner's schema).
-DERIVED_COLUMNS = ("content", "setting", "base_setting")
+# Added by the report from the manifest (not in the runner's schema). `run` names the run a
+# game comes from in a report of several runs, unless they are merged (reports/combine.py).
+DERIVED_COLUMNS = ("content", "run", "setting", "base_setting")
 CLOCK_END_REASONS = ("cannot_burn", "exhausted")
 GROUP = ("setting", "players")
 
@@ -57,7 +59,8 @@ def setting_columns(games: pl.DataFrame) -> list[str]:
     cols = ["edition"]
     if "content" in games.columns:
         cols.append("content")
-    return cols + ["heuristic"] + rule_columns(games)
+    return cols + ["heuristic"] + rule_columns(games) + (["run"] if "run" in games.columns
+                                                         else [])
 
 
 def with_setting(games: pl.DataFrame) -> pl.DataFrame:
@@ -77,7 +80,8 @@ def with_base_setting(games: pl.DataFrame) -> pl.DataFrame:
 
 def setting_label(games: pl.DataFrame, cols: list[str]) -> pl.Expr:
     """The label of `cols` (the first is the edition): the edition, then every other column
-    that takes more than one value within an edition."""
+    that takes more than one value within an edition; the run, when it is one of them, last
+    in brackets: "2e, greedy (crisis-difficulty)"."""
     varying = [c for c in cols[1:] if games.height and
                games.group_by("edition").agg(pl.col(c).n_unique())[c].max() > 1]
 
@@ -87,8 +91,12 @@ def setting_label(games: pl.DataFrame, cols: list[str]) -> pl.Expr:
             return value
         return pl.lit(f"{c}=") + value
 
-    parts = [pl.col("edition").cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying]
-    return pl.concat_str(parts, separator=", ")
+    parts = [pl.col("edition").cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying
+                                                                if c != "run"]
+    label = pl.concat_str(parts, separator=", ")
+    if "run" in varying:
+        label = label + pl.lit(" (") + pl.col("run").cast(pl.Utf8).fill_null("?") + pl.lit(")")
+    return label
 
 
 def content_by_variant(manifest: dict | None) -> dict[int, str]:
@@ -110,9 +118,30 @@ def with_content(games: pl.DataFrame, content: dict[int, str]) -> pl.DataFrame:
         content, default=None, return_dtype=pl.Utf8).alias("content"))
 
 
+def run_by_variant(manifest: dict | None) -> dict[int, str]:
+    """The run each variant comes from, in a report of several runs that are not merged (the
+    variants' `run`, reports/combine.py); empty otherwise."""
+    return {int(v["variant"]): str(v["run"]) for v in (manifest or {}).get("variants", [])
+            if "variant" in v and v.get("run") is not None}
+
+
+def with_run(games: pl.DataFrame, runs: dict[int, str]) -> pl.DataFrame:
+    """Add `run` from run_by_variant's names, unless the table has it or there are none."""
+    if "run" in games.columns or not runs:
+        return games
+    return games.with_columns(pl.col("variant").cast(pl.Int64).replace_strict(
+        runs, default=None, return_dtype=pl.Utf8).alias("run"))
+
+
+def with_manifest_columns(games: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
+    """Add what the manifest says of each variant: its content, and its run (when a report
+    reads several runs apart)."""
+    return with_run(with_content(games, content_by_variant(manifest)), run_by_variant(manifest))
+
+
 def with_variant_info(games: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
-    """Add the manifest's `content` name per variant, then the setting label."""
-    return with_setting(with_content(games, content_by_variant(manifest)))
+    """Add the manifest's `content` name (and `run`) per variant, then the setting label."""
+    return with_setting(with_manifest_columns(games, manifest))
 
 
 def difficulties(manifest: dict | None, games: pl.DataFrame) -> pl.DataFrame:

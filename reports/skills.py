@@ -26,6 +26,9 @@ from reports import pieces
 from reports.intervals import with_wilson
 from reports.paired import TOO_FEW, holm, too_few
 
+# The rulebook's names of the skill variants (the rule `skills`, balance/rules.py).
+VARIANT_NAMES = {"normal": "Normal", "none": "No Skills", "choice": "Choice of Skills",
+                 "shared": "Shared Skill", "chaos": "Chaos Magic", "circle": "Magic Circle"}
 SKILL_KEY = "skill="
 VARIANT_KEY = "skills="
 RULEBOOK_SHIFT = (5.0, 10.0)  # points: No Skills lowers, Magic Circle raises Crisis scores

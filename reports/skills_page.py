@@ -10,7 +10,9 @@ from reports import ablation, compare_figures, paired, skills, text
 from reports.page import Block, Section, Table, slug
 from reports.page import figure_or_none as _fig
 
-INTRO = [
+INTRO = ["What each skill is worth to a team, how the ways of dealing skills move the game, and "
+         "whether a skill's holder wins more in Rush."]
+METHOD = [
     "Skills are the 2nd edition's one-rule breaks (the content file's [[skills]]; 16 of the "
     "20 are reconstructed, see the README). Each figure here pairs games on the same seeds, "
     "so the luck of the deal cancels; intervals are 95%, and a result marked as surviving "
@@ -30,7 +32,7 @@ def _effect(r: dict | None, scale: float = 1.0) -> str:
 
 
 def skills_section(a, cmps: list) -> Section:
-    s = Section("skills", "Skills", intro=list(INTRO))
+    s = Section("skills", "Skills", intro=list(INTRO), method=list(METHOD))
     for name, cmp in cmps:
         if skills.is_skill_effects(cmp):
             s.blocks.append(_effects_block(name, cmp))
@@ -75,7 +77,7 @@ def _effects_block(name: str, cmp) -> Block:
                      _effect(got.get(target), 100.0) if target else text.DASH])
     b.tables.append(Table("Skills ranked by their effect (skill's games minus No Skills; "
                           "* survives Holm)", ["Skill", "Mean team score",
-                                               f"{tname} (pp)"], rows))
+                                               f"{tname} (pp)"], rows, fold="closed"))
     every = skills.effects(cmp)
     wins = [q for q in dict.fromkeys(every["quantity"].to_list()) if q.startswith("win:")]
     names = dict(every.select("quantity", "name").unique().rows())
@@ -94,7 +96,7 @@ def _effects_block(name: str, cmp) -> Block:
 
 
 def _rooms_block(name: str, cmp) -> Block:
-    b = Block(f"{name}: rooms a skill is worth more with")
+    b = Block("", fold=f"{name}: rooms a skill is worth more with")
     inter = skills.run_interactions(cmp)
     if inter.height == 0:
         b.paragraphs.append(

@@ -73,13 +73,13 @@ def count(games, manifest: dict | None = None, diffs: pl.DataFrame | None = None
     the targets the slack on the clock is counted at; by default the manifest's and the
     editions'."""
     manifest = manifest or {}
-    content = frame.content_by_variant(manifest)
-    columns = list(games.columns) + (["content"] if content and "content" not in games.columns
-                                     else [])
-    counter = _Counter(key_columns(columns), manifest, diffs)
+    added = [c for c, by_variant in (("content", frame.content_by_variant(manifest)),
+                                     ("run", frame.run_by_variant(manifest)))
+             if by_variant and c not in games.columns]
+    counter = _Counter(key_columns(list(games.columns) + added), manifest, diffs)
     # Every column is read, the unused ones too: reading is what checks each page's checksum.
     for piece in pieces.of(games, list(games.columns)):
-        counter.add(frame.with_content(piece, content))
+        counter.add(frame.with_manifest_columns(piece, manifest))
     return counter.tallies(diffs)
 
 
@@ -266,7 +266,7 @@ def _manifest_targets(manifest: dict) -> set[int]:
 
 def with_kid(t: Tallies, games: pl.DataFrame, manifest: dict | None = None) -> pl.DataFrame:
     """The games of a table `t` counted, each with its kid and _burn (cards burnt a turn)."""
-    g = frame.with_content(games, frame.content_by_variant(manifest))
+    g = frame.with_manifest_columns(games, manifest)
     keys = t.keys.select(*t.key_cols, "kid", "_burn")
     g = g.with_columns(pl.col(c).cast(keys.schema[c]) if c in g.columns
                        else pl.lit(None, keys.schema[c]).alias(c) for c in t.key_cols)

@@ -1,12 +1,20 @@
-"""The report opens with at most five key findings and one headline table."""
+"""The report's first screen: one plain sentence per verdict, naming its players, with the
+statistics folded under it; "clearly" only where Holm's correction allows it."""
 
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import polars as pl
 
-from reports.findings import MAX_FINDINGS, headline_rows, key_findings
+from reports.findings import (
+    crisis_verdicts,
+    headline_rows,
+    lever_verdicts,
+    seat_verdicts,
+    verdicts,
+)
 
 
 def _difficulty(settings):
@@ -19,17 +27,64 @@ def _difficulty(settings):
                                       "ci_low", "ci_high"], orient="row")
 
 
-def test_at_most_five_findings_the_player_first_and_no_repeats_per_setting():
-    seats = pl.DataFrame({"setting": ["2e"] * 4, "players": [4] * 4, "seat": [0, 1, 2, 3],
-                          "win_rate": [0.31, 0.24, 0.23, 0.22], "ci_low": [0.29, 0.22, 0.21, 0.2],
-                          "ci_high": [0.33, 0.26, 0.25, 0.24], "fair_share": [0.25] * 4})
-    out = key_findings("Played by greedy.", _difficulty(["b", "a", "c"]), pl.DataFrame(),
-                       seats, [], order=["b", "a", "c"])
-    assert out[0] == "Played by greedy."
-    assert len(out) <= MAX_FINDINGS
-    crisis = [x for x in out if "closest to an even game" in x]
-    assert len(crisis) == 1 and crisis[0].startswith("b,")  # the designer's first setting
-    assert any("seat 1 wins" in x for x in out)  # outside its fair share's interval
+def _seats(wins: list[int], games: int = 2000) -> pl.DataFrame:
+    n = len(wins)
+    rate = [w / games for w in wins]
+    return pl.DataFrame({"setting": ["2e"] * n, "players": [n] * n, "seat": list(range(n)),
+                         "games": [games] * n, "wins": wins, "win_rate": rate,
+                         "ci_low": [r - 0.02 for r in rate], "ci_high": [r + 0.02 for r in rate],
+                         "fair_share": [1 / n] * n})
+
+
+def test_the_crisis_verdict_is_the_designers_first_setting_and_names_its_players():
+    out = crisis_verdicts(_difficulty(["b", "a", "c"]), ["b", "a", "c"], {"b": ["greedy"]},
+                          {"b": "crisis-difficulty run"})
+    assert len(out) == 1
+    v = out[0]
+    assert "Apprentice (35 points) is the difficulty closest to an even game" in v.sentence
+    assert v.who == "greedy players; crisis-difficulty run"
+    assert v.details and all("%" in d for d in v.details[1:])
+
+
+def test_a_seat_is_called_unfair_only_past_holms_correction():
+    # Seat 1 of 4 wins 31% of 2,000 games against a fair share of 25%: clear.
+    clear = seat_verdicts(_seats([620, 480, 460, 440]), {"2e": ["greedy"]}, {})
+    assert len(clear) == 1 and clear[0].topic == "Rush seats"
+    assert clear[0].sentence.startswith("Not every seat wins its fair share: seat 1 of 4 wins")
+    assert "Holm-adjusted p" in clear[0].details[0] and "greedy" in clear[0].who
+    # 27% against 25%: the largest gap, named, but within what chance gives among 4 seats.
+    near = seat_verdicts(_seats([540, 500, 490, 470]), {}, {})
+    assert near[0].sentence.startswith("Every seat wins about its fair share")
+    assert "seat 1 of 4" in near[0].sentence and "chance" in near[0].sentence
+
+
+def _comparison(difference: float, low: float, high: float, holm: bool):
+    differences = pl.DataFrame([{
+        "label": "hand_limit=6", "quantity": "score:mean", "name": "mean team score",
+        "kind": "mean", "pairs": 400, "difference": difference, "ci_low": low,
+        "ci_high": high, "holm": holm, "found": low > 0 or high < 0}])
+    variants = pl.DataFrame({"variant": [0, 1], "label": ["hand_limit=5", "hand_limit=6"]})
+    return SimpleNamespace(differences=differences, variants=variants, baseline=0, family=7,
+                           label=lambda v: variants["label"][v])
+
+
+def test_a_lever_verdict_says_clearly_only_what_survives_holm():
+    sure = lever_verdicts([("hands", _comparison(1.5, 0.9, 2.1, True))], {"hands": ["greedy"]})
+    assert sure[0].sentence == ("hand_limit=6 raises the mean team score by 1.5 points "
+                                "against hand_limit=5.")
+    assert sure[0].who == "greedy players; hands run"
+    assert "+1.5 points (95% paired interval +0.9 to +2.1, 400 games)" in sure[0].details[0]
+    unsure = lever_verdicts([("hands", _comparison(0.4, 0.1, 0.7, False))], {})
+    assert unsure[0].sentence.startswith("No version differs clearly from hand_limit=5.")
+    assert "not clear after Holm's correction over 7 differences" in unsure[0].details[0]
+
+
+def test_every_verdict_has_a_topic_a_sentence_and_its_players():
+    out = verdicts(_difficulty(["2e"]), _seats([620, 480, 460, 440]), pl.DataFrame(),
+                   [("hands", _comparison(1.5, 0.9, 2.1, True))], ["2e"],
+                   {"2e": ["greedy"], "hands": ["greedy"]})
+    assert [v.topic for v in out] == ["Crisis difficulty", "Rush seats", "Versions of hands"]
+    assert all(v.sentence.endswith(".") and "greedy" in v.who and v.details for v in out)
 
 
 def test_the_headline_table_keeps_the_designers_order():

@@ -360,6 +360,16 @@ def test_the_childs_errors_come_back_as_the_toolkits(tmp_path):
     assert in_child("os.path:basename", "/a/b.png") == "b.png"
 
 
+def test_a_child_that_has_replied_is_not_undone_by_its_shutdown():
+    """Before: the child's reply was whole, then Python's shutdown aborted the process (a
+    library's thread still running: about one report in five of a damaged grid run), and
+    the parent said "not enough memory" instead of the damaged shard. Here an exit handler
+    aborts: the reply stands."""
+    import os
+
+    assert in_child("atexit:register", os.abort) is os.abort
+
+
 # -- item 16: SIGTERM is Ctrl-C ------------------------------------------------------------
 
 def test_sigterm_stops_a_run_as_ctrl_c_does_and_leaves_no_process(tmp_path):

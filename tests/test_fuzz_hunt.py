@@ -7,7 +7,9 @@ import shutil
 
 import pytest
 
-from tests.fuzz import Case, assert_refused_cleanly, copy_run, exp, make_base_runs
+from balance.experiment import load_experiment
+from balance.runner import run_experiment
+from tests.fuzz import EXPERIMENT, Case, assert_refused_cleanly, copy_run, exp, make_base_runs
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -28,7 +30,29 @@ def _games_a_file(run):
     (run / "games").write_text("not a folder", encoding="utf-8")
 
 
+def merged_with(table: str):
+    """`balance report --merge` of the base run and a run of the same setting (2e Crisis at
+    2 players, greedy) whose file fixes a rule or a knob (`table`): the setting's name cannot
+    show what is not swept, so merged, its games would count as the base run's."""
+    def make(tmp):
+        run = copy_run(tmp)
+        path = tmp / "fz-rules.toml"
+        path.write_text(EXPERIMENT.replace('name = "fz"', 'name = "fz-rules"')
+                        .replace("seed = 3", "seed = 4") + table,
+                        encoding="utf-8")
+        other = run_experiment(load_experiment(path), tmp / "other", jobs=1).run_dir
+        (other / ".lock").unlink(missing_ok=True)
+        return ["report", str(run), str(other), "--merge", "--out", str(tmp / "report")]
+    return make
+
+
 CASES: dict[str, Case] = {
+    # Issue 26 item 3: --merge counts games of different runs at the same setting together;
+    # runs that did not play them alike are refused, naming the run, --merge and the rule.
+    "merge-a-rule-fixed-in-one-file": Case("cli", merged_with("[rules]\nhand_limit = 5\n"),
+                                           ("fz-rules", "--merge", "hand_limit", "fz ")),
+    "merge-a-knob-fixed-in-one-file": Case("cli", merged_with("[knobs]\ndraw_value = 1.5\n"),
+                                           ("fz-rules", "--merge", "knobs", "draw_value")),
     # A file in place of games/ read as a run of no games: "field 'cards_burned' is missing".
     "games-a-file-report": Case("run folder", report_of(_games_a_file),
                                 ("games", "is not a folder")),

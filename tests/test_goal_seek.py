@@ -81,7 +81,7 @@ exhaust = true
             "--goal", "Apprentice=50%", "--games", "1600", "--jobs", "1")
     assert r.exit_code == 0, r.output
     line = [x for x in r.output.splitlines() if "meets" in x][0]
-    closest = int(line.rsplit("closest whole value is ", 1)[1].rstrip("."))
+    closest = int(line.rsplit("closest whole value is ", 1)[1].split()[0])
     from balance.experiment import load_experiment
     from balance.runner import simulate_tables
 

@@ -157,9 +157,15 @@ def test_targets_for_win_rates():
     assert out["level"].to_list() == [0.9, 0.75, 0.5, 0.25, 0.1]
     assert out["target"].to_list() == [2, 3, 6, 8, 10]
     assert out["win_rate"].to_list() == pytest.approx([0.9, 0.8, 0.5, 0.3, 0.1])
-    # Ten games: the targets whose Wilson interval contains the level span a wide range,
-    # e.g. for 50% every T from 3 (8 of 10 won, 49-94%) to 9 (2 of 10, 6-51%).
-    assert out.select("low", "high").rows() == [(1, 3), (1, 6), (3, 9), (6, 11), (9, 11)]
+    # Where the rate crosses each level, between the targets either side (balance tune's
+    # interpolation): 75% lies halfway between T=3 (80%) and T=4 (70%).
+    assert out["crossing"].to_list() == pytest.approx([2.0, 3.5, 6.0, 8.5, 10.0])
+    # Ten games: the interval on the crossing is wide, and holds it; for 50% it runs from
+    # where the upper band falls to 50% (T of about 2.9) to where the lower one does (9.1).
+    for c, lo, hi in out.select("crossing", "crossing_low", "crossing_high").rows():
+        assert lo <= c <= hi and hi - lo > 2
+    assert out.filter(pl.col("level") == 0.5).select("crossing_low", "crossing_high").row(0) \
+        == pytest.approx((2.907, 9.093), abs=1e-3)
     # The closest target, not the largest won at least that often: of two games scoring 0
     # and 1, target 1 is won half the time, closer to 90% than anything else.
     low = games_frame([{"score_by_turn": [0]}, {"score_by_turn": [1]}])
@@ -177,8 +183,11 @@ def test_targets_for_win_rates_exact_when_the_curve_steps_past_the_level():
     # 1000 games at 10 and 1000 at 20: 100% up to 10, 50% to 20, then 0%.
     games = games_frame([{"score_by_turn": [10]}] * 1000 + [{"score_by_turn": [20]}] * 1000)
     out = crisis.targets_for_win_rates(crisis.difficulty_curve(games), (0.9, 0.5, 0.25))
-    assert out.select("target", "low", "high").rows() == [(10, 10, 10), (20, 11, 20),
-                                                          (20, 20, 20)]
+    # 50%: every target from 11 to 20 is won exactly half the time; the hardest is printed,
+    # and the rate reaches 50% at 11. 25%: 20 (50%) and 21 (0%) are as close; 20 is won at
+    # least that often.
+    assert out.select("target", "crossing").rows() == [(10, pytest.approx(10.2)), (20, 11.0),
+                                                       (20, 20.5)]
 
 
 # --- room value ------------------------------------------------------------------------------

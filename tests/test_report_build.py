@@ -313,3 +313,81 @@ def test_curves_of_every_setting_share_their_axes(tmp_path, monkeypatch):
     write_report(synthetic_run(games_per_variant=20, rush=False), tmp_path)
     assert len(seen) >= 2
     assert len({xlim for _, xlim in seen}) == 1 and seen[0][1] is not None
+
+
+def _two_runs(rules: dict | None = None):
+    """Two runs of the same setting (2e Crisis at 2 and 3 players, greedy) of 20 and 30
+    games, as the main job's players run repeats crisis-difficulty's 4-player games."""
+    first = synthetic_run(games_per_variant=20, rush=False, first_edition=False, fixed=False)
+    second = synthetic_run(games_per_variant=30, seed=2, rush=False, first_edition=False,
+                           fixed=False)
+    second.manifest = dict(second.manifest, experiment="second", variants=[
+        dict(v, rules=dict(rules or {})) for v in second.manifest["variants"]])
+    return [first, second], ["runs/synthetic", "runs/second"]
+
+
+def test_runs_are_reported_apart_unless_merged(tmp_path):
+    """Issue 26 item 3: the report added the players run's 4-player greedy games to those of
+    crisis-difficulty (10,200 games at 4 players, where the designer had asked 10,000).
+    Kept apart, each setting is named with its run and counts its own games; merged on
+    request, they are counted together and the page says where."""
+    from reports.analysis import analyse
+    from reports.combine import combine
+
+    runs, names = _two_runs()
+    apart = combine(runs, names)
+    games = analyse(apart.games, apart.rooms, apart.manifest).difficulty.filter(
+        pl.col("players") == 2).group_by("setting").agg(pl.col("games").first()).sort("setting")
+    assert games.rows() == [("2e (second)", 30), ("2e (synthetic)", 20)]
+    body = check_page(write_report(apart, tmp_path / "apart"))
+    assert "<h3>2e (synthetic)</h3>" in body and "<h3>2e (second)</h3>" in body
+    assert "counted together" not in body
+
+    merged = combine(runs, names, merge=True)
+    games = analyse(merged.games, merged.rooms, merged.manifest).difficulty.filter(
+        pl.col("players") == 2)["games"].unique().to_list()
+    assert games == [50]
+    body = check_page(write_report(merged, tmp_path / "merged"))
+    said = ("2e, Crisis with 2 players: 20 games of synthetic and 30 games of second are "
+            "counted together (--merge).")
+    summary = body.split('<section id="summary">')[1].split("</section>")[0]
+    assert said in summary  # at the top of the page
+    crisis = body.split('<section id="crisis">')[1].split("</section>")[0]
+    assert said in crisis  # and where the pooled games are read
+
+
+def test_merge_refuses_runs_not_played_alike(tmp_path):
+    """A rule fixed in one experiment file is no part of the setting's name: merged, its
+    games would be counted as the other run's. Refused, naming both runs and the rule."""
+    from reports.combine import combine
+
+    runs, names = _two_runs(rules={"hand_limit": 5})
+    with pytest.raises(InputError, match=r"hand_limit") as e:
+        write_report(combine(runs, names, merge=True), tmp_path)
+    p = e.value.problems[0]
+    assert p.file == "second" and p.where == "--merge" and "synthetic" in p.message
+    assert not (tmp_path / PAGE).exists()
+    check_page(write_report(combine(runs, names), tmp_path))  # apart, they are reported
+
+
+def test_the_page_names_every_run_it_reads(tmp_path, monkeypatch):
+    """Issue 26 item 3: the title and About this run listed three runs of five; the runs
+    that measure skills are read in the Skills section only, and are named too."""
+    import reports.build as build
+
+    runs, names = _two_runs()
+    skill = synthetic_run(games_per_variant=10, seed=3, rush=False, first_edition=False,
+                          fixed=False)
+    skill.manifest = dict(skill.manifest, experiment="each-skill", variants=[
+        dict(v, swept={"skill": "none"}) for v in skill.manifest["variants"]])
+    monkeypatch.setattr(build, "comparisons_of", lambda dirs, manifests: [])
+    data = build.combined([*runs, skill], [Path(n) for n in [*names, "runs/each-skill"]])
+    body = check_page(write_report(data, tmp_path))
+    assert "From 3 runs: synthetic, second and each-skill." in body
+    about = body.split('<section id="run">')[1]
+    for name, folder, read_in in (("synthetic", "runs/synthetic", "every section but Skills"),
+                                  ("second", "runs/second", "every section but Skills"),
+                                  ("each-skill", "runs/each-skill", "Skills")):
+        assert re.search(rf"<td>{name}</td><td>{folder}</td>.*?<td[^>]*>{read_in}</td>",
+                         about), name
+    assert "The runs are kept apart" in about

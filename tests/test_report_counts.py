@@ -14,7 +14,6 @@ from balance.experiment import load_experiment
 from balance.runner import run_experiment
 from reports import burn, counts, crisis, frame, rush, tally
 from reports.build import FIGURES, PAGE, build_report, write_report
-from reports.combine import combine
 from tests.report_data import synthetic_run
 
 
@@ -169,9 +168,10 @@ def test_report_read_shard_by_shard_is_the_report_of_the_whole_tables(run_dirs, 
     monkeypatch.setattr(counts, "EVERY", every)
     assert all(len(list((d / store.GAMES).glob("*.parquet"))) >= 6 for d in run_dirs)
     pieces = _written(build_report(run_dirs, tmp_path / "pieces"))
-    whole = combine([store.read_run(d) for d in run_dirs])
+    from reports.build import combined, comparisons_of
+
+    whole = combined([store.read_run(d) for d in run_dirs], run_dirs)
     assert isinstance(whole.games, pl.DataFrame) and isinstance(whole.rooms, pl.DataFrame)
-    from reports.build import comparisons_of
 
     cmps = comparisons_of(run_dirs, [store.read_manifest(d) for d in run_dirs])
     rows = _written(write_report(whole, tmp_path / "whole", cmps))

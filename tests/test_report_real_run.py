@@ -71,12 +71,16 @@ def test_report_of_real_runs_has_every_section_and_figure(runs):
         assert f'<section id="{sid}">' in body
     assert 'class="missing"' not in body
     figures = {p.name for p in (page.parent / FIGURES).glob("*.png")}
-    for name in ("crisis-curve-2e.png", "crisis-turn-2e.png", "rooms-crisis-2e.png",
-                 "rooms-rush-2e.png", "burn-deck-2e.png", "burn-slack-2e.png",
-                 "rush-seats-2e.png", "rush-length-2e.png", "crisis-curve-1e.png"):
+    # Each setting is named with its run: the runs are reported apart.
+    for name in ("crisis-curve-2e-real-crisis.png", "crisis-turn-2e-real-crisis.png",
+                 "rooms-crisis-2e-real-crisis.png", "rooms-rush-2e-real-rush.png",
+                 "burn-deck-2e-real-crisis.png", "burn-slack-2e-real-crisis.png",
+                 "rush-seats-2e-real-rush.png", "rush-length-2e-real-rush.png",
+                 "crisis-curve-1e-real-1e.png"):
         assert name in figures
+    assert "From 3 runs: real-crisis, real-rush and real-1e." in body
     # The 1st-edition clock always runs its full length: a sentence, not a flat chart.
-    assert "burn-end-1e.png" not in figures
+    assert "burn-end-1e-real-1e.png" not in figures
     assert "The burn ends every game at player turn 26" in body
     for d in dirs:  # every experiment file is named at the end of the page
         assert d.name in body

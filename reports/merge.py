@@ -1,0 +1,102 @@
+"""Where a report of several runs merged (`balance report --merge`) counts games of different
+runs together, and the check that those games were played alike.
+
+Merged, the runs' games are grouped by setting and player count as one run's would be
+(reports/frame.py), so two runs that played the same setting at the same player count add up.
+That is what the designer asked for, but only where the games differ by their seeds alone: a
+rule fixed in one file's [rules] (not swept, so not part of the setting's name), a player's
+knob, a patched box or another version of the code would be counted as the same game. Those are
+refused, naming both runs and the first difference.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import polars as pl
+
+from balance.errors import InputError, Problem
+
+# What decides how a variant's games are played, beside the setting's name, the mode and the
+# player count (which the grouping compares already) and the seeds.
+PLAYED_ALIKE = ("edition", "content", "content_sha256", "heuristic", "seats", "knobs", "rules")
+# The same, of the run: the code that played it.
+CODE = ("source_hash", "engine_version")
+
+
+@dataclass(frozen=True)
+class Merged:
+    setting: str
+    mode: str
+    players: int
+    parts: tuple[tuple[str, int], ...]  # (run, games), in the order the runs were given
+
+    def sentence(self) -> str:
+        from reports import text
+
+        counted = text.join_words([f"{text.count(n)} games of {run}" for run, n in self.parts])
+        return (f"{self.setting}, {self.mode.capitalize()} with "
+                f"{text.plural(self.players, 'player')}: {counted} are counted together "
+                "(--merge).")
+
+
+def merged_groups(kinds: pl.DataFrame, manifest: dict, codes: dict[str, dict] | None = None
+                  ) -> list[Merged]:
+    """The (setting, mode, players) whose games come from more than one run, in a report of
+    merged runs; InputError if two of those runs did not play them alike. `kinds` is
+    Analysis.kinds; `codes` maps each run's name to its manifest's CODE fields."""
+    variants = {int(v["variant"]): v for v in manifest.get("variants", [])
+                if "variant" in v and v.get("from_run") is not None}
+    if not variants or kinds.height == 0 or not manifest.get("merged"):
+        return []
+    rows = kinds.select(pl.col("variant").cast(pl.Int64), "setting", "mode",
+                        pl.col("players").cast(pl.Int64), "games")
+    order = list(dict.fromkeys(v["from_run"] for v in variants.values()))
+    out = []
+    for (setting, mode, players), g in sorted(rows.group_by("setting", "mode", "players"),
+                                              key=lambda kv: kv[0]):
+        mine = [variants[v] for v in g["variant"].to_list() if v in variants]
+        runs = {v["from_run"] for v in mine}
+        if len(runs) < 2:
+            continue
+        _check_alike(mine, codes or {}, f"{setting}, {mode} with {players} players")
+        per_run = dict(g.with_columns(pl.col("variant").replace_strict(
+            {k: v["from_run"] for k, v in variants.items()}, default=None,
+            return_dtype=pl.Utf8).alias("run")).group_by("run").agg(pl.col("games").sum())
+            .rows())
+        out.append(Merged(str(setting), str(mode), int(players),
+                          tuple((r, int(per_run[r])) for r in order if r in per_run)))
+    return out
+
+
+def _check_alike(variants: list[dict], codes: dict[str, dict], where: str) -> None:
+    first = variants[0]
+    for v in variants[1:]:
+        if v["from_run"] == first["from_run"]:
+            continue
+        for key in PLAYED_ALIKE:
+            a, b = first.get(key), v.get(key)
+            if _canon(a) != _canon(b):
+                _refuse(first, v, where, f"{key} {_show(a)} against {_show(b)}")
+        for key in CODE:
+            a = (codes.get(first["from_run"]) or {}).get(key)
+            b = (codes.get(v["from_run"]) or {}).get(key)
+            if a != b:
+                _refuse(first, v, where, f"the code that played them ({key} {a} against {b})")
+
+
+def _canon(x) -> str:
+    return json.dumps(x or None, sort_keys=True, default=str)
+
+
+def _show(x) -> str:
+    return "none" if not x else json.dumps(x, sort_keys=True, default=str)
+
+
+def _refuse(a: dict, b: dict, where: str, what: str) -> None:
+    raise InputError([Problem(
+        str(b["from_run"]), "--merge", "",
+        f"its variant {b['run_variant']} and variant {a['run_variant']} of {a['from_run']} "
+        f"are both {where}, but were not played alike: {what}; merged, they would be counted "
+        "as the same game: report the runs without --merge")])
