@@ -201,6 +201,10 @@ def _set_seat(probs: Problems, values: dict, key: str, raw) -> None:
         probs.add("rules", key, f"seats count from 1 (seat 1 plays first) to {MAX_SEATS}, "
                   f"got seat {seat}")
         return
+    if key != f"{name}.seat{seat}":  # one key per seat: deal.seat05 would miss deal.seat5
+        probs.add("rules", key, f"write the seat's number without leading zeros: "
+                  f"{name}.seat{seat}")
+        return
     value = _coerce(probs, key, raw, SCHEMA[name])
     if value is not None:
         values[key] = value

@@ -292,6 +292,7 @@ def test_first_player_may_be_drawn_at_random(p2, raw):
 
 @pytest.mark.parametrize("overrides,field,phrase", [
     ({"deal.seat0": 5}, "deal.seat0", "seats count from 1"),
+    ({"deal.seat05": 5}, "deal.seat05", "without leading zeros: deal.seat5"),
     ({"deal.seat17": 5}, "deal.seat17", "seats count from 1 (seat 1 plays first) to 16"),
     ({"deal.seat3": 31}, "deal.seat3", "must be between 0 and 30, got 31"),
     ({"start_vp.seat2": -1}, "start_vp.seat2", "must be between 0 and 100, got -1"),
