@@ -20,8 +20,29 @@ class CheckResult:
     events: int = 0  # with the referee: trace events it checked
 
 
+def checked_profile(edition: str | None, content: str | None, rules=None):
+    """The rules a check plays under: the content's edition (or `edition`), the content's own
+    [rules], then `rules`. InputError for a bad content file or rule."""
+    from balance.content import load_content
+    from balance.rules import load_profile, profile_for
+
+    c = load_content(content if content is not None else load_profile(edition or "2e").content)
+    profile = profile_for(c, edition, rules)
+    prepare(edition, "crisis", fewest_players(profile), "random", content=c, rules=rules)
+    return profile
+
+
+def fewest_players(profile) -> int:
+    """The fewest players the rules can seat: every seat a per-seat rule or first_player
+    names must exist."""
+    from balance.rules import seat_key
+
+    named = [seat_key(k)[1] for k in profile.seat_keys()] + [profile["first_player"]]
+    return max(profile["players_min"], *named)
+
+
 def variants(profile, modes=("crisis", "rush")):
-    lo, hi = profile["players_min"], profile["players_max"]
+    lo, hi = fewest_players(profile), profile["players_max"]
     for mode in modes:
         for players in range(max(lo, 2 if mode == "rush" else 1), hi + 1):
             yield mode, players
@@ -32,10 +53,10 @@ def check_content(edition: str | None, content: str | None, games: int,
                   progress=None, referee: bool = False) -> list[CheckResult]:
     """Play every mode and player count in check mode. With `referee`, also re-read each
     game's event trace with the independent rules model of tests/referee/."""
-    base = prepare(edition, "crisis", 1, "random", content=content, rules=rules)
+    profile = checked_profile(edition, content, rules)
     results = []
     for heuristic in heuristics:
-        for mode, players in variants(base.profile):
+        for mode, players in variants(profile):
             s = prepare(edition, mode, players, heuristic, content=content, rules=rules,
                         exhaust=(mode == "crisis"))
             seeds = np.arange(seed, seed + games)

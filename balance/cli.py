@@ -144,6 +144,7 @@ def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default
                                **parse_overrides(knob, "--knob")})
     except InputError as e:
         fail(e)
+    setup = setup.seated_for(seed)  # the players in seat order, the first player in seat 1
     st, events = play_traced(setup, seed)
     typer.echo(format_game(setup, st, events))
     if map_ is not None:
@@ -158,11 +159,12 @@ def tune(experiment: str = typer.Argument(..., help="experiment file (one varian
                                           "in experiments/"),
          lever: str = typer.Option(..., help="the whole-number setting to seek: a patch's "
                                    "number (discount.door_cost), a rule field (hand_limit, "
-                                   "burn_per_turn, crisis_targets.Journeyman), target, "
-                                   "players, knob.NAME"),
+                                   "burn_per_turn, crisis_targets.Journeyman, start_vp.seat1), "
+                                   "target, players, knob.NAME"),
          range_: str = typer.Option(..., "--range", help="LOW:HIGH, the values to search"),
          goal: str = typer.Option(..., help="Journeyman=50% (win rate at a difficulty, or "
-                                  "35=50% at points), score=40 (mean), rounds=12 (Rush)"),
+                                  "35=50% at points), seat1=19% (Rush: a seat's share of the "
+                                  "wins), score=40 (mean), rounds=12 (Rush)"),
          games: int = typer.Option(None, min=1, help="most games per lever value (default "
                                    "20,000)"),
          first: int = typer.Option(None, min=10, help="games per value while bisecting "
@@ -193,7 +195,8 @@ def tune(experiment: str = typer.Argument(..., help="experiment file (one varian
         jobs = default_jobs() if jobs is None else jobs
         check_jobs(jobs)
         exp = load_experiment(experiment)
-        empty = pl.DataFrame(schema={"score": pl.Int16, "turns": pl.Int16, "won": pl.Boolean})
+        empty = pl.DataFrame(schema={"score": pl.Int16, "turns": pl.Int16, "won": pl.Boolean,
+                                     "winner": pl.Int8})
         with Progress(SpinnerColumn(), TextColumn("{task.completed:,} games played"),
                       TimeElapsedColumn(), transient=True) as bar:
             task = bar.add_task("seeking", total=None)
@@ -512,26 +515,25 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
           referee: bool = typer.Option(False, help="also re-read every game's events with the "
                                        "independent rules model (tests/referee/)"),
           ) -> None:
-    """Play games in invariant-check mode over every mode and player count; report any
-    game that lost a card, miscounted a score, disconnected the mine or made an illegal move.
-    With --referee, an independent model of the rules also checks every event."""
+    """Play games in invariant-check mode over every mode and player count (from the fewest
+    players that have every seat a per-seat rule names); report any game that lost a card,
+    miscounted a score, disconnected the mine or made an illegal move. With --referee, an
+    independent model of the rules also checks every event."""
     from rich.progress import Progress
 
-    from balance.check import check_content, variants
-    from balance.play import prepare
+    from balance.check import check_content, checked_profile, variants
     from balance.rules import parse_overrides
 
     try:
         overrides = parse_overrides(set_)
-        base = prepare(edition, "crisis", 1, "random",
-                       content=content, rules=overrides)
+        profile = checked_profile(edition, content, overrides)
     except InputError as e:
         fail(e)
-    total = 2 * games * len(list(variants(base.profile)))
+    total = 2 * games * len(list(variants(profile)))
     try:
         with Progress(transient=True) as bar:
             task = bar.add_task("checking", total=total)
-            results = check_content(edition or base.profile.name, content, games,
+            results = check_content(edition or profile.name, content, games,
                                     rules=overrides, progress=lambda n: bar.advance(task, n),
                                     referee=referee)
     except InputError as e:  # a player count the content cannot serve, say

@@ -255,9 +255,9 @@ def _is_number(v) -> bool:
 
 
 def _rule_key(key: str) -> bool:
-    from balance.rules import SCHEMA
+    from balance.rules import is_rule_key
 
-    return key in SCHEMA or (key.startswith("crisis_targets.") and len(key) > 15)
+    return is_rule_key(key)
 
 
 def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
@@ -399,7 +399,11 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         if k == "crisis_targets" and isinstance(v, dict):
             continue
         if isinstance(v, dict | list):
-            probs.add("[rules]", k, f"must be a single value, got {v!r}")
+            from balance.rules import PER_SEAT
+
+            hint = (f": write one seat's value as a quoted key, \"{k}.seat5\" = 5"
+                    if k in PER_SEAT else "")
+            probs.add("[rules]", k, f"must be a single value, got {v!r}{hint}")
 
     grid = data.get("grid", {})
     if not isinstance(grid, dict):
@@ -409,6 +413,13 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     from balance.patches import check_swept, patch_key
 
     for k, values in list(grid.items()):
+        if isinstance(values, dict) and _rule_key(k):
+            # An unquoted dotted key: `deal.seat5 = [4, 5]` is TOML for {"deal": {"seat5": ...}}.
+            inner = next(iter(values), "seat5")
+            probs.add("[grid]", k, f"must be a list of values, got a table {short(repr(values))}"
+                      f": quote a dotted key, \"{k}.{inner}\" = [...]")
+            del grid[k]
+            continue
         if k in SETTING_KEYS:
             if not isinstance(values, list) or not values or \
                     not all(isinstance(v, str) and v for v in values):
@@ -427,11 +438,12 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             if k[len(KNOB_PREFIX):] in knobs:
                 probs.add("[grid]", k, "is also set in [knobs]: give it in one place")
         elif not _rule_key(k):
-            from balance.rules import SCHEMA
+            from balance.rules import PER_SEAT, SCHEMA
 
             probs.add("[grid]", k, "unknown key (allowed: players, target, exhaust, heuristic, "
                       "seats, edition, content, knob.<name>, <patch>.<number>, any rule "
-                      f"field: {', '.join(SCHEMA)}, crisis_targets.<difficulty>)")
+                      f"field: {', '.join(SCHEMA)}, crisis_targets.<difficulty>, "
+                      f"{', '.join(f'{n}.seat<k>' for n in PER_SEAT)})")
             del grid[k]
             continue
         elif k in rules or (k.startswith("crisis_targets.") and

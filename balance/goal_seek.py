@@ -5,6 +5,7 @@ A goal names an outcome and the value it should take:
 
     Journeyman=50%    the win rate at a named Crisis difficulty (or `35=50%`: at 35 points;
                       `win=50%`: at the variant's own target)
+    seat1=19%         Rush: the share of the games seat 1 wins outright (seats count from 1)
     score=40          the mean team score (Crisis) or the winner's score (Rush)
     rounds=12         the mean length of a Rush game in rounds
 
@@ -44,26 +45,29 @@ MAX_GAMES = 20_000  # per lever value, unless the caller says otherwise
 
 @dataclass(frozen=True)
 class Goal:
-    measure: str  # "win", "score" or "rounds"
-    at: str | int | None  # win: a difficulty name, points, or None for the variant's target
+    measure: str  # "win", "seat", "score" or "rounds"
+    at: str | int | None  # win: a difficulty name, points, or None for the variant's target;
+    #                       seat: the seat, counting from 1
     value: float  # a rate from 0 to 1, or a mean
     text: str
 
     @property
     def binary(self) -> bool:
-        return self.measure == "win"
+        return self.measure in ("win", "seat")
 
     def show(self, x: float) -> str:
         return f"{100 * x:.1f}%" if self.binary else f"{x:.2f}"
 
 
 _GOAL = re.compile(r"^\s*([A-Za-z][\w ]*?|\d+)\s*=\s*([0-9.]+)\s*(%?)\s*$")
+_SEAT = re.compile(r"^seat([0-9]+)$")
 
 
 def parse_goal(text: str, where: str = "--goal") -> Goal:
     m = _GOAL.match(text or "")
     bad = InputError([Problem(where, "", "", f"{text!r} is not a goal: write "
-                              "DIFFICULTY=50% (or POINTS=50%, win=50%), score=40 or rounds=12")])
+                              "DIFFICULTY=50% (or POINTS=50%, win=50%), seat1=19%, score=40 "
+                              "or rounds=12")])
     if not m:
         raise bad
     name, number, pct = m.group(1).strip(), m.group(2), m.group(3)
@@ -78,6 +82,12 @@ def parse_goal(text: str, where: str = "--goal") -> Goal:
     if not pct or not 0 < value < 100:
         raise InputError([Problem(where, "", "", f"{text!r}: a win-rate goal is a percentage "
                                   "strictly between 0% and 100%, e.g. Journeyman=50%")])
+    seat = _SEAT.match(name)
+    if seat:
+        if int(seat.group(1)) < 1:
+            raise InputError([Problem(where, "", "", f"{text!r}: seats count from 1 (seat 1 "
+                                      "plays first)")])
+        return Goal("seat", int(seat.group(1)), value / 100, text.strip())
     at = None if name == "win" else int(name) if name.isdigit() else name
     return Goal("win", at, value / 100, text.strip())
 
@@ -285,6 +295,14 @@ def outcomes(games, goal: Goal, variant) -> np.ndarray:
     if goal.measure == "rounds":
         p = int(variant.players)
         return ((games["turns"].cast(pl.Int64) + p - 1) // p).cast(pl.Float64).to_numpy()
+    if goal.measure == "seat":
+        if variant.mode != "rush" or goal.at > variant.players:
+            why = ("a seat's share of the wins is a Rush goal" if variant.mode != "rush" else
+                   f"the variant has {variant.players} seats")
+            raise InputError([Problem("--goal", "", "", f"{goal.text!r}: {why}")])
+        # The games table counts seats from 0 (its winner column; -1 for a tie).
+        return (games["winner"].cast(pl.Int64) == goal.at - 1).fill_null(False) \
+            .cast(pl.Float64).to_numpy()
     if goal.at is None:
         if variant.target is None:
             raise InputError([Problem("--goal", "", "", f"{goal.text!r}: the experiment has no "

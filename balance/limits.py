@@ -88,7 +88,9 @@ def highest_score(content, tables, rules) -> int:
                             if e is not None), default=0)
         # Each card shows at most two gems; a payment holds at most cost + 1 cards.
         bonus = len(tables.room_deck) * 2 * (longest_cost + 1)
-    return rules.start_vp * rules.players + doors + bonus
+    from balance.tables import SEAT_VP
+
+    return int(rules.seat[SEAT_VP].sum()) + doors + bonus
 
 
 def most_uses(tables, rules) -> int:
@@ -142,9 +144,14 @@ def variant_problems(content, tables, rules, source: str) -> Problems:
 def check_variant(content, tables, rules, source: str) -> None:
     """Refuse a compiled variant that a column cannot hold, or whose deal cannot be made."""
     probs = variant_problems(content, tables, rules, source)
-    dealt = rules.deal * rules.players
+    from balance.tables import SEAT_DEAL
+
+    deals = [int(n) for n in rules.seat[SEAT_DEAL]]
+    dealt = sum(deals)
     if dealt > len(tables.card_deck):
-        probs.add("rules", "deal", f"{rules.players} players dealt {rules.deal} cards each "
+        each = (f"{deals[0]} cards each" if len(set(deals)) == 1
+                else f"{' + '.join(map(str, deals))} cards (seat by seat)")
+        probs.add("rules", "deal", f"{rules.players} players dealt {each} "
                   f"need {dealt} gem cards, but {content.path} has {len(tables.card_deck)}")
     _skill_deal_problems(probs, content, tables, rules)
     probs.raise_if_any()

@@ -4,6 +4,7 @@ inputs, and from seeds to per-game records. Everything here can be called from a
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import numbers
 import os
 from dataclasses import dataclass
@@ -38,6 +39,34 @@ class Setup:
     def heuristic(self) -> str:
         """The player's name when every seat has the same one, else the seats in order."""
         return self.seats[0] if len(set(self.seats)) == 1 else ",".join(self.seats)
+
+    def first_players(self, seeds) -> np.ndarray:
+        """For each game seed, which listed player (counting from 0) sits in seat 1 and plays
+        first: the rules' `first_player`, or one drawn from the seed's own stream."""
+        from balance.seeds import first_players
+
+        seeds = np.asarray(seeds, dtype=np.int64)
+        k = self.rules.first_player
+        if k:
+            return np.full(len(seeds), k - 1, np.int64)
+        return first_players(seeds, self.rules.players)
+
+    def seated(self, first: int) -> Setup:
+        """This variant with listed player `first` (counting from 0) in seat 1 and the others
+        after it in listed (clockwise) order; its rules then seat them as listed."""
+        if first == 0:
+            return self if self.rules.first_player == 1 else dataclasses.replace(
+                self, rules=self.rules._replace(first_player=1))
+        order = np.roll(np.arange(self.rules.players), -first)
+        pp = self.players
+        return dataclasses.replace(
+            self, seats=tuple(self.seats[i] for i in order),
+            players=pp._replace(pol=pp.pol[order].copy(), w=pp.w[order].copy()),
+            rules=self.rules._replace(first_player=1))
+
+    def seated_for(self, seed: int) -> Setup:
+        """This variant as seated for the game of `seed`."""
+        return self.seated(int(self.first_players([seed])[0]))
 
     @property
     def room_names(self) -> list[str]:
@@ -130,6 +159,9 @@ class Batch:
     score_by_turn: np.ndarray
     rooms: np.ndarray
     skills: np.ndarray  # (games, players, 2) each seat's skills as dealt, -1 for none
+    # (games,) which listed player (counting from 0) sat in seat 1: listed player i sat in
+    # seat (i - first) % players
+    first: np.ndarray | None = None
 
 
 def _python_players(setup: Setup, st: State):
@@ -142,26 +174,48 @@ def _python_players(setup: Setup, st: State):
 
 
 def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None) -> Batch:
-    from balance.engine.game_nb import R_N, RM_N, play_games_nb
+    """Play one game per seed. Games whose first player differs (first_player = random) are
+    played in groups, one per seating, and returned in the order of `seeds`."""
+    from balance.engine.game_nb import R_N, RM_N
 
     seeds = np.asarray(seeds, dtype=np.int64)
     st = state if state is not None else new_state(setup.tables, setup.rules)
     n = len(seeds)
+    first = setup.first_players(seeds)
     out = np.zeros((n, R_N), np.int64)
     scores = np.zeros((n, setup.rules.players), np.int64)
     sbt = np.zeros((n, st.score_by_turn.shape[0]), np.int16)
     rooms = np.zeros((n, len(setup.tables.room_deck), RM_N), np.int16)
     skills = np.full((n, setup.rules.players, 2), -1, np.int16)
+    batch = Batch(seeds, out, scores, sbt, rooms, skills, first)
+    words = seed_states(seeds)
+    for k in np.unique(first):
+        games = np.flatnonzero(first == k)
+        if len(games) == n:
+            _play(setup.seated(int(k)), st, words, check, batch)
+            continue
+        part = Batch(seeds[games], out[games], scores[games], sbt[games], rooms[games],
+                     skills[games])
+        _play(setup.seated(int(k)), st, words[games], check, part)
+        for name in ("out", "scores", "score_by_turn", "rooms", "skills"):
+            getattr(batch, name)[games] = getattr(part, name)
+    return batch
+
+
+def _play(setup: Setup, st: State, words: np.ndarray, check: bool, batch: Batch) -> None:
+    from balance.engine.game_nb import play_games_nb
+
     with _python_players(setup, st):
-        play_games_nb(st, setup.tables, setup.rules, setup.players, seed_states(seeds),
-                      int(check), out, scores, sbt, rooms, skills)
-    return Batch(seeds, out, scores, sbt, rooms, skills)
+        play_games_nb(st, setup.tables, setup.rules, setup.players, words, int(check),
+                      batch.out, batch.scores, batch.score_by_turn, batch.rooms, batch.skills)
 
 
 def play_traced(setup: Setup, seed: int, check: bool = True):
-    """One game with its event log: (state, events array)."""
+    """One game with its event log: (state, events array). The seats are those of
+    `setup.seated_for(seed)`: tell the game with that Setup."""
     from balance.engine.game_nb import play_game_nb
 
+    setup = setup.seated_for(seed)
     st = new_state(setup.tables, setup.rules, ev_max=200_000)
     with _python_players(setup, st):
         play_game_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed), 1,

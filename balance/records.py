@@ -97,6 +97,11 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "mode": _const_str(variant.mode, n),
         "players": pa.array(np.full(n, variant.players, np.int16)),
         "heuristic": _const_str(variant.heuristic, n),
+        # Which of the players listed in `heuristic` (counting from 1) sat in seat 1 and
+        # played first (the rule first_player): listed player i sat in seat
+        # (i - went_first) % players + 1.
+        "went_first": pa.array(np.ones(n, np.int8) if batch.first is None
+                                else (batch.first + 1).astype(np.int8)),
         "target": (pa.nulls(n, pa.int32()) if variant.target is None
                    else pa.array(np.full(n, variant.target, np.int32))),
         "exhaust": pa.array(np.full(n, variant.exhaust, np.bool_)),

@@ -3,6 +3,11 @@
 An edition is a profile (balance/data/profiles/<name>.toml) plus its content file. Any field can
 be overridden by name, from the CLI (`--set hand_limit=5`) or a `[rules]` table in a file.
 The schema below is the single list of tunable rules: its ranges are what validation enforces.
+
+Seats are places in the turn order: seat 1 plays first (it holds the first player marker),
+seat 2 next, and so on. The deal and the starting points may differ by seat: `deal.seat5 = 5`
+deals seat 5 five cards and the others `deal`. `first_player` says which of the players seated
+for a variant (an experiment's `seats` list, in clockwise order) takes seat 1.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ class Field:
     hi: int = 1
     doc: str = ""
     choices: tuple[str, ...] = ()  # a str field's allowed values; empty: any short text
+    words: tuple[tuple[str, int], ...] = ()  # an int field's values that have a name
 
 
 SCHEMA: dict[str, Field] = {
@@ -41,6 +47,10 @@ SCHEMA: dict[str, Field] = {
     "hand_limit": Field(int, 0, 30, "discard down to this many cards at the start of a turn"),
     "steps": Field(int, 0, 20, "movement steps per turn"),
     "start_vp": Field(int, 0, 100, "victory points each player starts with"),
+    "first_player": Field(
+        int, 0, 16, "which of the players, in the order they are listed, sits in seat 1 and "
+        "plays first: 1 the first listed, k the k-th; random (0): one drawn each game", words=(
+            ("random", 0),)),
     "start_tunnel_chain": Field(bool, doc="a tunnel start tile chains new tiles until a room"),
     "burn_per_turn": Field(int, 1, 30, "Crisis: cards burnt at the end of every player turn"),
     "burn_from_hands": Field(bool,
@@ -75,6 +85,28 @@ SCHEMA: dict[str, Field] = {
 }
 
 
+# Fields that may differ by seat, as `<field>.seat<k>` (seats count from 1): the seat's own
+# value, in place of the field's for that seat. A key per seat, not a list, so that one seat's
+# value is one number wherever a rule field goes: --set, [rules], a [grid] axis and its
+# games-table column, and a `balance tune` lever.
+PER_SEAT = ("deal", "start_vp")
+SEAT_KEY = re.compile(r"^([a-z_]+)\.seat([0-9]+)$")
+MAX_SEATS = 16  # the most players any profile may allow (players_max's range)
+
+
+def seat_key(key: str) -> tuple[str, int] | None:
+    """(field, seat) of a per-seat key such as deal.seat5; None for any other key."""
+    m = SEAT_KEY.match(key)
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+def is_rule_key(key: str) -> bool:
+    """A name a [rules] table, --set or a [grid] may set (valid or not: a per-seat key of a
+    field that has none, or seat 0, is refused with its own message)."""
+    return key in SCHEMA or (key.startswith("crisis_targets.") and len(key) > 15) \
+        or seat_key(key) is not None
+
+
 @dataclass(frozen=True)
 class Profile:
     name: str
@@ -85,6 +117,15 @@ class Profile:
 
     def __getitem__(self, key: str) -> int | bool | str:
         return self.values[key]
+
+    def seat_value(self, name: str, seat: int) -> int:
+        """The value of a PER_SEAT field at seat `seat` (counting from 1)."""
+        return self.values.get(f"{name}.seat{seat}", self.values[name])
+
+    def seat_keys(self) -> list[str]:
+        """The per-seat keys set, by field then seat."""
+        keys = [k for k in self.values if seat_key(k)]
+        return sorted(keys, key=lambda k: (PER_SEAT.index(seat_key(k)[0]), seat_key(k)[1]))
 
     def rush_target(self, players: int) -> int:
         v = self.values
@@ -111,9 +152,18 @@ class Profile:
             if key.startswith("crisis_targets."):
                 _set_target(probs, targets, key.split(".", 1)[1], raw)
                 continue
+            if seat_key(key):
+                _set_seat(probs, values, key, raw)
+                continue
+            if key in PER_SEAT and isinstance(raw, dict):
+                # An unquoted `deal.seat5 = 5` in TOML is a table {"deal": {"seat5": 5}}.
+                probs.add("rules", key, f"must be a single value, got a table {raw!r}: write "
+                          f"one seat's value as a quoted key, \"{key}.seat5\" = 5")
+                continue
             if key not in SCHEMA:
                 probs.add("rules", key, f"unknown rule (known: {', '.join(SCHEMA)}, "
-                          "crisis_targets.<difficulty>)")
+                          "crisis_targets.<difficulty>, "
+                          f"{', '.join(f'{n}.seat<k>' for n in PER_SEAT)})")
                 continue
             value = _coerce(probs, key, raw)
             if value is not None:
@@ -123,14 +173,41 @@ class Profile:
         return Profile(self.name, self.title, self.content, values, targets)
 
     def describe(self) -> list[tuple[str, str, str]]:
-        rows = [(k, _show(self.values[k]), SCHEMA[k].doc) for k in SCHEMA]
+        rows = [(k, _show(self.values[k], SCHEMA[k]), SCHEMA[k].doc) for k in SCHEMA]
+        for k in self.seat_keys():
+            name, seat = seat_key(k)
+            rows.append((k, str(self.values[k]), f"{name} for seat {seat} (the other seats: "
+                         f"{name})"))
         for d, t in self.crisis_targets.items():
             rows.append((f"crisis_targets.{d}", str(t), "Crisis target for this difficulty"))
         return rows
 
 
-def _show(v) -> str:
+def _show(v, spec: Field | None = None) -> str:
+    if spec is not None:
+        for word, code in spec.words:
+            if v == code:
+                return word
     return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _set_seat(probs: Problems, values: dict, key: str, raw) -> None:
+    name, seat = seat_key(key)
+    if name not in PER_SEAT:
+        probs.add("rules", key, f"{name} cannot differ by seat (per-seat fields: "
+                  f"{', '.join(f'{n}.seat<k>' for n in PER_SEAT)})")
+        return
+    if not 1 <= seat <= MAX_SEATS:
+        probs.add("rules", key, f"seats count from 1 (seat 1 plays first) to {MAX_SEATS}, "
+                  f"got seat {seat}")
+        return
+    if key != f"{name}.seat{seat}":  # one key per seat: deal.seat05 would miss deal.seat5
+        probs.add("rules", key, f"write the seat's number without leading zeros: "
+                  f"{name}.seat{seat}")
+        return
+    value = _coerce(probs, key, raw, SCHEMA[name])
+    if value is not None:
+        values[key] = value
 
 
 def _set_target(probs: Problems, targets: dict, diff: str, raw) -> None:
@@ -142,8 +219,9 @@ def _set_target(probs: Problems, targets: dict, diff: str, raw) -> None:
     targets[diff] = raw
 
 
-def _coerce(probs: Problems, key: str, raw) -> int | bool | str | None:
-    spec = SCHEMA[key]
+def _coerce(probs: Problems, key: str, raw, spec: Field | None = None
+            ) -> int | bool | str | None:
+    spec = spec or SCHEMA[key]
     if spec.kind is str:
         if not isinstance(raw, str) or len(raw) > 100:
             probs.add("rules", key, f"must be a short text, got {raw!r}")
@@ -159,10 +237,13 @@ def _coerce(probs: Problems, key: str, raw) -> int | bool | str | None:
             return raw
         probs.add("rules", key, f"must be true or false, got {raw!r}")
         return None
+    if isinstance(raw, str) and raw.strip() in dict(spec.words):
+        return dict(spec.words)[raw.strip()]
     if isinstance(raw, Typed) and INT_RE.fullmatch(raw.strip()):
         raw = int(raw)
     if isinstance(raw, bool) or not isinstance(raw, int):
-        probs.add("rules", key, f"must be a whole number, got {raw!r}")
+        named = "".join(f" or {w}" for w, _ in spec.words)
+        probs.add("rules", key, f"must be a whole number{named}, got {raw!r}")
         return None
     if not spec.lo <= raw <= spec.hi:
         probs.add("rules", key, f"must be between {spec.lo} and {spec.hi}, got {raw}")
@@ -179,6 +260,14 @@ def _check_consistency(probs: Problems, values: dict, targets: dict) -> None:
     if values["players_min"] > values["players_max"]:
         probs.add("rules", "players_min",
                   f"is {values['players_min']}, above players_max {values['players_max']}")
+    most = values["players_max"]
+    for key in values:
+        if seat_key(key) and seat_key(key)[1] > most:
+            probs.add("rules", key, f"names seat {seat_key(key)[1]}, but the edition allows at "
+                      f"most {most} players")
+    if values["first_player"] > most:
+        probs.add("rules", "first_player", f"is {values['first_player']}, but the edition "
+                  f"allows at most {most} players")
     if not targets:
         probs.add("crisis_targets", "", "no Crisis difficulty is defined")
 

@@ -32,3 +32,18 @@ def game_seeds(seed: int, start: int, stop: int) -> np.ndarray:
     with np.errstate(over="ignore"):
         mixed = _splitmix64(idx * _GOLDEN ^ base)
     return (mixed >> np.uint64(1)).astype(np.int64)
+
+
+# Mixed into a game's seed to draw its first player, so that the draw has a stream of its own:
+# the shuffles of a game (balance/engine/rng.py) are the same whoever plays first.
+_FIRST_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+def first_players(seeds, players: int) -> np.ndarray:
+    """For each game seed, a player drawn uniformly from 0..players-1 to play first (the
+    rules' first_player = random)."""
+    s = np.asarray(seeds, dtype=np.int64).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        x = _splitmix64(s ^ _FIRST_SALT)
+    # The top 32 bits scaled to the range (Lemire), as the engine's below_nb does.
+    return (((x >> np.uint64(32)) * np.uint64(players)) >> np.uint64(32)).astype(np.int64)

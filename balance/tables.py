@@ -16,7 +16,7 @@ import numpy as np
 from balance.ability import MAX_STEPS, X
 from balance.content import Content
 from balance.errors import InputError, Problems
-from balance.rules import SKILL_VARIANTS, Profile
+from balance.rules import SKILL_VARIANTS, Profile, seat_key
 from balance.skill import SKC_N_COLS, effect_row
 
 # Gem powers.
@@ -31,6 +31,9 @@ KIND_CODE = {"action": ACTION, "movement": MOVEMENT, "free": FREE, "tunnel": TUN
 CRISIS, RUSH = 0, 1
 # Skill variants, in the order of rules.SKILL_VARIANTS.
 SKV_NORMAL, SKV_CHOICE, SKV_SHARED, SKV_CHAOS, SKV_CIRCLE, SKV_NONE = range(6)
+# Rows of Rules.seat: what each seat starts with. One 2-D array, not one per row: every call
+# between kernels passes each array by value (balance/engine/jit.py).
+SEAT_DEAL, SEAT_VP, SEAT_ROWS = range(3)
 
 
 class Tables(NamedTuple):
@@ -66,10 +69,10 @@ class Rules(NamedTuple):
     players: int
     target: int  # Crisis team target or Rush target
     exhaust: int  # Crisis: play to the end of the clock, ignoring the target
-    deal: int
+    seat: np.ndarray  # (SEAT_ROWS, players) int64: each seat's deal and starting points,
+    #                   seat 0 the first player (read at setup only)
     hand_limit: int
     steps: int
-    start_vp: int
     start_tunnel_chain: int
     burn_per_turn: int
     burn_from_hands: int
@@ -81,6 +84,9 @@ class Rules(NamedTuple):
     warp_build_at_tunnels: int
     skills: int  # the skill variant: SKV_* below
     skill_choice: int  # Choice of Skills: cards dealt to each player
+    # Which listed player sits in seat 0: k for the k-th (from 1), 0 for one drawn each game.
+    # The engine never reads it: balance/play.py seats the players before each game.
+    first_player: int
 
 
 def compile_tables(content: Content, profile: Profile) -> Tables:
@@ -193,22 +199,35 @@ def compile_rules(profile: Profile, mode: str, players: int, target: int | None 
         probs.add("", "target", f"must be at least 1, got {target}")
     if exhaust and mode == "rush":
         probs.add("", "exhaust", "play-to-exhaustion is a Crisis option")
+    for key in profile.seat_keys():
+        seat = seat_key(key)[1]
+        if seat > players:
+            probs.add("rules", key, f"names seat {seat}, but this variant has {players} "
+                      f"player(s): seats count from 1 (seat 1 plays first) to {players}")
+    if profile["first_player"] > players:
+        probs.add("rules", "first_player", f"is {profile['first_player']}, but this variant "
+                  f"has {players} player(s) (random, or 1 to {players})")
     probs.raise_if_any()
     if target is None:
         target = (profile.rush_target(players) if mode == "rush"
                   else max(profile.crisis_targets.values()))
     p = profile.values
+    seat = np.zeros((SEAT_ROWS, players), np.int64)
+    for q in range(players):
+        seat[SEAT_DEAL, q] = profile.seat_value("deal", q + 1)
+        seat[SEAT_VP, q] = profile.seat_value("start_vp", q + 1)
     return Rules(
         mode=CRISIS if mode == "crisis" else RUSH, players=players, target=int(target),
-        exhaust=int(exhaust), deal=p["deal"], hand_limit=p["hand_limit"], steps=p["steps"],
-        start_vp=p["start_vp"], start_tunnel_chain=int(p["start_tunnel_chain"]),
+        exhaust=int(exhaust), seat=seat, hand_limit=p["hand_limit"], steps=p["steps"],
+        start_tunnel_chain=int(p["start_tunnel_chain"]),
         burn_per_turn=p["burn_per_turn"], burn_from_hands=int(p["burn_from_hands"]),
         cannot_burn_loses=int(p["cannot_burn_loses"]),
         voluntary_discard=int(p["crisis_voluntary_discard"] if mode == "crisis"
                               else p["rush_voluntary_discard"]),
         rush_round_cap=p["rush_round_cap"], special_gems=int(p["special_gems"]),
         free_use_cap=p["free_use_cap"], warp_build_at_tunnels=int(p["warp_build_at_tunnels"]),
-        skills=SKILL_VARIANTS.index(p["skills"]), skill_choice=p["skill_choice"])
+        skills=SKILL_VARIANTS.index(p["skills"]), skill_choice=p["skill_choice"],
+        first_player=p["first_player"])
 
 
 __all__ = ["Tables", "Rules", "compile_tables", "compile_rules", "InputError"]

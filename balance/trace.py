@@ -8,6 +8,7 @@ from balance.content import SIDES
 from balance.engine import events as E
 from balance.engine.state import END_NAMES, S_ORIGIN, S_PLACED
 from balance.play import Setup
+from balance.tables import SEAT_DEAL, SEAT_VP
 
 
 class Namer:
@@ -78,9 +79,13 @@ def format_game(setup: Setup, st, events: np.ndarray, decisions=None) -> str:
             if ru.mode == 0 else f"race to {ru.target}")
     lines.append(f"{setup.profile.title}: {mode}, {ru.players} players, {goal}, "
                  f"player: {setup.heuristic}")
+    deal, vp = ru.seat[SEAT_DEAL], ru.seat[SEAT_VP]
+    if len(set(deal.tolist())) > 1 or len(set(vp.tolist())) > 1:
+        lines.append("Seats start with: " + "; ".join(
+            f"P{q + 1} {deal[q]} cards, {vp[q]} points" for q in range(ru.players)))
     pay: list[str] = []
     # Only the player whose turn it is can score, so each turn's end carries that seat's score.
-    seat_score = [ru.start_vp] * ru.players
+    seat_score = [int(v) for v in ru.seat[SEAT_VP]]
     for i, row in enumerate(events):
         lines += decisions.get(i, [])
         turn, seat, code, a, b, c, d, e = (int(v) for v in row)

@@ -54,13 +54,15 @@ class TuneResult:
 
 
 def _objective(setup, mode: str, seeds) -> np.ndarray:
-    """Per game: the team score (Crisis) or 1 when seat 1 won (Rush)."""
+    """Per game: the team score (Crisis) or 1 when the candidate, the first player listed,
+    won (Rush; it sits in seat 1 unless the rules draw or name another first player)."""
     from balance.engine.game_nb import R_TEAM_SCORE, R_WINNER
 
-    out = play_batch(setup, seeds).out
+    batch = play_batch(setup, seeds)
+    out = batch.out
     if mode == "crisis":
         return out[:, R_TEAM_SCORE].astype(float)
-    return (out[:, R_WINNER] == 0).astype(float)
+    return (out[:, R_WINNER] == (-batch.first) % setup.rules.players).astype(float)
 
 
 def tune_player(name: str, edition: str | None, mode: str, players: int | list[int],

@@ -20,8 +20,8 @@ from balance.rules import load_profile
 # swept rule field.
 GAME_COLUMNS = (
     "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
-    "target", "exhaust", "won", "end_reason", "turns", "score", "scores", "winner",
-    "score_by_turn", "target_turn", "deck_out_turn", "reshuffles", "cards_burned",
+    "went_first", "target", "exhaust", "won", "end_reason", "turns", "score", "scores",
+    "winner", "score_by_turn", "target_turn", "deck_out_turn", "reshuffles", "cards_burned",
     "rooms_built", "skills", "engine_version", "source_hash",
 )
 # Columns the analyses read; a table missing one is refused with a clear message.

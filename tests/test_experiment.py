@@ -190,3 +190,51 @@ def test_too_many_variants_are_refused(write):
     with pytest.raises(InputError, match="makes 141,267 variants, more than 500: a report"):
         load_experiment(write(GOOD.replace("hand_limit = [4, 5, 6]\n", grid).replace(
             "players = [2, 3]", "players = [1, 2, 3, 4, 5, 6, 7]")))
+
+
+SEATS = """\
+[experiment]
+name = "seats"
+description = "per-seat rules"
+edition = "2e"
+mode = "rush"
+games = 10
+seed = 3
+players = 5
+"""
+
+
+def test_per_seat_rules_are_grid_axes_with_columns_of_their_own(write):
+    exp = load_experiment(write(SEATS + '[rules]\n"deal.seat1" = 5\n[grid]\n'
+                                '"start_vp.seat5" = [0, 1]\nfirst_player = [1, "random"]\n'))
+    assert exp.swept == ["start_vp.seat5", "first_player"]
+    assert [v.swept for v in exp.variants] == [
+        {"start_vp.seat5": 0, "first_player": 1}, {"start_vp.seat5": 0, "first_player": 0},
+        {"start_vp.seat5": 1, "first_player": 1}, {"start_vp.seat5": 1, "first_player": 0}]
+    assert exp.variants[2].rules == {"deal.seat1": 5, "start_vp.seat5": 1, "first_player": 1}
+    rules = exp.variants[3].prepare().rules
+    assert rules.seat.tolist() == [[5, 4, 4, 4, 4], [0, 0, 0, 0, 1]] and rules.first_player == 0
+
+
+@pytest.mark.parametrize("tail,field,phrase", [
+    # An unquoted dotted key is a TOML table: say how to write it.
+    ('[grid]\ndeal.seat5 = [4, 5]\n', "deal", 'quote a dotted key, "deal.seat5" = [...]'),
+    ('[rules]\ndeal.seat5 = 5\n', "deal", 'quoted key, "deal.seat5" = 5'),
+    ('[grid]\n"hand_limit.seat2" = [4, 5]\n', "hand_limit.seat2", "cannot differ by seat"),
+    ('[grid]\n"deal.seat6" = [4, 5]\n', "deal.seat6", "names seat 6, but this variant has 5"),
+    ('[grid]\nfirst_player = [1, 6]\n', "first_player", "is 6, but this variant has 5"),
+])
+def test_bad_per_seat_keys_are_refused_naming_them(write, tail, field, phrase):
+    with pytest.raises(InputError) as exc:
+        load_experiment(write(SEATS + tail))
+    assert any(p.field == field and phrase in p.message for p in exc.value.problems), \
+        [str(p) for p in exc.value.problems]
+
+
+def test_a_seat_that_some_player_counts_lack_is_refused_in_those_variants(write):
+    text = SEATS.replace("players = 5\n", "") + '[rules]\n"deal.seat5" = 5\n' \
+        '[grid]\nplayers = [4, 5]\n'
+    with pytest.raises(InputError) as exc:
+        load_experiment(write(text))
+    (p,) = exc.value.problems
+    assert p.where == "variant 0 (players=4)" and p.field == "deal.seat5"

@@ -66,6 +66,17 @@ CASES: dict[str, Case] = {
                                 ("fz.toml", "'tunnels'", "true or false")),
     "grid-rule-as-text": Case("experiment", exp(append='[grid]\nhand_limit = [4, "5"]\n'),
                               ("fz.toml", "'hand_limit'", "whole number")),
+    # Issue 26, per-seat rules: a seat the variant lacks, an unquoted dotted key (a TOML
+    # table), a field that has no per-seat values, a first player beyond the table.
+    "seat-beyond-players": Case("experiment", exp(append='[rules]\n"deal.seat3" = 5\n'),
+                                ("fz.toml", "'deal.seat3'", "names seat 3", "2 player(s)")),
+    "seat-key-unquoted": Case("experiment", exp(append="[grid]\nstart_vp.seat2 = [0, 1]\n"),
+                              ("fz.toml", "'start_vp'", '"start_vp.seat2" = [...]')),
+    "seat-key-of-a-shared-rule": Case("experiment", exp(append='[rules]\n"steps.seat1" = 4\n'),
+                                      ("fz.toml", "'steps.seat1'", "cannot differ by seat")),
+    "first-player-beyond-players": Case(
+        "cli", lambda tmp: ["play", "--players", "2", "--set", "first_player=3"],
+        ("arguments", "'first_player'", "is 3, but this variant has 2 player(s)")),
 }
 
 

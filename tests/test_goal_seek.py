@@ -118,3 +118,73 @@ exhaust = true
     assert r.exit_code == 2, r.output
     assert message in r.output and "Traceback" not in r.output
     assert "games played" not in r.output
+
+
+def test_a_seat_goal_is_the_seats_share_of_the_wins():
+    g = parse_goal("seat1=19%")
+    assert (g.measure, g.at, g.value, g.binary) == ("seat", 1, 0.19, True)
+    import polars as pl
+
+    from balance.goal_seek import outcomes
+
+    class V:
+        mode, players = "rush", 3
+
+    games = pl.DataFrame({"winner": [0, 1, -1, 0, 2]}, schema={"winner": pl.Int8})
+    assert outcomes(games, parse_goal("seat1=30%"), V).tolist() == [1, 0, 0, 1, 0]
+    assert outcomes(games, parse_goal("seat3=30%"), V).tolist() == [0, 0, 0, 0, 1]
+
+
+@pytest.mark.parametrize("text", ["seat0=10%", "seat1=19"])
+def test_bad_seat_goals_are_refused(text):
+    with pytest.raises(InputError, match="--goal"):
+        parse_goal(text)
+
+
+RUSH3 = """\
+[experiment]
+name = "r3"
+description = "3-player Rush"
+edition = "2e"
+mode = "rush"
+games = 100
+seed = 5
+players = 3
+"""
+
+
+def test_tune_seeks_a_seats_starting_points_to_a_share_of_the_wins(tmp_path, cli):
+    """A real run: more starting points for seat 1 win it more races; its share passes 50%
+    between 0 and 10 points, and tune says where, on common seeds."""
+    exp = tmp_path / "r3.toml"
+    exp.write_text(RUSH3, encoding="utf-8")
+    r = cli("tune", exp, "--lever", "start_vp.seat1", "--range", "0:10", "--goal", "seat1=50%",
+            "--first", "200", "--games", "800", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    rows = [ln.split() for ln in r.output.splitlines() if ln.strip()[:1].isdigit()]
+    share = {int(row[0]): float(row[2].rstrip("%")) for row in rows}
+    assert share[0] < 45 < 55 < share[10]  # about a third at 0: seat 1 plays first
+    assert "start_vp.seat1 meets seat1=50% at" in r.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--lever", "start_vp.seat4", "--range", "0:3", "--goal", "seat1=40%"],
+     "with start_vp.seat4 = 0: names seat 4, but this variant has 3 player(s)"),
+    (["--lever", "start_vp.seat1", "--range", "0:3", "--goal", "seat4=40%"],
+     "'seat4=40%': the variant has 3 seats"),
+])
+def test_bad_seat_levers_and_goals_exit_2_before_playing(tmp_path, cli, args, message):
+    exp = tmp_path / "r3.toml"
+    exp.write_text(RUSH3, encoding="utf-8")
+    r = cli("tune", exp, *args, "--jobs", "1")
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "Traceback" not in r.output
+    assert "games played" not in r.output
+
+
+def test_a_seat_goal_in_crisis_is_refused(tmp_path, cli):
+    exp = tmp_path / "c.toml"
+    exp.write_text(RUSH3.replace('"rush"', '"crisis"') + "exhaust = true\n", encoding="utf-8")
+    r = cli("tune", exp, "--lever", "hand_limit", "--range", "3:6", "--goal", "seat1=30%",
+            "--jobs", "1")
+    assert r.exit_code == 2 and "a seat's share of the wins is a Rush goal" in r.output

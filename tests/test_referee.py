@@ -102,3 +102,29 @@ def test_balance_check_referee_audits_a_designers_content(cli, write_content, mi
     assert "events refereed" in out.output and "0 broke" in out.output
     missing = cli("check", "--content", str(path) + ".nope", "--games", "5", "--referee")
     assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+SEAT_RULES = {"deal.seat1": 2, "deal.seat3": 6, "start_vp.seat2": 3, "start_vp.seat3": 1}
+
+
+@pytest.mark.parametrize("mode", ["crisis", "rush"])
+def test_the_referee_follows_per_seat_deals_and_points(mode):
+    total = Report()
+    for heuristic in ("random", "greedy"):
+        s = prepare("2e", mode, 3, heuristic, exhaust=(mode == "crisis"), rules=SEAT_RULES)
+        for seed in range(40):
+            total.add(referee_game(s, seed))
+    assert total.violations == [], [str(v) for _, v in total.violations[:5]]
+
+
+def test_it_catches_a_deal_that_ignores_a_seats_own_number():
+    s, ev = _trace()  # dealt 4 each; the referee reads rules that deal seat 2 five
+    seat_rules = prepare("2e", "crisis", 3, "random", exhaust=True, rules={"deal.seat2": 5})
+    _caught(seat_rules, ev, "seats were dealt [4, 4, 4] cards, the rules deal [4, 5, 4]")
+
+
+def test_it_catches_a_score_that_ignores_a_seats_starting_points():
+    s, ev = _trace()
+    seat_rules = prepare("2e", "crisis", 3, "random", exhaust=True,
+                         rules={"start_vp.seat1": 2})
+    _caught(seat_rules, ev, "the referee has")

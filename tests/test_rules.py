@@ -259,3 +259,61 @@ def test_malformed_numbers_are_input_errors_not_crashes(overrides, field):
     with pytest.raises(InputError) as exc:
         load_profile("2e", overrides)
     assert any(p.field == field for p in exc.value.problems)
+
+
+# ------------------------------------------------------------------ per-seat rules
+
+
+def test_a_seat_may_have_its_own_deal_and_starting_points(p2):
+    q = p2.with_overrides({"deal.seat5": Typed("5"), "start_vp.seat1": 2}, "--set")
+    assert [q.seat_value("deal", s) for s in range(1, 6)] == [4, 4, 4, 4, 5]
+    assert [q.seat_value("start_vp", s) for s in range(1, 6)] == [2, 0, 0, 0, 0]
+    assert q["deal"] == 4 and q["start_vp"] == 0  # every other seat's
+    assert p2.seat_keys() == [] and q.seat_keys() == ["deal.seat5", "start_vp.seat1"]
+
+
+def test_a_seat_value_stays_when_the_field_changes(p2):
+    q = p2.with_overrides({"deal.seat2": 6}, "x").with_overrides({"deal": 3}, "y")
+    assert [q.seat_value("deal", s) for s in (1, 2, 3)] == [3, 6, 3]
+
+
+def test_describe_lists_the_seat_values_set(p2):
+    rows = {r[0]: r for r in p2.with_overrides({"start_vp.seat4": 1}, "x").describe()}
+    assert rows["start_vp.seat4"][1] == "1" and "seat 4" in rows["start_vp.seat4"][2]
+    assert rows["first_player"][1] == "1"
+
+
+@pytest.mark.parametrize("raw", [Typed("random"), "random", 0])
+def test_first_player_may_be_drawn_at_random(p2, raw):
+    q = p2.with_overrides({"first_player": raw}, "x")
+    assert q["first_player"] == 0
+    assert {r[0]: r[1] for r in q.describe()}["first_player"] == "random"
+
+
+@pytest.mark.parametrize("overrides,field,phrase", [
+    ({"deal.seat0": 5}, "deal.seat0", "seats count from 1"),
+    ({"deal.seat05": 5}, "deal.seat05", "without leading zeros: deal.seat5"),
+    ({"deal.seat17": 5}, "deal.seat17", "seats count from 1 (seat 1 plays first) to 16"),
+    ({"deal.seat3": 31}, "deal.seat3", "must be between 0 and 30, got 31"),
+    ({"start_vp.seat2": -1}, "start_vp.seat2", "must be between 0 and 100, got -1"),
+    ({"start_vp.seat2": "1"}, "start_vp.seat2", "must be a whole number"),  # text, in a file
+    ({"hand_limit.seat2": 5}, "hand_limit.seat2", "hand_limit cannot differ by seat"),
+    ({"deal.seat8": 5}, "deal.seat8", "names seat 8, but the edition allows at most 7"),
+    ({"deal": {"seat5": 5}}, "deal", 'quoted key, "deal.seat5" = 5'),
+    ({"first_player": 8}, "first_player", "allows at most 7 players"),
+    ({"first_player": "first"}, "first_player", "must be a whole number or random"),
+    ({"first_player": -1}, "first_player", "must be between 0 and 16"),
+])
+def test_bad_seat_rules_are_refused_naming_the_key(p2, overrides, field, phrase):
+    with pytest.raises(InputError) as exc:
+        p2.with_overrides(overrides, "exp.toml")
+    assert any(p.field == field and phrase in p.message and p.file == "exp.toml"
+               for p in exc.value.problems), _problems(exc)
+
+
+def test_the_rules_command_shows_seat_values(cli):
+    result = cli("rules", "2e", "--set", "deal.seat3=6", "--set", "first_player=random")
+    assert result.exit_code == 0, result.output
+    lines = {ln.split()[0]: ln.split()[1] for ln in result.stdout.splitlines()[1:] if ln.strip()}
+    assert lines["deal.seat3"] == "6" and lines["deal"] == "4"
+    assert lines["first_player"] == "random"

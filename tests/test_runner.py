@@ -39,13 +39,14 @@ hand_limit = [4, 5]
 
 GAMES_COLUMNS = [
     "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
-    "target", "exhaust", "hand_limit", "won", "end_reason", "turns", "score", "scores",
-    "winner", "score_by_turn", "target_turn", "deck_out_turn", "reshuffles", "cards_burned",
-    "rooms_built", "skills", "engine_version", "source_hash"]
+    "went_first", "target", "exhaust", "hand_limit", "won", "end_reason", "turns", "score",
+    "scores", "winner", "score_by_turn", "target_turn", "deck_out_turn", "reshuffles",
+    "cards_burned", "rooms_built", "skills", "engine_version", "source_hash"]
 GAMES_TYPES = {
     "experiment": pl.String, "variant": pl.Int32, "game": pl.Int64, "seed": pl.Int64,
     "edition": pl.String, "mode": pl.String, "players": pl.Int16, "heuristic": pl.String,
-    "target": pl.Int32, "exhaust": pl.Boolean, "hand_limit": pl.Int32, "won": pl.Boolean,
+    "went_first": pl.Int8, "target": pl.Int32, "exhaust": pl.Boolean, "hand_limit": pl.Int32,
+    "won": pl.Boolean,
     "end_reason": pl.String, "turns": pl.Int16, "score": pl.Int16,
     "scores": pl.List(pl.Int16), "winner": pl.Int8, "score_by_turn": pl.List(pl.Int16),
     "target_turn": pl.Int16, "deck_out_turn": pl.Int16, "reshuffles": pl.Int16,

@@ -15,6 +15,8 @@ from balance.tables import (
     MINECART,
     MOVEMENT,
     RUSH,
+    SEAT_DEAL,
+    SEAT_VP,
     STANDARD,
     TUNNEL,
     WILD,
@@ -305,11 +307,33 @@ def test_compile_rules_defaults():
     p2 = load_profile("2e")
     r = compile_rules(p2, "crisis", 4)
     assert (r.mode, r.players, r.target, r.exhaust) == (CRISIS, 4, 75, 0)
-    assert (r.burn_per_turn, r.burn_from_hands, r.cannot_burn_loses, r.start_vp) == (3, 1, 0, 0)
+    assert (r.burn_per_turn, r.burn_from_hands, r.cannot_burn_loses) == (3, 1, 0)
+    assert r.seat.tolist() == [[4] * 4, [0] * 4] and r.first_player == 1
     r1 = compile_rules(load_profile("1e"), "crisis", 3, target=40, exhaust=True)
-    assert (r1.target, r1.exhaust, r1.burn_per_turn, r1.burn_from_hands, r1.start_vp) == \
-        (40, 1, 2, 0, 1)
+    assert (r1.target, r1.exhaust, r1.burn_per_turn, r1.burn_from_hands) == (40, 1, 2, 0)
+    assert r1.seat[SEAT_VP].tolist() == [1, 1, 1] and r1.seat[SEAT_DEAL].tolist() == [4, 4, 4]
     assert r1.cannot_burn_loses == 1
+
+
+def test_compile_rules_gives_each_seat_its_own_deal_and_points():
+    p = load_profile("2e", {"deal.seat5": 5, "deal.seat1": 3, "start_vp.seat2": 1,
+                            "first_player": "random"})
+    r = compile_rules(p, "rush", 5)
+    assert r.seat[SEAT_DEAL].tolist() == [3, 4, 4, 4, 5]
+    assert r.seat[SEAT_VP].tolist() == [0, 1, 0, 0, 0]
+    assert r.first_player == 0
+
+
+@pytest.mark.parametrize("rules,field,phrase", [
+    ({"deal.seat5": 5}, "deal.seat5", "names seat 5, but this variant has 4 player(s)"),
+    ({"start_vp.seat7": 1}, "start_vp.seat7", "seats count from 1 (seat 1 plays first) to 4"),
+    ({"first_player": 5}, "first_player", "is 5, but this variant has 4 player(s)"),
+])
+def test_compile_rules_refuses_a_seat_the_variant_does_not_have(rules, field, phrase):
+    with pytest.raises(InputError) as exc:
+        compile_rules(load_profile("2e", rules), "rush", 4, source="exp.toml")
+    assert any(p.field == field and phrase in p.message and p.file == "exp.toml"
+               for p in exc.value.problems), [str(p) for p in exc.value.problems]
 
 
 @pytest.mark.parametrize("players,target", [(2, 20), (4, 20), (5, 15), (7, 15)])

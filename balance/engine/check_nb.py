@@ -33,7 +33,7 @@ from balance.engine.state import (
     V_SKILL,
     WK_B,
 )
-from balance.tables import TUNNEL
+from balance.tables import SEAT_VP, TUNNEL
 
 
 @njit
@@ -75,7 +75,7 @@ def check_invariants_nb(st, tb, ru):
     team = 0
     door_total = 0
     for q in range(ru.players):
-        if st.score[q] != ru.start_vp + st.door_pts[q] + st.bonus_pts[q]:
+        if st.score[q] != ru.seat[SEAT_VP, q] + st.door_pts[q] + st.bonus_pts[q]:
             _flag(st, V_SCORE)
         team += st.score[q]
         door_total += st.door_pts[q]

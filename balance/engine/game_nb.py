@@ -47,7 +47,7 @@ from balance.engine.state import (
     SK_DEALT0,
 )
 from balance.engine.turn_nb import ask_rotation_nb, play_turn_nb
-from balance.tables import CRISIS, RUSH, TUNNEL
+from balance.tables import CRISIS, RUSH, SEAT_DEAL, SEAT_VP, TUNNEL
 from heuristics.dispatch import POLICY_EXTERNAL
 from heuristics.external import external_turn_start_nb
 from heuristics.memory import reset_memory_nb
@@ -89,12 +89,14 @@ def reset_nb(st, tb, ru, pp, rng_words, trace, check):
     for i in range(n_tiles):
         st.tiles[i] = tb.room_deck[i]
     st.sc[S_TILES_N] = n_tiles
+    team = 0
     for q in range(ru.players):
         st.hand_n[q] = 0
-        st.score[q] = ru.start_vp
+        st.score[q] = ru.seat[SEAT_VP, q]
+        team += st.score[q]
         st.door_pts[q] = 0
         st.bonus_pts[q] = 0
-    st.sc[S_TEAM_SCORE] = ru.start_vp * ru.players
+    st.sc[S_TEAM_SCORE] = team
     for t in range(st.score_by_turn.shape[0]):
         st.score_by_turn[t] = 0
 
@@ -102,7 +104,8 @@ def reset_nb(st, tb, ru, pp, rng_words, trace, check):
 @njit
 def setup_nb(st, tb, ru, pp):
     """Shuffle, lay the start tile (2nd edition: a tunnel start chains on until a room),
-    deal, and seat everyone on the start room. Seat 0 is the first player."""
+    deal (seat after seat, each its own number of cards), and seat everyone on the start room.
+    Seat 0 is the first player."""
     shuffle_nb(st.rng, st.tiles, st.sc[S_TILES_N])
     shuffle_nb(st.rng, st.piles[PILE_DECK], st.sc[S_DECK_N])
     o = st.sc[S_ORIGIN]
@@ -138,7 +141,7 @@ def setup_nb(st, tb, ru, pp):
         x, y, side, rt = a, b, c, nt
     for q in range(ru.players):
         st.pos[q] = start
-        for _ in range(ru.deal):
+        for _ in range(ru.seat[SEAT_DEAL, q]):
             c = take_top_nb(st)
             if c >= 0:
                 to_hand_nb(st, q, c)

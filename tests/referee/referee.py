@@ -73,8 +73,11 @@ class Game:
         self.tiles: list[tuple[int, int, int, int]] = []  # (type, rot, x, y) by placed index
         self.grid: dict[tuple[int, int], int] = {}
         self.pos = [0] * self.players
-        start_vp = self.rules["start_vp"]
-        self.score = [start_vp] * self.players
+        # A seat's own deal and starting points (deal.seat3, start_vp.seat3: seats count from
+        # 1 there), else the profile's.
+        self.deal = [self.per_seat("deal", q) for q in range(self.players)]
+        self.score = [self.per_seat("start_vp", q) for q in range(self.players)]
+        self.dealt = [0] * self.players
         self.turn = -1
         self.cur = 0
         self.paid: list[int] = []
@@ -103,6 +106,9 @@ class Game:
         self.s_gems = setup.gem_names
 
     # -- helpers ---------------------------------------------------------------------------
+    def per_seat(self, name: str, q: int) -> int:
+        return self.rules.get(f"{name}.seat{q + 1}", self.rules[name])
+
     def bad(self, what: str) -> None:
         self.v.append(Violation(self.i, self.turn, NAMES.get(self.code, str(self.code)), what))
 
@@ -214,12 +220,17 @@ class Game:
         self.pending = None
 
     def on_deal(self, card, q, *_):
+        if self.turn >= 0:
+            self.bad("a card dealt after the game began")
         self.take(self.deck, card, "the deck")
         self.hands[q].add(card)
+        self.dealt[q] += 1
 
     def on_turn(self, p, pos, *_):
         if self.turn >= 0 and not self.turn_ended:
             self.bad("a turn began before the last one ended")
+        if self.turn < 0 and self.dealt != self.deal:
+            self.bad(f"seats were dealt {self.dealt} cards, the rules deal {self.deal}")
         if not self.deal_checked:
             self.check_skill_deal()
         if self.redraw_due:
