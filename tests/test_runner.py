@@ -363,3 +363,43 @@ def test_open_ended_crisis_games_have_no_win_or_target_turn():
     assert fixed["won"].is_not_null().all()
     # the same games: reaching 20 is what the score trajectory says
     assert (fixed["won"] == (g["score"] >= 20)).all()
+
+
+# -- warming the pool -----------------------------------------------------------------------
+
+def test_the_pool_warms_every_set_of_players_before_any_shard(monkeypatch):
+    """The reference player's search kernels are compiled at its first decision, not with the
+    game: a pool warmed with greedy alone compiled them in every worker mid-shard, and loky
+    took the growth for a memory leak (its "A worker stopped ..." warning). One worker now
+    plays a game of each set of players first, before the pool plays any shard."""
+    import joblib
+
+    from balance import runner
+
+    exp = load_experiment("players")  # greedy, then the reference
+    shards = store.plan(len(exp.variants), 50, 25)
+    warm = runner.warm_jobs(exp, shards)
+    assert [(j.variant.heuristic, j.shard.start) for j in warm] == [("greedy", 0),
+                                                                     ("reference", 0)]
+    calls = []
+
+    class Recorder:
+        def __init__(self, **kw):
+            pass
+
+        def __call__(self, tasks):
+            calls.append([(f.__name__, args) for f, args, _ in tasks])
+            return iter([])
+
+    monkeypatch.setattr(joblib, "Parallel", Recorder)
+    list(runner.execute(runner.jobs_for(exp, shards), 2, warm=warm))
+    assert calls[0] == [("warm_shard", tuple(warm))]
+    assert [name for name, _ in calls[1]] == ["play_shard"] * len(shards)
+
+
+def test_a_sweep_of_one_player_warms_once():
+    from balance import runner
+
+    exp = load_experiment("crisis-difficulty")
+    shards = store.plan(len(exp.variants), 10, 5)
+    assert [j.shard for j in runner.warm_jobs(exp, shards)] == [shards[0]]
