@@ -282,6 +282,10 @@ def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
     if lever in exp.grid:
         raise InputError([Problem(exp.file, "[grid]", lever, "is the lever `balance tune` "
                                   "sets: take it out of [grid]")])
+    if exp.variants[0].control:
+        raise InputError([Problem(exp.file, "[experiment]", "control", "adds the unchanged "
+                                  "box as a variant of its own; `balance tune` seeks one lever "
+                                  "in one variant: leave control out")])
     if len(exp.variants) != 1:
         raise InputError([Problem(exp.file, "[grid]", "", f"makes {len(exp.variants)} "
                                   "variants; `balance tune` seeks one lever in one variant: "

@@ -103,7 +103,9 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
     }
     for key, value in variant.swept.items():
         if key not in cols:
-            cols[key] = pa.array([value] * n, _swept_type(value))
+            # A control has no grid value: a null, of the type the grid's values have.
+            kind = _swept_type(variant.swept_like.get(key) if value is None else value)
+            cols[key] = pa.nulls(n, kind) if value is None else pa.array([value] * n, kind)
     # A game played to exhaustion without a target has no target to win: its wins at every
     # target are read from score_by_turn (`won` would otherwise mean the engine's default).
     open_ended = variant.exhaust and variant.target is None

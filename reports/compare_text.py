@@ -17,12 +17,14 @@ import textwrap
 
 import polars as pl
 
+from balance.experiment import CONTROL
 from reports import text
 from reports.compare import MEAN, MEDIAN, RATE, Comparison
 from reports.paired import MIN_PAIRS, TOO_FEW, too_few
 
 WIDTH = 100
 NOT_FOUND = "no difference found"
+CONTROL_WORDS = "the unchanged box and the fixed settings: no grid value, no patch"
 
 
 def _pp(x: float, decimals: int) -> str:
@@ -112,13 +114,19 @@ def _methods(cmp: Comparison) -> str:
     return "; ".join(parts)
 
 
+def _named(cmp: Comparison, v: int) -> str:
+    """A variant's label, and what a control is (balance/experiment.py, `control = true`)."""
+    label = cmp.label(v)
+    return f"the {label} (variant {v}: {CONTROL_WORDS})" if label == CONTROL else label
+
+
 def header(cmp: Comparison) -> list[str]:
     base = cmp.label(cmp.baseline)
     n = cmp.variants.height
     several = int(cmp.variants["baseline"].sum()) > 1
     against = (f"with the baseline's settings at its own player count (baseline: {base}, "
-               f"variant {cmp.baseline})" if several else
-               f"with the baseline, {base} (variant {cmp.baseline})")
+               f"variant {cmp.baseline})" if several else f"with {_named(cmp, cmp.baseline)}"
+               if base == CONTROL else f"with the baseline, {base} (variant {cmp.baseline})")
     lines = _wrap(f"{cmp.experiment}: {n} variants of {cmp.mode.capitalize()}, each compared "
                   f"{against}, on the games both played (the same seeds).")
     lines += _wrap(f"Differences are variant minus baseline, with 95% intervals that use the "
@@ -235,8 +243,9 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
     label_w = min(max(len(x) for x in labels), 64)
     widths = [max(len(title), *(len(c[i]) for c in cells)) for i, (_, title, _) in
               enumerate(quantities)]
-    out = _wrap(f"Against the baseline, {cmp.label(base)}, on the same games (paired 95% "
-                "intervals):")
+    against = _named(cmp, base) if cmp.label(base) == CONTROL else \
+        f"the baseline, {cmp.label(base)}"
+    out = _wrap(f"Against {against}, on the same games (paired 95% intervals):")
     start = 0
     while start < len(quantities):
         # As many columns as fit beside the labels; the rest in another table below.
