@@ -202,15 +202,29 @@ def _headline_quantities(cmp: Comparison) -> list[tuple[str, str, str]]:
 
 
 def _short_cell(row: dict) -> str:
+    """A difference with its 95% interval, as short as it reads: "−6.9 ± 0.8 pp *" when the
+    interval is symmetric at the printed precision, "+4.8 pp (2.0 to 7.9)" when it is not,
+    "no difference (−0.7 to 1.4 pp)" when it contains zero."""
     if too_few(row["pairs"]):
         return "too few games"
+    d, lo, hi = row["difference"], row["ci_low"], row["ci_high"]
+    half = max(d - lo, hi - d, 0.0)
+    rate = row["kind"] == RATE
+    scale, unit = (100.0, " pp") if rate else (1.0, "")
+    dec = _rate_decimals(half) if rate else _amount_decimals(half)
+    # Medians of whole numbers are whole or halves, and an interval of no width is exact:
+    # "+1.5 (1 to 3)", "+2 ± 0", as difference_text writes them.
+    bare = (lambda t: t.rstrip("0").rstrip(".") if "." in t else t) \
+        if not rate and (row["kind"] == MEDIAN or lo == hi) else (lambda t: t)
+    low, high = bare(_plain(scale * lo, dec)), bare(_plain(scale * hi, dec))
     if not row["found"]:
-        return "no difference"
-    half = max(row["difference"] - row["ci_low"], row["ci_high"] - row["difference"], 0.0)
+        return f"no difference ({low} to {high}{unit})"
     mark = " *" if row["holm"] else ""
-    if row["kind"] == RATE:
-        return f"{_signed(100 * row['difference'], _rate_decimals(half))} pp{mark}"
-    return f"{_signed(row['difference'], _amount_decimals(half))}{mark}"
+    est = bare(_signed(scale * d, dec))
+    below, above = bare(_plain(scale * (d - lo), dec)), bare(_plain(scale * (hi - d), dec))
+    if below == above:
+        return f"{est} ± {below}{unit}{mark}"
+    return f"{est}{unit} ({low} to {high}){mark}"
 
 
 def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
@@ -262,9 +276,9 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
         start = stop
         out.append("")
     more = f"; every quantity: balance compare {run_dir}" if run_dir else ""
-    out += _wrap(f"no difference: the interval contains zero (no difference found); * the "
-                 f"difference survives Holm's correction over all {cmp.family} differences"
-                 f"{more}")
+    out += _wrap(f"Each difference is the variant's value minus the baseline's, with its 95% "
+                 f"interval; no difference: the interval contains zero; * the difference "
+                 f"survives Holm's correction over all {cmp.family} differences{more}")
     out += _too_few_legend(cmp)
     for note in cmp.notes:
         out += _wrap(f"Note: {note}", "      ")

@@ -6,6 +6,7 @@ runs, and bad inputs refused with exit 2."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import polars as pl
@@ -325,9 +326,41 @@ def test_an_interval_containing_zero_reads_no_difference_found():
     assert "no difference found (" in lines[0] and not lines[0].endswith(("yes", "no"))
     assert "no difference found" not in lines[1] and lines[1].endswith("yes")
     short = compare_text.short_table(cmp).splitlines()
-    assert short[3].startswith("variant 1") and short[3].endswith("no difference")
-    assert short[4].startswith("variant 2") and short[4].endswith(" *")
+    mean = next(i for i, x in enumerate(short) if x.rstrip().endswith("mean score"))
+    assert short[mean + 2].startswith("variant 1") and "no difference (" in short[mean + 2]
+    assert short[mean + 3].startswith("variant 2") and short[mean + 3].endswith(" *")
     assert max(len(x) for x in [*table.splitlines(), *short]) <= 100
+
+
+def _numbers(cell: str) -> list[float]:
+    return [float(x) for x in re.findall(r"[+−-]?\d+(?:\.\d+)?", cell.replace("−", "-"))]
+
+
+def test_the_short_table_gives_every_difference_its_interval():
+    """Issue 26 item 7: the headline after `balance run` printed a star and no interval."""
+    rng = np.random.default_rng(10)
+    base = rng.integers(20, 50, 400)
+    games = _crisis_games([base, base + rng.integers(-3, 4, 400),
+                           base + 2 + rng.integers(-3, 4, 400), base + 3])
+    cmp = compare(games, _manifest(4))
+    short = compare_text.short_table(cmp)
+    shown = [q for q, _, _ in compare_text._headline_quantities(cmp)]
+    assert "score:mean" in shown and "win:Apprentice" in shown
+    for r in cmp.differences.filter(pl.col("quantity").is_in(shown)).iter_rows(named=True):
+        cell = compare_text._short_cell(r)
+        assert cell in short
+        scale = 100 if r["kind"] == "rate" else 1
+        lo, hi, d = (scale * r[k] for k in ("ci_low", "ci_high", "difference"))
+        got = _numbers(cell)
+        if not r["found"]:
+            assert cell.startswith("no difference (") and got == pytest.approx([lo, hi], abs=0.51)
+        elif "±" in cell:
+            assert got == pytest.approx([d, (hi - lo) / 2], abs=0.051 * scale)
+        else:
+            assert got == pytest.approx([d, lo, hi], abs=0.051 * scale)
+        assert cell.endswith(" *") == (r["found"] and r["holm"])
+    # Every game three points up: exact, "± 0".
+    assert "+3 ± 0 *" in short
 
 
 # -- the commands on small real runs --------------------------------------------------------
