@@ -7,7 +7,7 @@ Candidates, each with a weight (larger first):
   sit from it;
 - the largest difference between versions that survives Holm (from the comparisons);
 - the largest gap between players (Verdicts by player);
-- the most unbalanced Rush seat whose interval excludes the fair share;
+- the most unbalanced Rush seat off its fair share beyond chance (reports/rush.py's test);
 - the room whose ablation costs most, when the run has one.
 Everything else stays in the folded list of all findings and in the sections.
 """
@@ -94,11 +94,17 @@ def _rush(seats: pl.DataFrame) -> list[tuple[float, str]]:
         seats = seats.filter(pl.col("games") >= paired.MIN_PAIRS)
     if seats.height == 0:
         return []
-    off = seats.filter((pl.col("ci_low") > pl.col("fair_share"))
-                       | (pl.col("ci_high") < pl.col("fair_share")))
+    if "off_fair" in seats.columns:  # reports/rush.py: exact binomial, Holm over the seats
+        off = seats.filter(pl.col("off_fair").fill_null(False))
+        none = ("Rush: no seat wins more or less than its fair share beyond chance (the exact "
+                "binomial test of each seat, Holm-corrected over every seat).")
+    else:
+        off = seats.filter((pl.col("ci_low") > pl.col("fair_share"))
+                           | (pl.col("ci_high") < pl.col("fair_share")))
+        none = ("Rush: no seat wins more or less than its fair share (every seat's 95% "
+                "interval contains it).")
     if off.height == 0:
-        return [(1.0, "Rush: no seat wins more or less than its fair share (every seat's 95% "
-                      "interval contains it).")]
+        return [(1.0, none)]
     r = off.sort((pl.col("win_rate") - pl.col("fair_share")).abs(),
                  descending=True).row(0, named=True)
     return [(2.0, f"{r['setting']}, Rush with {text.players_label(r['players'])}: seat "

@@ -12,9 +12,11 @@ import numpy as np
 import polars as pl
 import pytest
 from scipy import stats
+from statsmodels.stats.multitest import multipletests
 
 from balance.errors import InputError
 from balance.experiment import load_experiment
+from balance.runner import run_experiment
 from balance.store import read_run
 from reports import compare_text, paired, text
 from reports.compare import compare
@@ -534,12 +536,70 @@ def test_rush_headline_gives_each_seat_its_share_and_the_length():
     turns = np.arange(100) % 10 + 30  # 30..39 player turns: 10..13 rounds at 3 players
     games = pl.DataFrame({"winner": winner, "turns": turns.astype(np.int16)})
     lines = rush_lines(games, {"players": 3})
-    assert lines[0].endswith("100 games; a fair share is 32%):")
-    for seat, k in ((1, 50), (2, 30), (3, 15)):
-        assert f"  seat {seat:<3} {text.rate(k / 100, *wilson(k, 100))}" in lines
+    assert lines[0].endswith("100 games; a fair share is 31.7%):")
+    # 95 games one seat won: 50 and 15 of them are off 1/3 beyond chance (exact binomial,
+    # Holm over the three seats); 30 is not.
+    p = [stats.binomtest(k, 95, 1 / 3).pvalue for k in (50, 30, 15)]
+    off = multipletests(p, method="holm")[0]
+    assert list(off) == [True, False, True]
+    for seat, k, mark in ((1, 50, "  above its fair share"), (2, 30, ""),
+                          (3, 15, "  below its fair share")):
+        assert f"  seat {seat:<3} {text.rate(k / 100, *wilson(k, 100))}{mark}" in lines
     assert "  ties     5.0%" in lines
     rounds = -(-turns // 3)
     assert lines[-1].startswith(f"Length: {text.num(float(np.median(rounds)))} rounds")
+
+
+def test_seats_are_tested_against_the_fair_share_with_holm_over_every_seat():
+    """Issue 26 item 7: each seat's wins among the games one seat won, against 1/players, by
+    the exact binomial test; Holm over every seat the headline prints."""
+    from reports import rush
+    from reports.headline import _seat_tests
+
+    # Two variants of 4 players: seat 1 wins 290 of 1,000 decided games in the first (p about
+    # 0.002 alone), which Holm over the 8 seats keeps; 25 of them wins in the second are too
+    # few to test.
+    wins = {0: [290, 240, 235, 235], 1: [2, 1, 1, 1]}
+    rows = []
+    for v, ks in wins.items():
+        for seat, k in enumerate(ks):
+            rows += [(v, seat)] * k
+        rows += [(v, -1)] * 10
+    games = pl.DataFrame(rows, schema={"variant": pl.Int32, "winner": pl.Int8}, orient="row")
+    manifest = {"variants": [{"variant": v, "mode": "rush", "players": 4} for v in wins]}
+    tests = _seat_tests(games, manifest)
+    p = [stats.binomtest(k, 1000, 0.25).pvalue for k in wins[0]]
+    assert tests[0] == list(multipletests(p, method="holm")[0]) and tests[0][0]
+    assert tests[1] == [None] * 4  # 5 games one seat won: fewer than paired.MIN_PAIRS
+    assert rush.fair_share_p(3, 5, 4) != rush.fair_share_p(3, 5, 4)  # NaN: too few
+    assert rush.fair_share_p(1, 100, 1) != rush.fair_share_p(1, 100, 1)  # one player
+
+
+def test_the_report_s_seat_table_carries_the_same_test():
+    from reports import rush
+    from tests.report_data import games_frame
+
+    base = {"mode": "rush", "exhaust": False, "target": 20, "turns": 30,
+            "end_reason": "rush_target"}
+    # Games one seat won, by seat, and ties: 3 players, 100 decided; 2 players, 5 decided.
+    counts = {3: ({0: 60, 1: 25, 2: 15}, 10), 2: ({0: 3, 1: 2}, 5)}
+    rows = [{**base, "players": players, "scores": [1] * players, "winner": seat}
+            for players, (by_seat, ties) in counts.items()
+            for seat, k in [*by_seat.items(), (-1, ties)] for _ in range(k)]
+    seats = rush.seat_wins(games_frame(rows))
+    assert seats.filter(pl.col("players") == 3)["decided"].to_list() == [100] * 3
+    assert seats.filter(pl.col("players") == 2)["p_fair"].is_nan().all()  # 5 decided
+    for r in seats.iter_rows(named=True):
+        want = stats.binomtest(r["wins"], r["decided"], 1 / r["players"]).pvalue \
+            if r["decided"] >= paired.MIN_PAIRS and r["players"] > 1 else None
+        assert (r["p_fair"] is None or np.isnan(r["p_fair"])) if want is None else \
+            r["p_fair"] == pytest.approx(want)
+    p = seats["p_fair"].to_numpy()
+    ok = np.isfinite(p)
+    want = np.zeros(len(p), bool)
+    if ok.any():
+        want[ok] = multipletests(p[ok], method="holm")[0]
+    assert seats["off_fair"].to_list() == list(want)
 
 
 def test_crisis_headline_of_games_played_to_a_target_leaves_higher_targets_out():
@@ -553,3 +613,18 @@ def test_crisis_headline_of_games_played_to_a_target_leaves_higher_targets_out()
     assert lines[1] == f"  {'Apprentice (35)':<20} {text.rate(0.5, *wilson(2, 4))}"
     assert lines[3].startswith("  Master (75)") and "stop at their target" in lines[3]
     assert not any(x.startswith("Team score") for x in lines)
+
+
+def test_a_rush_comparison_ends_with_each_variant_s_seats_against_the_fair_share(tmp_path):
+    from reports.headline import headline
+
+    path = tmp_path / "rush-grid.toml"
+    path.write_text('[experiment]\nname = "rush-grid"\ndescription = "two Rush targets"\n'
+                    'edition = "2e"\nmode = "rush"\ngames = 60\nseed = 3\nplayers = 3\n\n'
+                    '[grid]\nrush_target_small = [15, 20]\n', encoding="utf-8")
+    run_experiment(load_experiment(path), tmp_path / "runs", jobs=1)
+    out = headline(tmp_path / "runs" / "rush-grid")
+    block = out.split("Seats against their fair share:\n", 1)[1].splitlines()
+    assert block[0].startswith("  rush_target_small=15 (fair share ")
+    assert block[1].startswith("  rush_target_small=20 (fair share ")
+    assert "Holm-corrected over the 6 seats tested here" in " ".join(block[2:])
