@@ -41,6 +41,17 @@ CASES: dict[str, Case] = {
                                                "true\n", MAGPIE)(tmp)[1:2], "--lever",
                                    "nerf.uses", "--range", "1:2", "--goal", "score=40"],
         ("fz.toml", "'control'", "leave control out")),
+    "amount-of-an-effect-without-a-number": Case(
+        "experiment", exp(append='[patches.nerf]\nselect = { skills = "Blink" }\namount = 2\n'),
+        ("fz.toml", "[patches.nerf]", "'amount'", "'Blink' (move to any room)",
+         "no number to set")),
+    "amount-out-of-range": Case(
+        "experiment", exp(append='[patches.nerf]\nselect = { skills = "Magpie" }\n'
+                          'amount = 10\n'), ("fz.toml", "'amount'", "from 1 to 9", "got 10")),
+    "amount-swept-as-text": Case(
+        "experiment", exp(append='[patches.nerf]\nselect = { skills = "Magpie" }\namount = 1\n'
+                          '[grid]\n"nerf.amount" = [1, "2"]\n'),
+        ("fz.toml", "[grid]", "'nerf.amount'", "whole number")),
 }
 
 
