@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from reports import compare, compare_text, text, variants
+from reports import compare, compare_text, skills, text, variants
 from reports.intervals import wilson
 from reports.paired import MIN_PAIRS
 
@@ -45,6 +45,10 @@ def headline(run_dir: str | Path) -> str:
             if cmp.mode == "rush":
                 games, manifest, _ = compare.load(run_dir)
                 out += "\n\n" + "\n".join(_fairness_block(games, manifest))
+            typical = skills.run_median_skill(cmp)
+            if typical is not None:
+                out += "".join("\n\n" + "\n".join(textwrap.wrap(x, 100))
+                               for x in skills.median_sentences(typical))
             return out
         # Only settings were swept (the player count): each variant's own headline.
     games, manifest, _ = compare.load(run_dir)
