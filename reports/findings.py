@@ -108,7 +108,7 @@ def _rush(seats: pl.DataFrame) -> list[tuple[float, str]]:
     r = off.sort((pl.col("win_rate") - pl.col("fair_share")).abs(),
                  descending=True).row(0, named=True)
     return [(2.0, f"{r['setting']}, Rush with {text.players_label(r['players'])}: seat "
-                  f"{r['seat'] + 1} wins {text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} "
+                  f"{r['seat']} wins {text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} "
                   f"against a fair share of {text.pct(r['fair_share'])}.")]
 
 

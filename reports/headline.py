@@ -74,10 +74,10 @@ def headline(run_dir: str | Path) -> str:
 
 
 def _seat_counts(games: pl.DataFrame, players: int) -> tuple[list[int], int]:
-    """(each seat's wins, the games one seat won) of one Rush variant."""
+    """(each seat's wins, the games one seat won) of one Rush variant, seat 1 first."""
     winner = games["winner"].fill_null(-1).to_numpy()
-    wins = [int(np.count_nonzero(winner == seat)) for seat in range(players)]
-    return wins, int(np.count_nonzero(winner >= 0))
+    wins = [int(np.count_nonzero(winner == seat)) for seat in range(1, players + 1)]
+    return wins, int(np.count_nonzero(winner >= 1))
 
 
 def _seat_tests(games: pl.DataFrame, manifest: dict) -> dict[int, list[bool | None]]:
@@ -227,10 +227,10 @@ def headline_counts(games: pl.LazyFrame | pl.DataFrame, manifest: dict) -> pl.Da
     for variant, mode, players, exhaust, n in per_variant.rows():
         one = lf.filter(pl.col("variant") == variant)
         if mode == "rush":
-            seats = (one.filter(pl.col("winner") >= 0).group_by("winner").len().collect())
+            seats = (one.filter(pl.col("winner") >= 1).group_by("winner").len().collect())
             wins = dict(seats.rows())
-            parts += [(variant, f"seat {s + 1} wins", int(wins.get(s, 0)), n)
-                      for s in range(players)]
+            parts += [(variant, f"seat {s} wins", int(wins.get(s, 0)), n)
+                      for s in range(1, players + 1)]
         elif exhaust:
             targets = sorted(named.get(variant, {}).items(), key=lambda kv: kv[1])
             if not targets:

@@ -2,8 +2,9 @@
 how the games ended: a player reached the target, the mine sealed, the room deck ran out, or
 the round cap stopped the game.
 
-A round is one turn of every player: rounds = ceil(player turns / players). Seat 0 plays first.
-A tied game (winner -1) is won by no seat.
+A round is one turn of every player: rounds = ceil(player turns / players). Seats count from 1,
+as in the games table (balance/records.py): seat 1 plays first. A tied game (winner -1) is won
+by no seat.
 
 Whether a seat wins its fair share: in a game that one seat won, a seat that did not matter
 would be the winner one time in `players`. Each seat's wins among those games are tested
@@ -110,7 +111,7 @@ def seat_wins(games) -> pl.DataFrame:
     if c.height == 0:
         return with_wilson(pl.DataFrame(schema=schema)).with_columns(
             *(pl.lit(None, t).alias(k) for k, t in tested.items()))
-    per_seat = c.with_columns(pl.int_ranges(0, pl.col("players"), dtype=pl.Int64)
+    per_seat = c.with_columns(pl.int_ranges(1, pl.col("players") + 1, dtype=pl.Int64)
                               .alias("seat")).explode("seat")
     out = (per_seat.group_by(*GROUP, "seat").agg(
         pl.col("n").sum().alias("games"),

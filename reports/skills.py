@@ -236,8 +236,9 @@ def holder_counts(games) -> pl.DataFrame:
         if rush.height == 0:
             continue
         totals.append(rush.group_by("players").agg(
-            pl.len().alias("n"), (pl.col("winner") >= 0).sum().alias("sole")))
-        seats = (rush.with_columns(pl.int_ranges(0, pl.col("skills").list.len())
+            pl.len().alias("n"), (pl.col("winner") >= 1).sum().alias("sole")))
+        # Seat k (from 1, as `winner` counts them) holds the k-th skill of the list.
+        seats = (rush.with_columns(pl.int_ranges(1, pl.col("skills").list.len() + 1)
                                    .alias("seat"))
                  .explode("skills", "seat")
                  .with_columns(pl.col("skills").str.split(" + ").alias("skill"))

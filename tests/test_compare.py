@@ -288,7 +288,7 @@ def test_rush_compares_length_margin_and_seat_shares():
     turns = rng.integers(20, 60, n)
     frames = []
     for v, extra in ((0, 0), (1, 3)):
-        winner = np.where(rng.random(n) < 0.5, 0, rng.integers(1, 3, n))
+        winner = np.where(rng.random(n) < 0.5, 1, rng.integers(2, 4, n))  # seats from 1
         scores = [[20, 20 - (i % 4), 10] for i in range(n)]
         frames.append(pl.DataFrame({"variant": np.full(n, v, np.int32),
                                     "game": np.arange(n, dtype=np.int64),
@@ -297,7 +297,7 @@ def test_rush_compares_length_margin_and_seat_shares():
                                     "scores": pl.Series(scores, dtype=pl.List(pl.Int16))}))
     cmp = compare(pl.concat(frames), _manifest(2, mode="rush", players=3))
     assert cmp.differences["quantity"].to_list() == [
-        "rounds:mean", "rounds:median", "margin:mean", "seat:0", "seat:1", "seat:2"]
+        "rounds:mean", "rounds:median", "margin:mean", "seat:1", "seat:2", "seat:3"]
     rounds = -(-turns // 3), -(-(turns + 3) // 3)
     mean = cmp.differences.filter(pl.col("quantity") == "rounds:mean").row(0, named=True)
     assert mean["difference"] == pytest.approx(float(np.mean(rounds[1] - rounds[0])))
@@ -532,7 +532,7 @@ def test_experiment_baseline_is_accepted(tmp_path):
 def test_rush_headline_gives_each_seat_its_share_and_the_length():
     from reports.headline import rush_lines
 
-    winner = np.array([0] * 50 + [1] * 30 + [2] * 15 + [-1] * 5, np.int8)
+    winner = np.array([1] * 50 + [2] * 30 + [3] * 15 + [-1] * 5, np.int8)
     turns = np.arange(100) % 10 + 30  # 30..39 player turns: 10..13 rounds at 3 players
     games = pl.DataFrame({"winner": winner, "turns": turns.astype(np.int16)})
     lines = rush_lines(games, {"players": 3})
@@ -562,7 +562,7 @@ def test_seats_are_tested_against_the_fair_share_with_holm_over_every_seat():
     wins = {0: [290, 240, 235, 235], 1: [2, 1, 1, 1]}
     rows = []
     for v, ks in wins.items():
-        for seat, k in enumerate(ks):
+        for seat, k in enumerate(ks, start=1):
             rows += [(v, seat)] * k
         rows += [(v, -1)] * 10
     games = pl.DataFrame(rows, schema={"variant": pl.Int32, "winner": pl.Int8}, orient="row")
@@ -582,7 +582,7 @@ def test_the_report_s_seat_table_carries_the_same_test():
     base = {"mode": "rush", "exhaust": False, "target": 20, "turns": 30,
             "end_reason": "rush_target"}
     # Games one seat won, by seat, and ties: 3 players, 100 decided; 2 players, 5 decided.
-    counts = {3: ({0: 60, 1: 25, 2: 15}, 10), 2: ({0: 3, 1: 2}, 5)}
+    counts = {3: ({1: 60, 2: 25, 3: 15}, 10), 2: ({1: 3, 2: 2}, 5)}
     rows = [{**base, "players": players, "scores": [1] * players, "winner": seat}
             for players, (by_seat, ties) in counts.items()
             for seat, k in [*by_seat.items(), (-1, ties)] for _ in range(k)]

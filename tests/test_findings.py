@@ -20,7 +20,7 @@ def _difficulty(settings):
 
 
 def test_at_most_five_findings_the_player_first_and_no_repeats_per_setting():
-    seats = pl.DataFrame({"setting": ["2e"] * 4, "players": [4] * 4, "seat": [0, 1, 2, 3],
+    seats = pl.DataFrame({"setting": ["2e"] * 4, "players": [4] * 4, "seat": [1, 2, 3, 4],
                           "win_rate": [0.31, 0.24, 0.23, 0.22], "ci_low": [0.29, 0.22, 0.21, 0.2],
                           "ci_high": [0.33, 0.26, 0.25, 0.24], "fair_share": [0.25] * 4})
     out = key_findings("Played by greedy.", _difficulty(["b", "a", "c"]), pl.DataFrame(),
@@ -43,7 +43,7 @@ def test_a_rush_seat_is_a_finding_only_if_it_survives_holm():
     """Issue 26 item 7: the seat table's own test (reports/rush.py), not the interval alone:
     a seat whose 95% interval misses the fair share but that Holm over the seats does not
     keep is no finding."""
-    seats = pl.DataFrame({"setting": ["2e"] * 4, "players": [4] * 4, "seat": [0, 1, 2, 3],
+    seats = pl.DataFrame({"setting": ["2e"] * 4, "players": [4] * 4, "seat": [1, 2, 3, 4],
                           "games": [400] * 4,
                           "win_rate": [0.31, 0.24, 0.23, 0.22], "ci_low": [0.29, 0.22, 0.21, 0.2],
                           "ci_high": [0.33, 0.26, 0.25, 0.24], "fair_share": [0.25] * 4,

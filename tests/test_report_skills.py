@@ -125,11 +125,11 @@ def test_a_skill_whose_holders_win_more_is_found_and_ranked_first():
     rows = []
     for _ in range(1200):
         seats = list(rng.permutation(["Lucky", "Plain", "Other"])[:2])
-        lucky = seats.index("Lucky") if "Lucky" in seats else None
+        lucky = seats.index("Lucky") + 1 if "Lucky" in seats else None  # seats from 1
         if lucky is not None and rng.random() < 0.4:
             winner = lucky
         else:
-            winner = int(rng.integers(0, 2))
+            winner = int(rng.integers(1, 3))
         rows.append({"mode": "rush", "players": 2, "skills": seats, "winner": winner})
     rows.append({"mode": "crisis", "players": 2, "skills": ["Lucky", "Plain"], "winner": None})
     games = pl.DataFrame(rows, schema={"mode": pl.Utf8, "players": pl.Int64,
@@ -145,7 +145,7 @@ def test_a_skill_whose_holders_win_more_is_found_and_ranked_first():
 
 def test_magic_circle_seats_count_for_both_their_skills():
     games = pl.DataFrame({"mode": ["rush"], "players": [2], "skills": [["A + B", "B + A"]],
-                          "winner": [0]})
+                          "winner": [1]})
     c = skills.holder_counts(games)
     assert dict(c.select("skill", "games").rows()) == {"A": 2, "B": 2}
     assert dict(c.select("skill", "wins").rows()) == {"A": 1, "B": 1}
