@@ -56,6 +56,16 @@ def _plain(x: float, decimals: int) -> str:
     return ("0" if float(t) == 0 else t).replace("-", "−")
 
 
+def _clear_of_zero(dec: int, row: dict, scale: float) -> int:
+    """More decimals, up to 4, while a bound of a difference that was found prints as 0: an
+    interval that excludes zero must not read "(−0.3 to 0)"."""
+    if not row["found"] or row["kind"] == MEDIAN:
+        return dec
+    while dec < 4 and any(float(f"{scale * row[k]:.{dec}f}") == 0 for k in ("ci_low", "ci_high")):
+        dec += 1
+    return dec
+
+
 def value_text(value: float, kind: str) -> str:
     """One arm's value: a rate as a percentage and a mean with one decimal, a median with
     at most one (whole numbers and halves)."""
@@ -74,12 +84,12 @@ def difference_text(row: dict) -> str:
     lo, hi, d = row["ci_low"], row["ci_high"], row["difference"]
     half = max(d - lo, hi - d, 0.0)
     if row["kind"] == RATE:
-        dec = _rate_decimals(half)
+        dec = _clear_of_zero(_rate_decimals(half), row, 100.0)
         interval = f"{_pp(lo, dec)} to {_pp(hi, dec)} pp"
         if not row["found"]:
             return f"{NOT_FOUND} ({interval})"
         return f"{_signed(100 * d, dec)} pp ({interval[:-3]})"
-    dec = _amount_decimals(half)
+    dec = _clear_of_zero(_amount_decimals(half), row, 1.0)
     lo_t, hi_t, d_t = _plain(lo, dec), _plain(hi, dec), _signed(d, dec)
     if row["kind"] == MEDIAN or lo == hi:
         # Medians of whole numbers are whole or halves: "+1.5 (1 to 3)", not "(1.0 to 3.0)";
@@ -211,7 +221,7 @@ def _short_cell(row: dict) -> str:
     half = max(d - lo, hi - d, 0.0)
     rate = row["kind"] == RATE
     scale, unit = (100.0, " pp") if rate else (1.0, "")
-    dec = _rate_decimals(half) if rate else _amount_decimals(half)
+    dec = _clear_of_zero(_rate_decimals(half) if rate else _amount_decimals(half), row, scale)
     # Medians of whole numbers are whole or halves, and an interval of no width is exact:
     # "+1.5 (1 to 3)", "+2 ± 0", as difference_text writes them.
     bare = (lambda t: t.rstrip("0").rstrip(".") if "." in t else t) \

@@ -628,3 +628,15 @@ def test_a_rush_comparison_ends_with_each_variant_s_seats_against_the_fair_share
     assert block[0].startswith("  rush_target_small=15 (fair share ")
     assert block[1].startswith("  rush_target_small=20 (fair share ")
     assert "Holm-corrected over the 6 seats tested here" in " ".join(block[2:])
+
+
+def test_a_difference_that_was_found_never_shows_a_bound_of_zero():
+    """1st against 2nd edition printed "−0.1 pp (−0.3 to 0)" for a difference found."""
+    row = {"pairs": 4000, "kind": "rate", "difference": -0.0012, "ci_low": -0.0029,
+           "ci_high": -0.0003, "found": True, "holm": False}
+    assert compare_text.difference_text(row) == "−0.12 pp (−0.29 to −0.03)"
+    assert compare_text._short_cell(row) == "−0.12 pp (−0.29 to −0.03)"
+    mean = dict(row, kind="mean", difference=-0.02, ci_low=-0.04, ci_high=-0.001)
+    assert not compare_text._short_cell(mean).endswith(" 0)")
+    assert compare_text._short_cell(dict(row, found=False, ci_high=0.0004)).startswith(
+        "no difference (−0.3 to 0")  # an interval that holds zero may show it
