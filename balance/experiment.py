@@ -13,6 +13,7 @@ seed = 1
 players = 4                    # fixed here, or swept in [grid]
 exhaust = true                 # optional; target likewise
 shard_size = 5000              # optional: games per shard file
+# control = true               # optional: the unchanged box beside a grid of levers, variant 0
 
 [rules]                        # optional: overrides applied to every variant
 hand_limit = 5
