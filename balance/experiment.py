@@ -13,6 +13,7 @@ seed = 1
 players = 4                    # fixed here, or swept in [grid]
 exhaust = true                 # optional; target likewise
 shard_size = 5000              # optional: games per shard file
+# control = true               # optional: the unchanged box beside a grid of levers, variant 0
 
 [rules]                        # optional: overrides applied to every variant
 hand_limit = 5
@@ -29,6 +30,7 @@ compiled, before any game is played; all problems are reported at once.
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import hashlib
 import itertools
@@ -60,7 +62,7 @@ MAX_SHARDS = 500_000
 TOP_KEYS = ("experiment", "rules", "knobs", "patches", "grid")
 EXPERIMENT_KEYS = ("name", "description", "edition", "content", "mode", "heuristic", "seats",
                    "games", "seed", "shard_size", "players", "target", "exhaust", "baseline",
-                   "ablate", "each_skill")
+                   "ablate", "each_skill", "control")
 # `ablate = "out"` (or "plain") makes one variant per room on top of the unchanged box
 # (variant 0, the baseline): the room taken out of the box, or swapped for a plain room with
 # the same doors and no ability. The variants' swept column is `ablate` (the room's name).
@@ -68,6 +70,11 @@ ABLATE_MODES = ("out", "plain")
 # `each_skill = true` makes one variant per skill of the box, every player holding it (the
 # Shared Skill variant), on top of No Skills (variant 0, the baseline), on the same seeds:
 # each skill's paired worth to a Crisis team. The variants' swept column is `skill`.
+# `control = true` puts one unchanged variant beside the [grid]: variant 0 (the baseline)
+# plays the fixed settings ([experiment], [rules], [knobs]) on the box as its content file has
+# it, with no grid value and no patch; the grid's variants follow from 1. Its games-table
+# columns of the grid's keys are null, and its label is CONTROL.
+CONTROL = "control"
 # Fixed in [experiment] or swept in [grid]; so are the rule fields, and players' knobs as
 # knob.<name> (fixed in [knobs]).
 VARIANT_KEYS = ("players", "target", "exhaust", "heuristic", "seats")
@@ -103,6 +110,10 @@ class Variant:
     # Whether the manifest records content_text here: only the first variant of each patched
     # box does (the others name it by sha256), or a sweep of 1,000 variants would write 30 MB.
     records_text: bool = True
+    control: bool = False  # the unchanged variant beside the grid (`control = true`)
+    # A value of each swept key's type, for the control's nulls: one Arrow type per games-table
+    # column in every shard.
+    swept_like: dict = field(default_factory=dict)
 
     @property
     def content_sha256(self) -> str | None:
@@ -112,6 +123,10 @@ class Variant:
 
     @property
     def label(self) -> str:
+        if self.control:
+            return CONTROL
+        if not self.swept and self.index > 0:
+            return "patched"  # the one variant beside a control when nothing is swept
         return ", ".join(f"{k}={v}" for k, v in self.swept.items()) or "the only variant"
 
     def prepare(self):
@@ -134,6 +149,7 @@ class Variant:
     def describe(self) -> dict:
         """The variant as the run manifest records it."""
         return {"variant": self.index, "label": self.label, "swept": dict(self.swept),
+                **({"control": True} if self.control else {}),
                 "edition": self.edition,
                 "content": self.content_name,
                 "mode": self.mode, "players": self.players, "heuristic": self.heuristic,
@@ -493,6 +509,25 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         probs.add("[experiment]", "each_skill", "measures a skill's worth to a Crisis team; "
                   "in Rush every seat would hold it. Read the holders' win rates in the Rush "
                   "section of a run that plays the Normal variant instead")
+    control = head.get("control", False)
+    if not isinstance(control, bool):
+        probs.add("[experiment]", "control", f"must be true or false, got {control!r}")
+        control = False
+    elif control and (ablate is not None or each_skill):
+        probs.add("[experiment]", "control", "puts the unchanged box beside a [grid]; "
+                  f"{'ablate' if ablate is not None else 'each_skill'} makes its own "
+                  "baseline already (variant 0): leave control out")
+        control = False
+    elif control:
+        scene = [k for k in grid if k in VARIANT_KEYS or k in SETTING_KEYS]
+        if scene:
+            probs.add("[grid]", scene[0], "is swept, and control = true puts one variant "
+                      f"beside the grid: it would need one value of {scene[0]}. Fix "
+                      f"{scene[0]} in [experiment], or write one experiment per value")
+        elif not grid and not patches and "patches" not in data:
+            probs.add("[experiment]", "control", "has nothing to stand beside: the control "
+                      "plays the fixed settings on the unchanged box, so give a [grid] or "
+                      "[patches] to compare with it")
     if "players" not in fixed and "players" not in grid:
         probs.add("[experiment]", "players", "is missing: give it in [experiment] or [grid]")
     if not edition:
@@ -560,8 +595,9 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             probs.raise_if_any()
         grid["ablate"] = ["none"] + [r.name for r in rooms
                                      if ablate == "out" or r.kind != "tunnel"]
+    plain = _Boxes(file, default_content, resolve, {}) if control else None
     variants = _variants(probs, file, edition, default_content, resolve, mode, heuristic,
-                         fixed, rules, grid, knobs, patches, boxes)
+                         fixed, rules, grid, knobs, patches, boxes, plain)
     # The variant the others are compared with (`balance compare`); it plays no part in the
     # games, but it is part of the file's meaning, so a run records the one it was made with.
     baseline = head.get("baseline", 0)
@@ -784,17 +820,19 @@ def _read_content_text(path: str) -> str:
 
 def _variants(probs: Problems, file: str, edition: str, default_content: str | None,
               resolve: dict, mode: str, heuristic: str, fixed: dict, rules: dict, grid: dict,
-              knobs: dict, patches: dict, boxes: _Boxes) -> list[Variant]:
+              knobs: dict, patches: dict, boxes: _Boxes,
+              plain: _Boxes | None = None) -> list[Variant]:
     """The cross product of the grid, each cell compiled; a problem repeated in many variants
-    is one line (InputError groups them)."""
+    is one line (InputError groups them). With `plain` (the box without patches), a control
+    comes first: variant 0, no grid value, no patch."""
     from balance.patches import patch_key
     from balance.play import prepare
-
 
     keys = list(grid)
     n = 1
     for values in grid.values():
         n *= len(values)
+    n += plain is not None  # the control beside the grid's cells
     if n > MAX_VARIANTS:
         probs.add("[grid]", "", f"makes {n:,} variants, more than {MAX_VARIANTS:,}: a report "
                   "draws figures for each, and one of more would take many minutes; split "
@@ -805,12 +843,15 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
     variants = []
     texts: set[str | None] = set()
     used_knobs: set[str] = set()
-    for i, combo in enumerate(itertools.product(*grid.values())):
+    cells = [(CONTROL, {})] if plain is not None else []
+    cells += [(None, dict(zip(keys, combo, strict=True)))
+              for combo in itertools.product(*grid.values())]
+    for i, (control, cell) in enumerate(cells):
         values = dict(fixed)
-        values.update(zip(keys, combo, strict=True))
+        values.update(cell)
         overrides = dict(rules)
         knob_values = dict(knobs)
-        for k in keys:
+        for k in cell:
             if k.startswith(KNOB_PREFIX):
                 knob_values[k[len(KNOB_PREFIX):]] = values[k]
             elif k == "skill":
@@ -831,10 +872,11 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
         knob_values = {k: v for k, v in knob_values.items() if k in mine}
         exhaust = values.get("exhaust", False)
         target = values.get("target")
-        label = ", ".join(f"{k}={values[k]}" for k in keys) or "the only variant"
+        label = control or ", ".join(f"{k}={values[k]}" for k in keys) or \
+            ("patched" if plain is not None else "the only variant")
         at = f"variant {i} ({label})"
         try:  # the box's problems name the patch (or the ablation), the variant and the place
-            record, box, text, applied = boxes.get(ed, values, at)
+            record, box, text, applied = (plain if control else boxes).get(ed, values, at)
         except InputError as e:
             probs.items.extend(e.problems)
             continue
@@ -852,7 +894,9 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
         resolved = None if (target is None and exhaust) else int(setup.rules.target)
         swept = {}
         for k in keys:
-            if k == "target":
+            if control:
+                swept[k] = None  # no grid value: the games table's column is null
+            elif k == "target":
                 swept[k] = resolved
             elif k == "seats":
                 swept[k] = ",".join(values[k])
@@ -870,7 +914,9 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
         variants.append(Variant(i, ed, record, setup.content.name, mode, players,
                                 setup.heuristic, resolved, bool(exhaust), overrides, swept,
                                 dict(setup.profile.crisis_targets), seats, knob_values,
-                                text, applied, first))
+                                text, applied, first, control=bool(control)))
+    if plain is not None and len(variants) > 1 and variants[0].control:
+        variants[0] = dataclasses.replace(variants[0], swept_like=dict(variants[1].swept))
     swept_knobs = [k[len(KNOB_PREFIX):] for k in grid if k.startswith(KNOB_PREFIX)]
     for name in [*knobs, *swept_knobs]:
         if name not in used_knobs and variants:

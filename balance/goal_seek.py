@@ -300,8 +300,8 @@ def outcomes(games, goal: Goal, variant) -> np.ndarray:
             why = ("a seat's share of the wins is a Rush goal" if variant.mode != "rush" else
                    f"the variant has {variant.players} seats")
             raise InputError([Problem("--goal", "", "", f"{goal.text!r}: {why}")])
-        # The games table counts seats from 0 (its winner column; -1 for a tie).
-        return (games["winner"].cast(pl.Int64) == goal.at - 1).fill_null(False) \
+        # The games table counts seats from 1, as the goal does (winner -1: a tie).
+        return (games["winner"].cast(pl.Int64) == goal.at).fill_null(False) \
             .cast(pl.Float64).to_numpy()
     if goal.at is None:
         if variant.target is None:
@@ -344,6 +344,10 @@ def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
     if lever in exp.grid:
         raise InputError([Problem(exp.file, "[grid]", lever, "is the lever `balance tune` "
                                   "sets: take it out of [grid]")])
+    if exp.variants[0].control:
+        raise InputError([Problem(exp.file, "[experiment]", "control", "adds the unchanged "
+                                  "box as a variant of its own; `balance tune` seeks one lever "
+                                  "in one variant: leave control out")])
     if len(exp.variants) != 1:
         raise InputError([Problem(exp.file, "[grid]", "", f"makes {len(exp.variants)} "
                                   "variants; `balance tune` seeks one lever in one variant: "

@@ -31,8 +31,10 @@ never selected):
 Operations on the selected rooms: `copies = N` (0 takes the room out of the box), `ability =
 "dig 2 Obsidian"` (the ability language of content files), `kind = "plain"` (with
 `ability = ""`: the same doors, no ability). On the selected cards: `copies = N`. On the
-selected skills: `copies = N`, `uses = N` (per turn) and `effect = "extra steps 2"` (the
-skill-effect language); a [grid] may sweep `<patch>.effect` over effect texts.
+selected skills: `copies = N`, `uses = N` (per turn), `effect = "extra steps 2"` (the
+skill-effect language) and `amount = N`, the number in the effect (the 2 of "extra steps 2",
+"hand limit +2", "draw 2 after ability", "recover 2"; after `effect`, when both are given);
+a [grid] may sweep `<patch>.effect` over effect texts, and `<patch>.amount` like any number.
 A patch with `add_room = { name = ..., kind = ..., ability = ..., north = ..., ... }` adds a
 room described as in a content file; it takes no selector.
 
@@ -60,10 +62,10 @@ SELECT_KEYS = ("rooms", "kind", "cost_has", "points", "cards", "skills")
 DOOR_OPS = ("door_cost", "replace_gem", "set_cost", "set_points", "add_points",
             "points_formula")
 ROOM_OPS = ("copies", "ability", "kind")
-SKILL_OPS = ("copies", "uses", "effect")
-PATCH_KEYS = ("select", "gem", "add_room", *DOOR_OPS, *ROOM_OPS, "uses", "effect")
+SKILL_OPS = ("copies", "uses", "effect", "amount")
+PATCH_KEYS = ("select", "gem", "add_room", *DOOR_OPS, *ROOM_OPS, "uses", "effect", "amount")
 # Numbers a [grid] may sweep as "<patch>.<field>" (and a skill's effect, as text).
-NUMERIC = ("door_cost", "set_points", "add_points", "copies", "uses")
+NUMERIC = ("door_cost", "set_points", "add_points", "copies", "uses", "amount")
 SIDES = ("north", "east", "south", "west")
 MAX_ABS = 1000  # bound on any patch number: the content's own limits then apply
 _FORMULA = re.compile(r"^\s*(?:(-?\d+)\s*\*\s*)?gems\s*(?:([+-])\s*(\d+))?\s*$")
@@ -108,9 +110,10 @@ def parse_patches(table, file: str) -> dict[str, Patch]:
         skill_patch = isinstance(select, dict) and "skills" in select
         if skill_patch and (len(select) > 1 or set(ops) - set(SKILL_OPS)):
             probs.add(where, "select.skills", "a skill patch selects by skills alone and sets "
-                      "only copies, uses and effect")
-        if not skill_patch and ("uses" in fields or "effect" in fields):
-            probs.add(where, "uses" if "uses" in fields else "effect",
+                      "only copies, uses, effect and amount")
+        skill_only = [k for k in ("uses", "effect", "amount") if k in fields]
+        if not skill_patch and skill_only:
+            probs.add(where, skill_only[0],
                       "changes a skill: select skills (select = { skills = \"Pathfinder\" })")
         door = [k for k in ops if k in DOOR_OPS]
         room = [] if skill_patch else [k for k in ops if k in ROOM_OPS]
@@ -213,6 +216,35 @@ def _check_shapes(probs: Problems, where: str, fields: dict) -> None:
             probs.add(where, key, f"must be {what}, got {short(repr(value))}")
 
 
+def _set_amount(hit: list[dict], amount: int, gems: list, probs: Problems, where: str) -> None:
+    """The number in each selected skill's effect set to `amount`. An effect without one
+    (ability again, move to any room) is refused, and so is a turn's, whose 1 or 2 cards is
+    how it is paid, not how much it gives."""
+    from balance.skill import MAX_N, SK_TURN, Effect, SkillError, parse_effect
+
+    if not 1 <= amount <= MAX_N:
+        probs.add(where, "amount", f"is the number in a skill's effect, from 1 to {MAX_N}, "
+                  f"got {amount}")
+        return
+    names = {str(g) for g in gems}
+    without = []
+    for k in hit:
+        text = str(k.get("effect", ""))
+        try:
+            e = parse_effect(text, names)
+        except SkillError:
+            continue  # the content's own check names the skill and what is wrong
+        if e.n == 0 or e.op == SK_TURN:
+            without.append(f"{k.get('name')!r} ({text})")
+            continue
+        k["effect"] = str(Effect(e.op, amount, e.cond, e.out))
+    if without:
+        more = f" and {len(without) - 2} more" if len(without) > 2 else ""
+        probs.add(where, "amount", f"selects skills whose effect has no number to set: "
+                  f"{', '.join(without[:2])}{more} (amount sets N in extra steps N, hand "
+                  "limit +N, draw N after ability, recover N)")
+
+
 def _check_number(probs: Problems, where: str, key: str, v) -> bool:
     if isinstance(v, bool) or not isinstance(v, int) or abs(v) > MAX_ABS:
         probs.add(where, key, f"must be a whole number from -{MAX_ABS} to {MAX_ABS}, got {v!r}")
@@ -298,7 +330,9 @@ def _apply(data: dict, patch: Patch, probs: Problems, where: str) -> None:
         if not hit:
             probs.add(where, "select", f"selects no skill (skills = {want})")
             return
-        _set_fields(data, "skills", hit, SKILL_OPS, f)
+        _set_fields(data, "skills", hit, ("copies", "uses", "effect"), f)
+        if "amount" in f:
+            _set_amount(hit, f["amount"], gems, probs, where)
         return
     if "cards" in select:
         want = _names(select["cards"])

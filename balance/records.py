@@ -2,6 +2,11 @@
 
 The columns are a stable interface (the guide: balance/docs/guide/reference/tables.md); the
 engine's own column layout (R_*, RM_* in balance/engine/game_nb.py) stays private to this module.
+
+Seats count from 1 here, as everywhere a designer reads them (the report, `balance play`'s P1,
+`balance compare`): `winner` and `builder` are 1 for the first seat, and -1 for no seat (a tie,
+a setup tile). The engine counts from 0, and runs written before issue 26 did too: their
+shards carry no SEATS_KEY, and balance.store renumbers them as it reads them.
 """
 
 from __future__ import annotations
@@ -29,6 +34,14 @@ from balance.engine.game_nb import (
     RM_USES,
 )
 from balance.engine.state import END_NAMES
+
+SEATS_KEY = b"gemrush.seats_from"  # in a table's metadata: the number of the first seat
+SEATS_FROM = b"1"
+
+
+def seat_numbers(engine_seats: np.ndarray) -> np.ndarray:
+    """The engine's seats (0 for the first, -1 for none) as the tables number them."""
+    return np.where(engine_seats >= 0, engine_seats + 1, -1)
 
 
 def _const_str(value: str, n: int) -> pa.Array:
@@ -108,7 +121,9 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
     }
     for key, value in variant.swept.items():
         if key not in cols:
-            cols[key] = pa.array([value] * n, _swept_type(value))
+            # A control has no grid value: a null, of the type the grid's values have.
+            kind = _swept_type(variant.swept_like.get(key) if value is None else value)
+            cols[key] = pa.nulls(n, kind) if value is None else pa.array([value] * n, kind)
     # A game played to exhaustion without a target has no target to win: its wins at every
     # target are read from score_by_turn (`won` would otherwise mean the engine's default).
     open_ended = variant.exhaust and variant.target is None
@@ -119,7 +134,7 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "score": pa.array(out[:, R_TEAM_SCORE if crisis else R_TOP_SCORE].astype(np.int16)),
         "scores": _lists(batch.scores.ravel(), np.full(n, p)),
         "winner": (pa.nulls(n, pa.int8()) if crisis
-                   else pa.array(out[:, R_WINNER].astype(np.int8))),
+                   else pa.array(seat_numbers(out[:, R_WINNER]).astype(np.int8))),
         "score_by_turn": _lists(sbt[played], turns),
         "target_turn": (pa.nulls(n, pa.int16()) if open_ended
                         else _maybe(out[:, R_TARGET_TURN], pa.int16())),
@@ -131,7 +146,7 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "engine_version": _const_str(engine_version, n),
         "source_hash": _const_str(source_hash, n),
     })
-    return pa.table(cols)
+    return pa.table(cols).replace_schema_metadata({SEATS_KEY: SEATS_FROM})
 
 
 def rooms_table(experiment: str, variant, start: int, batch, room_names) -> pa.Table:
@@ -146,9 +161,9 @@ def rooms_table(experiment: str, variant, start: int, batch, room_names) -> pa.T
         "game": pa.array(start + gi.astype(np.int64)),
         "room": _codes(rows[:, RM_TYPE], room_names),
         "turn": pa.array(rows[:, RM_TURN].astype(np.int16)),
-        "builder": pa.array(rows[:, RM_BUILDER].astype(np.int8)),
+        "builder": pa.array(seat_numbers(rows[:, RM_BUILDER]).astype(np.int8)),
         "points": pa.array(rows[:, RM_POINTS].astype(np.int16)),
         # Int32: a tile's uses in the longest game allowed overflow Int16 (balance/limits.py).
         "uses": pa.array(rows[:, RM_USES].astype(np.int32)),
         "gained": pa.array(rows[:, RM_GAINED].astype(np.int32)),
-    })
+    }).replace_schema_metadata({SEATS_KEY: SEATS_FROM})

@@ -206,12 +206,13 @@ def connected(scheduler: str | None) -> Iterator[None]:
             stop.set()
 
 
-def execute(jobs: Iterable[Job], n_jobs: int = 1,
-            scheduler: str | None = None) -> Iterator[ShardResult]:
+def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
+            warm: list[Job] | None = None) -> Iterator[ShardResult]:
     """Play jobs, yielding results as shards finish (in any order). One job: in-process;
     several: joblib's loky processes; a scheduler address: joblib's dask backend (connecting
     to it here unless the caller already has, see `connected`). In a pool, one worker loads
-    the engine first (warm_shard), and the others then load it from Numba's cache."""
+    the engine first (warm_shard, with a game of each of `warm`, by default the first job),
+    and the others then load it from Numba's cache."""
     jobs = iter(jobs)
     if scheduler is None and n_jobs == 1:
         for job in jobs:
@@ -237,7 +238,8 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1,
             stack.enter_context(joblib.parallel_config(backend="loky",
                                                        inner_max_num_threads=1))
             n = n_jobs
-        joblib.Parallel(n_jobs=n, batch_size=1)([joblib.delayed(warm_shard)(first)])
+        warmers = warm or [first]
+        joblib.Parallel(n_jobs=n, batch_size=1)([joblib.delayed(warm_shard)(*warmers)])
         parallel = joblib.Parallel(n_jobs=n, return_as="generator_unordered", batch_size=1,
                                    pre_dispatch="2*n_jobs")
         # Stopped early (Ctrl-C, SIGTERM), joblib warns that the shards in flight were
@@ -280,16 +282,34 @@ def warm(exp: Experiment) -> None:
     play_batch(exp.variants[0].prepare(), [0])
 
 
-def warm_shard(job: Job) -> str:
-    """A worker's first task: load (or compile) the engine and prepare the job's variant.
-    Run alone before any shard, so that one process fills Numba's cache and the others load
-    it instead of all compiling at once. Returns the worker's engine version."""
+def warm_shard(*jobs: Job) -> str:
+    """A worker's first task: load (or compile) the engine and play one game of each job's
+    variant (warm_jobs: one for each set of players the run holds). Run alone before any
+    shard, so that one process fills Numba's cache and the others load it instead of all
+    compiling at once. The search-based reference player's kernels (balance/engine/
+    rollout_nb.py) are compiled at its first decision, not with the game: warmed with greedy
+    alone, every worker compiled them in the middle of a shard, and loky, seeing a worker grow
+    by some 750 MB after its first task, took it for a memory leak, replaced it, and printed
+    "A worker stopped while some jobs were given to the executor". Returns the worker's
+    engine version."""
     _limit_threads()
     from balance.play import ENGINE_VERSION, play_batch
 
-    setup, state = _prepared(job)
-    play_batch(setup, [0], state=state)
+    for job in jobs:
+        setup, state = _prepared(job)
+        play_batch(setup, [0], state=state)
     return ENGINE_VERSION
+
+
+def warm_jobs(exp: Experiment, shards: Iterable[Shard]) -> list[Job]:
+    """One job for each set of players among the shards' variants (the first shard of each),
+    in the order they come: warm_shard plays a game of each, so that every kernel a shard can
+    need is in Numba's cache before the pool plays."""
+    seen: dict[tuple, Job] = {}
+    for job in jobs_for(exp, shards):
+        v = job.variant
+        seen.setdefault(tuple(sorted(set(v.seats or (v.heuristic,)))), job)
+    return list(seen.values())
 
 
 class RunFailed(Exception):
@@ -363,12 +383,13 @@ def _close_client() -> None:
         default_client().close(timeout=5)
 
 
-def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None) -> Iterator[ShardResult]:
+def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None,
+             warm: list[Job] | None = None) -> Iterator[ShardResult]:
     """execute(), with a lost worker or scheduler turned into RunFailed instead of a
     traceback (_backend_failure); an error of the game code itself stays a traceback."""
     with _quiet_connection_loss(scheduler):
         try:
-            yield from execute(jobs, n_jobs, scheduler)
+            yield from execute(jobs, n_jobs, scheduler, warm)
         except (InputError, KeyboardInterrupt):
             raise
         except Exception as e:
@@ -436,7 +457,7 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
         start = time.perf_counter()
         played = n_games = 0
-        for r in _collect(jobs_for(exp, todo), jobs, scheduler):
+        for r in _collect(jobs_for(exp, todo), jobs, scheduler, warm_jobs(exp, todo)):
             if r.engine_version != ENGINE_VERSION or r.source_hash != manifest["source_hash"]:
                 raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
                                           f"engine version {r.engine_version} with sources "
@@ -464,7 +485,8 @@ def simulate_tables(exp: Experiment, jobs: int = 1):
     import pyarrow as pa
 
     shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
-    results = sorted(execute(jobs_for(exp, shards), jobs), key=lambda r: r.shard)
+    results = sorted(execute(jobs_for(exp, shards), jobs, warm=warm_jobs(exp, shards)),
+                     key=lambda r: r.shard)
     games = pl.from_arrow(pa.concat_tables([r.games for r in results]))
     rooms = pl.from_arrow(pa.concat_tables([r.rooms for r in results]))
     return games, rooms

@@ -63,6 +63,10 @@ SHARD_RE = re.compile(r"^v(\d{5})-g(\d{12})-(\d{12})$")
 # (balance/limits.py) holds them as Int16: they are read as Int32, so that a run resumed
 # across the change reads as one.
 WIDENED = ("uses", "gained")
+# Seats count from 1 in the tables (balance/records.py). A shard written before issue 26
+# counted them from 0 and carries no records.SEATS_KEY: its seat columns are renumbered as it
+# is read, so that an old run, or one resumed across the change, reads as one.
+SEAT_COLUMNS = ("winner", "builder")
 # The largest files a run folder can hold. A manifest carries the experiment file's text and
 # each variant's description; a patched variant carries its content file's text too (the
 # shipped box is 40 KB). A shard's bytes grow with its games: 40 to 80 bytes a game today,
@@ -764,7 +768,28 @@ def _read_arrow(run_dir: Path, sub: str, shard: Shard, manifest: dict, probs: Pr
         probs.items.append(Problem(str(path), "", "", f"damaged shard: {t.num_rows} rows, its "
                                    f"name says {shard.games}; {REPLAY}"))
         return None
+    t = _seats_from_one(t) if _seats_from_zero(md) else t
     return t.cast(_widened(t.schema)) if sub == ROOMS else t
+
+
+def _seats_from_zero(md) -> bool:
+    """A shard written before seats counted from 1 in the tables (SEAT_COLUMNS)."""
+    from balance.records import SEATS_KEY
+
+    return SEATS_KEY not in (md.metadata or {})
+
+
+def _seats_from_one(t):
+    """An old shard's seat columns renumbered from 1 (-1, no seat, stays)."""
+    import pyarrow.compute as pc
+
+    for name in SEAT_COLUMNS:
+        i = t.schema.get_field_index(name)
+        if i >= 0:
+            col = t.column(i)
+            t = t.set_column(i, t.schema.field(i), pc.if_else(
+                pc.greater_equal(col, 0), pc.add(col, 1), col).cast(col.type))
+    return t
 
 
 def _widened(schema):
@@ -922,6 +947,9 @@ class RunScan:
     missing: list[str] = field(default_factory=list)
 
 
+_SHARD_PATH = "__shard_path"  # scan_run's column naming each row's file, while it renumbers
+
+
 def scan_run(run_dir: str | Path) -> RunScan:
     """A run as polars LazyFrames, for notebooks: queries push their column choices and
     filters down to the files, so that a million games answer in seconds without being
@@ -953,11 +981,23 @@ def _scan_run(run_dir: Path, manifest: dict) -> RunScan:
         paths = [str(_path(run_dir, sub, s)) for s in shards]
         if not paths:
             return pl.LazyFrame()
+        old = [p for p, s in zip(paths, shards, strict=True)
+               if _seats_from_zero(_footer(run_dir, sub, s))]
+        opts = {"include_file_paths": _SHARD_PATH} if old else {}
         if sub == GAMES:
-            return pl.scan_parquet(paths)
-        first = _widened(pq.read_schema(paths[0]))
-        return pl.scan_parquet(paths, schema=pl.from_arrow(first.empty_table()).schema,
-                               cast_options=pl.ScanCastOptions(integer_cast="upcast"))
+            lf = pl.scan_parquet(paths, **opts)
+        else:
+            first = _widened(pq.read_schema(paths[0]))
+            lf = pl.scan_parquet(paths, schema=pl.from_arrow(first.empty_table()).schema,
+                                 cast_options=pl.ScanCastOptions(integer_cast="upcast"),
+                                 **opts)
+        if not old:
+            return lf
+        seats = [c for c in SEAT_COLUMNS if c in lf.collect_schema().names()]
+        was = pl.col(_SHARD_PATH).is_in(old)
+        return lf.with_columns(
+            pl.when(was & (pl.col(c) >= 0)).then(pl.col(c) + 1).otherwise(pl.col(c))
+            .cast(pl.Int8).alias(c) for c in seats).drop(_SHARD_PATH)
 
     return RunScan(scan(GAMES), scan(ROOMS) if has_rooms else None, manifest,
                    _missing(manifest, shards))

@@ -362,9 +362,9 @@ def _rush_rows(pairs: pl.DataFrame, ib: dict, iv: dict, v: int, label: str,
                          paired.mean_difference(mb, mv)))
     wb = pairs["winner"].fill_null(-1).to_numpy()
     wv = pairs["winner_v"].fill_null(-1).to_numpy()
-    for seat in range(min(pb, pv)):
+    for seat in range(1, min(pb, pv) + 1):  # seats count from 1 (balance/records.py)
         xb, xv = wb == seat, wv == seat
-        rows.append(_row(v, label, f"seat:{seat}", f"seat {seat + 1} win share", RATE, xb, xv,
+        rows.append(_row(v, label, f"seat:{seat}", f"seat {seat} win share", RATE, xb, xv,
                          paired.proportion_difference(xb, xv)))
     return [r for r in rows if r is not None]
 

@@ -17,12 +17,14 @@ import textwrap
 
 import polars as pl
 
+from balance.experiment import CONTROL
 from reports import text
 from reports.compare import MEAN, MEDIAN, RATE, Comparison
 from reports.paired import MIN_PAIRS, TOO_FEW, too_few
 
 WIDTH = 100
 NOT_FOUND = "no difference found"
+CONTROL_WORDS = "the unchanged box and the fixed settings: no grid value, no patch"
 
 
 def _pp(x: float, decimals: int) -> str:
@@ -54,6 +56,16 @@ def _plain(x: float, decimals: int) -> str:
     return ("0" if float(t) == 0 else t).replace("-", "−")
 
 
+def _clear_of_zero(dec: int, row: dict, scale: float) -> int:
+    """More decimals, up to 4, while a bound of a difference that was found prints as 0: an
+    interval that excludes zero must not read "(−0.3 to 0)"."""
+    if not row["found"] or row["kind"] == MEDIAN:
+        return dec
+    while dec < 4 and any(float(f"{scale * row[k]:.{dec}f}") == 0 for k in ("ci_low", "ci_high")):
+        dec += 1
+    return dec
+
+
 def value_text(value: float, kind: str) -> str:
     """One arm's value: a rate as a percentage and a mean with one decimal, a median with
     at most one (whole numbers and halves)."""
@@ -72,12 +84,12 @@ def difference_text(row: dict) -> str:
     lo, hi, d = row["ci_low"], row["ci_high"], row["difference"]
     half = max(d - lo, hi - d, 0.0)
     if row["kind"] == RATE:
-        dec = _rate_decimals(half)
+        dec = _clear_of_zero(_rate_decimals(half), row, 100.0)
         interval = f"{_pp(lo, dec)} to {_pp(hi, dec)} pp"
         if not row["found"]:
             return f"{NOT_FOUND} ({interval})"
         return f"{_signed(100 * d, dec)} pp ({interval[:-3]})"
-    dec = _amount_decimals(half)
+    dec = _clear_of_zero(_amount_decimals(half), row, 1.0)
     lo_t, hi_t, d_t = _plain(lo, dec), _plain(hi, dec), _signed(d, dec)
     if row["kind"] == MEDIAN or lo == hi:
         # Medians of whole numbers are whole or halves: "+1.5 (1 to 3)", not "(1.0 to 3.0)";
@@ -112,13 +124,19 @@ def _methods(cmp: Comparison) -> str:
     return "; ".join(parts)
 
 
+def _named(cmp: Comparison, v: int) -> str:
+    """A variant's label, and what a control is (balance/experiment.py, `control = true`)."""
+    label = cmp.label(v)
+    return f"the {label} (variant {v}: {CONTROL_WORDS})" if label == CONTROL else label
+
+
 def header(cmp: Comparison) -> list[str]:
     base = cmp.label(cmp.baseline)
     n = cmp.variants.height
     several = int(cmp.variants["baseline"].sum()) > 1
     against = (f"with the baseline's settings at its own player count (baseline: {base}, "
-               f"variant {cmp.baseline})" if several else
-               f"with the baseline, {base} (variant {cmp.baseline})")
+               f"variant {cmp.baseline})" if several else f"with {_named(cmp, cmp.baseline)}"
+               if base == CONTROL else f"with the baseline, {base} (variant {cmp.baseline})")
     lines = _wrap(f"{cmp.experiment}: {n} variants of {cmp.mode.capitalize()}, each compared "
                   f"{against}, on the games both played (the same seeds).")
     lines += _wrap(f"Differences are variant minus baseline, with 95% intervals that use the "
@@ -194,15 +212,29 @@ def _headline_quantities(cmp: Comparison) -> list[tuple[str, str, str]]:
 
 
 def _short_cell(row: dict) -> str:
+    """A difference with its 95% interval, as short as it reads: "−6.9 ± 0.8 pp *" when the
+    interval is symmetric at the printed precision, "+4.8 pp (2.0 to 7.9)" when it is not,
+    "no difference (−0.7 to 1.4 pp)" when it contains zero."""
     if too_few(row["pairs"]):
         return "too few games"
+    d, lo, hi = row["difference"], row["ci_low"], row["ci_high"]
+    half = max(d - lo, hi - d, 0.0)
+    rate = row["kind"] == RATE
+    scale, unit = (100.0, " pp") if rate else (1.0, "")
+    dec = _clear_of_zero(_rate_decimals(half) if rate else _amount_decimals(half), row, scale)
+    # Medians of whole numbers are whole or halves, and an interval of no width is exact:
+    # "+1.5 (1 to 3)", "+2 ± 0", as difference_text writes them.
+    bare = (lambda t: t.rstrip("0").rstrip(".") if "." in t else t) \
+        if not rate and (row["kind"] == MEDIAN or lo == hi) else (lambda t: t)
+    low, high = bare(_plain(scale * lo, dec)), bare(_plain(scale * hi, dec))
     if not row["found"]:
-        return "no difference"
-    half = max(row["difference"] - row["ci_low"], row["ci_high"] - row["difference"], 0.0)
+        return f"no difference ({low} to {high}{unit})"
     mark = " *" if row["holm"] else ""
-    if row["kind"] == RATE:
-        return f"{_signed(100 * row['difference'], _rate_decimals(half))} pp{mark}"
-    return f"{_signed(row['difference'], _amount_decimals(half))}{mark}"
+    est = bare(_signed(scale * d, dec))
+    below, above = bare(_plain(scale * (d - lo), dec)), bare(_plain(scale * (hi - d), dec))
+    if below == above:
+        return f"{est} ± {below}{unit}{mark}"
+    return f"{est}{unit} ({low} to {high}){mark}"
 
 
 def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
@@ -235,8 +267,9 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
     label_w = min(max(len(x) for x in labels), 64)
     widths = [max(len(title), *(len(c[i]) for c in cells)) for i, (_, title, _) in
               enumerate(quantities)]
-    out = _wrap(f"Against the baseline, {cmp.label(base)}, on the same games (paired 95% "
-                "intervals):")
+    against = _named(cmp, base) if cmp.label(base) == CONTROL else \
+        f"the baseline, {cmp.label(base)}"
+    out = _wrap(f"Against {against}, on the same games (paired 95% intervals):")
     start = 0
     while start < len(quantities):
         # As many columns as fit beside the labels; the rest in another table below.
@@ -253,9 +286,9 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
         start = stop
         out.append("")
     more = f"; every quantity: balance compare {run_dir}" if run_dir else ""
-    out += _wrap(f"no difference: the interval contains zero (no difference found); * the "
-                 f"difference survives Holm's correction over all {cmp.family} differences"
-                 f"{more}")
+    out += _wrap(f"Each difference is the variant's value minus the baseline's, with its 95% "
+                 f"interval; no difference: the interval contains zero; * the difference "
+                 f"survives Holm's correction over all {cmp.family} differences{more}")
     out += _too_few_legend(cmp)
     for note in cmp.notes:
         out += _wrap(f"Note: {note}", "      ")

@@ -262,7 +262,7 @@ def seat_wins_figure(seats: pl.DataFrame, title: str) -> Figure:
             fair = float(s["fair_share"][0])
             ax.hlines(fair, xs[0] - 0.4, xs[-1] + 0.4, colors="0.2", linestyles="--")
             ticks += list(xs)
-            labels += [f"seat {k + 1}" for k in s["seat"].to_list()]
+            labels += [f"seat {k}" for k in s["seat"].to_list()]
             x0 += s.height + 1
         ax.set_xticks(ticks, labels, rotation=45, ha="right")
         _percent_axis(ax)

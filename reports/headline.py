@@ -3,7 +3,9 @@ short table, read back from the run folder (only the columns it needs).
 
 - One variant, Crisis: the win rate at each named target with its 95% Wilson interval (at the
   targets the games answer: all of them when played to exhaustion), and the team score.
-- One variant, Rush: each seat's share of the wins with its interval, ties, and the length.
+- One variant, Rush: each seat's share of the wins with its interval, whether it is off its
+  fair share beyond chance (reports/rush.py: the exact binomial test, Holm over every seat
+  the headline prints), ties, and the length.
 - Several variants: the comparison with the baseline, in its short form
   (reports/compare_text.short_table).
 
@@ -16,13 +18,15 @@ is never loaded whole.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from reports import compare, compare_text, text, variants
+from reports import compare, compare_text, skills, text, variants
 from reports.intervals import wilson
+from reports.paired import MIN_PAIRS
 
 
 def headline(run_dir: str | Path) -> str:
@@ -37,13 +41,22 @@ def headline(run_dir: str | Path) -> str:
         if ablation.is_ablation(manifest):
             return ablation.ranking_text(cmp, ablation.how_of(manifest))
         if cmp.differences.height:
-            return compare_text.short_table(cmp, str(run_dir))
+            out = compare_text.short_table(cmp, str(run_dir))
+            if cmp.mode == "rush":
+                games, manifest, _ = compare.load(run_dir)
+                out += "\n\n" + "\n".join(_fairness_block(games, manifest))
+            typical = skills.run_median_skill(cmp)
+            if typical is not None:
+                out += "".join("\n\n" + "\n".join(textwrap.wrap(x, 100))
+                               for x in skills.median_sentences(typical))
+            return out
         # Only settings were swept (the player count): each variant's own headline.
     games, manifest, _ = compare.load(run_dir)
     if games.height == 0:
         return "No games played yet."
     labels = variants.labels(manifest)
     out = []
+    seats = _seat_tests(games, manifest)
     for info in manifest["variants"]:
         v = int(info["variant"])
         mine = games.filter(pl.col("variant") == v)
@@ -52,10 +65,74 @@ def headline(run_dir: str | Path) -> str:
         if mine.height == 0:
             out.append("  no games played yet")
         elif info.get("mode") == "rush":
-            out += rush_lines(mine, info)
+            out += rush_lines(mine, info, seats.get(v))
         else:
             out += crisis_lines(mine, info)
+    if seats:
+        out += _fairness_note(seats)
     return "\n".join(out)
+
+
+def _seat_counts(games: pl.DataFrame, players: int) -> tuple[list[int], int]:
+    """(each seat's wins, the games one seat won) of one Rush variant, seat 1 first."""
+    winner = games["winner"].fill_null(-1).to_numpy()
+    wins = [int(np.count_nonzero(winner == seat)) for seat in range(1, players + 1)]
+    return wins, int(np.count_nonzero(winner >= 1))
+
+
+def _seat_tests(games: pl.DataFrame, manifest: dict) -> dict[int, list[bool | None]]:
+    """For each Rush variant of two players or more, each seat: off its fair share beyond
+    chance (True), not (False), or not tested (None: too few games one seat won), Holm over
+    every seat of every variant the headline prints."""
+    from reports import rush
+
+    rows = []
+    for info in manifest["variants"]:
+        v, players = int(info["variant"]), int(info.get("players") or 0)
+        mine = games.filter(pl.col("variant") == v)
+        if info.get("mode") != "rush" or players < 2 or mine.height == 0:
+            continue
+        wins, decided = _seat_counts(mine, players)
+        rows += [(v, k, rush.fair_share_p(k, decided, players)) for k in wins]
+    off = rush.off_fair_share([p for _, _, p in rows])
+    out: dict[int, list[bool | None]] = {}
+    for (v, _, p), o in zip(rows, off, strict=True):
+        out.setdefault(v, []).append(None if np.isnan(p) else o)
+    return out
+
+
+def _fairness_block(games: pl.DataFrame, manifest: dict) -> list[str]:
+    """Each Rush variant's seats off their fair share, after a comparison's short form."""
+    seats = _seat_tests(games, manifest)
+    labels = variants.labels(manifest)
+    out = ["Seats against their fair share:"]
+    for info in manifest["variants"]:
+        v = int(info["variant"])
+        flags = seats.get(v)
+        if not flags:
+            continue
+        mine = games.filter(pl.col("variant") == v)
+        wins, decided = _seat_counts(mine, len(flags))
+        off = [f"seat {s + 1} {'above' if wins[s] * len(flags) > decided else 'below'} "
+               f"({text.pct(wins[s] / mine.height, 1)})" for s, o in enumerate(flags) if o]
+        fair = text.pct(decided / mine.height / len(flags), 1)
+        said = ", ".join(off) if off else "every seat within chance of it" \
+            if any(x is not None for x in flags) else "too few games to test"
+        out += textwrap.wrap(f"{labels[v]} (fair share {fair}): {said}", 100,
+                             initial_indent="  ", subsequent_indent="    ")
+    return out + _fairness_note(seats)
+
+
+def _fairness_note(seats: dict[int, list[bool | None]]) -> list[str]:
+    tested = sum(x is not None for flags in seats.values() for x in flags)
+    if tested == 0:
+        return [f"Too few games that one seat won (fewer than {MIN_PAIRS}) to test the "
+                "seats against their fair share."]
+    return textwrap.wrap(
+        "Above or below its fair share: the seat's share of the games one seat won differs "
+        "from 1/players beyond chance (the exact binomial test, Holm-corrected over the "
+        f"{tested} seats tested here, 5% family-wise); a seat not marked cannot be told "
+        "from fair on these games.", 100)
 
 
 def _rate(k: int, n: int) -> str:
@@ -91,17 +168,31 @@ def crisis_lines(games: pl.DataFrame, info: dict) -> list[str]:
     return lines
 
 
-def rush_lines(games: pl.DataFrame, info: dict) -> list[str]:
-    """Each seat's share of the wins against the fair share, ties, and the length."""
+def rush_lines(games: pl.DataFrame, info: dict,
+               off: list[bool | None] | None = None) -> list[str]:
+    """Each seat's share of the wins against the fair share, ties, and the length. `off`
+    marks the seats off their fair share (_seat_tests); without it, the variant's own seats
+    are tested, Holm over them."""
+    from reports import rush
+
     players = int(info["players"])
     winner = games["winner"].fill_null(-1).to_numpy()
     n = len(winner)
     rounds = -(-games["turns"].fill_null(0).to_numpy().astype(np.int64) // players)
     ties = float(np.mean(winner == -1))
+    wins, decided = _seat_counts(games, players)
+    if off is None and players > 1:
+        p = [rush.fair_share_p(k, decided, players) for k in wins]
+        off = [None if np.isnan(x) else o for x, o in zip(p, rush.off_fair_share(p),
+                                                           strict=True)]
+    fair = (1 - ties) / players
     lines = [f"Share of the wins by seat (95% Wilson intervals; {n:,} games; a fair share is "
-             f"{text.pct((1 - ties) / players)}):"]
-    for seat in range(players):
-        lines.append(f"  seat {seat + 1:<3} {_rate(np.count_nonzero(winner == seat), n)}")
+             f"{text.pct(fair, 1)}):"]
+    for seat, k in enumerate(wins):
+        mark = ""
+        if off and off[seat]:
+            mark = "  above its fair share" if k / n > fair else "  below its fair share"
+        lines.append(f"  seat {seat + 1:<3} {_rate(k, n)}{mark}")
     lines.append(f"  ties     {text.pct(ties, 1)}")
     lines.append(f"Length: {text.num(float(np.median(rounds)))} rounds (median; 10–90%: "
                  f"{text.num(float(np.quantile(rounds, 0.1)))}–"
@@ -136,10 +227,10 @@ def headline_counts(games: pl.LazyFrame | pl.DataFrame, manifest: dict) -> pl.Da
     for variant, mode, players, exhaust, n in per_variant.rows():
         one = lf.filter(pl.col("variant") == variant)
         if mode == "rush":
-            seats = (one.filter(pl.col("winner") >= 0).group_by("winner").len().collect())
+            seats = (one.filter(pl.col("winner") >= 1).group_by("winner").len().collect())
             wins = dict(seats.rows())
-            parts += [(variant, f"seat {s + 1} wins", int(wins.get(s, 0)), n)
-                      for s in range(players)]
+            parts += [(variant, f"seat {s} wins", int(wins.get(s, 0)), n)
+                      for s in range(1, players + 1)]
         elif exhaust:
             targets = sorted(named.get(variant, {}).items(), key=lambda kv: kv[1])
             if not targets:

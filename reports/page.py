@@ -651,7 +651,7 @@ def rush_section(a: Analysis, merged: list | None = None) -> Section:
         b.tables.append(Table(
             "Win rate by seat (seat 1 plays first)",
             ["Players", "Seat", "Games", "Won (95% interval)", "Fair share"],
-            [[str(r["players"]), str(r["seat"] + 1), text.count(r["games"]),
+            [[str(r["players"]), str(r["seat"]), text.count(r["games"]),
               text.rate(r["win_rate"], r["ci_low"], r["ci_high"]), text.pct(r["fair_share"])]
              for r in seats.iter_rows(named=True)], left=2))
         b.tables.append(Table(

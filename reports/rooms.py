@@ -124,7 +124,7 @@ def _units(g: pl.DataFrame, groups: pl.DataFrame, refs: pl.DataFrame) -> pl.Data
                   .otherwise(None).alias("win")))
     rush = (g.filter(pl.col("mode") == "rush").select("variant", "game", "players", "winner")
             .join(groups.select("variant", "gid"), on="variant")
-            .with_columns(pl.int_ranges(0, pl.col("players"), dtype=pl.Int64).alias("seat"))
+            .with_columns(pl.int_ranges(1, pl.col("players") + 1, dtype=pl.Int64).alias("seat"))
             .explode("seat")
             .with_columns((pl.col("winner").cast(pl.Int64) == pl.col("seat")).fill_null(False)
                           .alias("win")))

@@ -2,8 +2,15 @@
 how the games ended: a player reached the target, the mine sealed, the room deck ran out, or
 the round cap stopped the game.
 
-A round is one turn of every player: rounds = ceil(player turns / players). Seat 0 plays first.
-A tied game (winner -1) is won by no seat.
+A round is one turn of every player: rounds = ceil(player turns / players). Seats count from 1,
+as in the games table (balance/records.py): seat 1 plays first. A tied game (winner -1) is won
+by no seat.
+
+Whether a seat wins its fair share: in a game that one seat won, a seat that did not matter
+would be the winner one time in `players`. Each seat's wins among those games are tested
+against 1/players with the exact binomial test, and Holm's correction runs over every seat
+tested together (fair_share_p, off_fair_share); fewer than paired.MIN_PAIRS such games are
+too few to test, as for every comparison.
 
 Every function takes a games table or its tally.Tallies; the `*_counts` tables (one row per
 value with `n` games) are what the figures draw.
@@ -11,11 +18,14 @@ value with `n` games) are what the figures draw.
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from reports import counts, tally
 from reports.frame import GROUP, rush_games
 from reports.intervals import with_wilson
+from reports.paired import holm, too_few
 
 # How a Rush game can end (balance/engine/state.py END_NAMES), in the order the page shows.
 RUSH_ENDINGS = ("rush_target", "sealed", "rooms_out", "turn_cap")
@@ -71,16 +81,37 @@ def endings(games) -> pl.DataFrame:
     return with_wilson(out.cast(schema).select(list(schema))).sort(*GROUP, "end_reason")
 
 
+def fair_share_p(wins: int, decided: int, players: int) -> float:
+    """The p-value of the exact binomial test of a seat's `wins` among the `decided` games
+    (those one seat won) against 1/players; NaN for one player or too few games."""
+    from scipy import stats
+
+    if players < 2 or too_few(decided):
+        return math.nan
+    return float(stats.binomtest(int(wins), int(decided), 1 / players).pvalue)
+
+
+def off_fair_share(p_values) -> list[bool]:
+    """Which seats win more or less than their fair share beyond chance: Holm's correction
+    over every p-value given (NaN: not tested, never off)."""
+    return [bool(x) for x in holm(p_values)[0]]
+
+
 def seat_wins(games) -> pl.DataFrame:
     """Win rate by seat per (setting, players): games, wins, win_rate with its 95% Wilson
     interval, ties (share of tied games) and fair_share = (1 - ties) / players, what every
-    seat would win if the seat did not matter."""
+    seat would win if the seat did not matter; decided (the games one seat won), p_fair (the
+    exact binomial test of the seat's wins among them against 1/players) and off_fair (the
+    test survives Holm over every seat of the table)."""
     c = _rush(tally.of(games), "winner")
     schema = {"setting": pl.Utf8, "players": pl.Int64, "seat": pl.Int64, "games": pl.Int64,
-              "wins": pl.Int64, "ties": pl.Float64, "fair_share": pl.Float64}
+              "wins": pl.Int64, "ties": pl.Float64, "fair_share": pl.Float64,
+              "decided": pl.Int64}
+    tested = {"p_fair": pl.Float64, "off_fair": pl.Boolean}
     if c.height == 0:
-        return with_wilson(pl.DataFrame(schema=schema))
-    per_seat = c.with_columns(pl.int_ranges(0, pl.col("players"), dtype=pl.Int64)
+        return with_wilson(pl.DataFrame(schema=schema)).with_columns(
+            *(pl.lit(None, t).alias(k) for k, t in tested.items()))
+    per_seat = c.with_columns(pl.int_ranges(1, pl.col("players") + 1, dtype=pl.Int64)
                               .alias("seat")).explode("seat")
     out = (per_seat.group_by(*GROUP, "seat").agg(
         pl.col("n").sum().alias("games"),
@@ -89,8 +120,12 @@ def seat_wins(games) -> pl.DataFrame:
         # the share of tied games, as a mean over the games: their count over all
         .with_columns((pl.col("_ties").cast(pl.Float64) / pl.col("games").cast(pl.Float64))
                       .alias("ties"))
-        .with_columns(((1 - pl.col("ties")) / pl.col("players")).alias("fair_share")))
-    return with_wilson(out.cast(schema).select(list(schema))).sort(*GROUP, "seat")
+        .with_columns(((1 - pl.col("ties")) / pl.col("players")).alias("fair_share"),
+                      (pl.col("games") - pl.col("_ties")).alias("decided")))
+    out = with_wilson(out.cast(schema).select(list(schema))).sort(*GROUP, "seat")
+    p = [fair_share_p(k, d, n) for k, d, n in out.select("wins", "decided", "players").rows()]
+    return out.with_columns(pl.Series("p_fair", p, pl.Float64),
+                            pl.Series("off_fair", off_fair_share(p), pl.Boolean))
 
 
 def margin_counts(games) -> pl.DataFrame:

@@ -56,6 +56,9 @@ def _effects_block(name: str, cmp) -> Block:
         "with No Skills: the effect is the skill's games minus No Skills, so a skill worth "
         "having is positive. Holding it four times over is not holding it once, so read the "
         "ranking, and the size only against the other skills. * survives Holm."])
+    typical = skills.run_median_skill(cmp)
+    if typical is not None:
+        b.paragraphs += skills.median_sentences(typical)
     target = ablation.headline_target(cmp)
     key = slug(name)
     for q, label in (("score:mean", "mean team score"),):

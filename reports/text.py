@@ -226,7 +226,7 @@ def rush_sentences(seats: pl.DataFrame, rounds: pl.DataFrame, margin: pl.DataFra
 
         text = f"{setting}: {players_label(players)} Rush lasts {num(row['q50'])} rounds " \
                f"(median; 10–90%: {spread(row)})"
-        first = pick(seats).filter(pl.col("seat") == 0)
+        first = pick(seats).filter(pl.col("seat") == 1)
         if players > 1 and first.height:
             s = first.row(0, named=True)
             text += (f"; the first player wins {rate(s['win_rate'], s['ci_low'], s['ci_high'])}"

@@ -124,7 +124,7 @@ def _game(rng: np.random.Generator, v: dict, g: int) -> tuple[dict, bool]:
         scores = [int(x) for x in rng.integers(5, 22, size=players)]
         capped = bool(rng.random() < 0.1)
         top = max(scores)
-        winner = -1 if scores.count(top) > 1 else scores.index(top)
+        winner = -1 if scores.count(top) > 1 else scores.index(top) + 1  # seats from 1
         sbt = list(np.linspace(0, top, turns).astype(int))
         return {**base, "won": not capped, "end_reason": "turn_cap" if capped else "rush_target",
                 "turns": turns, "score": top, "scores": scores, "winner": winner,
@@ -172,13 +172,13 @@ def _rooms(rng: np.random.Generator, v: dict, g: int, row: dict, lucky: bool) ->
                     continue
             else:
                 turn = int(rng.integers(1, max(2, turns // 3)))
-            builder = 0 if v["mode"] == "crisis" or row["winner"] in (None, -1) else \
+            builder = 1 if v["mode"] == "crisis" or row["winner"] in (None, -1) else \
                 row["winner"]
         else:
             if rng.random() < 0.3:
                 continue
             turn = int(rng.integers(1, turns + 1))
-            builder = int(rng.integers(0, v["players"]))
+            builder = int(rng.integers(1, v["players"] + 1))
         uses = 0 if room in ("Straight Tunnel", "Mine Cart") else int(rng.integers(0, 4))
         out.append({**base, "room": room, "turn": turn, "builder": builder,
                     "points": int(rng.integers(0, 4)), "uses": uses,

@@ -6,14 +6,17 @@ runs, and bad inputs refused with exit 2."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import polars as pl
 import pytest
 from scipy import stats
+from statsmodels.stats.multitest import multipletests
 
 from balance.errors import InputError
 from balance.experiment import load_experiment
+from balance.runner import run_experiment
 from balance.store import read_run
 from reports import compare_text, paired, text
 from reports.compare import compare
@@ -285,7 +288,7 @@ def test_rush_compares_length_margin_and_seat_shares():
     turns = rng.integers(20, 60, n)
     frames = []
     for v, extra in ((0, 0), (1, 3)):
-        winner = np.where(rng.random(n) < 0.5, 0, rng.integers(1, 3, n))
+        winner = np.where(rng.random(n) < 0.5, 1, rng.integers(2, 4, n))  # seats from 1
         scores = [[20, 20 - (i % 4), 10] for i in range(n)]
         frames.append(pl.DataFrame({"variant": np.full(n, v, np.int32),
                                     "game": np.arange(n, dtype=np.int64),
@@ -294,7 +297,7 @@ def test_rush_compares_length_margin_and_seat_shares():
                                     "scores": pl.Series(scores, dtype=pl.List(pl.Int16))}))
     cmp = compare(pl.concat(frames), _manifest(2, mode="rush", players=3))
     assert cmp.differences["quantity"].to_list() == [
-        "rounds:mean", "rounds:median", "margin:mean", "seat:0", "seat:1", "seat:2"]
+        "rounds:mean", "rounds:median", "margin:mean", "seat:1", "seat:2", "seat:3"]
     rounds = -(-turns // 3), -(-(turns + 3) // 3)
     mean = cmp.differences.filter(pl.col("quantity") == "rounds:mean").row(0, named=True)
     assert mean["difference"] == pytest.approx(float(np.mean(rounds[1] - rounds[0])))
@@ -325,9 +328,41 @@ def test_an_interval_containing_zero_reads_no_difference_found():
     assert "no difference found (" in lines[0] and not lines[0].endswith(("yes", "no"))
     assert "no difference found" not in lines[1] and lines[1].endswith("yes")
     short = compare_text.short_table(cmp).splitlines()
-    assert short[3].startswith("variant 1") and short[3].endswith("no difference")
-    assert short[4].startswith("variant 2") and short[4].endswith(" *")
+    mean = next(i for i, x in enumerate(short) if x.rstrip().endswith("mean score"))
+    assert short[mean + 2].startswith("variant 1") and "no difference (" in short[mean + 2]
+    assert short[mean + 3].startswith("variant 2") and short[mean + 3].endswith(" *")
     assert max(len(x) for x in [*table.splitlines(), *short]) <= 100
+
+
+def _numbers(cell: str) -> list[float]:
+    return [float(x) for x in re.findall(r"[+−-]?\d+(?:\.\d+)?", cell.replace("−", "-"))]
+
+
+def test_the_short_table_gives_every_difference_its_interval():
+    """Issue 26 item 7: the headline after `balance run` printed a star and no interval."""
+    rng = np.random.default_rng(10)
+    base = rng.integers(20, 50, 400)
+    games = _crisis_games([base, base + rng.integers(-3, 4, 400),
+                           base + 2 + rng.integers(-3, 4, 400), base + 3])
+    cmp = compare(games, _manifest(4))
+    short = compare_text.short_table(cmp)
+    shown = [q for q, _, _ in compare_text._headline_quantities(cmp)]
+    assert "score:mean" in shown and "win:Apprentice" in shown
+    for r in cmp.differences.filter(pl.col("quantity").is_in(shown)).iter_rows(named=True):
+        cell = compare_text._short_cell(r)
+        assert cell in short
+        scale = 100 if r["kind"] == "rate" else 1
+        lo, hi, d = (scale * r[k] for k in ("ci_low", "ci_high", "difference"))
+        got = _numbers(cell)
+        if not r["found"]:
+            assert cell.startswith("no difference (") and got == pytest.approx([lo, hi], abs=0.51)
+        elif "±" in cell:
+            assert got == pytest.approx([d, (hi - lo) / 2], abs=0.051 * scale)
+        else:
+            assert got == pytest.approx([d, lo, hi], abs=0.051 * scale)
+        assert cell.endswith(" *") == (r["found"] and r["holm"])
+    # Every game three points up: exact, "± 0".
+    assert "+3 ± 0 *" in short
 
 
 # -- the commands on small real runs --------------------------------------------------------
@@ -497,16 +532,74 @@ def test_experiment_baseline_is_accepted(tmp_path):
 def test_rush_headline_gives_each_seat_its_share_and_the_length():
     from reports.headline import rush_lines
 
-    winner = np.array([0] * 50 + [1] * 30 + [2] * 15 + [-1] * 5, np.int8)
+    winner = np.array([1] * 50 + [2] * 30 + [3] * 15 + [-1] * 5, np.int8)
     turns = np.arange(100) % 10 + 30  # 30..39 player turns: 10..13 rounds at 3 players
     games = pl.DataFrame({"winner": winner, "turns": turns.astype(np.int16)})
     lines = rush_lines(games, {"players": 3})
-    assert lines[0].endswith("100 games; a fair share is 32%):")
-    for seat, k in ((1, 50), (2, 30), (3, 15)):
-        assert f"  seat {seat:<3} {text.rate(k / 100, *wilson(k, 100))}" in lines
+    assert lines[0].endswith("100 games; a fair share is 31.7%):")
+    # 95 games one seat won: 50 and 15 of them are off 1/3 beyond chance (exact binomial,
+    # Holm over the three seats); 30 is not.
+    p = [stats.binomtest(k, 95, 1 / 3).pvalue for k in (50, 30, 15)]
+    off = multipletests(p, method="holm")[0]
+    assert list(off) == [True, False, True]
+    for seat, k, mark in ((1, 50, "  above its fair share"), (2, 30, ""),
+                          (3, 15, "  below its fair share")):
+        assert f"  seat {seat:<3} {text.rate(k / 100, *wilson(k, 100))}{mark}" in lines
     assert "  ties     5.0%" in lines
     rounds = -(-turns // 3)
     assert lines[-1].startswith(f"Length: {text.num(float(np.median(rounds)))} rounds")
+
+
+def test_seats_are_tested_against_the_fair_share_with_holm_over_every_seat():
+    """Issue 26 item 7: each seat's wins among the games one seat won, against 1/players, by
+    the exact binomial test; Holm over every seat the headline prints."""
+    from reports import rush
+    from reports.headline import _seat_tests
+
+    # Two variants of 4 players: seat 1 wins 290 of 1,000 decided games in the first (p about
+    # 0.002 alone), which Holm over the 8 seats keeps; 25 of them wins in the second are too
+    # few to test.
+    wins = {0: [290, 240, 235, 235], 1: [2, 1, 1, 1]}
+    rows = []
+    for v, ks in wins.items():
+        for seat, k in enumerate(ks, start=1):
+            rows += [(v, seat)] * k
+        rows += [(v, -1)] * 10
+    games = pl.DataFrame(rows, schema={"variant": pl.Int32, "winner": pl.Int8}, orient="row")
+    manifest = {"variants": [{"variant": v, "mode": "rush", "players": 4} for v in wins]}
+    tests = _seat_tests(games, manifest)
+    p = [stats.binomtest(k, 1000, 0.25).pvalue for k in wins[0]]
+    assert tests[0] == list(multipletests(p, method="holm")[0]) and tests[0][0]
+    assert tests[1] == [None] * 4  # 5 games one seat won: fewer than paired.MIN_PAIRS
+    assert rush.fair_share_p(3, 5, 4) != rush.fair_share_p(3, 5, 4)  # NaN: too few
+    assert rush.fair_share_p(1, 100, 1) != rush.fair_share_p(1, 100, 1)  # one player
+
+
+def test_the_report_s_seat_table_carries_the_same_test():
+    from reports import rush
+    from tests.report_data import games_frame
+
+    base = {"mode": "rush", "exhaust": False, "target": 20, "turns": 30,
+            "end_reason": "rush_target"}
+    # Games one seat won, by seat, and ties: 3 players, 100 decided; 2 players, 5 decided.
+    counts = {3: ({1: 60, 2: 25, 3: 15}, 10), 2: ({1: 3, 2: 2}, 5)}
+    rows = [{**base, "players": players, "scores": [1] * players, "winner": seat}
+            for players, (by_seat, ties) in counts.items()
+            for seat, k in [*by_seat.items(), (-1, ties)] for _ in range(k)]
+    seats = rush.seat_wins(games_frame(rows))
+    assert seats.filter(pl.col("players") == 3)["decided"].to_list() == [100] * 3
+    assert seats.filter(pl.col("players") == 2)["p_fair"].is_nan().all()  # 5 decided
+    for r in seats.iter_rows(named=True):
+        want = stats.binomtest(r["wins"], r["decided"], 1 / r["players"]).pvalue \
+            if r["decided"] >= paired.MIN_PAIRS and r["players"] > 1 else None
+        assert (r["p_fair"] is None or np.isnan(r["p_fair"])) if want is None else \
+            r["p_fair"] == pytest.approx(want)
+    p = seats["p_fair"].to_numpy()
+    ok = np.isfinite(p)
+    want = np.zeros(len(p), bool)
+    if ok.any():
+        want[ok] = multipletests(p[ok], method="holm")[0]
+    assert seats["off_fair"].to_list() == list(want)
 
 
 def test_crisis_headline_of_games_played_to_a_target_leaves_higher_targets_out():
@@ -520,3 +613,30 @@ def test_crisis_headline_of_games_played_to_a_target_leaves_higher_targets_out()
     assert lines[1] == f"  {'Apprentice (35)':<20} {text.rate(0.5, *wilson(2, 4))}"
     assert lines[3].startswith("  Master (75)") and "stop at their target" in lines[3]
     assert not any(x.startswith("Team score") for x in lines)
+
+
+def test_a_rush_comparison_ends_with_each_variant_s_seats_against_the_fair_share(tmp_path):
+    from reports.headline import headline
+
+    path = tmp_path / "rush-grid.toml"
+    path.write_text('[experiment]\nname = "rush-grid"\ndescription = "two Rush targets"\n'
+                    'edition = "2e"\nmode = "rush"\ngames = 60\nseed = 3\nplayers = 3\n\n'
+                    '[grid]\nrush_target_small = [15, 20]\n', encoding="utf-8")
+    run_experiment(load_experiment(path), tmp_path / "runs", jobs=1)
+    out = headline(tmp_path / "runs" / "rush-grid")
+    block = out.split("Seats against their fair share:\n", 1)[1].splitlines()
+    assert block[0].startswith("  rush_target_small=15 (fair share ")
+    assert block[1].startswith("  rush_target_small=20 (fair share ")
+    assert "Holm-corrected over the 6 seats tested here" in " ".join(block[2:])
+
+
+def test_a_difference_that_was_found_never_shows_a_bound_of_zero():
+    """1st against 2nd edition printed "−0.1 pp (−0.3 to 0)" for a difference found."""
+    row = {"pairs": 4000, "kind": "rate", "difference": -0.0012, "ci_low": -0.0029,
+           "ci_high": -0.0003, "found": True, "holm": False}
+    assert compare_text.difference_text(row) == "−0.12 pp (−0.29 to −0.03)"
+    assert compare_text._short_cell(row) == "−0.12 pp (−0.29 to −0.03)"
+    mean = dict(row, kind="mean", difference=-0.02, ci_low=-0.04, ci_high=-0.001)
+    assert not compare_text._short_cell(mean).endswith(" 0)")
+    assert compare_text._short_cell(dict(row, found=False, ci_high=0.0004)).startswith(
+        "no difference (−0.3 to 0")  # an interval that holds zero may show it

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import polars as pl
 
+from reports import rush
 from reports.findings import (
     crisis_verdicts,
     headline_rows,
@@ -28,12 +29,16 @@ def _difficulty(settings):
 
 
 def _seats(wins: list[int], games: int = 2000) -> pl.DataFrame:
+    """A Rush seat table as reports/rush.py makes it (seats from 1, no tied games), with its
+    fair-share test."""
     n = len(wins)
     rate = [w / games for w in wins]
-    return pl.DataFrame({"setting": ["2e"] * n, "players": [n] * n, "seat": list(range(n)),
+    p = [rush.fair_share_p(w, games, n) for w in wins]
+    return pl.DataFrame({"setting": ["2e"] * n, "players": [n] * n, "seat": list(range(1, n + 1)),
                          "games": [games] * n, "wins": wins, "win_rate": rate,
                          "ci_low": [r - 0.02 for r in rate], "ci_high": [r + 0.02 for r in rate],
-                         "fair_share": [1 / n] * n})
+                         "fair_share": [1 / n] * n, "p_fair": p,
+                         "off_fair": rush.off_fair_share(p)})
 
 
 def test_the_crisis_verdict_is_the_designers_first_setting_and_names_its_players():
@@ -51,7 +56,7 @@ def test_a_seat_is_called_unfair_only_past_holms_correction():
     clear = seat_verdicts(_seats([620, 480, 460, 440]), {"2e": ["greedy"]}, {})
     assert len(clear) == 1 and clear[0].topic == "Rush seats"
     assert clear[0].sentence.startswith("Not every seat wins its fair share: seat 1 of 4 wins")
-    assert "Holm-adjusted p" in clear[0].details[0] and "greedy" in clear[0].who
+    assert "exact binomial test" in clear[0].details[0] and "greedy" in clear[0].who
     # 27% against 25%: the largest gap, named, but within what chance gives among 4 seats.
     near = seat_verdicts(_seats([540, 500, 490, 470]), {}, {})
     assert near[0].sentence.startswith("Every seat wins about its fair share")

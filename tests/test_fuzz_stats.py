@@ -244,7 +244,7 @@ def test_findings_leave_out_a_seat_share_of_two_games():
                                       "difficulty": pl.Utf8, "target": pl.Int64,
                                       "win_rate": pl.Float64, "ci_low": pl.Float64,
                                       "ci_high": pl.Float64})
-    seats = pl.DataFrame({"setting": ["2e"] * 4, "players": [4] * 4, "seat": [0, 1, 2, 3],
+    seats = pl.DataFrame({"setting": ["2e"] * 4, "players": [4] * 4, "seat": [1, 2, 3, 4],
                           "games": [2] * 4, "wins": [2, 0, 0, 0], "win_rate": [1.0, 0, 0, 0],
                           "ci_low": [0.34, 0, 0, 0], "ci_high": [1.0, 0.66, 0.66, 0.66],
                           "fair_share": [0.25] * 4})
@@ -350,7 +350,7 @@ def test_only_the_backend_s_failures_become_a_failed_run(monkeypatch):
     from balance.runner import RunFailed, _collect
 
     def failing(error):
-        def execute(jobs, n_jobs=1, scheduler=None):
+        def execute(jobs, n_jobs=1, scheduler=None, warm=None):
             raise error
             yield
         return execute

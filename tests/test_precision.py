@@ -92,7 +92,7 @@ def test_headline_counts_named_targets_and_rush_seats():
         "exhaust": [True] * 4 + [False] * 3,
         "won": [None] * 4 + [True] * 3,
         "score": [10, 20, 30, 40, 5, 6, 7],
-        "winner": [None] * 4 + [0, 1, 1],
+        "winner": [None] * 4 + [1, 2, 2],
     })
     manifest = {"variants": [{"variant": 0, "difficulties": {"Easy": 15, "Hard": 35}},
                              {"variant": 1}]}

@@ -205,9 +205,9 @@ def test_room_value_by_median_build_turn():
     games = games_frame([{"score_by_turn": [60]}, {"score_by_turn": [58]},
                          {"score_by_turn": [40]}, {"score_by_turn": [30]}])
     placed = room_rows([
-        (0, "Gem Hall", 2, 0, 3, 2, 4), (1, "Gem Hall", 4, 1, 1, 0, 0),
-        (1, "Gem Hall", 6, 2, 2, 1, 1), (2, "Gem Hall", 8, 0, 0, 0, 0),
-        (0, "Tunnel", 3, 0, 0, 0, 0), (3, "Start", 0, -1, 0, 5, 5),
+        (0, "Gem Hall", 2, 1, 3, 2, 4), (1, "Gem Hall", 4, 2, 1, 0, 0),
+        (1, "Gem Hall", 6, 3, 2, 1, 1), (2, "Gem Hall", 8, 1, 0, 0, 0),
+        (0, "Tunnel", 3, 1, 0, 0, 0), (3, "Start", 0, -1, 0, 5, 5),
     ])
     diffs = frame.difficulties(manifest_for(games, DIFFS_2E), games)
     value = rooms.room_value(games, placed, diffs)
@@ -235,16 +235,16 @@ def test_room_value_by_median_build_turn():
 
 def test_room_value_in_rush_compares_seats():
     games = games_frame([
-        {"mode": "rush", "players": 2, "scores": [20, 10], "winner": 0, "score": 20,
+        {"mode": "rush", "players": 2, "scores": [20, 10], "winner": 1, "score": 20,
          "exhaust": False, "target": 20, "end_reason": "rush_target"},
-        {"mode": "rush", "players": 2, "scores": [5, 21], "winner": 1, "score": 21,
+        {"mode": "rush", "players": 2, "scores": [5, 21], "winner": 2, "score": 21,
          "exhaust": False, "target": 20, "end_reason": "rush_target"},
     ])
-    placed = room_rows([(0, "Gem Hall", 1, 0, 2, 0, 0), (1, "Gem Hall", 2, 1, 2, 0, 0)])
+    placed = room_rows([(0, "Gem Hall", 1, 1, 2, 0, 0), (1, "Gem Hall", 2, 2, 2, 0, 0)])
     value = rooms.room_value(games, placed, frame.difficulties({}, games))
     hall = value.row(0, named=True)
-    # Four seat units; (game 0, seat 0) built it at turn 1 and (game 1, seat 1) at turn 2, so
-    # the median is 1.5 and only the first built it early; it won, as did (game 1, seat 1).
+    # Four seat units; (game 0, seat 1) built it at turn 1 and (game 1, seat 2) at turn 2, so
+    # the median is 1.5 and only the first built it early; it won, as did (game 1, seat 2).
     assert hall["median_turn"] == 1.5
     assert (hall["early_games"], hall["early_wins"]) == (1, 1)
     assert (hall["other_games"], hall["other_wins"]) == (3, 1)
@@ -253,7 +253,7 @@ def test_room_value_in_rush_compares_seats():
 
 def test_room_names_add_rooms_never_built():
     games = frame.with_setting(games_frame([{"score_by_turn": [40]}]))
-    placed = room_rows([(0, "Gem Hall", 2, 0, 1, 0, 0)])
+    placed = room_rows([(0, "Gem Hall", 2, 1, 1, 0, 0)])
     names = pl.DataFrame({"setting": ["2e"], "room": ["Hidden Grotto"]})
     value = rooms.room_value(games, placed, frame.difficulties({}, games), room_names=names)
     grotto = value.filter(pl.col("room") == "Hidden Grotto").row(0, named=True)
@@ -316,16 +316,16 @@ def test_slack_uses_a_swept_burn_rate():
 def rush_games() -> pl.DataFrame:
     base = {"mode": "rush", "players": 3, "exhaust": False, "target": 20}
     return games_frame([
-        {**base, "turns": 30, "scores": [21, 10, 5], "winner": 0, "end_reason": "rush_target"},
+        {**base, "turns": 30, "scores": [21, 10, 5], "winner": 1, "end_reason": "rush_target"},
         {**base, "turns": 31, "scores": [20, 20, 3], "winner": -1, "end_reason": "rush_target"},
-        {**base, "turns": 12, "scores": [4, 22, 8], "winner": 1, "end_reason": "rush_target"},
-        {**base, "turns": 300, "scores": [9, 8, 7], "winner": 0, "end_reason": "turn_cap"},
+        {**base, "turns": 12, "scores": [4, 22, 8], "winner": 2, "end_reason": "rush_target"},
+        {**base, "turns": 300, "scores": [9, 8, 7], "winner": 1, "end_reason": "turn_cap"},
     ])
 
 
 def test_rush_seat_wins_and_fair_share():
     seats = rush.seat_wins(rush_games())
-    assert seats.select("seat", "games", "wins").rows() == [(0, 4, 2), (1, 4, 1), (2, 4, 0)]
+    assert seats.select("seat", "games", "wins").rows() == [(1, 4, 2), (2, 4, 1), (3, 4, 0)]
     assert seats["ties"].to_list() == [0.25] * 3
     assert seats["fair_share"].to_list() == pytest.approx([0.25] * 3)
     assert seats["ci_high"][0] == pytest.approx(wilson(2, 4)[1])
@@ -346,7 +346,7 @@ def test_rush_endings_count_every_reason_including_those_that_never_happened():
     g = rush_games()
     base = {"mode": "rush", "players": 3, "exhaust": False, "target": 20}
     g = pl.concat([g, games_frame([
-        {**base, "turns": 40, "scores": [9, 6, 2], "winner": 0, "end_reason": "sealed"}])],
+        {**base, "turns": 40, "scores": [9, 6, 2], "winner": 1, "end_reason": "sealed"}])],
         how="vertical_relaxed")
     ends = {r["end_reason"]: r for r in rush.endings(g).iter_rows(named=True)}
     assert set(ends) == set(rush.RUSH_ENDINGS)

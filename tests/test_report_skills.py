@@ -125,11 +125,11 @@ def test_a_skill_whose_holders_win_more_is_found_and_ranked_first():
     rows = []
     for _ in range(1200):
         seats = list(rng.permutation(["Lucky", "Plain", "Other"])[:2])
-        lucky = seats.index("Lucky") if "Lucky" in seats else None
+        lucky = seats.index("Lucky") + 1 if "Lucky" in seats else None  # seats from 1
         if lucky is not None and rng.random() < 0.4:
             winner = lucky
         else:
-            winner = int(rng.integers(0, 2))
+            winner = int(rng.integers(1, 3))
         rows.append({"mode": "rush", "players": 2, "skills": seats, "winner": winner})
     rows.append({"mode": "crisis", "players": 2, "skills": ["Lucky", "Plain"], "winner": None})
     games = pl.DataFrame(rows, schema={"mode": pl.Utf8, "players": pl.Int64,
@@ -145,7 +145,7 @@ def test_a_skill_whose_holders_win_more_is_found_and_ranked_first():
 
 def test_magic_circle_seats_count_for_both_their_skills():
     games = pl.DataFrame({"mode": ["rush"], "players": [2], "skills": [["A + B", "B + A"]],
-                          "winner": [0]})
+                          "winner": [1]})
     c = skills.holder_counts(games)
     assert dict(c.select("skill", "games").rows()) == {"A": 2, "B": 2}
     assert dict(c.select("skill", "wins").rows()) == {"A": 1, "B": 1}
@@ -168,3 +168,65 @@ def test_a_skill_worth_more_with_a_room_built_early_is_found():
     by = {r["skill"]: r for r in t.iter_rows(named=True)}
     assert by["Geode Sense"]["holm"] and 3 < by["Geode Sense"]["difference"] < 5
     assert not by["Plain"]["holm"]
+
+
+# -- the typical skill (issue 26 item 6) ------------------------------------------------------
+
+def _arms(n: int, shifts: list[float], noise: float, seed: int = 5) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    base = rng.normal(30, 8, n)
+    return np.column_stack([base] + [base + s + rng.normal(0, noise, n) for s in shifts])
+
+
+def test_the_median_skill_and_its_interval_agree_with_resampling_the_games():
+    x = _arms(600, [0.5, 1.0, 2.0, 2.5, 6.0, 9.0], noise=3.0)
+    names = ["a", "b", "c", "d", "e", "f"]
+    m = skills.median_skill(x, names)
+    mean = x.mean(axis=0)
+    assert m.effect == pytest.approx(np.median(mean[1:] - mean[0]))
+    assert m.score == pytest.approx(np.median(mean[1:])) and m.baseline == mean[0]
+    assert [name for name, _ in m.middle] == ["c", "d"]  # six skills: the middle two
+    rng = np.random.default_rng(8)
+    eff, score = [], []
+    for _ in range(3000):
+        mm = x[rng.integers(0, 600, 600)].mean(axis=0)
+        eff.append(np.median(mm[1:] - mm[0]))
+        score.append(np.median(mm[1:]))
+    lo, hi = np.quantile(eff, [0.025, 0.975])
+    assert (m.effect_low, m.effect_high) == pytest.approx((lo, hi), abs=0.06)
+    lo, hi = np.quantile(score, [0.025, 0.975])
+    assert (m.score_low, m.score_high) == pytest.approx((lo, hi), abs=0.12)
+    # The games' luck is shared by every arm: the effect's interval is far narrower than the
+    # score's.
+    assert m.effect_high - m.effect_low < 0.5 * (m.score_high - m.score_low)
+
+
+def test_a_median_skill_that_moves_every_game_alike_is_exact_and_too_few_games_give_none():
+    x = _arms(50, [1.0, 3.0, 5.0], noise=0.0)
+    m = skills.median_skill(x, ["a", "b", "c"])
+    assert m.middle == (("b", pytest.approx(3.0)),)
+    assert (m.effect_low, m.effect, m.effect_high) == pytest.approx((3.0, 3.0, 3.0))
+    few = skills.median_skill(x[:5], ["a", "b", "c"])
+    assert few.too_few and np.isnan(few.effect_low) and few.effect == pytest.approx(3.0)
+    assert "too few games to compare" in skills.median_sentences(few)[0]
+
+
+def test_the_typical_skill_is_in_the_headline_and_the_report(runs):
+    from reports.headline import headline
+
+    root, (each, _) = runs
+    cmp = compare_run(each)
+    m = skills.run_median_skill(cmp)
+    e = skills.effects(cmp, ("score:mean",))
+    assert m.skills == 20 and m.games == 40
+    assert m.effect == pytest.approx(float(np.median(e["difference"].to_numpy())))
+    assert m.effect_low <= m.effect <= m.effect_high
+    said = skills.median_sentences(m)
+    assert said[0].startswith("The typical skill, the median of the 20 skills' effects, is "
+                              f"worth {m.effect:+.1f} points")
+    assert f"--goal score={m.score:.1f}" in said[1]
+    out = headline(each)
+    assert "The typical skill, the median of the 20 skills' effects" in out
+    assert skills.run_median_skill(compare_run(runs[1][1])) is None  # not an each_skill run
+    body = check_page(build_report(runs[1], root / "report-typical"))
+    assert "The typical skill, the median of the 20 skills" in body

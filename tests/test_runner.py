@@ -111,7 +111,7 @@ def test_games_table_columns_and_types(reference):
 def test_rooms_table_agrees_with_the_games_table(reference):
     r, g = reference.rooms, reference.games
     assert dict(r.schema) == ROOMS_TYPES
-    built = r.filter(pl.col("builder") >= 0).group_by("variant", "game").len()
+    built = r.filter(pl.col("builder") >= 1).group_by("variant", "game").len()
     joined = g.join(built, on=["variant", "game"], how="left").with_columns(
         pl.col("len").fill_null(0))
     assert (joined["len"] == joined["rooms_built"].cast(pl.UInt32)).all()
@@ -165,9 +165,10 @@ def test_rush_columns():
     assert (g["target"] == 20).all() and not g["exhaust"].any()
     assert set(g["end_reason"]) <= {"rush_target", "turn_cap"}
     assert (g["score"] == g["scores"].list.max()).all()  # top score
-    assert ((g["winner"] >= -1) & (g["winner"] < 3)).all()
+    # Seats count from 1 (-1: a tie), as the report and `balance play` count them.
+    assert ((g["winner"] == -1) | ((g["winner"] >= 1) & (g["winner"] <= 3))).all()
     assert g["target_turn"].is_null().all()
-    assert (g["won"] == ((g["winner"] >= 0) & (g["end_reason"] == "rush_target"))).all()
+    assert (g["won"] == ((g["winner"] >= 1) & (g["end_reason"] == "rush_target"))).all()
 
 
 def _cli(args: list[str], cwd: Path) -> subprocess.Popen:
@@ -378,3 +379,108 @@ def test_a_run_stopped_early_does_not_warn_of_cancelled_shards(tmp_path):
         next(played)
         played.close()
     assert not [w for w in seen if "tasks" in str(w.message)], [str(w.message) for w in seen]
+
+
+# -- warming the pool -----------------------------------------------------------------------
+
+def test_the_pool_warms_every_set_of_players_before_any_shard(monkeypatch):
+    """The reference player's search kernels are compiled at its first decision, not with the
+    game: a pool warmed with greedy alone compiled them in every worker mid-shard, and loky
+    took the growth for a memory leak (its "A worker stopped ..." warning). One worker now
+    plays a game of each set of players first, before the pool plays any shard."""
+    import joblib
+
+    from balance import runner
+
+    exp = load_experiment("players")  # greedy, then the reference
+    shards = store.plan(len(exp.variants), 50, 25)
+    warm = runner.warm_jobs(exp, shards)
+    assert [(j.variant.heuristic, j.shard.start) for j in warm] == [("greedy", 0),
+                                                                     ("reference", 0)]
+    calls = []
+
+    class Recorder:
+        def __init__(self, **kw):
+            pass
+
+        def __call__(self, tasks):
+            calls.append([(f.__name__, args) for f, args, _ in tasks])
+            return iter([])
+
+    monkeypatch.setattr(joblib, "Parallel", Recorder)
+    list(runner.execute(runner.jobs_for(exp, shards), 2, warm=warm))
+    assert calls[0] == [("warm_shard", tuple(warm))]
+    assert [name for name, _ in calls[1]] == ["play_shard"] * len(shards)
+
+
+def test_a_sweep_of_one_player_warms_once():
+    from balance import runner
+
+    exp = load_experiment("crisis-difficulty")
+    shards = store.plan(len(exp.variants), 10, 5)
+    assert [j.shard for j in runner.warm_jobs(exp, shards)] == [shards[0]]
+
+
+# -- seat numbers (issue 26 item 7) ---------------------------------------------------------
+
+RUSH = """\
+[experiment]
+name = "seats"
+description = "Rush, three players, in two shards"
+edition = "2e"
+mode = "rush"
+games = 40
+seed = 5
+players = 3
+shard_size = 20
+"""
+
+
+def _written_from_zero(monkeypatch):
+    """The tables as runs before issue 26 wrote them: seats from 0, no records.SEATS_KEY."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from balance import records
+
+    def old(make):
+        def table(*args, **kw):
+            t = make(*args, **kw)
+            for name in ("winner", "builder"):
+                if name in t.column_names:
+                    col = t[name]
+                    t = t.set_column(t.schema.get_field_index(name), name, pc.if_else(
+                        pc.greater(col, 0), pc.subtract(col, 1), col).cast(pa.int8()))
+            return t.replace_schema_metadata(None)
+        return table
+
+    monkeypatch.setattr(records, "games_table", old(records.games_table))
+    monkeypatch.setattr(records, "rooms_table", old(records.rooms_table))
+
+
+def test_seats_count_from_1_and_an_old_run_counted_from_0_reads_the_same(tmp_path,
+                                                                           monkeypatch):
+    run_experiment(load_experiment(write_experiment(tmp_path, RUSH)), tmp_path / "new", jobs=1)
+    new = store.read_run(tmp_path / "new" / "seats")
+    g, r = new.games, new.rooms
+    assert set(g["winner"].unique()) <= {-1, 1, 2, 3} and (g["winner"] == 1).any()
+    assert set(r["builder"].unique()) <= {-1, 1, 2, 3} and (r["builder"] == 1).any()
+    raw = pl.read_parquet(tmp_path / "new" / "seats" / "games" / "*.parquet")
+    assert raw["winner"].to_list() == g["winner"].to_list()  # on disk as read
+    # A run written by the old code, then one resumed across the change (one shard each).
+    with monkeypatch.context() as m:
+        _written_from_zero(m)
+        run_experiment(load_experiment(write_experiment(tmp_path, RUSH)), tmp_path / "old", jobs=1)
+        run_experiment(load_experiment(write_experiment(tmp_path, RUSH.replace(
+            "games = 40", "games = 20"))), tmp_path / "mixed", jobs=1)
+    run_experiment(load_experiment(write_experiment(tmp_path, RUSH)), tmp_path / "mixed", jobs=1)
+    raw = pl.read_parquet(tmp_path / "old" / "seats" / "games" / "*.parquet")
+    assert (raw["winner"] == 0).any()  # the old numbering on disk
+    for folder in ("old", "mixed"):
+        run = store.read_run(tmp_path / folder / "seats")
+        assert run.games.drop("source_hash").equals(g.drop("source_hash")), folder
+        assert run.rooms.equals(r), folder
+        scan = store.scan_run(tmp_path / folder / "seats")
+        assert scan.games.select("game", "winner").collect().equals(g.select("game", "winner"))
+        assert scan.rooms.select("game", "builder").collect().equals(r.select("game",
+                                                                               "builder"))

@@ -454,7 +454,62 @@ copies = 3
     assert ops == [(1, 1), (1, 2), (3, 1), (3, 2)]
 
 
+def test_amount_sets_the_number_in_a_skills_effect_and_sweeps(tmp_path):
+    """Issue 26 item 6: the effect's number is a lever of its own (`balance tune` can seek
+    it), where before only whole effect texts could be swept."""
+    e = _experiment(tmp_path, """
+[rules]
+skills = "shared"
+shared_skill = "Magpie"
+
+[patches.nerf]
+select = { skills = ["Magpie", "Deep Pockets", "Pathfinder"] }
+amount = 1
+
+[grid]
+"nerf.amount" = [1, 2, 3]
+""")
+    effects = []
+    for v in e.variants:
+        s = v.prepare()
+        effects.append([int(s.tables.skill_op[s.skill_names.index(n), 1])
+                        for n in ("Magpie", "Deep Pockets", "Pathfinder")])
+        assert v.swept == {"nerf.amount": v.index + 1}
+    assert effects == [[1, 1, 1], [2, 2, 2], [3, 3, 3]]
+    # After an effect given in the same patch: the amount sets its number.
+    e = _experiment(tmp_path, '[patches.p]\nselect = { skills = "Magpie" }\n'
+                    'effect = "extra steps 1"\namount = 4\n')
+    s = e.variants[0].prepare()
+    k = s.skill_names.index("Magpie")
+    assert int(s.tables.skill_op[k, 1]) == 4
+
+
+def test_balance_tune_seeks_a_skills_amount(tmp_path):
+    from balance import goal_seek as gs
+
+    e = _experiment(tmp_path, """
+[rules]
+skills = "shared"
+shared_skill = "Magpie"
+
+[patches.nerf]
+select = { skills = "Magpie" }
+amount = 1
+""")
+    goal = gs.parse_goal("score=40")
+    evaluate, check = gs.experiment_evaluator(e, "nerf.amount", goal)
+    scores = [float(evaluate(n, 0, 30).mean()) for n in (1, 3)]
+    assert scores[1] > scores[0]  # recovering 3 cards a use is worth more than 1
+    with pytest.raises(InputError, match="nerf.amount = 12: .*from 1 to 9"):
+        check(12)
+
+
 @pytest.mark.parametrize("rest, phrase", [
+    ('[patches.p]\nselect = { skills = "Blink" }\namount = 2\n', "no number to set"),
+    ('[patches.p]\nselect = { skills = "Lodestone" }\namount = 2\n', "no number to set"),
+    ('[patches.p]\nselect = { skills = "Magpie" }\namount = 0\n', "from 1 to 9"),
+    ('[patches.p]\nselect = { skills = "Magpie" }\namount = "2"\n', "whole number"),
+    ('[patches.p]\nselect = { rooms = "* Vein" }\namount = 2\n', "select skills"),
     ('[patches.p]\nselect = { skills = "Pathfinder" }\ndoor_cost = -1\n', "skills alone"),
     ('[patches.p]\nselect = { rooms = "* Vein" }\nuses = 2\n', "select skills"),
     ('[patches.p]\nselect = { skills = "Levitation" }\nuses = 2\n', "selects no skill"),
