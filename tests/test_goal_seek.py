@@ -130,7 +130,7 @@ def test_a_seat_goal_is_the_seats_share_of_the_wins():
     class V:
         mode, players = "rush", 3
 
-    games = pl.DataFrame({"winner": [0, 1, -1, 0, 2]}, schema={"winner": pl.Int8})
+    games = pl.DataFrame({"winner": [1, 2, -1, 1, 3]}, schema={"winner": pl.Int8})  # seats from 1
     assert outcomes(games, parse_goal("seat1=30%"), V).tolist() == [1, 0, 0, 1, 0]
     assert outcomes(games, parse_goal("seat3=30%"), V).tolist() == [0, 0, 0, 0, 1]
 
