@@ -64,14 +64,6 @@ def _open_regular(path: Path | str, what: str, limit: int) -> tuple[int, int]:
     return fd, st.st_size
 
 
-def check_file(path: Path | str, what: str, limit: int) -> int:
-    """The size of a regular file of at most `limit` bytes, for readers that open the file
-    themselves (pyarrow); InputError naming the file otherwise."""
-    fd, size = _open_regular(path, what, limit)
-    os.close(fd)
-    return size
-
-
 def open_file(path: Path | str, what: str, limit: int) -> BinaryIO:
     """A regular file of at most `limit` bytes opened for reading, for readers that read a
     part of it (a Parquet footer) from the very file that was checked; InputError naming the
@@ -224,17 +216,8 @@ def write_new(path: Path | str, data: bytes, field: str = "") -> None:
             os.unlink(tmp)
 
 
-def temp_path(path: Path | str) -> Path:
-    """A fresh, exclusively created, empty temporary file beside `path`, for writers that
-    need a file name (pyarrow); the caller renames it over `path` or removes it."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    return Path(tmp)
-
-
 def is_temp_name(name: str) -> bool:
-    """A temporary file of write_atomic or temp_path (or of the writers before them)."""
+    """A temporary file of write_temp and write_atomic (or of the writers before them)."""
     return name.startswith(".") and ".tmp" in name
 
 
