@@ -276,6 +276,16 @@ def _rule_key(key: str) -> bool:
     return is_rule_key(key)
 
 
+def _switch(probs: Problems, head: dict, key: str) -> bool:
+    """An [experiment] switch (absent: off); a value that is not true or false is a problem,
+    read as off so that the rest of the file is still checked."""
+    value = head.get(key, False)
+    if isinstance(value, bool):
+        return value
+    probs.add("[experiment]", key, f"must be true or false, got {value!r}")
+    return False
+
+
 def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
     """Type checks for players / target / exhaust / heuristic / seats values (ranges come
     with the variants)."""
@@ -497,11 +507,8 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
             probs.add("[experiment]", "ablate", "makes the variants itself (one per room, "
                       "against the unchanged box): fix the [grid] keys in [experiment] or "
                       "[rules], or write one ablation per setting")
-    each_skill = head.get("each_skill", False)
-    if not isinstance(each_skill, bool):
-        probs.add("[experiment]", "each_skill", f"must be true or false, got {each_skill!r}")
-        each_skill = False
-    elif each_skill and (grid or ablate is not None):
+    each_skill = _switch(probs, head, "each_skill")
+    if each_skill and (grid or ablate is not None):
         probs.add("[experiment]", "each_skill", "makes the variants itself (one per skill, "
                   "against No Skills): it takes no [grid] and no ablate; fix those in "
                   "[experiment] or [rules], or write one experiment per setting")
@@ -509,11 +516,8 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
         probs.add("[experiment]", "each_skill", "measures a skill's worth to a Crisis team; "
                   "in Rush every seat would hold it. Read the holders' win rates in the Rush "
                   "section of a run that plays the Normal variant instead")
-    control = head.get("control", False)
-    if not isinstance(control, bool):
-        probs.add("[experiment]", "control", f"must be true or false, got {control!r}")
-        control = False
-    elif control and (ablate is not None or each_skill):
+    control = _switch(probs, head, "control")
+    if control and (ablate is not None or each_skill):
         probs.add("[experiment]", "control", "puts the unchanged box beside a [grid]; "
                   f"{'ablate' if ablate is not None else 'each_skill'} makes its own "
                   "baseline already (variant 0): leave control out")
