@@ -26,8 +26,8 @@ $(STAMP): pyproject.toml
 # hash of the engine and player sources), so each version of the code plays into its own
 # folder, and a rerun with the same code reuses its games. Expanded when the recipe runs,
 # after the venv exists. Once the report is written, runs/main/latest is pointed at that
-# folder (balance/latest.py): a stable path to the latest main job's runs.
-CODE = $(shell $(PY) -c "from balance.engine.jit import source_hash; print(source_hash())")
+# folder (balance/running/latest.py): a stable path to the latest main job's runs.
+CODE = $(shell $(PY) -c "from balance.kernels.jit import source_hash; print(source_hash())")
 MAIN_RUNS = runs/main/$(CODE)
 MAIN_GAMES := 10000
 PLAYER_GAMES := 200
@@ -42,7 +42,7 @@ main: $(STAMP)
 	$(BALANCE) run skill-variants --games $(MAIN_GAMES) --out $(MAIN_RUNS)
 	$(BALANCE) report $(MAIN_RUNS)/crisis-difficulty $(MAIN_RUNS)/rush $(MAIN_RUNS)/players \
 		$(MAIN_RUNS)/skills $(MAIN_RUNS)/skill-variants --out runs/main/report
-	$(PY) -m balance.latest runs/main $(CODE)
+	$(PY) -m balance.running.latest runs/main $(CODE)
 
 report: main
 

@@ -1,7 +1,7 @@
 """Gem Rush balance toolkit.
 
 From a notebook:
-    from balance.play import prepare, play_batch, play_traced
+    from balance.games.gemrush.play import prepare, play_batch, play_traced
     setup = prepare("2e", "crisis", players=4, heuristic="greedy", exhaust=True)
     batch = play_batch(setup, range(10_000))      # one record per game
 
@@ -24,8 +24,8 @@ def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games:
     `jobs` None is one worker per core.
     """
     from balance.errors import InputError, Problem
-    from balance.experiment import simulation
-    from balance.runner import check_jobs, default_jobs, simulate_tables
+    from balance.running.experiment import simulation
+    from balance.running.runner import check_jobs, default_jobs, simulate_tables
 
     exp = simulation(edition, mode, players, games, seed, heuristic, target, exhaust, rules,
                      content)

@@ -4,7 +4,8 @@ turns and one for each of their decisions. Only seats whose policy is POLICY_EXT
 this path (players.decide_slow_nb), so the engine's speed for the compiled players is
 untouched.
 
-The game being played is registered with `playing(game)` by balance.play around the engine
+The game being played is registered with `playing(game)` by balance.games.gemrush.play around the
+engine
 call; the callbacks find it there. A worker process plays one game at a time, so one slot is
 enough; a stack lets a search nest another engine call inside a decision.
 """
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 from numba import objmode
 from numba.core.errors import NumbaWarning
 
-from balance.engine.jit import njit
+from balance.kernels.jit import njit
 
 # Object-mode blocks make Numba warn that a nogil function holds the GIL there: it must.
 warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)

@@ -1,8 +1,8 @@
 """`random`: picks uniformly among the legal options of every decision. It is no strategy; it
 reaches every rule path, which is what the invariant checks need."""
 
-from balance.engine.jit import njit
-from balance.engine.rng import below_nb
+from balance.kernels.jit import njit
+from balance.kernels.rng import below_nb
 
 
 @njit

@@ -1,8 +1,8 @@
 """`scripted`: replays a list of option indices (st.script), then takes the first option.
 For hand-built scenarios, tests and replaying a game a person has written down."""
 
-from balance.engine.jit import njit
-from balance.engine.state import S_SCRIPT_N, S_SCRIPT_POS
+from balance.games.gemrush.engine.state import S_SCRIPT_N, S_SCRIPT_POS
+from balance.kernels.jit import njit
 
 
 @njit

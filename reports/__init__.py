@@ -2,9 +2,9 @@
 
 From a notebook (polars in, polars out; nothing here needs matplotlib):
 
-    from balance.store import read_run
-    from reports import burn, crisis, frame, rooms, rush, tally
-
+    from balance.running.store import read_run
+    from reports.gemrush import burn, crisis, rooms, rush
+    from reports import frame, tally
     run = read_run("runs/my-experiment")
     games = frame.with_variant_info(run.games, run.manifest)   # adds content and setting
     diffs = frame.difficulties(run.manifest, games)             # named Crisis targets
@@ -26,5 +26,5 @@ report reads a run of any size (a shard at a time, one row per game never held):
 
 `reports.build.write_report(run, out_dir)` writes the HTML page and its figures.
 `reports.compare.compare_run(run_dir)` compares every variant with the baseline, game by game
-(`balance compare`), with the paired intervals of `reports.paired`.
+(`balance compare`), with the paired intervals of `balance.stats.paired`.
 """

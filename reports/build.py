@@ -2,7 +2,7 @@
 run directory, with every figure also saved as a PNG in `figures/` beside it for slides.
 
 `write_report` does the work from anything with `.games`, `.rooms` and `.manifest` (what
-`balance.store.read_run` returns), so it runs on hand-made tables as well as on a real run.
+`balance.running.store.read_run` returns), so it runs on hand-made tables as well as on a real run.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import polars as pl
 
 from balance import files
 from balance.errors import InputError, Problem
-from reports.analysis import analyse
+from reports.gemrush.analysis import analyse
 from reports.page import build_sections, render
 
 PAGE = "report.html"
@@ -28,7 +28,7 @@ LIST_LIMIT = 4 * files.MiB
 
 
 class RunData(Protocol):
-    games: pl.DataFrame  # or a balance.store ShardTable, read piece by piece
+    games: pl.DataFrame  # or a balance.running.store ShardTable, read piece by piece
     rooms: pl.DataFrame | None
     manifest: dict
 
@@ -104,7 +104,6 @@ def _recorded(fig_dir: Path) -> set[str]:
 def runs_line(runs: list[dict]) -> str:
     """The line under the title that names every run the page reads."""
     from reports import text
-
     if len(runs) < 2:
         return ""
     return (f"From {text.count(len(runs))} runs: "
@@ -128,7 +127,7 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     if len({d.resolve() for d in dirs}) < len(dirs):
         raise InputError([Problem(", ".join(map(str, dirs)), "", "",
                                   "the same run directory is given twice")])
-    from balance.store import read_run  # the runner's reader; imported only when needed
+    from balance.running.store import read_run  # the runner's reader; imported only when needed
 
     # The games and rooms are counted shard by shard, never held whole (README, Scale).
     runs = [read_run(d, lazy_rooms=True, lazy_games=True, compact=True) for d in dirs]

@@ -14,7 +14,7 @@ and refuses runs that would be counted together but were not played alike.
 
 Two runs that hold the same games are refused (check_distinct): a run folder and a copy of it,
 or two runs of one experiment into different folders. Game i of a variant is dealt from the
-experiment's seed and i alone (balance/seeds.py), so such runs share every game they both
+experiment's seed and i alone (balance/running/seeds.py), so such runs share every game they both
 played; merged, each would count twice and every interval would be too narrow. They are
 refused rather than counted once: the designer named two folders, and a page that silently
 covered one of them would misstate what it reports.
@@ -40,7 +40,7 @@ SAME_GAMES = ("experiment", "experiment_hash", "engine_version", "source_hash", 
 
 @dataclass
 class CombinedRun:
-    games: object  # pl.DataFrame, or a balance.store ShardTable read piece by piece
+    games: object  # pl.DataFrame, or a balance.running.store ShardTable read piece by piece
     rooms: object | None
     manifest: dict
 
@@ -112,7 +112,7 @@ def run_labels(manifests: list[dict], names: list[str] | None = None) -> list[st
 
 
 def _shifted(table, shift: pl.Expr):
-    """A table, or one read shard by shard (balance.store.ShardTable), renumbered."""
+    """A table, or one read shard by shard (balance.running.store.ShardTable), renumbered."""
     if isinstance(table, pl.DataFrame):
         return table.with_columns(shift.cast(pl.Int32))
     return table.map(lambda df: df.with_columns(shift.cast(pl.Int32)) if "variant" in df.columns
@@ -122,7 +122,7 @@ def _shifted(table, shift: pl.Expr):
 def _concat(tables: list):
     if all(isinstance(t, pl.DataFrame) for t in tables):
         return pl.concat(tables, how="diagonal_relaxed")
-    from balance.shard_table import ShardTable
+    from balance.running.shard_table import ShardTable
 
     return ShardTable.concat([t if not isinstance(t, pl.DataFrame)
                               else ShardTable([lambda t=t: t], t.height, t.columns)
@@ -163,7 +163,7 @@ def check_distinct(runs: list, names: list[str] | None = None) -> None:
 def _ranges(games) -> list[tuple[int, int, int]] | None:
     """(variant, first game, last game + 1) of the games a table holds, or None if it does not
     say: a run read shard by shard names its shard files, a table in memory has the columns."""
-    from balance.store import Shard
+    from balance.running.store import Shard
 
     names = getattr(games, "names", None)
     if names is not None and not isinstance(games, pl.DataFrame):

@@ -2,7 +2,7 @@
 
 Game i of every variant is dealt from the same seed, so the variants are compared on the games
 they share (an inner join on `game`), and each difference carries a 95% interval that uses the
-pairing (reports/paired.py):
+pairing (balance/stats/paired.py):
 
 - Crisis: the win rate at each named difficulty (each variant at its own target for that name,
   so a sweep of `crisis_targets.Master` compares the targets swept), at the variants' own
@@ -13,7 +13,8 @@ pairing (reports/paired.py):
   share of the wins.
 
 A game is won at target T when its team score reached T: the score never falls, so the final
-score of a game played to exhaustion answers every target at once (reports/crisis.py). A game
+score of a game played to exhaustion answers every target at once (reports/gemrush/crisis.py). A
+game
 played to a fixed target stops there, and answers for higher targets only if it was lost.
 
 Holm's correction runs over every difference of the table (not the curve, which is drawn, not
@@ -33,8 +34,9 @@ import numpy as np
 import polars as pl
 
 from balance.errors import InputError, Problem
-from reports import paired, variants
-from reports.intervals import with_wilson
+from balance.stats import paired
+from balance.stats.intervals import with_wilson
+from reports import variants
 
 CRISIS_COLUMNS = ("variant", "game", "score", "won")
 RUSH_COLUMNS = ("variant", "game", "turns", "winner", "scores")
@@ -119,7 +121,7 @@ def mode_of(manifest: dict) -> str:
 
 def load(run_dir: str | Path):
     """(games, manifest, missing shards) with only the columns a comparison reads."""
-    from balance.store import read_manifest, read_run
+    from balance.running.store import read_manifest, read_run
 
     manifest = read_manifest(run_dir)
     cols = CRISIS_COLUMNS if mode_of(manifest) == "crisis" else RUSH_COLUMNS
@@ -145,7 +147,7 @@ ONE_VARIANT = ("has one variant: there is nothing to compare it with (sweep a ke
 
 def _check_variants(run_dir) -> dict:
     # Before any game is read: a one-variant run of millions of games is refused at once.
-    from balance.store import read_manifest
+    from balance.running.store import read_manifest
 
     if Path(run_dir).exists() and not Path(run_dir).is_dir():
         raise InputError([Problem(str(run_dir), "", "", "is a file, not a run folder (name the "
@@ -350,7 +352,7 @@ def _rush_rows(pairs: pl.DataFrame, ib: dict, iv: dict, v: int, label: str,
     pb, pv = int(ib["players"]), int(iv["players"])
     tb = pairs["turns"].fill_null(0).to_numpy().astype(np.int64)
     tv = pairs["turns_v"].fill_null(0).to_numpy().astype(np.int64)
-    # A round is one turn of every player (reports/rush.py).
+    # A round is one turn of every player (reports/gemrush/rush.py).
     rb, rv = -(-tb // pb), -(-tv // pv)
     rows = [_row(v, label, "rounds:mean", "mean length (rounds)", MEAN, rb, rv,
                  paired.mean_difference(rb, rv)),
@@ -362,7 +364,7 @@ def _rush_rows(pairs: pl.DataFrame, ib: dict, iv: dict, v: int, label: str,
                          paired.mean_difference(mb, mv)))
     wb = pairs["winner"].fill_null(-1).to_numpy()
     wv = pairs["winner_v"].fill_null(-1).to_numpy()
-    for seat in range(1, min(pb, pv) + 1):  # seats count from 1 (balance/records.py)
+    for seat in range(1, min(pb, pv) + 1):  # seats count from 1 (balance/games/gemrush/records.py)
         xb, xv = wb == seat, wv == seat
         rows.append(_row(v, label, f"seat:{seat}", f"seat {seat} win share", RATE, xb, xv,
                          paired.proportion_difference(xb, xv)))

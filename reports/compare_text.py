@@ -8,7 +8,7 @@ A difference whose interval contains zero never shows its estimate, which would 
 effect: it reads "no difference found", followed by the interval, which says how large a
 difference could still hide there. The Holm column says whether a difference that was found
 survives Holm's correction over every difference of the table. Below paired.MIN_PAIRS games
-in common a difference reads "too few games to compare", with no interval (reports/paired.py).
+in common a difference reads "too few games to compare", with no interval (balance/stats/paired.py).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import textwrap
 
 import polars as pl
 
-from balance.experiment import CONTROL
+from balance.running.experiment import CONTROL
+from balance.stats.paired import MIN_PAIRS, TOO_FEW, too_few
 from reports import text
 from reports.compare import MEAN, MEDIAN, RATE, Comparison
-from reports.paired import MIN_PAIRS, TOO_FEW, too_few
 
 WIDTH = 100
 NOT_FOUND = "no difference found"
@@ -125,7 +125,8 @@ def _methods(cmp: Comparison) -> str:
 
 
 def _named(cmp: Comparison, v: int) -> str:
-    """A variant's label, and what a control is (balance/experiment.py, `control = true`)."""
+    """A variant's label, and what a control is (balance/running/experiment.py, `control =
+    true`)."""
     label = cmp.label(v)
     return f"the {label} (variant {v}: {CONTROL_WORDS})" if label == CONTROL else label
 
@@ -298,7 +299,7 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
 def compare_output(run_dir, baseline: int | None = None, as_json: bool = False) -> str:
     """What `balance compare` prints: the full table, or the comparison as JSON. A function of
     the run folder alone, so that the command can run it in a child process (out of memory,
-    polars aborts the process it runs in: balance/guard.py)."""
+    polars aborts the process it runs in: balance/cli/guard.py)."""
     import json
 
     from reports.compare import compare_run

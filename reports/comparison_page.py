@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import ablation, compare_figures, paired, text
+from balance.stats import paired
+from reports import compare_figures, text
 from reports.compare_text import difference_text, holm_text, value_text
+from reports.gemrush import ablation
 from reports.page import Block, Section, Table, slug
 from reports.page import figure_or_none as _fig
 

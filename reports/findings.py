@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports import paired, text
+from balance.stats import paired
+from reports import text
 
 
 @dataclass
@@ -90,7 +91,7 @@ def _seat_stat(r: dict) -> str:
 def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
                   where: dict[str, str]) -> list[Verdict]:
     """Per Rush setting: the seats that win clearly more or less than their fair share, or
-    that none do, naming the largest gap. The test is reports/rush.py's, the one `balance
+    that none do, naming the largest gap. The test is reports/gemrush/rush.py's, the one `balance
     run` and `balance compare` print: each seat's wins among the games one seat won against
     1/players (exact binomial), Holm's correction over every seat tested together."""
     if "games" in seats.columns:  # a seat's share from a handful of games says nothing
@@ -140,8 +141,7 @@ def _holm_text(r: dict, family: int) -> str:
 def skill_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
     """The strongest and the weakest skill (each_skill runs) by their paired effect on the
     mean team score, and the variants' shifts against the baseline (runs sweeping skills)."""
-    from reports import skills
-
+    from reports.gemrush import skills
     out = []
     for name, cmp in cmps:
         if skills.is_skill_effects(cmp):
@@ -254,8 +254,7 @@ def player_verdicts(player_targets: pl.DataFrame, players_of: dict[str, list[str
 
 
 def ablation_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
-    from reports import ablation
-
+    from reports.gemrush import ablation
     out = []
     for name, cmp in cmps:
         if not cmp.variants["label"].str.starts_with("ablate=").any():
@@ -284,8 +283,7 @@ def verdicts(difficulty: pl.DataFrame, seats: pl.DataFrame, player_targets: pl.D
     Comparison) of every run compared; `players_of`: the players of each setting, base
     setting and run; `where`: the run each setting comes from, where the page reads several."""
     where = where or {}
-    from reports import skills
-
+    from reports.gemrush import skills
     levers = [(n, c) for n, c in cmps
               if not skills.is_skill_effects(c) and not skills.is_skill_variants(c)]
     plain = [(n, c) for n, c in levers

@@ -14,7 +14,7 @@ from __future__ import annotations
 import polars as pl
 
 from balance.errors import InputError, Problems
-from balance.rules import load_profile
+from balance.games.gemrush.rules import load_profile
 
 # The games table's fixed columns (the schema written by the runner). Any other column is a
 # swept rule field.
@@ -72,7 +72,7 @@ def with_setting(games: pl.DataFrame) -> pl.DataFrame:
 
 
 def with_base_setting(games: pl.DataFrame) -> pl.DataFrame:
-    """Add `base_setting`: the setting label without the player (reports/players.py compares
+    """Add `base_setting`: the setting label without the player (reports/gemrush/players.py compares
     players within it)."""
     cols = [c for c in setting_columns(games) if c != "heuristic"]
     return with_setting(games).with_columns(setting_label(games, cols).alias("base_setting"))
@@ -148,7 +148,8 @@ def difficulties(manifest: dict | None, games: pl.DataFrame) -> pl.DataFrame:
     """The named Crisis difficulties of every variant: (variant, difficulty, target).
 
     From the manifest's per-variant `difficulties`; a variant without them gets its edition's
-    profile (`balance.rules`), so an older manifest still gets its difficulties marked.
+    profile (`balance.games.gemrush.rules`), so an older manifest still gets its difficulties
+    marked.
     """
     by_variant: dict[int, dict[str, int]] = {}
     for v in (manifest or {}).get("variants", []):

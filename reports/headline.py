@@ -4,7 +4,7 @@ short table, read back from the run folder (only the columns it needs).
 - One variant, Crisis: the win rate at each named target with its 95% Wilson interval (at the
   targets the games answer: all of them when played to exhaustion), and the team score.
 - One variant, Rush: each seat's share of the wins with its interval, whether it is off its
-  fair share beyond chance (reports/rush.py: the exact binomial test, Holm over every seat
+  fair share beyond chance (reports/gemrush/rush.py: the exact binomial test, Holm over every seat
   the headline prints), ties, and the length.
 - Several variants: the comparison with the baseline, in its short form
   (reports/compare_text.short_table).
@@ -24,19 +24,19 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from reports import compare, compare_text, skills, text, variants
-from reports.intervals import wilson
-from reports.paired import MIN_PAIRS
+from balance.stats.intervals import wilson
+from balance.stats.paired import MIN_PAIRS
+from reports import compare, compare_text, text, variants
+from reports.gemrush import skills
 
 
 def headline(run_dir: str | Path) -> str:
     """The headline of a run folder (InputError if it cannot be read)."""
-    from balance.store import read_manifest
+    from balance.running.store import read_manifest
 
     manifest = read_manifest(run_dir)
     if len(manifest["variants"]) > 1:
-        from reports import ablation
-
+        from reports.gemrush import ablation
         cmp = compare.compare_run(run_dir)
         if ablation.is_ablation(manifest):
             return ablation.ranking_text(cmp, ablation.how_of(manifest))
@@ -84,8 +84,7 @@ def _seat_tests(games: pl.DataFrame, manifest: dict) -> dict[int, list[bool | No
     """For each Rush variant of two players or more, each seat: off its fair share beyond
     chance (True), not (False), or not tested (None: too few games one seat won), Holm over
     every seat of every variant the headline prints."""
-    from reports import rush
-
+    from reports.gemrush import rush
     rows = []
     for info in manifest["variants"]:
         v, players = int(info["variant"]), int(info.get("players") or 0)
@@ -173,8 +172,7 @@ def rush_lines(games: pl.DataFrame, info: dict,
     """Each seat's share of the wins against the fair share, ties, and the length. `off`
     marks the seats off their fair share (_seat_tests); without it, the variant's own seats
     are tested, Holm over them."""
-    from reports import rush
-
+    from reports.gemrush import rush
     players = int(info["players"])
     winner = games["winner"].fill_null(-1).to_numpy()
     n = len(winner)

@@ -34,7 +34,6 @@ class Merged:
 
     def sentence(self) -> str:
         from reports import text
-
         counted = text.join_words([f"{text.count(n)} games of {run}" for run, n in self.parts])
         return (f"{self.setting}, {self.mode.capitalize()} with "
                 f"{text.plural(self.players, 'player')}: {counted} are counted together "

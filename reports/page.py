@@ -16,8 +16,8 @@ import jinja2
 import polars as pl
 
 from reports import figures, text
-from reports.analysis import Analysis
-from reports.crisis import TO_EXHAUSTION
+from reports.gemrush.analysis import Analysis
+from reports.gemrush.crisis import TO_EXHAUSTION
 from reports.text import DASH
 
 
@@ -103,9 +103,9 @@ def build_sections(a: Analysis, comparisons: list | None = None,
     """The page's sections; `comparisons` are (run name, reports.compare.Comparison) of the
     runs whose versions differ by a lever; `merged` (reports.merge.Merged) where games of
     different runs were counted together."""
-    from reports import skills
     from reports.comparison_page import comparison_section
-    from reports.skills_page import skills_section
+    from reports.gemrush import skills
+    from reports.gemrush.skills_page import skills_section
 
     cmps = list(comparisons or [])
     merged = list(merged or [])

@@ -1,6 +1,6 @@
 """A run's tables as pieces of whole games, so that the analyses hold one piece at a time.
 
-A table is a polars DataFrame (one piece) or a balance.store ShardTable (one piece per shard
+A table is a polars DataFrame (one piece) or a balance.running.store ShardTable (one piece per shard
 file, read only when reached, only the columns asked for). The games and rooms of one game
 are always in pieces that are handed over together (`paired`).
 """

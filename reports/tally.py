@@ -4,7 +4,7 @@ exhaust) how many games had each value of what the analyses read. Scores, turns 
 cards are small integers, so these tables hold the run exactly in a few thousand rows, and
 every analysis works from them as it would from the games (reports/counts.py).
 
-`count(games, manifest)` makes them from a DataFrame or a balance.store ShardTable; `of(x)`
+`count(games, manifest)` makes them from a DataFrame or a balance.running.store ShardTable; `of(x)`
 takes either, or Tallies already made. The count tables, each with `kid` (the key's number),
 the value columns and `n` (games):
 

@@ -12,7 +12,7 @@ import math
 
 import polars as pl
 
-from reports.crisis import TO_TARGET
+from reports.gemrush.crisis import TO_TARGET
 
 DASH = "—"
 

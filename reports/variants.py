@@ -35,7 +35,7 @@ def _written(value) -> str:
 def labels(manifest: dict) -> list[str]:
     """One label per variant, in variant order: the [grid] keys and values as written
     ("hand_limit=5", "players=3, target=Master"). The variants are the grid's cross product
-    with the last key varying fastest, as balance.experiment numbers them. A run whose text
+    with the last key varying fastest, as balance.running.experiment numbers them. A run whose text
     has no grid matching its variants gets "variant N"."""
     n = len(manifest.get("variants", []))
     recorded = [v.get("label") for v in manifest.get("variants", [])]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from balance.cli import app
+from balance.cli.app import app
 
 # A small but complete 2nd-edition content file: two standard gems and the wild Diamond Dust,
 # a single, a double and a lone Diamond Dust card, two action rooms and a straight tunnel.

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
 from tests.conftest import PLAYABLE_TOML, dump_toml
 
 EXPERIMENT = """\

@@ -37,7 +37,7 @@ DIFFICULTIES = {
 
 @dataclass
 class Run:
-    """What `balance.store.read_run` returns, as far as the report reads it."""
+    """What `balance.running.store.read_run` returns, as far as the report reads it."""
     games: pl.DataFrame
     rooms: pl.DataFrame | None
     manifest: dict = field(default_factory=dict)

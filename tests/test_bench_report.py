@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from balance import store
+from balance.running import store
 
 
 def test_bench_report_at_tiny_sizes(tmp_path, cli):

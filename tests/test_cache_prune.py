@@ -3,7 +3,7 @@
 import os
 import time
 
-from balance.engine.jit import KEEP_FOLDERS, STALE_DAYS, prune_cache
+from balance.kernels.jit import KEEP_FOLDERS, STALE_DAYS, prune_cache
 
 
 def _folder(base, name, days_ago, now):

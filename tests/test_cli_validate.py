@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from balance.content import CONTENT_DIR
+from balance.games.gemrush.content import CONTENT_DIR
 
 BALANCE_BIN = Path(sys.executable).parent / "balance"
 

@@ -15,13 +15,14 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from balance.errors import InputError
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
-from balance.store import read_run
-from reports import compare_text, paired, text
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
+from balance.running.store import read_run
+from balance.stats import paired
+from balance.stats.intervals import difference as independent_difference
+from balance.stats.intervals import wilson
+from reports import compare_text, text
 from reports.compare import compare
-from reports.intervals import difference as independent_difference
-from reports.intervals import wilson
 
 # Student's sleep data (R's `sleep`): extra hours of sleep of the same 10 patients with each
 # drug. R: t.test(extra ~ group, data = sleep, paired = TRUE) gives t = -4.0621, df = 9,
@@ -401,7 +402,7 @@ def real(tmp_path_factory):
     """`balance run` of a 3-variant hand_limit sweep and of a one-variant experiment."""
     from typer.testing import CliRunner
 
-    from balance.cli import app
+    from balance.cli.app import app
 
     root = tmp_path_factory.mktemp("compare")
     out = {}
@@ -416,7 +417,7 @@ def real(tmp_path_factory):
 
 def test_balance_run_ends_with_the_comparison_against_the_baseline(real):
     run_dir, stdout = real["hand-limit"]
-    tail = stdout.split("read them with balance.store.read_run)", 1)[1]
+    tail = stdout.split("read them with balance.running.store.read_run)", 1)[1]
     assert "Against the baseline, hand_limit=6, on the same games" in tail
     rows = [x for x in tail.splitlines() if x.startswith("hand_limit=")]
     assert [x.split()[0] for x in rows[:3]] == ["hand_limit=6", "hand_limit=4",
@@ -553,7 +554,7 @@ def test_rush_headline_gives_each_seat_its_share_and_the_length():
 def test_seats_are_tested_against_the_fair_share_with_holm_over_every_seat():
     """Issue 26 item 7: each seat's wins among the games one seat won, against 1/players, by
     the exact binomial test; Holm over every seat the headline prints."""
-    from reports import rush
+    from reports.gemrush import rush
     from reports.headline import _seat_tests
 
     # Two variants of 4 players: seat 1 wins 290 of 1,000 decided games in the first (p about
@@ -576,7 +577,7 @@ def test_seats_are_tested_against_the_fair_share_with_holm_over_every_seat():
 
 
 def test_the_report_s_seat_table_carries_the_same_test():
-    from reports import rush
+    from reports.gemrush import rush
     from tests.report_data import games_frame
 
     base = {"mode": "rush", "exhaust": False, "target": 20, "turns": 30,

@@ -13,7 +13,7 @@ from reports.figures import png_bytes
 def cmp(tmp_path_factory):
     from typer.testing import CliRunner
 
-    from balance.cli import app
+    from balance.cli.app import app
 
     tmp = tmp_path_factory.mktemp("cf")
     exp = tmp / "cf.toml"

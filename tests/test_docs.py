@@ -326,8 +326,8 @@ def test_readme_is_a_first_page_with_the_ci_command():
 def test_validate_says_skills_are_played():
     """`balance validate gemrush-2e` once said the box's skills were "not yet played by the
     engine" long after they were (issue 26 item 5)."""
-    from balance.content import load_content
-    from balance.summary import content_summary, format_summary
+    from balance.games.gemrush.content import load_content
+    from balance.games.gemrush.summary import content_summary, format_summary
 
     text = format_summary(content_summary(load_content("gemrush-2e")))
     line = next(x for x in text.splitlines() if x.strip().startswith("skills"))

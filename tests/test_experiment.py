@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from balance.errors import InputError
-from balance.experiment import load_experiment, simulation
+from balance.running.experiment import load_experiment, simulation
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = sorted((ROOT / "experiments").glob("*.toml"))
+SHIPPED = sorted((ROOT / "experiments").glob("*/*.toml"))
 
 GOOD = """\
 [experiment]
@@ -56,10 +56,10 @@ def test_every_shipped_experiment_validates(path):
 
 
 def test_shipped_examples_sweep_what_the_issue_asks():
-    crisis = load_experiment(ROOT / "experiments" / "crisis-difficulty.toml")
+    crisis = load_experiment(ROOT / "experiments" / "gemrush" / "crisis-difficulty.toml")
     assert [v.players for v in crisis.variants] == [1, 2, 3, 4, 5, 6, 7]
     assert all(v.exhaust and v.mode == "crisis" and v.target is None for v in crisis.variants)
-    rush = load_experiment(ROOT / "experiments" / "rush.toml")
+    rush = load_experiment(ROOT / "experiments" / "gemrush" / "rush.toml")
     assert [v.players for v in rush.variants] == [2, 3, 4, 5, 6, 7]
     assert [v.target for v in rush.variants] == [20, 20, 20, 15, 15, 15]  # 2e's Rush targets
 

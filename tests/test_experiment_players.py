@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from balance.errors import InputError
-from balance.experiment import load_experiment
+from balance.running.experiment import load_experiment
 
 PLAYERS = """\
 [experiment]

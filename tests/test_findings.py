@@ -8,7 +8,6 @@ from types import SimpleNamespace
 
 import polars as pl
 
-from reports import rush
 from reports.findings import (
     crisis_verdicts,
     headline_rows,
@@ -16,6 +15,7 @@ from reports.findings import (
     seat_verdicts,
     verdicts,
 )
+from reports.gemrush import rush
 
 
 def _difficulty(settings):
@@ -29,7 +29,7 @@ def _difficulty(settings):
 
 
 def _seats(wins: list[int], games: int = 2000) -> pl.DataFrame:
-    """A Rush seat table as reports/rush.py makes it (seats from 1, no tied games), with its
+    """A Rush seat table as reports/gemrush/rush.py makes it (seats from 1, no tied games), with its
     fair-share test."""
     n = len(wins)
     rate = [w / games for w in wins]

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from balance.cli.guard import OutOfMemory, in_child
 from balance.errors import InputError
-from balance.guard import OutOfMemory, in_child
 from reports.build import FIGURE_LIST, FIGURES, PAGE, build_report, write_report
 from tests.fuzz import (
     BASE,
@@ -192,7 +192,7 @@ def _cli_process(args: list[str], limits: dict | None = None, **kw) -> subproces
             resource.setrlimit(what, (value, value))
     # No bytecode written on import: a file-size limit would stop that, not the command.
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.Popen([sys.executable, "-c", "from balance.cli import app; app()",
+    return subprocess.Popen([sys.executable, "-c", "from balance.cli.app import app; app()",
                              *map(str, args)], cwd=ROOT, preexec_fn=limit, text=True,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
@@ -327,7 +327,7 @@ class Limited(subprocess.Popen):
         super().__init__(*args, **kw)
 
 subprocess.Popen = Limited
-from balance.cli import app
+from balance.cli.app import app
 app()
 """
 

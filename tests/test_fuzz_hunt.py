@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
 from tests.fuzz import EXPERIMENT, Case, assert_refused_cleanly, copy_run, exp, make_base_runs
 
 

@@ -15,8 +15,8 @@ import pytest
 
 import balance
 from balance.errors import InputError, Problem, grouped
-from balance.experiment import MAX_NAME, load_experiment
-from balance.runner import run_experiment
+from balance.running.experiment import MAX_NAME, load_experiment
+from balance.running.runner import run_experiment
 from tests.conftest import PLAYABLE_TOML
 from tests.fuzz import EXPERIMENT, Case, assert_refused_cleanly, cli_args, exp
 
@@ -271,7 +271,7 @@ def test_two_content_files_of_one_name_are_two_inputs_and_a_moved_folder_keeps_t
 
 
 def test_a_run_whose_manifest_keys_inputs_by_name_is_read_but_not_resumed(tmp_path, cli):
-    from balance.store import read_run
+    from balance.running.store import read_run
 
     path = _two_boxes(tmp_path)
     run_experiment(load_experiment(path), tmp_path / "runs", jobs=1)
@@ -314,7 +314,7 @@ def test_too_many_variants_for_a_report_are_refused_saying_why(tmp_path):
     ({"exhaust": None}, "exhaust"), ({"players": "2"}, "players"),
 ])
 def test_prepare_refuses_a_wrong_argument_with_an_input_error(kwargs, field):
-    from balance.play import prepare
+    from balance.games.gemrush.play import prepare
 
     with pytest.raises(InputError) as e:
         prepare(**{"players": 2, **kwargs})

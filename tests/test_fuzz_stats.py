@@ -4,7 +4,7 @@ claims certainty, and a lost Dask scheduler is a failed run, not a traceback.
 - Item 9: two run folders that hold the same games (a copy, a partial copy, the same
   experiment run into another folder) are refused by `balance report`, naming both folders,
   before anything is written (CASES); runs of other seeds are still reported together.
-- Item 10: below reports.paired.MIN_PAIRS games in common, every comparison says "too few
+- Item 10: below balance.stats.paired.MIN_PAIRS games in common, every comparison says "too few
   games to compare" and finds nothing; a constant difference gets the exact sign test's
   p-value, so that six games are weighed as six games (ordinary tests).
 - Item 17: a Dask scheduler closed while a run plays ends in exit 1 with one message, and the
@@ -20,11 +20,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balance import store
 from balance.errors import InputError
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
-from reports import compare_text, paired
+from balance.running import store
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
+from balance.stats import paired
+from reports import compare_text
 from reports.compare import compare
 from tests.fuzz import (
     BASE,
@@ -221,8 +222,8 @@ def test_six_games_in_common_are_compared():
 
 
 def test_ablation_and_skill_texts_say_too_few():
-    from reports import ablation, skills
-    from reports.skills_page import _effect
+    from reports.gemrush import ablation, skills
+    from reports.gemrush.skills_page import _effect
 
     manifest = {**MANIFEST, "variants": [dict(v, label=lb) for v, lb in
                                          zip(MANIFEST["variants"], ["none", "ablate=Vein"],
@@ -253,7 +254,7 @@ def test_findings_leave_out_a_seat_share_of_two_games():
 
 def test_goal_seek_gives_no_interval_on_too_few_games():
     """Before: three games of the same outcome gave the point interval (12, 12, 12)."""
-    from balance.goal_seek import Point
+    from balance.running.goal_seek import Point
 
     est, lo, hi = Point(5, np.full(3, 12.0)).estimate(binary=False)
     assert est == 12.0 and np.isnan(lo) and np.isnan(hi)
@@ -263,7 +264,7 @@ def test_goal_seek_gives_no_interval_on_too_few_games():
 
 def test_precision_is_never_reached_on_fewer_games_than_the_minimum(tmp_path):
     """Before: one game a variant met --precision 50 (a Wilson half-width under 50 points)."""
-    from balance.precision import run_to_precision
+    from balance.running.precision import run_to_precision
 
     path = tmp_path / "fz.toml"
     path.write_text(EXPERIMENT.replace("shard_size = 5", "shard_size = 1"), encoding="utf-8")
@@ -346,8 +347,8 @@ def test_only_the_backend_s_failures_become_a_failed_run(monkeypatch):
     backend's (RunFailed); an error of the game code stays a traceback."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from balance import runner
-    from balance.runner import RunFailed, _collect
+    from balance.running import runner
+    from balance.running.runner import RunFailed, _collect
 
     def failing(error):
         def execute(jobs, n_jobs=1, scheduler=None, warm=None):

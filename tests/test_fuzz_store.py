@@ -15,10 +15,10 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from balance import runner, store
 from balance.errors import InputError
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
+from balance.running import runner, store
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
 from tests.fuzz import (
     EXPERIMENT,
     SHARD,

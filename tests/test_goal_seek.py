@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from balance.errors import InputError
-from balance.goal_seek import parse_goal, seek
+from balance.running.goal_seek import parse_goal, seek
 
 
 def _synthetic(crossing: float, scale: float, rising: bool):
@@ -82,8 +82,8 @@ exhaust = true
     assert r.exit_code == 0, r.output
     line = [x for x in r.output.splitlines() if "meets" in x][0]
     closest = int(line.rsplit("closest whole value is ", 1)[1].split()[0])
-    from balance.experiment import load_experiment
-    from balance.runner import simulate_tables
+    from balance.running.experiment import load_experiment
+    from balance.running.runner import simulate_tables
 
     games, _ = simulate_tables(load_experiment(exp))
     scores = np.sort(games["score"].to_numpy())
@@ -125,7 +125,7 @@ def test_a_seat_goal_is_the_seats_share_of_the_wins():
     assert (g.measure, g.at, g.value, g.binary) == ("seat", 1, 0.19, True)
     import polars as pl
 
-    from balance.goal_seek import outcomes
+    from balance.running.goal_seek import outcomes
 
     class V:
         mode, players = "rush", 3

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from balance.errors import InputError
-from balance.latest import point_latest
+from balance.running.latest import point_latest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,16 +55,17 @@ def test_latest_needs_a_code_folder_beside_it(tmp_path, name, phrase):
 
 
 def test_the_makefiles_last_step_points_latest(tmp_path):
-    """`python -m balance.latest runs/main CODE`, as the Makefile runs it: one line said, and
+    """`python -m balance.running.latest runs/main CODE`, as the Makefile runs it: one line said,
+    and
     a clear error (exit 2) for a folder that is not there."""
     (tmp_path / "cafe").mkdir()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    ok = subprocess.run([sys.executable, "-m", "balance.latest", str(tmp_path), "cafe"],
+    ok = subprocess.run([sys.executable, "-m", "balance.running.latest", str(tmp_path), "cafe"],
                         capture_output=True, text=True, env=env, cwd=ROOT)
     assert ok.returncode == 0 and ok.stdout.strip() == f"{tmp_path / 'latest'} -> cafe"
-    bad = subprocess.run([sys.executable, "-m", "balance.latest", str(tmp_path), "nope"],
+    bad = subprocess.run([sys.executable, "-m", "balance.running.latest", str(tmp_path), "nope"],
                          capture_output=True, text=True, env=env, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.startswith("error: ")
     assert "Traceback" not in bad.stderr
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "$(PY) -m balance.latest runs/main $(CODE)" in make
+    assert "$(PY) -m balance.running.latest runs/main $(CODE)" in make

@@ -7,8 +7,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from balance import store
-from balance.precision import next_games
+from balance.running import store
+from balance.running.precision import next_games
 from reports.headline import headline_counts, headline_rates, widest_half_width
 
 EXPERIMENT = """\

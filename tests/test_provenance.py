@@ -9,11 +9,11 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from balance import store
-from balance.engine.jit import source_hash
 from balance.errors import InputError
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
+from balance.kernels.jit import source_hash
+from balance.running import store
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
 
 EXPERIMENT = """\
 [experiment]
@@ -62,7 +62,8 @@ def test_the_source_hash_is_in_the_manifest_and_the_games_table(played):
     _, _, run, _ = played
     m = store.read_manifest(run)
     assert m["source_hash"] == source_hash()
-    assert "heuristics/greedy.py" in m["sources"] and "balance/engine/turn_nb.py" in m["sources"]
+    assert "heuristics/gemrush/greedy.py" in m["sources"]
+    assert "balance/games/gemrush/engine/turn_nb.py" in m["sources"]
     games = store.read_run(run).games
     assert games["source_hash"].unique().to_list() == [source_hash()]
 
@@ -72,14 +73,14 @@ def test_resume_after_a_source_change_is_refused_naming_the_sources(played, tmp_
     _, path, run, _ = played
     copy = _copy_run(run, tmp_path / "runs" / "prov")
     m = store.read_manifest(copy)
-    m["sources"]["heuristics/greedy.py"] = "0" * 16
+    m["sources"]["heuristics/gemrush/greedy.py"] = "0" * 16
     m["source_hash"] = "f" * 16
     store.write_manifest(copy, m)
     before = _files(copy)
     r = cli("run", path, "--out", tmp_path / "runs", "--games", "30", "--jobs", "1")
     assert r.exit_code == 2
     assert "other engine or player code" in r.stderr
-    assert "changed: heuristics/greedy.py" in r.stderr and "--out" in r.stderr
+    assert "changed: heuristics/gemrush/greedy.py" in r.stderr and "--out" in r.stderr
     assert _files(copy) == before
 
 

@@ -8,8 +8,9 @@ import polars as pl
 import pytest
 from scipy.stats import binomtest
 
-from reports import burn, crisis, frame, rooms, rush
-from reports.intervals import difference, wilson, with_wilson
+from balance.stats.intervals import difference, wilson, with_wilson
+from reports import frame
+from reports.gemrush import burn, crisis, rooms, rush
 from tests.report_data import ROOM_SCHEMA, games_frame, synthetic_run
 
 DIFFS_2E = {"Apprentice": 35, "Journeyman": 45, "Artisan": 55, "Expert": 65, "Master": 75}
@@ -390,8 +391,7 @@ def test_room_value_counts_wins_at_a_target_that_tells_games_apart():
 # --- Verdicts by player ----------------------------------------------------------------------
 
 def test_players_of_one_setting_are_compared_and_the_target_spread_measured():
-    from reports import players
-
+    from reports.gemrush import players
     rows = ([{"variant": 0, "heuristic": "greedy", "score_by_turn": [10, 30]}] * 50
             + [{"variant": 0, "heuristic": "greedy", "score_by_turn": [10, 20]}] * 50
             + [{"variant": 1, "heuristic": "reference", "score_by_turn": [10, 40]}] * 80
@@ -411,7 +411,6 @@ def test_players_of_one_setting_are_compared_and_the_target_spread_measured():
 
 
 def test_one_player_runs_have_no_player_comparison():
-    from reports import players
-
+    from reports.gemrush import players
     g = frame.with_setting(games_frame([{"score_by_turn": [3]}] * 5))
     assert players.settings_by_player(g).height == 0

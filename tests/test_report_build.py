@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from balance import guard
+from balance.cli import guard
 from balance.errors import InputError
 from reports import text
 from reports.build import FIGURES, PAGE, build_report, write_report
@@ -146,7 +146,7 @@ def test_missing_column_is_an_input_error(tmp_path):
 
 
 def _install_store(monkeypatch, make_run, missing=()):
-    """balance.store as the runner provides it (read_run, read_manifest), over the run
+    """balance.running.store as the runner provides it (read_run, read_manifest), over the run
     make_run() builds; `missing` names unplayed shards."""
     def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False, columns=None):
         run = make_run()
@@ -155,10 +155,10 @@ def _install_store(monkeypatch, make_run, missing=()):
             run.games = run.games.select([c for c in columns if c in run.games.columns])
         return run
 
-    module = types.ModuleType("balance.store")
+    module = types.ModuleType("balance.running.store")
     module.read_run = read_run
     module.read_manifest = lambda run_dir: read_run(run_dir).manifest
-    monkeypatch.setitem(sys.modules, "balance.store", module)
+    monkeypatch.setitem(sys.modules, "balance.running.store", module)
     # `balance report` works in a child process, which would not see the fake module.
     monkeypatch.setattr(guard, "in_child", lambda target, *args: getattr(
         importlib.import_module(target.split(":")[0]), target.split(":")[1])(*args))
@@ -214,8 +214,9 @@ def test_numbers_never_print_nan():
 def test_analysis_needs_no_matplotlib_and_figures_leave_the_backend_alone():
     import subprocess
 
-    code = ("import sys; import reports.analysis, reports.crisis, reports.rooms, "
-            "reports.burn, reports.rush; assert 'matplotlib' not in sys.modules")
+    code = ("import sys; import reports.gemrush.analysis, reports.gemrush.crisis, "
+            "reports.gemrush.rooms, reports.gemrush.burn, reports.gemrush.rush; "
+            "assert 'matplotlib' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
     code = ("import matplotlib; matplotlib.use('svg'); import reports.build; "
             "assert matplotlib.get_backend() == 'svg'")
@@ -224,7 +225,7 @@ def test_analysis_needs_no_matplotlib_and_figures_leave_the_backend_alone():
 
 def test_frames_of_the_analysis_are_sorted():
     run = synthetic_run(games_per_variant=10, rush=True, first_edition=True)
-    from reports.analysis import analyse
+    from reports.gemrush.analysis import analyse
 
     a = analyse(run.games, run.rooms, run.manifest)
     for name in ("curve", "difficulty", "targets", "deck_out", "slack", "seat_wins", "rounds"):
@@ -250,7 +251,7 @@ def test_several_runs_make_one_report(tmp_path):
 
     crisis = synthetic_run(games_per_variant=20, rush=False, first_edition=False, fixed=False)
     rush = synthetic_run(games_per_variant=20, seed=2, exhausted=False, fixed=False)
-    rush.manifest = dict(rush.manifest, experiment="rush-run", file="experiments/rush.toml")
+    rush.manifest = dict(rush.manifest, experiment="rush-run", file="experiments/gemrush/rush.toml")
     both = combine([crisis, rush])
     n_crisis = len(crisis.manifest["variants"])
     assert both.games.height == crisis.games.height + rush.games.height
@@ -301,7 +302,6 @@ def test_report_levels_choose_the_win_rates_targets_are_printed_for(tmp_path, cl
 def test_curves_of_every_setting_share_their_axes(tmp_path, monkeypatch):
     """Charts of one quantity across settings share their axes (1st and 2nd edition here)."""
     from reports import figures as F
-
     seen = []
     draw = F.difficulty_curve_figure
 
@@ -331,8 +331,8 @@ def test_runs_are_reported_apart_unless_merged(tmp_path):
     crisis-difficulty (10,200 games at 4 players, where the designer had asked 10,000).
     Kept apart, each setting is named with its run and counts its own games; merged on
     request, they are counted together and the page says where."""
-    from reports.analysis import analyse
     from reports.combine import combine
+    from reports.gemrush.analysis import analyse
 
     runs, names = _two_runs()
     apart = combine(runs, names)

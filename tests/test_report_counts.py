@@ -9,11 +9,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balance import store
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
-from reports import burn, counts, crisis, frame, rush, tally
+from balance.running import store
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
+from reports import counts, frame, tally
 from reports.build import FIGURES, PAGE, build_report, write_report
+from reports.gemrush import burn, crisis, rush
 from tests.report_data import synthetic_run
 
 

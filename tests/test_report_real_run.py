@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
 from reports.build import FIGURES, build_report
 from tests.test_report_build import SECTIONS, check_page
 

@@ -7,9 +7,10 @@ import errno
 
 import pytest
 
-from balance import files, store
+from balance import files
 from balance.errors import InputError
-from balance.experiment import load_experiment
+from balance.running import store
+from balance.running.experiment import load_experiment
 
 EXPERIMENT = """\
 [experiment]

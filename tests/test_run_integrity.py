@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from balance import runner
-from balance.experiment import load_experiment
-from balance.runner import RunFailed, run_experiment
+from balance.running import runner
+from balance.running.experiment import load_experiment
+from balance.running.runner import RunFailed, run_experiment
 
 EXPERIMENT = """\
 [experiment]

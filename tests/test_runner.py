@@ -16,10 +16,10 @@ import polars as pl
 import pytest
 
 import balance
-from balance import store
 from balance.errors import InputError
-from balance.experiment import load_experiment
-from balance.runner import execute, jobs_for, run_experiment
+from balance.running import store
+from balance.running.experiment import load_experiment
+from balance.running.runner import execute, jobs_for, run_experiment
 
 EXPERIMENT = """\
 [experiment]
@@ -57,7 +57,7 @@ ROOMS_TYPES = {"experiment": pl.String, "variant": pl.Int32, "game": pl.Int64,
                "room": pl.String, "turn": pl.Int16, "builder": pl.Int8, "points": pl.Int16,
                "uses": pl.Int32, "gained": pl.Int32}
 
-CLI = [sys.executable, "-c", "from balance.cli import app; app()"]
+CLI = [sys.executable, "-c", "from balance.cli.app import app; app()"]
 
 
 def write_experiment(folder: Path, text: str = EXPERIMENT) -> Path:
@@ -103,7 +103,7 @@ def test_games_table_columns_and_types(reference):
     assert (g["score_by_turn"].list.last() == g["score"]).all()
     assert (g["scores"].list.len() == g["players"].cast(pl.UInt32)).all()
     assert (g["scores"].list.sum() == g["score"]).all()  # team total
-    assert (g["engine_version"] == balance.play.ENGINE_VERSION).all()
+    assert (g["engine_version"] == balance.games.gemrush.play.ENGINE_VERSION).all()
     # common random numbers: game i has the same seed in every variant
     assert g.group_by("game").agg(pl.col("seed").n_unique())["seed"].max() == 1
 
@@ -128,7 +128,7 @@ def test_manifest_describes_the_run(reference, tmp_path):
     text = EXPERIMENT
     assert m["experiment"] == "tiny" and m["text"] == text
     assert m["hash"] == __import__("hashlib").sha256(text.encode()).hexdigest()
-    assert m["engine_version"] == balance.play.ENGINE_VERSION
+    assert m["engine_version"] == balance.games.gemrush.play.ENGINE_VERSION
     assert {"numba", "numpy", "polars", "pyarrow"} <= set(m["packages"])
     assert m["games_per_variant"] == 45 and m["seed"] == 11
     v = m["variants"][3]
@@ -316,7 +316,7 @@ def test_a_second_writer_is_refused(tmp_path):
 
 
 def test_seeds_do_not_depend_on_sharding():
-    from balance.seeds import game_seeds
+    from balance.running.seeds import game_seeds
 
     whole = game_seeds(7, 0, 100)
     parts = np.concatenate([game_seeds(7, a, min(a + 7, 100)) for a in range(0, 100, 7)])
@@ -335,7 +335,7 @@ def test_dask_cluster_gives_the_local_table(reference, tmp_path):
 
 
 def test_runner_bench_smoke():
-    from balance.bench import runner_bench
+    from balance.running.bench import runner_bench
 
     r = runner_bench(games=60, say=lambda *_: None)
     assert set(r.games_per_s) == {1, 2} and r.scaling > 0
@@ -348,7 +348,8 @@ def test_custom_content_travels_with_the_job(tmp_path, playable_text):
     content.write_text(playable_text, encoding="utf-8")
     a = balance.simulate(players=2, games=20, seed=1, exhaust=True, content=str(content),
                          jobs=2)
-    assert a.height == 20 and (a["engine_version"] == balance.play.ENGINE_VERSION).all()
+    assert a.height == 20
+    assert (a["engine_version"] == balance.games.gemrush.play.ENGINE_VERSION).all()
     assert a.equals(balance.simulate(players=2, games=20, seed=1, exhaust=True,
                                      content=str(content)))
     content.write_text(playable_text.replace("points = 1", "points = 5"), encoding="utf-8")
@@ -390,8 +391,7 @@ def test_the_pool_warms_every_set_of_players_before_any_shard(monkeypatch):
     plays a game of each set of players first, before the pool plays any shard."""
     import joblib
 
-    from balance import runner
-
+    from balance.running import runner
     exp = load_experiment("players")  # greedy, then the reference
     shards = store.plan(len(exp.variants), 50, 25)
     warm = runner.warm_jobs(exp, shards)
@@ -414,8 +414,7 @@ def test_the_pool_warms_every_set_of_players_before_any_shard(monkeypatch):
 
 
 def test_a_sweep_of_one_player_warms_once():
-    from balance import runner
-
+    from balance.running import runner
     exp = load_experiment("crisis-difficulty")
     shards = store.plan(len(exp.variants), 10, 5)
     assert [j.shard for j in runner.warm_jobs(exp, shards)] == [shards[0]]
@@ -441,8 +440,7 @@ def _written_from_zero(monkeypatch):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from balance import records
-
+    from balance.games.gemrush import records
     def old(make):
         def table(*args, **kw):
             t = make(*args, **kw)

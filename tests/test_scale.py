@@ -7,10 +7,11 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from balance import store
-from balance.experiment import load_experiment
-from balance.runner import run_experiment
-from reports import frame, rooms
+from balance.running import store
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
+from reports import frame
+from reports.gemrush import rooms
 from tests.report_data import synthetic_run
 
 EXPERIMENT = """\
@@ -96,7 +97,7 @@ def test_scan_run_refuses_a_manifest_its_shards_disagree_with(run_dir, tmp_path)
 
 
 def test_replicated_runs_are_valid_runs(run_dir, tmp_path):
-    from balance.bench_report import replicate
+    from balance.running.bench_report import replicate
 
     # a one-variant base: the experiment's first variant alone
     base = tmp_path / "base" / "scale"

@@ -3,7 +3,7 @@
     .venv/bin/python -m balance.docs.gen_cli           # rewrites guide/reference/cli.md
     .venv/bin/python -m balance.docs.gen_cli --check   # exit 1 if the page is stale
 
-It walks the click command that typer builds from `balance.cli.app` (`typer.main.get_command`):
+It walks the click command that typer builds from `balance.cli.app.app` (`typer.main.get_command`):
 each command's help, arguments and options with their types, ranges and defaults. `make docs`
 runs it before building the site, and `tests/test_docs.py` fails when the committed page is not
 what it writes.
@@ -118,7 +118,7 @@ def commands() -> dict:
     """The click commands of `balance`, by name, in the order `balance --help` lists them."""
     import typer.main
 
-    from balance.cli import app
+    from balance.cli.app import app
 
     return dict(typer.main.get_command(app).commands)
 

@@ -1,0 +1,276 @@
+"""Paying for a door (ruling 3 and 4).
+
+A card counts as either or both of its gems. Diamond Dust (wild) pays one unit of any standard
+gem when spent. Echoglass pays one unit of a standard gem that *another* card in the same
+payment pays naturally (or its own card's other gem, with echo_copies_own_card). Orichalcum
+pays nothing but scores 1 point when spent on a card whose other gem pays. Warpstone pays
+nothing; it lets a build happen anywhere (see mine rules).
+A cost that names a special gem needs that gem itself.
+
+A legal payment is a set of hand cards that covers the cost (and, for a Warpstone build, holds
+a Warpstone card, which pays for the location) and has no card that could be left out while
+the rest still does both. The engine lists them; the player picks one.
+"""
+
+import numpy as np
+
+from balance.games.gemrush.engine.cards_nb import card_has_power_nb
+from balance.games.gemrush.engine.options_nb import offer_nb
+from balance.games.gemrush.engine.state import (
+    S_SUP_ECHO,
+    S_SUP_ECHO_UNITS,
+    S_SUP_WILD,
+    WK_ECHO,
+    WK_SCRATCH,
+)
+from balance.games.gemrush.tables import BONUS, ECHO, STANDARD, WARP, WILD
+from balance.kernels.jit import njit
+
+MAX_PAY_CARDS = 12  # hand cards considered for one payment (2**12 subsets at most)
+
+
+@njit
+def supply_nb(st, tb, cards, n):
+    """Tally what cards[:n] can pay into st.gtmp (natural symbols per gem; the same from
+    non-Echoglass cards; Echoglass partners per gem) and st.work[WK_ECHO] (each Echoglass
+    card's partner gem). Door after door can then be checked against it by
+    supply_covers_nb."""
+    n_g = tb.gem_power.shape[0]
+    nat = st.gtmp[0]
+    nonecho = st.gtmp[1]
+    partner = st.gtmp[2]
+    for g in range(n_g):
+        nat[g] = 0
+        nonecho[g] = 0
+        partner[g] = 0
+    n_echo = 0
+    for i in range(n):
+        g0 = st.face[cards[i], 0]
+        g1 = st.face[cards[i], 1]
+        e0 = g0 >= 0 and tb.gem_power[g0] == ECHO
+        e1 = g1 >= 0 and tb.gem_power[g1] == ECHO
+        is_echo = e0 or e1
+        if g0 >= 0:
+            nat[g0] += 1
+            if not is_echo:
+                nonecho[g0] += 1
+        if g1 >= 0:
+            nat[g1] += 1
+            if not is_echo:
+                nonecho[g1] += 1
+        if e0 and e1:
+            # Two Echoglass on one card (a skill's face): two copies, each free to copy any
+            # gem the other cards show.
+            st.work[WK_ECHO, n_echo] = -1
+            st.work[WK_ECHO, n_echo + 1] = -1
+            n_echo += 2
+        elif is_echo:
+            other = g1 if e0 else g0
+            st.work[WK_ECHO, n_echo] = other
+            n_echo += 1
+            if other >= 0 and tb.gem_power[other] == STANDARD:
+                partner[other] += 1
+    st.sc[S_SUP_ECHO] = n_echo
+    wild = 0
+    echo = 0
+    for g in range(n_g):
+        if tb.gem_power[g] == WILD:
+            wild += nat[g]
+        elif tb.gem_power[g] == ECHO:
+            echo += nat[g]
+    st.sc[S_SUP_WILD] = wild
+    st.sc[S_SUP_ECHO_UNITS] = echo
+
+
+@njit
+def supply_covers_nb(st, tb, cost):
+    """Whether the last tallied supply (supply_nb) can pay `cost`, a per-gem count vector."""
+    n_g = cost.shape[0]
+    nat = st.gtmp[0]
+    wild = 0
+    echo_spare = 0
+    deficit = 0
+    cap = 0
+    for g in range(n_g):
+        pw = tb.gem_power[g]
+        if pw == STANDARD:
+            if cost[g] > nat[g]:
+                deficit += cost[g] - nat[g]
+                if nat[g] > 0:
+                    cap += cost[g] - nat[g]
+            continue
+        if nat[g] < cost[g]:
+            return False
+        if pw == WILD:
+            wild += nat[g] - cost[g]
+        elif pw == ECHO:
+            echo_spare += nat[g] - cost[g]
+    if deficit <= wild:
+        return True
+    n_echo = st.sc[S_SUP_ECHO]
+    if echo_spare == 0 or n_echo == 0:
+        return False
+    # Echoglass copies a short gem that *another* card pays naturally. Each Echoglass card is
+    # eligible for every such gem except its own partner when no other card shows it; the
+    # largest matching then has this closed form (Hall's condition on that structure). With
+    # echo_copies_own_card its own partner is eligible too, and nothing is excluded.
+    nonecho = st.gtmp[1]
+    partner = st.gtmp[2]
+    e = min(echo_spare, n_echo)
+    m = e
+    if e >= 2:
+        m = min(m, cap)
+    for i in range(n_echo):
+        other = st.work[WK_ECHO, i]
+        excl = 0
+        if (not tb.echo_own_card and other >= 0 and tb.gem_power[other] == STANDARD
+                and cost[other] > nat[other] and nonecho[other] == 0 and partner[other] == 1):
+            excl = cost[other] - nat[other]
+        m = min(m, e - 1 + cap - excl)
+    return deficit <= wild + max(m, 0)
+
+
+@njit
+def door_covered_nb(st, tb, rt, rot, side):
+    """supply_covers_nb for a door, looking only at the gems its cost names: the same answer,
+    several times faster when door after door is checked against one hand."""
+    cost = tb.door_cost[rt, rot, side]
+    nat = st.gtmp[0]
+    deficit = 0
+    wild = st.sc[S_SUP_WILD]
+    echo_spare = st.sc[S_SUP_ECHO_UNITS]
+    for k in range(tb.door_gems.shape[3]):
+        g = tb.door_gems[rt, rot, side, k]
+        if g < 0:
+            break
+        pw = tb.gem_power[g]
+        if pw == STANDARD:
+            if cost[g] > nat[g]:
+                deficit += cost[g] - nat[g]
+            continue
+        if nat[g] < cost[g]:
+            return False
+        if pw == WILD:
+            wild -= cost[g]
+        elif pw == ECHO:
+            echo_spare -= cost[g]
+    if deficit <= wild:
+        return True
+    if echo_spare == 0 or st.sc[S_SUP_ECHO] == 0:
+        return False
+    return supply_covers_nb(st, tb, cost)  # Echoglass may make up the rest
+
+
+@njit(inline=True)
+def covers_nb(st, tb, cost, cards, n):
+    """Whether cards[:n] together can pay `cost`."""
+    supply_nb(st, tb, cards, n)
+    return supply_covers_nb(st, tb, cost)
+
+
+@njit
+def hand_supply_nb(st, tb, p):
+    supply_nb(st, tb, st.hand[p], st.hand_n[p])
+
+
+@njit
+def hand_has_warp_nb(st, tb, p):
+    for i in range(st.hand_n[p]):
+        if card_has_power_nb(st, tb, st.hand[p, i], WARP):
+            return True
+    return False
+
+
+@njit
+def card_relevant_nb(st, tb, card, cost, warp):
+    """Whether a card could contribute to paying `cost` at all."""
+    std_cost = False
+    for g in range(cost.shape[0]):
+        if cost[g] > 0 and tb.gem_power[g] == STANDARD:
+            std_cost = True
+    for k in range(2):
+        g = st.face[card, k]
+        if g < 0:
+            continue
+        pw = tb.gem_power[g]
+        if cost[g] > 0:
+            return True
+        if std_cost and (pw == WILD or pw == ECHO):
+            return True
+        if warp and pw == WARP:
+            return True
+    return False
+
+
+@njit
+def payment_stats_nb(st, tb, cards, n, cost, warp):
+    """(symbols wasted, Orichalcum points) of a legal payment."""
+    symbols = 0
+    bonus = 0
+    for i in range(n):
+        for k in range(2):
+            g = st.face[cards[i], k]
+            if g >= 0:
+                symbols += 1
+                if tb.gem_power[g] == BONUS:
+                    bonus += 1
+    units = 0
+    for g in range(cost.shape[0]):
+        units += cost[g]
+    waste = symbols - units - bonus - (1 if warp else 0)
+    return max(waste, 0), bonus
+
+
+@njit
+def list_payments_nb(st, tb, p, cost, warp, rel, sub):
+    """Fill st.opt with legal payments: (hand-position mask, hand position of its first
+    Warpstone card or -1, cards, waste). `rel` and `sub` are work arrays. Returns the number
+    of options."""
+    k = 0
+    for i in range(st.hand_n[p]):
+        # positions past 61 would not fit the int64 option mask
+        if k < MAX_PAY_CARDS and i < 62 and card_relevant_nb(st, tb, st.hand[p, i], cost, warp):
+            rel[k] = i
+            k += 1
+    # A set pays when it covers the cost and, for a Warpstone build, holds a Warpstone card;
+    # it is legal when no card can be left out of it and it still pays. Both parts are
+    # monotone (more cards never pay less), so sets are tallied in increasing order with one
+    # bit per subset of the relevant cards: a set with a paying subset less one card pays
+    # without a tally, and is no legal payment. In a Warpstone build a spare Warpstone card is
+    # therefore refused like any other spare card: the build needs one, whichever it is.
+    bits = st.work[WK_SCRATCH]
+    for i in range(((1 << k) + 63) >> 6):
+        bits[i] = 0
+    n_opts = 0
+    for mask in range(1 << k):
+        m = 0
+        warp_pos = -1
+        for b in range(k):
+            if (mask >> b) & 1:
+                sub[m] = st.hand[p, rel[b]]
+                if warp and warp_pos < 0 and card_has_power_nb(st, tb, sub[m], WARP):
+                    warp_pos = rel[b]
+                m += 1
+        if warp and warp_pos < 0:
+            continue  # no Warpstone: it does not pay, and its bit stays unset
+        spare = False
+        for b in range(k):
+            if (mask >> b) & 1:
+                less = mask ^ (1 << b)
+                if (bits[less >> 6] >> (less & 63)) & 1:
+                    spare = True
+                    break
+        if not spare and not covers_nb(st, tb, cost, sub, m):
+            continue
+        # int64 arithmetic: bit 63 wraps to the sign bit, compiled or not (a Python int
+        # would overflow the array's type without the JIT)
+        bits[mask >> 6] |= np.int64(1) << np.int64(mask & 63)
+        if spare:
+            continue
+        hand_mask = 0
+        for b in range(k):
+            if (mask >> b) & 1:
+                hand_mask |= 1 << rel[b]
+        waste, _bonus = payment_stats_nb(st, tb, sub, m, cost, warp)
+        n_opts = offer_nb(st, n_opts, hand_mask, warp_pos, m, waste)
+    return n_opts

@@ -1,0 +1,55 @@
+"""The engine's single door to the players: every decision goes through `decide_nb`, with its
+options listed in st.opt by options_nb.offer_nb, and is put to the player of the seat whose
+decision it is (seats.py). The engine reads the chosen option as st.opt[k] for the k
+returned."""
+
+from balance.games.gemrush.engine.forward import replay_choice_nb
+from balance.games.gemrush.engine.options_nb import consume_option_nb, stale_option_nb
+from balance.games.gemrush.engine.state import S_CHECK, S_DECISIONS, S_VIOLATION, V_BAD_CHOICE
+from balance.kernels.jit import njit
+from heuristics.external import external_choose_nb
+from heuristics.gemrush.dispatch import POLICY_EXTERNAL, POLICY_GREEDY, POLICY_ROLLOUT, choose_nb
+
+
+@njit(inline=True)
+def _valid_nb(st, k, n):
+    if k < 0 or k >= n:
+        if st.sc[S_VIOLATION] == 0:
+            st.sc[S_VIOLATION] = V_BAD_CHOICE
+        return 0
+    return k
+
+
+@njit
+def decide_slow_nb(st, tb, ru, pp, kind, n, p):
+    """decide_nb for check mode, Python players and a search's replay, in one call kept out of
+    the decision sites (any check code pasted there cost a quarter of the engine's speed).
+    Check mode refuses a listing with a cell it did not write (the table is poisoned after
+    every decision, and in full at the start of a game), then hands the engine the chosen row
+    from the table's kept last row and poisons the rest."""
+    check = st.sc[S_CHECK]
+    if check and stale_option_nb(st.opt, st.sc, n):
+        return consume_option_nb(st.opt, st.sc, n, 0)
+    pol = pp.pol[p]
+    k = -1
+    if pol == POLICY_EXTERNAL:
+        k = external_choose_nb(kind, n, p)
+    elif pol == POLICY_ROLLOUT:
+        k = replay_choice_nb(st, tb, ru, pp, p)
+        if k < 0:
+            pol = POLICY_GREEDY
+    if k < 0:
+        k = choose_nb(pol, kind, st, tb, ru, pp, n, p)
+    k = _valid_nb(st, k, n)
+    if check:
+        return consume_option_nb(st.opt, st.sc, n, k)
+    return k
+
+
+@njit(inline=True)
+def decide_nb(st, tb, ru, pp, kind, n, p):
+    """Ask the player of seat p to pick one of the n options in st.opt."""
+    st.sc[S_DECISIONS] += 1
+    if st.sc[S_CHECK] or pp.pol[p] >= POLICY_EXTERNAL:
+        return decide_slow_nb(st, tb, ru, pp, kind, n, p)
+    return _valid_nb(st, choose_nb(pp.pol[p], kind, st, tb, ru, pp, n, p), n)

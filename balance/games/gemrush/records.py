@@ -1,0 +1,172 @@
+"""From the engine's per-game record arrays (balance.games.gemrush.play.Batch) to the games and
+rooms tables.
+
+The columns are a stable interface (the guide: balance/docs/guide/reference/tables.md); the
+engine's own column layout (R_*, RM_* in balance/games/gemrush/engine/game_nb.py) stays private to
+this module.
+
+Seats count from 1 here, as everywhere a designer reads them (the report, `balance play`'s P1,
+`balance compare`): `winner` and `builder` are 1 for the first seat, and -1 for no seat (a tie,
+a setup tile). The engine counts from 0, and runs written before issue 26 did too: their
+shards carry no SEATS_KEY, and balance.running.store renumbers them as it reads them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from balance.games.gemrush.engine.game_nb import (
+    R_BURNT,
+    R_DECK_OUT_TURN,
+    R_END_REASON,
+    R_RESHUFFLES,
+    R_ROOMS_BUILT,
+    R_TARGET_TURN,
+    R_TEAM_SCORE,
+    R_TOP_SCORE,
+    R_TURNS,
+    R_WINNER,
+    R_WON,
+    RM_BUILDER,
+    RM_GAINED,
+    RM_POINTS,
+    RM_TURN,
+    RM_TYPE,
+    RM_USES,
+)
+from balance.games.gemrush.engine.state import END_NAMES
+
+SEATS_KEY = b"gemrush.seats_from"  # in a table's metadata: the number of the first seat
+SEATS_FROM = b"1"
+
+
+def seat_numbers(engine_seats: np.ndarray) -> np.ndarray:
+    """The engine's seats (0 for the first, -1 for none) as the tables number them."""
+    return np.where(engine_seats >= 0, engine_seats + 1, -1)
+
+
+def _const_str(value: str, n: int) -> pa.Array:
+    return pa.repeat(pa.scalar(value, pa.string()), n)
+
+
+def _codes(codes: np.ndarray, names) -> pa.Array:
+    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32)),
+                                          pa.array(list(names), pa.string())).cast(pa.string())
+
+
+def _maybe(values: np.ndarray, dtype) -> pa.Array:
+    """Engine -1 means 'never': a null."""
+    return pa.array(values.astype(dtype.to_pandas_dtype()), dtype, mask=values < 0)
+
+
+def _lists(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
+    offsets = np.zeros(len(lengths) + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values.astype(np.int16)))
+
+
+def _swept_type(value) -> pa.DataType:
+    # One type per key in every shard: a key's values are all of one kind (knobs are floats,
+    # seats text, rule fields whole numbers or switches).
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, str):
+        return pa.string()
+    if isinstance(value, float):
+        return pa.float64()
+    return pa.int32()
+
+
+def _skill_lists(skills: np.ndarray, names) -> pa.Array:
+    """Each game's skills, a name per seat ("A + B" for Magic Circle's two); an empty list
+    when the variant deals none."""
+    if (skills < 0).all():
+        return pa.ListArray.from_arrays(pa.array(np.zeros(len(skills) + 1, np.int32)),
+                                        pa.array([], pa.string()))
+    rows = []
+    for game in skills:
+        seats = [" + ".join(names[s] for s in slots if s >= 0) for slots in game]
+        rows.append(seats if any(seats) else [])
+    return pa.array(rows, pa.list_(pa.string()))
+
+
+def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
+                engine_version: str, source_hash: str = "", skill_names=()) -> pa.Table:
+    """One row per game. `variant` is a balance.running.experiment.Variant; `source_hash` is
+    balance.running.provenance.source_hash() of the process that played it; `skill_names` name the
+    content's skills, in order."""
+    out = batch.out
+    n = len(seeds)
+    crisis = variant.mode == "crisis"
+    turns = out[:, R_TURNS]
+    sbt = batch.score_by_turn
+    played = np.arange(sbt.shape[1])[None, :] < turns[:, None]
+    p = batch.scores.shape[1]
+    cols = {
+        "experiment": _const_str(experiment, n),
+        "variant": pa.array(np.full(n, variant.index, np.int32)),
+        "game": pa.array(np.arange(start, start + n, dtype=np.int64)),
+        "seed": pa.array(np.asarray(seeds, np.int64)),
+        "edition": _const_str(variant.edition, n),
+        "mode": _const_str(variant.mode, n),
+        "players": pa.array(np.full(n, variant.players, np.int16)),
+        "heuristic": _const_str(variant.heuristic, n),
+        # Which of the players listed in `heuristic` (counting from 1) sat in seat 1 and
+        # played first (the rule first_player): listed player i sat in seat
+        # (i - went_first) % players + 1.
+        "went_first": pa.array(np.ones(n, np.int8) if batch.first is None
+                                else (batch.first + 1).astype(np.int8)),
+        "target": (pa.nulls(n, pa.int32()) if variant.target is None
+                   else pa.array(np.full(n, variant.target, np.int32))),
+        "exhaust": pa.array(np.full(n, variant.exhaust, np.bool_)),
+    }
+    for key, value in variant.swept.items():
+        if key not in cols:
+            # A control has no grid value: a null, of the type the grid's values have.
+            kind = _swept_type(variant.swept_like.get(key) if value is None else value)
+            cols[key] = pa.nulls(n, kind) if value is None else pa.array([value] * n, kind)
+    # A game played to exhaustion without a target has no target to win: its wins at every
+    # target are read from score_by_turn (`won` would otherwise mean the engine's default).
+    open_ended = variant.exhaust and variant.target is None
+    cols.update({
+        "won": pa.nulls(n, pa.bool_()) if open_ended else pa.array(out[:, R_WON] != 0),
+        "end_reason": _codes(out[:, R_END_REASON], END_NAMES),
+        "turns": pa.array(turns.astype(np.int16)),
+        "score": pa.array(out[:, R_TEAM_SCORE if crisis else R_TOP_SCORE].astype(np.int16)),
+        "scores": _lists(batch.scores.ravel(), np.full(n, p)),
+        "winner": (pa.nulls(n, pa.int8()) if crisis
+                   else pa.array(seat_numbers(out[:, R_WINNER]).astype(np.int8))),
+        "score_by_turn": _lists(sbt[played], turns),
+        "target_turn": (pa.nulls(n, pa.int16()) if open_ended
+                        else _maybe(out[:, R_TARGET_TURN], pa.int16())),
+        "deck_out_turn": _maybe(out[:, R_DECK_OUT_TURN], pa.int16()),
+        "reshuffles": pa.array(out[:, R_RESHUFFLES].astype(np.int16)),
+        "cards_burned": pa.array(out[:, R_BURNT].astype(np.int16)),
+        "rooms_built": pa.array(out[:, R_ROOMS_BUILT].astype(np.int16)),
+        "skills": _skill_lists(batch.skills, skill_names),
+        "engine_version": _const_str(engine_version, n),
+        "source_hash": _const_str(source_hash, n),
+    })
+    return pa.table(cols).replace_schema_metadata({SEATS_KEY: SEATS_FROM})
+
+
+def rooms_table(experiment: str, variant, start: int, batch, room_names) -> pa.Table:
+    """One row per placed tile (setup tiles included), in placement order within a game."""
+    rooms = batch.rooms
+    gi, ti = np.nonzero(rooms[:, :, RM_TYPE] >= 0)
+    rows = rooms[gi, ti]
+    n = len(gi)
+    return pa.table({
+        "experiment": _const_str(experiment, n),
+        "variant": pa.array(np.full(n, variant.index, np.int32)),
+        "game": pa.array(start + gi.astype(np.int64)),
+        "room": _codes(rows[:, RM_TYPE], room_names),
+        "turn": pa.array(rows[:, RM_TURN].astype(np.int16)),
+        "builder": pa.array(seat_numbers(rows[:, RM_BUILDER]).astype(np.int8)),
+        "points": pa.array(rows[:, RM_POINTS].astype(np.int16)),
+        # Int32: a tile's uses in the longest game allowed overflow Int16
+        # (balance/games/gemrush/limits.py).
+        "uses": pa.array(rows[:, RM_USES].astype(np.int32)),
+        "gained": pa.array(rows[:, RM_GAINED].astype(np.int32)),
+    }).replace_schema_metadata({SEATS_KEY: SEATS_FROM})

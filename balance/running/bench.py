@@ -1,0 +1,143 @@
+"""Engine speed, measured the way the guide reports it (results/performance.md; never asserted
+in tests): games per second for 2nd-edition Crisis, 4 players, greedy, to exhaustion, on one
+core with a warm cache; the same without the JIT; compile time with a cold cache; start-up with
+a warm one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+CASE = dict(edition="2e", mode="crisis", players=4, heuristic="greedy", exhaust=True)
+FIRST_GAME = ("import time; t = time.perf_counter();"
+              "from balance.games.gemrush.play import prepare, play_batch;"
+              "s = prepare('2e', 'crisis', 4, 'greedy', exhaust=True); play_batch(s, [0]);"
+              "print(time.perf_counter() - t)")
+NO_JIT = ("import time; from balance.games.gemrush.play import prepare, play_batch;"
+          "s = prepare('2e', 'crisis', 4, 'greedy', exhaust=True); n = {n};"
+          "t = time.perf_counter(); play_batch(s, range(n)); print(n / (time.perf_counter() - t))")
+
+
+@dataclass
+class EngineBench:
+    games_per_s: float
+    no_jit_games_per_s: float
+    cold_compile_s: float
+    warm_start_s: float
+
+    @property
+    def speedup(self) -> float:
+        return self.games_per_s / self.no_jit_games_per_s
+
+
+def _python(code: str, env_extra: dict) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1",
+               OPENBLAS_NUM_THREADS="1", NUMBA_NUM_THREADS="1", **env_extra)
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def games_per_second(seconds: float = 5.0, batch: int = 2000) -> float:
+    from balance.games.gemrush.play import play_batch, prepare
+
+    s = prepare(**CASE)
+    play_batch(s, [0])  # warm
+    done, start, seed = 0, time.perf_counter(), 1
+    while time.perf_counter() - start < seconds:
+        play_batch(s, np.arange(seed, seed + batch))
+        seed += batch
+        done += batch
+    return done / (time.perf_counter() - start)
+
+
+def engine_bench(seconds: float = 5.0, cold: bool = True, no_jit_games: int = 40,
+                 say=print) -> EngineBench:
+    from balance.games.gemrush.play import play_batch, prepare
+
+    # Fill the cache first (after an edit to the engine it is cold), so that the start-up
+    # measured next is a warm one.
+    say("warming the cache...")
+    play_batch(prepare(**CASE), [0])
+    say("warm start-up (new process, cached code, first game)...")
+    warm = _python(FIRST_GAME, {})
+    say(f"  {warm:.2f} s")
+    say(f"games per second, one core, warm cache ({seconds:.0f} s)...")
+    gps = games_per_second(seconds)
+    say(f"  {gps:,.0f} games/s")
+    say(f"the same with NUMBA_DISABLE_JIT=1 ({no_jit_games} games)...")
+    slow = _python(NO_JIT.format(n=no_jit_games), {"NUMBA_DISABLE_JIT": "1"})
+    say(f"  {slow:,.1f} games/s")
+    compile_s = float("nan")
+    if cold:
+        say("cold compile (empty cache, first game)...")
+        with tempfile.TemporaryDirectory() as tmp:
+            compile_s = _python(FIRST_GAME, {"NUMBA_CACHE_DIR": tmp})
+        say(f"  {compile_s:.0f} s")
+    return EngineBench(gps, slow, compile_s, warm)
+
+
+@dataclass
+class RunnerBench:
+    games: int
+    games_per_s: dict  # workers -> games per second
+    parent_peak_mb: float
+    worker_peak_mb: float
+    busy_cores: float  # cores other processes kept busy just before the measurement
+
+    @property
+    def scaling(self) -> float:
+        return self.games_per_s[2] / self.games_per_s[1]
+
+
+def _peak_mb(pid: int) -> float:
+    """Peak resident memory of a live process (Linux), in MB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def runner_bench(games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
+    """`balance run` throughput on the bench case, with the files written as a real run writes
+    them. Workers are started and the engine loaded first, so the figures are steady rates;
+    games per second count every game from the first dispatch to the last file written."""
+    import psutil
+
+    from balance.running.experiment import simulation
+    from balance.running.runner import run_experiment, warm
+
+    exp = simulation(**CASE, games=games, seed=0)
+    say("loading the engine (compiling it if the cache is cold)...")
+    warm(exp)
+    busy = psutil.cpu_percent(interval=1.0) * (os.cpu_count() or 1) / 100
+    say(f"other processes keep {busy:.1f} of {os.cpu_count()} cores busy")
+    rates = {}
+    worker_peak = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in workers:
+            if n > 1:  # start the pool and load the engine in every worker
+                tiny = simulation(**CASE, games=8 * n, seed=1, shard_size=1)
+                run_experiment(tiny, Path(tmp) / f"warm{n}", jobs=n)
+            say(f"{games:,} games with {n} worker{'s' if n > 1 else ''}...")
+            t = time.perf_counter()
+            r = run_experiment(exp, Path(tmp) / f"jobs{n}", jobs=n)
+            rates[n] = r.games / (time.perf_counter() - t)
+            say(f"  {rates[n]:,.0f} games/s")
+            for child in psutil.Process().children(recursive=True):
+                worker_peak = max(worker_peak, _peak_mb(child.pid))
+    import resource
+
+    parent_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return RunnerBench(games, rates, parent_peak, worker_peak, busy)

@@ -1,0 +1,388 @@
+"""Goal seeking: the value of one whole-number lever that meets a goal, with an interval on
+that value (`balance tune`).
+
+A goal names an outcome and the value it should take:
+
+    Journeyman=50%    the win rate at a named Crisis difficulty (or `35=50%`: at 35 points;
+                      `win=50%`: at the variant's own target)
+    seat1=19%         Rush: the share of the games seat 1 wins outright (seats count from 1)
+    score=40          the mean team score (Crisis) or the winner's score (Rush)
+    rounds=12         the mean length of a Rush game in rounds
+
+The outcome is taken to move one way with the lever (more cost, fewer wins). Every value is
+played on the same games 0..n-1 (common seeds), so two values differ by the lever alone:
+
+1. bisection over the lever's range with a first batch of games per value;
+2. the two neighbouring values that bracket the goal get more games, doubling, until each
+   one's 95% interval clears the goal on its own side, or the game budget is spent;
+3. the answer: the whole value whose outcome is closest to the goal (`nearest`), the value
+   where the outcome crosses the goal (`interpolate`d between the two), and an interval on
+   the crossing from where the outcome's interval bands cross the goal (`band_crossings`,
+   inverting the test at each value played).
+
+The report's targets for chosen win rates (reports/gemrush/crisis.py) are the same answer, from the
+same three functions, read off a difficulty curve that holds every target: on the same games
+the report and `balance tune` print the same target.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from balance.errors import InputError, Problem
+from balance.stats.intervals import wilson
+from balance.stats.paired import mean_difference, too_few
+
+FIRST_GAMES = 400
+MAX_GAMES = 20_000  # per lever value, unless the caller says otherwise
+
+
+@dataclass(frozen=True)
+class Goal:
+    measure: str  # "win", "seat", "score" or "rounds"
+    at: str | int | None  # win: a difficulty name, points, or None for the variant's target;
+    #                       seat: the seat, counting from 1
+    value: float  # a rate from 0 to 1, or a mean
+    text: str
+
+    @property
+    def binary(self) -> bool:
+        return self.measure in ("win", "seat")
+
+    def show(self, x: float) -> str:
+        return f"{100 * x:.1f}%" if self.binary else f"{x:.2f}"
+
+
+_GOAL = re.compile(r"^\s*([A-Za-z][\w ]*?|\d+)\s*=\s*([0-9.]+)\s*(%?)\s*$")
+_SEAT = re.compile(r"^seat([0-9]+)$")
+
+
+def parse_goal(text: str, where: str = "--goal") -> Goal:
+    m = _GOAL.match(text or "")
+    bad = InputError([Problem(where, "", "", f"{text!r} is not a goal: write "
+                              "DIFFICULTY=50% (or POINTS=50%, win=50%), seat1=19%, score=40 "
+                              "or rounds=12")])
+    if not m:
+        raise bad
+    name, number, pct = m.group(1).strip(), m.group(2), m.group(3)
+    try:
+        value = float(number)
+    except ValueError:
+        raise bad from None
+    if name in ("score", "rounds"):
+        if pct or not math.isfinite(value):
+            raise bad
+        return Goal(name, None, value, text.strip())
+    if not pct or not 0 < value < 100:
+        raise InputError([Problem(where, "", "", f"{text!r}: a win-rate goal is a percentage "
+                                  "strictly between 0% and 100%, e.g. Journeyman=50%")])
+    seat = _SEAT.match(name)
+    if seat:
+        if int(seat.group(1)) < 1:
+            raise InputError([Problem(where, "", "", f"{text!r}: seats count from 1 (seat 1 "
+                                      "plays first)")])
+        return Goal("seat", int(seat.group(1)), value / 100, text.strip())
+    at = None if name == "win" else int(name) if name.isdigit() else name
+    return Goal("win", at, value / 100, text.strip())
+
+
+@dataclass
+class Point:
+    """One lever value and the outcome of games 0..n-1 at it."""
+
+    value: int
+    outcomes: np.ndarray  # one per game, in game order
+
+    @property
+    def n(self) -> int:
+        return len(self.outcomes)
+
+    def estimate(self, binary: bool) -> tuple[float, float, float]:
+        """(estimate, 95% low, 95% high): Wilson for a rate, Student's t for a mean. With too
+        few games (balance.stats.paired.MIN_PAIRS) the bounds are NaN: they clear no goal."""
+        x = self.outcomes
+        m = float(x.mean())
+        if too_few(len(x)):
+            return m, math.nan, math.nan
+        if binary:
+            lo, hi = wilson(int(x.sum()), len(x))
+            return m, lo, hi
+        r = mean_difference(np.zeros(len(x)), x)  # the mean's t interval
+        return m, r.low, r.high
+
+
+@dataclass
+class SeekResult:
+    goal: Goal
+    lever: str
+    lo: int
+    hi: int
+    reached: bool  # the goal lies within the outcomes over [lo, hi]
+    crossing: float | None  # the interpolated value where the outcome meets the goal
+    closest: int | None  # the whole value whose outcome is closest to the goal
+    low: float | None  # 95% interval on the crossing
+    high: float | None
+    sure: bool  # the bracketing values' intervals each clear the goal
+    points: dict[int, Point] = field(default_factory=dict)
+
+    def table(self) -> list[tuple[int, int, float, float, float]]:
+        """(value, games, estimate, low, high) for every value played, in value order."""
+        return [(v, p.n, *p.estimate(self.goal.binary)) for v, p in sorted(self.points.items())]
+
+
+Evaluate = Callable[[int, int, int], np.ndarray]  # (value, start, stop) -> outcomes
+
+
+def seek(evaluate: Evaluate, lo: int, hi: int, goal: Goal, lever: str = "lever",
+         first: int = FIRST_GAMES, most: int = MAX_GAMES) -> SeekResult:
+    """Find where the outcome, monotone in the lever over whole values lo..hi, meets the goal.
+    `evaluate(value, start, stop)` plays games start..stop-1 at `value`."""
+    points: dict[int, Point] = {}
+
+    def play(v: int, n: int) -> Point:
+        p = points.get(v)
+        have = 0 if p is None else p.n
+        if n > have:
+            more = np.asarray(evaluate(v, have, n), dtype=float)
+            p = Point(v, more if p is None else np.concatenate([p.outcomes, more]))
+            points[v] = p
+        return points[v]
+
+    def est(v: int) -> float:
+        return points[v].estimate(goal.binary)[0]
+
+    play(lo, first)
+    play(hi, first)
+    sign = 1.0 if est(hi) >= est(lo) else -1.0
+
+    def above(v: int) -> bool:  # the outcome at v is past the goal, in the lever's direction
+        return sign * (est(v) - goal.value) >= 0
+
+    result = SeekResult(goal, lever, lo, hi, False, None, None, None, None, False, points)
+    if above(lo) == above(hi):
+        # The goal is outside what the range gives: say which end comes closest.
+        result.closest = min((lo, hi), key=lambda v: abs(est(v) - goal.value))
+        return result
+    result.reached = True
+    a, b = lo, hi  # invariant: a below the goal, b past it
+    while b - a > 1:
+        mid = (a + b) // 2
+        play(mid, first)
+        a, b = (a, mid) if above(mid) else (mid, b)
+    # Refine the bracket: double the games at both ends until each interval clears the goal
+    # on its own side; noise can move the bracket to a neighbour as the games grow.
+    n = first
+    while True:
+        pa, pb = play(a, n), play(b, n)
+        _, alo, ahi = pa.estimate(goal.binary)
+        _, blo, bhi = pb.estimate(goal.binary)
+        clear_a = (ahi < goal.value) if sign > 0 else (alo > goal.value)
+        clear_b = (blo > goal.value) if sign > 0 else (bhi < goal.value)
+        if not above(b) and b < hi:
+            a, b = b, b + 1
+            continue
+        if above(a) and a > lo:
+            a, b = a - 1, a
+            continue
+        if (clear_a and clear_b) or n >= most:
+            result.sure = clear_a and clear_b
+            break
+        n = min(most, 2 * n)
+    result.crossing = interpolate(a, est(a), b, est(b), goal.value)
+    # The interval is read between neighbouring values played on the bracket's n games, as
+    # the report reads it off a curve of every target: play outwards from the bracket until
+    # each band has crossed the goal (or the range ends).
+    block = _band_block(play, a, b, n, goal, sign, lo, hi)
+    rows = [points[v].estimate(goal.binary) for v in block]
+    result.closest = nearest(block, [r[0] for r in rows], goal.value)
+    result.low, result.high = band_crossings(block, rows, goal.value, sign, lo, hi)
+    return result
+
+
+def _band_block(play: Callable[[int, int], Point], a: int, b: int, n: int, goal: Goal,
+                sign: float, lo: int, hi: int) -> list[int]:
+    """The whole values from where the band nearer the lever's low end crosses the goal to
+    where the other does, each played on n games; a and b are the bracket."""
+    def past(v: int, band: int) -> bool:  # band 1: the low end of the interval, 2: the high
+        y = play(v, n).estimate(goal.binary)[band]
+        return math.isfinite(y) and sign * (y - goal.value) >= 0
+
+    if too_few(n):
+        return [a, b]  # no bands to follow
+    first_band, last_band = (2, 1) if sign > 0 else (1, 2)
+    start, stop = a, b
+    while start > lo and past(start, first_band):
+        start -= 1
+    while stop < hi and not past(stop, last_band):
+        stop += 1
+    return list(range(start, stop + 1))
+
+
+def interpolate(a: int, ea: float, b: int, eb: float, goal: float) -> float:
+    """Where the line through (a, ea) and (b, eb) meets the goal: the crossing of the outcome
+    between two neighbouring values that bracket it."""
+    return a + (goal - ea) / (eb - ea) * (b - a) if eb != ea else (a + b) / 2
+
+
+def nearest(values: list[int], estimates: list[float], goal: float) -> int:
+    """The value whose outcome is closest to the goal; of two as close, one whose outcome is
+    at least the goal, the largest such (a flat stretch of a difficulty curve, where no game
+    ended on the targets between, names its hardest target)."""
+    gaps = [abs(e - goal) for e in estimates]
+    best = min(gaps)
+    tied = [i for i, g in enumerate(gaps) if math.isclose(g, best, rel_tol=1e-9, abs_tol=1e-12)]
+    at_least = [i for i in tied if estimates[i] >= goal]
+    return int(values[max(at_least or tied, key=lambda i: values[i])])
+
+
+def band_crossings(values: list[int], rows: list[tuple[float, float, float]], goal: float,
+                   sign: float, lo: float, hi: float) -> tuple[float, float]:
+    """Where the outcome's 95% bands cross the goal: the values the test at each lever value
+    cannot tell from the crossing. `rows` are (estimate, low, high) per value, in value
+    order; `sign` is +1 when the outcome grows with the value. Linear between the values
+    given; a band that never crosses leaves the range's end (lo, hi)."""
+    # In the lever's direction the upper band reaches the goal first (the lower end of the
+    # interval), the lower band last.
+    near = [r[2] if sign > 0 else r[1] for r in rows]
+    far = [r[1] if sign > 0 else r[2] for r in rows]
+
+    def first_past(band: list[float], default: float) -> float:
+        for i, (v, y) in enumerate(zip(values, band, strict=True)):
+            if sign * (y - goal) >= 0:
+                if i == 0:
+                    return float(v)
+                v0, y0 = values[i - 1], band[i - 1]
+                return v0 + (goal - y0) / (y - y0) * (v - v0) if y != y0 else float(v)
+        return default
+
+    return first_past(near, float(lo)), first_past(far, float(hi))
+
+
+# -- the lever, on an experiment ------------------------------------------------------------
+
+def lever_data(data: dict, lever: str, value: int) -> dict:
+    """The experiment's parsed file with the lever set to `value`: a patch's number
+    (PATCH.FIELD, e.g. discount.door_cost), a variant key in [experiment] (players, target),
+    a player's knob (knob.NAME) in [knobs], anything else a rule field in [rules]
+    (crisis_targets.NAME included)."""
+    from balance.running.experiment import KNOB_PREFIX, VARIANT_KEYS
+
+    out = copy.deepcopy(data)
+    name, _, fld = lever.partition(".")
+    if fld and isinstance(out.get("patches"), dict) and name in out["patches"]:
+        out["patches"][name][fld] = value  # a patch's number: door costs, points, copies
+    elif lever in VARIANT_KEYS:
+        out.setdefault("experiment", {})[lever] = value
+    elif lever.startswith(KNOB_PREFIX):
+        out.setdefault("knobs", {})[lever[len(KNOB_PREFIX):]] = value
+    else:
+        out.setdefault("rules", {})[lever] = value
+    return out
+
+
+def outcomes(games, goal: Goal, variant) -> np.ndarray:
+    """Each game's outcome for the goal, from a games table (polars) of one variant."""
+    import polars as pl
+
+    if goal.measure == "score":
+        return games["score"].cast(pl.Float64).to_numpy()
+    if goal.measure == "rounds":
+        p = int(variant.players)
+        return ((games["turns"].cast(pl.Int64) + p - 1) // p).cast(pl.Float64).to_numpy()
+    if goal.measure == "seat":
+        if variant.mode != "rush" or goal.at > variant.players:
+            why = ("a seat's share of the wins is a Rush goal" if variant.mode != "rush" else
+                   f"the variant has {variant.players} seats")
+            raise InputError([Problem("--goal", "", "", f"{goal.text!r}: {why}")])
+        # The games table counts seats from 1, as the goal does (winner -1: a tie).
+        return (games["winner"].cast(pl.Int64) == goal.at).fill_null(False) \
+            .cast(pl.Float64).to_numpy()
+    if goal.at is None:
+        if variant.target is None:
+            raise InputError([Problem("--goal", "", "", f"{goal.text!r}: the experiment has no "
+                                      "target; name a difficulty or points, e.g. "
+                                      "Journeyman=50%")])
+        t = int(variant.target)
+    elif isinstance(goal.at, int):
+        t = goal.at
+    else:
+        if goal.at not in variant.difficulties:
+            raise InputError([Problem("--goal", "", "", f"{goal.text!r}: no difficulty "
+                                      f"{goal.at!r} (this profile has: "
+                                      f"{', '.join(variant.difficulties)})")])
+        t = int(variant.difficulties[goal.at])
+    if variant.exhaust:
+        return (games["score"].cast(pl.Int64) >= t).cast(pl.Float64).to_numpy()
+    if variant.target is not None and t != int(variant.target):
+        raise InputError([Problem("--goal", "", "", f"{goal.text!r}: games stop at the "
+                                  f"target ({variant.target} points), so only win=P% can be "
+                                  "measured; set exhaust = true to measure any target")])
+    return games["won"].fill_null(False).cast(pl.Float64).to_numpy()
+
+
+MAX_RANGE = 100_000
+
+
+def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
+                         on_games: Callable[[int], None] | None = None):
+    """evaluate(value, start, stop) for seek(): plays games start..stop-1 of the experiment
+    with the lever at `value` (in memory, nothing written), and `check(value)` that compiles
+    that variant or raises InputError naming the lever and value."""
+    import polars as pl
+    import pyarrow as pa
+
+    from balance.running.experiment import parse_experiment, resolve_experiment_path
+    from balance.running.runner import execute, jobs_for
+    from balance.running.store import Shard
+
+    if lever in exp.grid:
+        raise InputError([Problem(exp.file, "[grid]", lever, "is the lever `balance tune` "
+                                  "sets: take it out of [grid]")])
+    if exp.variants[0].control:
+        raise InputError([Problem(exp.file, "[experiment]", "control", "adds the unchanged "
+                                  "box as a variant of its own; `balance tune` seeks one lever "
+                                  "in one variant: leave control out")])
+    if len(exp.variants) != 1:
+        raise InputError([Problem(exp.file, "[grid]", "", f"makes {len(exp.variants)} "
+                                  "variants; `balance tune` seeks one lever in one variant: "
+                                  "fix the other grid keys in [experiment] or [rules]")])
+    base_dir = resolve_experiment_path(exp.file).parent
+    compiled: dict[int, object] = {}
+
+    def check(value: int):
+        if value not in compiled:
+            try:
+                compiled[value] = parse_experiment(lever_data(exp.data, lever, value), exp.text,
+                                                   exp.file, base_dir)
+            except InputError as e:
+                raise InputError([Problem(p.file, p.where, p.field,
+                                          f"with {lever} = {value}: {p.message}")
+                                  for p in e.problems]) from None
+        return compiled[value]
+
+    def evaluate(value: int, start: int, stop: int) -> np.ndarray:
+        e = check(value)
+        size = max(100, math.ceil((stop - start) / max(1, jobs)))
+        shards = [Shard(0, a, min(a + size, stop)) for a in range(start, stop, size)]
+        parts = []
+        for r in execute(jobs_for(e, shards), jobs):
+            parts.append(r)
+            if on_games:
+                on_games(r.shard.games)
+        parts.sort(key=lambda r: r.shard.start)
+        games = pl.from_arrow(pa.concat_tables([r.games for r in parts]))
+        return outcomes(games, goal, e.variants[0])
+
+    return evaluate, check
+
+
+def check_range(lo: int, hi: int, where: str = "--range") -> None:
+    if not hi > lo or hi - lo > MAX_RANGE:
+        raise InputError([Problem(where, "", "", f"needs LOW:HIGH with LOW < HIGH and at most "
+                                  f"{MAX_RANGE:,} apart, got {lo}:{hi}")])

@@ -1,0 +1,492 @@
+"""Batch experiments: an experiment's variants split into shards, played in parallel.
+
+A shard is one variant and a fixed range of game indices (balance.running.store.Shard). Workers play
+shards and return their tables; only the parent writes files, so a Dask cluster needs no
+shared filesystem. Game seeds depend on the experiment seed and the game index alone
+(balance.running.seeds), so results never depend on the number of workers or the backend.
+
+Locally, joblib's loky backend runs the shards; with a scheduler address, joblib's dask
+backend runs the same shards on a dask.distributed cluster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import json
+import logging
+import os
+import sys
+import threading
+import time
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from balance.errors import InputError, Problem
+from balance.running import store
+from balance.running.experiment import Experiment, Variant
+from balance.running.store import Shard
+
+THREAD_VARS = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+               "MKL_NUM_THREADS")
+PACKAGES = ("gemrush-balance", "numba", "numpy", "polars", "pyarrow", "joblib", "dask",
+            "distributed")
+_CACHE_SIZE = 16  # prepared variants kept per worker thread
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to play one shard; small and picklable."""
+
+    experiment: str
+    seed: int
+    variant: Variant
+    shard: Shard
+    content_text: str | None = None  # a content file that is not shipped travels as text
+
+
+@dataclass
+class ShardResult:
+    shard: Shard
+    engine_version: str
+    games: object  # pyarrow.Table
+    rooms: object  # pyarrow.Table
+    source_hash: str = ""  # balance.running.provenance.source_hash() of the worker that played it
+
+
+# -- worker side --------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+def _limit_threads() -> None:
+    # One Numba/BLAS thread per worker process, set before the engine is first imported there
+    # (a Dask worker; loky workers get the same from joblib). A process that has already
+    # loaded Numba (the parent, playing in-process) is left alone.
+    if "numba" not in sys.modules:
+        for var in THREAD_VARS:
+            os.environ.setdefault(var, "1")
+
+
+def _content(job: Job):
+    """The job's content: a shipped name, or a Content parsed from the text the job carries.
+    Nothing is written to disk, so no file outside the run can stand in for it."""
+    if job.content_text is None:
+        return job.variant.content
+    import tomllib
+
+    from balance.games.gemrush.content import parse_content
+
+    return parse_content(tomllib.loads(job.content_text), job.variant.content)
+
+
+def _prepared(job: Job):
+    """(Setup, State) for the job's variant, cached per thread: each thread owns its State."""
+    from balance.games.gemrush.engine.state import new_state
+    from balance.games.gemrush.play import prepare
+
+    cache = getattr(_local, "setups", None)
+    if cache is None:
+        cache = _local.setups = OrderedDict()
+    v = job.variant
+    text_sha = (None if job.content_text is None
+                else hashlib.sha256(job.content_text.encode("utf-8")).hexdigest())
+    key = json.dumps([v.describe(), v.content, text_sha], sort_keys=True)
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    setup = prepare(v.edition, v.mode, v.players, v.seats[0] if v.seats else v.heuristic,
+                    v.target, v.exhaust, v.rules, _content(job), seats=v.seats, knobs=v.knobs)
+    cache[key] = (setup, new_state(setup.tables, setup.rules))
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+    return cache[key]
+
+
+def play_shard(job: Job) -> ShardResult:
+    """Play one shard; runs in a worker (or in-process with one job)."""
+    _limit_threads()
+    from balance.games.gemrush import records
+    from balance.games.gemrush.play import ENGINE_VERSION, play_batch
+    from balance.running.provenance import source_hash
+    from balance.running.seeds import game_seeds
+
+    setup, state = _prepared(job)
+    s = job.shard
+    seeds = game_seeds(job.seed, s.start, s.stop)
+    batch = play_batch(setup, seeds, state=state)
+    games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
+                                ENGINE_VERSION, source_hash(),
+                                [k.name for k in setup.content.skills])
+    rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
+    return ShardResult(s, ENGINE_VERSION, games, rooms, source_hash())
+
+
+# -- parent side --------------------------------------------------------------------------
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+JOBS_PER_CORE = 4  # each worker holds a compiled engine (~250 MB): more only thrash
+
+
+def check_jobs(jobs: int) -> None:
+    most = JOBS_PER_CORE * default_jobs()
+    if not 1 <= jobs <= most:
+        raise InputError([Problem("--jobs", "", "", f"must be from 1 to {most} "
+                                  f"({JOBS_PER_CORE} per core on this machine), got {jobs:,}")])
+
+
+def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
+    # A content that is not shipped as is (a designer's file, or patched) travels as the text
+    # read when the experiment was loaded: what the manifest's hashes describe.
+    for s in shards:
+        v = exp.variants[s.variant]
+        yield Job(exp.name, exp.seed, v, s, v.content_text)
+
+
+WORKER_WAIT_S = 30.0  # how long a cluster may take to show its first worker
+WORKERLESS_S = 60.0  # how long a run waits once every worker is gone before it gives up
+_cluster_lost = threading.Event()
+
+
+def _watch_workers(client, stop: threading.Event) -> None:
+    """Every Dask worker gone means a progress bar frozen for ever: after WORKERLESS_S with
+    none, close the client, which fails the pending shards (RunFailed says why)."""
+    since = None
+    while not stop.wait(min(5.0, WORKERLESS_S / 4)):
+        try:
+            n = len(client.scheduler_info().get("workers", {}))
+        except Exception:  # the scheduler itself is gone: the pending shards fail anyway
+            return
+        if n:
+            since = None
+            continue
+        since = since or time.monotonic()
+        if time.monotonic() - since >= WORKERLESS_S:
+            _cluster_lost.set()
+            client.close()
+            return
+
+
+@contextlib.contextmanager
+def connected(scheduler: str | None) -> Iterator[None]:
+    """Connect to a Dask scheduler for the duration (no-op without one); a clear error if it
+    cannot be reached or has no worker, and RunFailed if every worker goes away."""
+    if scheduler is None:
+        yield
+        return
+    from dask.distributed import Client
+
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
+                                  f"{scheduler} ({e})")]) from None
+    with client:
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        except (TimeoutError, OSError):
+            raise InputError([Problem("--scheduler", "", "", f"the Dask scheduler at "
+                                      f"{scheduler} has no workers (waited "
+                                      f"{WORKER_WAIT_S:.0f} s); start some with `dask "
+                                      "worker` (README, On a Dask cluster)")]) from None
+        _cluster_lost.clear()
+        stop = threading.Event()
+        watch = threading.Thread(target=_watch_workers, args=(client, stop), daemon=True)
+        watch.start()
+        try:
+            yield
+        finally:
+            stop.set()
+
+
+def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
+            warm: list[Job] | None = None) -> Iterator[ShardResult]:
+    """Play jobs, yielding results as shards finish (in any order). One job: in-process;
+    several: joblib's loky processes; a scheduler address: joblib's dask backend (connecting
+    to it here unless the caller already has, see `connected`). In a pool, one worker loads
+    the engine first (warm_shard, with a game of each of `warm`, by default the first job),
+    and the others then load it from Numba's cache."""
+    jobs = iter(jobs)
+    if scheduler is None and n_jobs == 1:
+        for job in jobs:
+            yield play_shard(job)
+        return
+    first = next(jobs, None)
+    if first is None:
+        return
+    import joblib
+
+    tasks = (joblib.delayed(play_shard)(job) for job in itertools.chain([first], jobs))
+    with contextlib.ExitStack() as stack:
+        if scheduler is not None:
+            from dask.distributed import default_client
+
+            try:
+                default_client()
+            except ValueError:
+                stack.enter_context(connected(scheduler))
+            stack.enter_context(joblib.parallel_config(backend="dask"))
+            n = -1  # every worker of the cluster
+        else:
+            stack.enter_context(joblib.parallel_config(backend="loky",
+                                                       inner_max_num_threads=1))
+            n = n_jobs
+        warmers = warm or [first]
+        joblib.Parallel(n_jobs=n, batch_size=1)([joblib.delayed(warm_shard)(*warmers)])
+        parallel = joblib.Parallel(n_jobs=n, return_as="generator_unordered", batch_size=1,
+                                   pre_dispatch="2*n_jobs")
+        # Stopped early (Ctrl-C, SIGTERM), joblib warns that the shards in flight were
+        # cancelled, or played and not used; the command's own message says what is kept,
+        # and a designer should not meet an unexplained warning.
+        stack.enter_context(warnings.catch_warnings())
+        warnings.filterwarnings("ignore", message=r".*(tasks which were still being processed"
+                                r"|tasks have been successfully executed +but not used)")
+        yield from parallel(tasks)
+
+
+def package_versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for name in PACKAGES:
+        with contextlib.suppress(PackageNotFoundError):
+            out[name] = version(name)
+    return out
+
+
+def manifest_for(exp: Experiment, games: int) -> dict:
+    from balance.games.gemrush.play import ENGINE_VERSION
+    from balance.running.provenance import source_hash, source_hashes
+
+    return {"experiment": exp.name, "description": exp.description, "file": exp.file,
+            "text": exp.text, "hash": exp.hash, "experiment_hash": exp.identity,
+            "engine_version": ENGINE_VERSION, "source_hash": source_hash(),
+            store.DIGESTS: "sha256",
+            "sources": source_hashes(),
+            "packages": package_versions(), "inputs": dict(exp.inputs), "seed": exp.seed,
+            "games_per_variant": games, "shard_size": exp.shard_size,
+            "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}
+
+
+def warm(exp: Experiment) -> None:
+    """Compile the engine, or load it from Numba's cache, in this process."""
+    from balance.games.gemrush.play import play_batch
+
+    play_batch(exp.variants[0].prepare(), [0])
+
+
+def warm_shard(*jobs: Job) -> str:
+    """A worker's first task: load (or compile) the engine and play one game of each job's
+    variant (warm_jobs: one for each set of players the run holds). Run alone before any
+    shard, so that one process fills Numba's cache and the others load it instead of all
+    compiling at once. The search-based reference player's kernels (balance/games/gemrush/engine/
+    rollout_nb.py) are compiled at its first decision, not with the game: warmed with greedy
+    alone, every worker compiled them in the middle of a shard, and loky, seeing a worker grow
+    by some 750 MB after its first task, took it for a memory leak, replaced it, and printed
+    "A worker stopped while some jobs were given to the executor". Returns the worker's
+    engine version."""
+    _limit_threads()
+    from balance.games.gemrush.play import ENGINE_VERSION, play_batch
+
+    for job in jobs:
+        setup, state = _prepared(job)
+        play_batch(setup, [0], state=state)
+    return ENGINE_VERSION
+
+
+def warm_jobs(exp: Experiment, shards: Iterable[Shard]) -> list[Job]:
+    """One job for each set of players among the shards' variants (the first shard of each),
+    in the order they come: warm_shard plays a game of each, so that every kernel a shard can
+    need is in Numba's cache before the pool plays."""
+    seen: dict[tuple, Job] = {}
+    for job in jobs_for(exp, shards):
+        v = job.variant
+        seen.setdefault(tuple(sorted(set(v.seats or (v.heuristic,)))), job)
+    return list(seen.values())
+
+
+class RunFailed(Exception):
+    """The run stopped without playing every shard: a worker died or the cluster went away.
+    Not bad input (exit 1, not 2); the finished shards are kept and a rerun resumes."""
+
+
+def _backend_failure(e: BaseException) -> tuple[str, BaseException] | None:
+    """What the machinery that runs the shards lost, as opposed to an error of the game code,
+    found in `e` or the failures it was raised from: ("worker", cause) for a dead worker (a
+    broken loky pool, a killed Dask worker), ("connection", cause) for a cancelled task or a
+    closed connection (a Dask scheduler gone). Judged by class, so that a new way to lose one
+    is caught by its base."""
+    import asyncio
+    from concurrent.futures import BrokenExecutor, CancelledError
+
+    worker: tuple[type, ...] = (BrokenExecutor,)
+    connection: tuple[type, ...] = (CancelledError, asyncio.CancelledError, ConnectionError)
+    if "distributed" in sys.modules:  # its failures exist only once a cluster was used
+        from distributed import KilledWorker
+        from distributed.comm import CommClosedError
+
+        worker += (KilledWorker,)
+        connection += (CommClosedError,)
+    seen: set[int] = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, worker):
+            return "worker", e
+        if isinstance(e, connection):
+            return "connection", e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
+
+
+class _LostConnectionLog(logging.Filter):
+    """Drops the tracebacks that distributed and tornado log, on their event loop, when the
+    scheduler's connection is lost or the client closes while reconnecting: the run names the
+    loss itself, once (_collect)."""
+
+    LOGGERS = ("distributed.client", "tornado.application")
+    GAVE_UP = "Failed to reconnect to scheduler"  # the client's own word for the loss
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        lost = _backend_failure(exc) if exc is not None else None
+        if lost is not None and lost[0] == "connection":
+            return False
+        return not str(record.msg).startswith(self.GAVE_UP)
+
+
+@contextlib.contextmanager
+def _quiet_connection_loss(scheduler: str | None) -> Iterator[None]:
+    loggers = [logging.getLogger(n) for n in _LostConnectionLog.LOGGERS] if scheduler else []
+    quiet = _LostConnectionLog()
+    for log in loggers:
+        log.addFilter(quiet)
+    try:
+        yield
+    finally:
+        for log in loggers:
+            log.removeFilter(quiet)
+
+
+def _close_client() -> None:
+    """Close the Dask client of a lost scheduler while its log is quiet: closing cancels its
+    attempts to reconnect, which distributed logs as a traceback."""
+    from distributed import default_client
+
+    with contextlib.suppress(Exception):  # already closed: the run has failed either way
+        default_client().close(timeout=5)
+
+
+def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None,
+             warm: list[Job] | None = None) -> Iterator[ShardResult]:
+    """execute(), with a lost worker or scheduler turned into RunFailed instead of a
+    traceback (_backend_failure); an error of the game code itself stays a traceback."""
+    with _quiet_connection_loss(scheduler):
+        try:
+            yield from execute(jobs, n_jobs, scheduler, warm)
+        except (InputError, KeyboardInterrupt):
+            raise
+        except Exception as e:
+            if _cluster_lost.is_set():
+                raise RunFailed(f"every Dask worker was gone for {WORKERLESS_S:.0f} s") \
+                    from None
+            lost = _backend_failure(e)
+            if lost is None:
+                raise
+            kind, cause = lost
+            first = str(cause).strip().splitlines()[0][:300] if str(cause).strip() else ""
+            what = f"{type(cause).__name__}: {first}" if first else type(cause).__name__
+            if kind == "connection" and scheduler is not None:
+                _close_client()
+                raise RunFailed(f"the connection to the Dask scheduler at {scheduler} was "
+                                f"lost ({what})") from None
+            raise RunFailed(f"a worker process died ({what})") from None
+
+
+@dataclass
+class RunReport:
+    run_dir: Path
+    shards: int  # in the plan
+    skipped: int  # already on disk
+    played: int  # shards played now
+    games: int  # games played now
+    seconds: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None = None,
+                   jobs: int | None = None, scheduler: str | None = None,
+                   on_start: Callable[[int, int], None] | None = None,
+                   on_shard: Callable[[int], None] | None = None) -> RunReport:
+    """Play every shard of the experiment not yet in out/<name>/, writing each as it finishes.
+
+    on_start(total_games, games_already_done) and on_shard(games) report progress. Safe to
+    interrupt at any point: finished shards stay, and the same call resumes.
+    """
+    from balance.games.gemrush.play import ENGINE_VERSION
+    from balance.running.experiment import check_game_count
+
+    games = exp.games if games is None else games
+    check_game_count(games, len(exp.variants), exp.shard_size, "--games", "")
+    jobs = default_jobs() if jobs is None else jobs
+    check_jobs(jobs)
+    run_dir = Path(out) / exp.name
+    wanted = manifest_for(exp, games)
+    # Everything that can be refused is checked before the folder is touched: its identity,
+    # then every finished shard, then the scheduler.
+    old = store.check_folder(run_dir, wanted)
+    if old is not None:
+        store.check_shards(run_dir, old)
+    with connected(scheduler), store.locked(run_dir):
+        manifest = store.open_run(run_dir, wanted)
+        shards = store.plan(len(exp.variants), games, exp.shard_size)
+        store.check_shards(run_dir, manifest)
+        store.tidy(run_dir)
+        done = store.done_shards(run_dir)
+        todo = [s for s in shards if s.name not in done]
+        if on_start:
+            on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
+        start = time.perf_counter()
+        played = n_games = 0
+        for r in _collect(jobs_for(exp, todo), jobs, scheduler, warm_jobs(exp, todo)):
+            if r.engine_version != ENGINE_VERSION or r.source_hash != manifest["source_hash"]:
+                raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
+                                          f"engine version {r.engine_version} with sources "
+                                          f"{r.source_hash}, this is {ENGINE_VERSION} with "
+                                          f"sources {manifest['source_hash']}: check out the "
+                                          "same commit everywhere")])
+            store.write_shard(run_dir, r.shard, r.games, r.rooms, store.shard_meta(manifest))
+            played += 1
+            n_games += r.shard.games
+            if on_shard:
+                on_shard(r.shard.games)
+        # A short last shard goes only now that the longer one holding its games is written.
+        store.tidy(run_dir)
+        if played != len(todo):
+            # A backend that loses a task without raising must not look like a finished run.
+            raise RunFailed(f"only {played} of the {len(todo)} shards to play came back; "
+                            "the others were lost with their worker")
+        return RunReport(run_dir, len(shards), len(shards) - len(todo), played, n_games,
+                         time.perf_counter() - start)
+
+
+def simulate_tables(exp: Experiment, jobs: int = 1):
+    """Play every shard in memory: (games, rooms) as polars DataFrames, in game order."""
+    import polars as pl
+    import pyarrow as pa
+
+    shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
+    results = sorted(execute(jobs_for(exp, shards), jobs, warm=warm_jobs(exp, shards)),
+                     key=lambda r: r.shard)
+    games = pl.from_arrow(pa.concat_tables([r.games for r in results]))
+    rooms = pl.from_arrow(pa.concat_tables([r.rooms for r in results]))
+    return games, rooms

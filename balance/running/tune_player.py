@@ -1,0 +1,192 @@
+"""Tune a player's knobs for a content and rule profile: CMA-ES (the `cma` package) over the
+knobs' declared ranges, every candidate played on the same game seeds (common random numbers),
+then the winner checked against the defaults on fresh seeds with a paired interval, so that
+a designer who changed the content can re-tune the baseline player and see what it gained.
+
+In Crisis the objective is the mean team score (played to exhaustion); in Rush, the win rate
+of seat 1 played by the tuned knobs against default greedy players in the other seats. Given
+several player counts, a candidate plays the same games at each, and the objective is the
+mean over the counts: one set of knobs for the box, not one that helps at 4 players and
+loses at 1."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+from balance import files
+from balance.errors import Problems
+from balance.games.gemrush.play import play_batch, prepare
+from balance.running.seeds import game_seeds
+from balance.textfile import read_toml
+
+
+@dataclass
+class Check:
+    """Tuned against default knobs at one player count, on the validation seeds."""
+    players: int
+    tuned: float
+    default: float
+    diff_low: float  # 95% paired interval of tuned - default
+    diff_high: float
+
+
+@dataclass
+class TuneResult:
+    player: str
+    knobs: dict[str, float]
+    defaults: dict[str, float]
+    objective: str
+    tuned: float  # on the validation seeds
+    default: float
+    tuned_on_tuning_seeds: float
+    default_on_tuning_seeds: float
+    diff_low: float  # 95% paired interval of tuned - default
+    diff_high: float
+    games: int  # per candidate and player count
+    validation_games: int
+    evaluations: int
+    players: tuple[int, ...] = ()
+    by_players: tuple[Check, ...] = ()  # one per count, in the order of `players`
+
+
+def _objective(setup, mode: str, seeds) -> np.ndarray:
+    """Per game: the team score (Crisis) or 1 when the candidate, the first player listed,
+    won (Rush; it sits in seat 1 unless the rules draw or name another first player)."""
+    from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE, R_WINNER
+
+    batch = play_batch(setup, seeds)
+    out = batch.out
+    if mode == "crisis":
+        return out[:, R_TEAM_SCORE].astype(float)
+    return (out[:, R_WINNER] == (-batch.first) % setup.rules.players).astype(float)
+
+
+def tune_player(name: str, edition: str | None, mode: str, players: int | list[int],
+                games: int, evaluations: int, seed: int = 0, content: str | None = None,
+                rules: dict | None = None, validation_games: int | None = None,
+                progress=None) -> TuneResult:
+    import cma
+
+    from heuristics.gemrush.registry import get_heuristic
+
+    counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
+    h = get_heuristic(name)
+    knobs = [k for k in h.knobs[: h.engine_knobs if h.engine_knobs is not None else None]]
+    probs = Problems("tune-player")
+    if not knobs:
+        probs.add("", "player", f"player {name!r} has no knobs to tune")
+    if not counts:
+        probs.add("", "players", "name at least one player count")
+    if mode == "rush" and any(n < 2 for n in counts):
+        probs.add("", "players", "Rush needs at least 2 players")
+    probs.raise_if_any()
+
+    def setup_for(n: int, values: dict | None):
+        knob_set = values if mode == "crisis" else None
+        seats = [name] + ["greedy"] * (n - 1) if mode == "rush" else None
+        s = prepare(edition, mode, n, name, exhaust=(mode == "crisis"), rules=rules,
+                    content=content, seats=seats, knobs=knob_set)
+        if mode == "rush" and values:
+            # Only seat 1 plays the candidate; the others keep greedy's defaults.
+            w = prepare(edition, mode, n, name, rules=rules, content=content,
+                        knobs=values).players.w
+            s.players.w[0, : w.shape[1]] = w[0]
+        return s
+
+    def score(values: dict | None, seeds) -> float:
+        """The objective: the mean over the player counts, each on the same seeds."""
+        return float(np.mean([_objective(setup_for(n, values), mode, seeds).mean()
+                              for n in counts]))
+
+    lo = np.array([k.lo for k in knobs])
+    hi = np.array([k.hi for k in knobs])
+
+    def decode(x) -> dict[str, float]:
+        v = lo + np.clip(x, 0, 1) * (hi - lo)
+        return {k.name: (float(round(val)) if k.integer else float(val))
+                for k, val in zip(knobs, v, strict=True)}
+
+    tune_seeds = game_seeds(seed, 0, games)
+    x0 = (np.array([k.default for k in knobs]) - lo) / np.where(hi > lo, hi - lo, 1)
+    es = cma.CMAEvolutionStrategy(list(x0), 0.2, {"bounds": [0, 1], "seed": seed % 2**31 + 1,
+                                                   "maxfevals": evaluations, "verbose": -9})
+    # The defaults are the first candidate: the tuned knobs never do worse on these seeds.
+    # (Exactly the defaults: decode(x0) can differ in the last bit, and so in a game.)
+    defaults = {k.name: float(k.default) for k in knobs}
+    best, done = defaults, 1
+    best_f = default_f = score(defaults, tune_seeds)
+    if progress:
+        progress(1)
+    while not es.stop() and done < evaluations:
+        xs = es.ask()
+        fs = []
+        for x in xs:
+            values = decode(x)
+            f = score(values, tune_seeds)
+            fs.append(-f)
+            done += 1
+            if f > best_f:
+                best, best_f = values, f
+            if progress:
+                progress(1)
+        es.tell(xs, fs)
+    tuned = best
+    n_val = validation_games or games
+    val_seeds = game_seeds(seed + 1, 0, n_val)  # fresh seeds: the tuning seeds flatter
+    checks, diffs = [], []
+    for n in counts:
+        a = _objective(setup_for(n, tuned), mode, val_seeds)
+        b = _objective(setup_for(n, None), mode, val_seeds)
+        ci = stats.ttest_1samp(a - b, 0.0).confidence_interval(0.95)
+        checks.append(Check(n, float(a.mean()), float(b.mean()), float(ci.low), float(ci.high)))
+        diffs.append(a - b)
+    # Overall: the mean over the counts of the per-game differences; the counts' games are
+    # independent, so the variances of their means add.
+    d = np.mean([x.mean() for x in diffs])
+    se = np.sqrt(sum(x.var(ddof=1) / len(x) for x in diffs)) / len(diffs)
+    dof = sum(len(x) - 1 for x in diffs)
+    half = float(stats.t.ppf(0.975, dof) * se) if np.isfinite(se) else float("nan")
+    tuned_v = float(np.mean([c.tuned for c in checks]))
+    default_v = float(np.mean([c.default for c in checks]))
+    if len(counts) == 1:
+        low, high = checks[0].diff_low, checks[0].diff_high
+    else:
+        low, high = float(d - half), float(d + half)
+    return TuneResult(name, tuned, defaults, "team score" if mode == "crisis"
+                      else "seat 1's win rate", tuned_v, default_v, best_f, default_f,
+                      low, high, games, n_val, done, tuple(counts), tuple(checks))
+
+
+def write_knobs(result: TuneResult, path: Path, how: str) -> None:
+    """The tuned knobs as a TOML file that `balance play --knobs` reads, at `path`, which
+    must not exist yet (files.write_new: InputError naming it if it does)."""
+    lines = [f"# Knobs of {result.player!r} tuned by `{how}`.",
+             f"# {result.objective}: {result.tuned:.3f} against {result.default:.3f} with the "
+             f"defaults on {result.validation_games} fresh games (paired 95% interval of the "
+             f"difference {result.diff_low:+.3f} to {result.diff_high:+.3f})"
+             + (f", the mean over {', '.join(map(str, result.players))} players." if
+                len(result.players) > 1 else "."),
+             f"player = {result.player!r}".replace("'", '"')]
+    if len(result.by_players) > 1:
+        lines[2:2] = [f"#   {c.players} players: {c.tuned:.3f} against {c.default:.3f} "
+                      f"({c.diff_low:+.3f} to {c.diff_high:+.3f})" for c in result.by_players]
+    lines += [f"{k} = {v!r}" for k, v in result.knobs.items()]  # repr: read back exactly
+    files.write_new(path, ("\n".join(lines) + "\n").encode("utf-8"), "--out")
+
+
+def read_knobs(path: str | Path) -> dict[str, float]:
+    """Knob values from a file written by `balance tune-player` (or by hand): NAME = VALUE
+    lines, with an optional `player` naming whose knobs they are."""
+    p = Path(path)
+    probs = Problems(str(p))
+    data = read_toml(p, "knob file")  # the one reader: a pipe or /dev/zero is refused
+    data.pop("player", None)
+    for k, v in data.items():
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            probs.add("", k, f"must be a number, got {v!r}")
+    probs.raise_if_any()
+    return {k: float(v) for k, v in data.items()}

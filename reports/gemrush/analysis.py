@@ -1,0 +1,133 @@
+"""Every analysis of a run at once, as the report uses them: `analyse(games, rooms, manifest)`.
+
+Each field is a polars table from one of the concept modules (crisis, rooms, burn, rush); see
+their docstrings for the columns. An analysis that has no games to work on is an empty table.
+None holds a row per game: the games are counted first (reports/tally.py), and every table
+and figure is made from the counts, so the report of ten million games fits in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from balance.errors import InputError
+from balance.games.gemrush.content import load_content
+from reports import frame, tally
+from reports.gemrush import burn, crisis, players, rooms, rush, skills
+
+
+@dataclass(frozen=True)
+class Analysis:
+    kinds: pl.DataFrame            # one row per kind of game, with its games (tally keys)
+    versions: list[str]            # engine versions of the games
+    manifest: dict
+    difficulties: pl.DataFrame     # variant, difficulty, target
+    named: pl.DataFrame            # setting, players, difficulty, target (Crisis)
+    curve: pl.DataFrame            # crisis.difficulty_curve
+    difficulty: pl.DataFrame       # crisis.difficulty_table
+    fixed: pl.DataFrame            # crisis.fixed_target_rates
+    targets: pl.DataFrame          # crisis.targets_for_win_rates
+    references: pl.DataFrame       # rooms.reference_targets
+    has_rooms: bool
+    room_value: pl.DataFrame       # rooms.room_value
+    room_ranking: pl.DataFrame     # rooms.room_ranking
+    deck_out_counts: pl.DataFrame  # burn.deck_out_counts (what the figure draws)
+    deck_out: pl.DataFrame
+    reshuffles: pl.DataFrame
+    slack_counts: pl.DataFrame     # burn.slack_counts
+    slack: pl.DataFrame
+    clock_end_counts: pl.DataFrame
+    clock_end: pl.DataFrame
+    rounds_counts: pl.DataFrame    # rush.rounds_counts
+    rounds: pl.DataFrame
+    turn_cap: pl.DataFrame
+    endings: pl.DataFrame          # rush.endings
+    player_keys: pl.DataFrame      # players.settings_by_player
+    player_curves: pl.DataFrame    # players.curves_by_player
+    player_targets: pl.DataFrame   # players.target_spread
+    seat_wins: pl.DataFrame
+    margin_counts: pl.DataFrame    # rush.margin_counts
+    score_margin: pl.DataFrame
+    skill_holders: pl.DataFrame = field(default_factory=pl.DataFrame)  # skills.holder_table
+
+    @property
+    def games(self) -> int:
+        return int(self.kinds["games"].sum()) if self.kinds.height else 0
+
+    def games_of(self, column: str) -> dict:
+        """Games per value of a key column (mode, variant, ...)."""
+        if self.kinds.height == 0:
+            return {}
+        return dict(self.kinds.group_by(column).agg(pl.col("games").sum()).rows())
+
+
+def analyse(games, room_table, manifest: dict | None,
+            levels: tuple[float, ...] | None = None) -> Analysis:
+    """Run every analysis; refuses tables that lack a column the analyses read. `games` and
+    `room_table` are DataFrames or balance.running.store ShardTables, read a piece at a time: the
+    games once to count them (reports/tally.py), then with the rooms for room value."""
+    manifest = manifest or {}
+    frame.check_columns(games, frame.REQUIRED_GAME_COLUMNS, "games table")
+    has_rooms = room_table is not None and room_table.height > 0
+    if has_rooms:
+        frame.check_columns(room_table, frame.REQUIRED_ROOM_COLUMNS, "rooms table")
+    t = tally.count(games, manifest)
+    kinds = t.kinds()
+    diffs = t.diffs
+    named = frame.named_difficulties(frame.crisis_games(kinds), diffs)
+    max_named = int(named["target"].max()) if named.height else None
+    curve = crisis.difficulty_curve(t, max_named)
+    if has_rooms:
+        value = rooms.room_value(games, room_table, diffs, tallies=t,
+                                 room_names=content_rooms(kinds, manifest))
+    else:
+        value = pl.DataFrame()
+    targets = crisis.targets_for_win_rates(curve, tuple(levels or crisis.LEVELS))
+    player_keys = players.settings_by_player(kinds.filter(pl.col("mode") == "crisis"))
+    slack_counts = burn.slack_counts(t)
+    return Analysis(
+        kinds=t.keys.select(*kinds.columns, "games"), versions=t.versions, manifest=manifest,
+        difficulties=diffs, named=named, curve=curve,
+        difficulty=crisis.difficulty_table(t, diffs, curve),
+        fixed=crisis.fixed_target_rates(t),
+        targets=targets, references=rooms.reference_targets(t, diffs),
+        has_rooms=has_rooms, room_value=value,
+        room_ranking=rooms.room_ranking(value) if has_rooms else pl.DataFrame(),
+        deck_out_counts=burn.deck_out_counts(t), deck_out=burn.deck_out(t),
+        reshuffles=burn.reshuffles(t),
+        slack_counts=slack_counts, slack=burn.slack_of(slack_counts),
+        clock_end_counts=burn.clock_end_counts(t), clock_end=burn.clock_end(t),
+        rounds_counts=rush.rounds_counts(t), rounds=rush.rounds(t),
+        turn_cap=rush.turn_cap(t), endings=rush.endings(t),
+        player_keys=player_keys,
+        player_curves=players.curves_by_player(curve, player_keys),
+        player_targets=players.target_spread(targets, player_keys),
+        seat_wins=rush.seat_wins(t),
+        margin_counts=rush.margin_counts(t), score_margin=rush.score_margin(t),
+        skill_holders=skills.holder_table(skills.holder_counts(games)),
+    )
+
+
+def content_rooms(games: pl.DataFrame, manifest: dict) -> pl.DataFrame:
+    """(setting, room) for every room of each setting's content file, so rooms never built
+    still show. Content the report cannot load (moved, renamed) adds nothing. `games` needs
+    only variant and setting (the kinds of a tally will do)."""
+    rows = set()
+    loaded: dict[str, list[str]] = {}
+    content_of = {int(v["variant"]): v.get("content") for v in manifest.get("variants", [])
+                  if "variant" in v}
+    for variant, setting in (games.select("variant", "setting").unique().sort("variant")
+                             .rows()):
+        name = content_of.get(int(variant))
+        if not name:
+            continue
+        if name not in loaded:
+            try:
+                loaded[name] = [r.name for r in load_content(name).rooms]
+            except InputError:
+                loaded[name] = []
+        rows.update((setting, room) for room in loaded[name])
+    return pl.DataFrame(sorted(rows), schema={"setting": pl.Utf8, "room": pl.Utf8},
+                        orient="row")
