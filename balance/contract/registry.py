@@ -1,0 +1,58 @@
+"""The games, by name: the only list of them.
+
+Each entry names where the game's declaration lives (balance/contract/game.py); it is imported
+when the game is first asked for, so that listing the games compiles nothing. A test or a
+notebook may add a game of its own with `register` (tests/games/dice/ does, to prove the
+contract without any real game).
+"""
+
+from __future__ import annotations
+
+from balance.contract.game import Game, resolve
+from balance.errors import InputError, Problem
+
+DEFAULT = "gemrush"  # the game of an experiment file without `game = ...`
+
+_DECLARED: dict[str, str] = {
+    "gemrush": "balance.games.gemrush.game:GAME",
+}
+_LOADED: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game declared outside this list (a test's, a notebook's)."""
+    if not game.name.isidentifier() or game.name != game.name.lower():
+        raise ValueError(f"a game's name is a lower-case identifier, got {game.name!r}")
+    _LOADED[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Forget a game added by `register` (the games declared here stay)."""
+    if name not in _DECLARED:
+        _LOADED.pop(name, None)
+
+
+def names() -> list[str]:
+    return sorted({*_DECLARED, *_LOADED})
+
+
+def get(name: str | None = None, file: str = "", where: str = "experiment", field: str = "game"
+        ) -> Game:
+    """The game of that name; an unknown name is one message naming the known games."""
+    name = DEFAULT if name is None else name
+    if name in _LOADED:
+        return _LOADED[name]
+    if not isinstance(name, str) or name not in _DECLARED:
+        raise InputError([Problem(file, where, field,
+                                  f"no such game {name!r} (known: {', '.join(names())})")])
+    game = resolve(_DECLARED[name])
+    if not isinstance(game, Game) or game.name != name:
+        raise TypeError(f"{_DECLARED[name]} is not the Game named {name!r}")
+    _LOADED[name] = game
+    return game
+
+
+def games() -> list[Game]:
+    """Every game, in name order."""
+    return [get(n) for n in names()]
