@@ -2,10 +2,10 @@
 
 Numba checks only a function's own file before it loads the function from its cache, yet a
 kernel pastes in the kernels it calls, from other files, and bakes in as constants the numbers
-it reads from other modules (an opcode of skill.py, a code of tables.py). So what compiled code
-depends on is its module and every module that module imports, and theirs, to the end: the
-import closure. The imports are read from each file with `ast`, never by importing it, since
-jit.py asks before Numba is configured.
+it reads from other modules (a game's opcodes and codes, defined beside its engine). So what
+compiled code depends on is its module and every module that module imports, and theirs, to
+the end: the import closure. The imports are read from each file with `ast`, never by
+importing it, since jit.py asks before Numba is configured.
 
 The imports that count are those that run when the module is imported (at its top, or in a
 block or class body there, `if TYPE_CHECKING:` too): compiled code can only call or read the
