@@ -65,6 +65,10 @@ GAME = Game(
     end_reasons=END_NAMES,
     experiment_keys=("edition", "content", "mode", "target", "exhaust", "difficulties",
                      "ablate", "each_skill", "control", "patches"),
+    # The engine's game loops, the players (the reference's search driver is Python) and the
+    # Python that turns a variant into the engine's arrays.
     kernel_modules=("balance.games.gemrush.engine.game_nb",
-                    "balance.games.gemrush.engine.rollout_nb"),
+                    "balance.games.gemrush.engine.rollout_nb",
+                    "heuristics.gemrush.registry",
+                    "balance.games.gemrush.play"),
 )
