@@ -30,6 +30,7 @@ import threading
 import time
 from pathlib import Path
 
+from balance.contract import registry
 from balance.errors import InputError
 
 
@@ -91,7 +92,9 @@ def in_child(target: str, *args, stall_s: float = STALL_S):
     seconds. Another failure there (a bug) is a RuntimeError carrying its traceback."""
     env = dict(os.environ)
     env.setdefault("OPENBLAS_NUM_THREADS", "1")  # see the module's docstring
-    request = pickle.dumps((target, args))
+    # The games registered in this process only (a test's) go with the request: the child
+    # reads a run of them as this process would.
+    request = pickle.dumps((target, args, registry.added()))
     with subprocess.Popen([sys.executable, "-c", CHILD, ROOT], stdin=subprocess.PIPE,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
         try:
@@ -173,7 +176,9 @@ def child_main() -> None:
     """The child's side of in_child: the request on stdin, the pickled reply on stdout."""
     reply_to = sys.stdout.buffer
     sys.stdout = sys.stderr  # what the work prints is never taken for the reply
-    target, args = pickle.loads(sys.stdin.buffer.read())
+    target, args, games = pickle.loads(sys.stdin.buffer.read())
+    for game in games:
+        registry.register(game)
     module, name = target.split(":")
     with signals():
         try:

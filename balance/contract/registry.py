@@ -33,6 +33,12 @@ def unregister(name: str) -> None:
         _LOADED.pop(name, None)
 
 
+def added() -> list[Game]:
+    """The games added by `register`, not declared here: what a child process must be given
+    to read their runs."""
+    return [g for name, g in _LOADED.items() if name not in _DECLARED]
+
+
 def names() -> list[str]:
     return sorted({*_DECLARED, *_LOADED})
 

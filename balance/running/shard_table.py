@@ -1,4 +1,4 @@
-"""A table read shard file by shard file (balance.running.store.read_run with lazy_rooms or
+"""A table read shard file by shard file (balance.running.store.read_run with lazy_tables or
 lazy_games).
 
 Iterating a ShardTable yields one polars DataFrame per file, each holding whole games, so that

@@ -40,7 +40,7 @@ def play(label: str, edition: str | None, players: int, heuristic: str, games: i
     from balance.games.gemrush.play import play_batch, prepare
     from heuristics.gemrush.registry import get_heuristic
 
-    s = prepare(edition, "crisis", players, heuristic, None, True, rules or {},
+    s = prepare(edition, "crisis", players, heuristic, exhaust=True, rules=rules or {},
                 content=content, knobs=knobs or {})
     st = new_state(s.tables, s.rules)
     # A compiled player plays ~5,000 games a second: chunks of 500 keep the per-call cost out
