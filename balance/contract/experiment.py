@@ -146,7 +146,7 @@ class ExperimentInput:
 
     def unknown_key(self, key: str, forms: tuple[str, ...] = ()) -> None:
         """A [grid] key that is nobody's: the message lists every key the grid takes, the
-        game's own `forms` (e.g. "target") among them."""
+        game's own `forms` (the keys it reads itself) among them."""
         allowed = ", ".join([*VARIANT_KEYS, KNOB_PREFIX + "<name>", *forms])
         self.probs.add("[grid]", key, f"unknown key (allowed: {allowed}, any rule field: "
                        f"{self.game.rule_keys_text()})")
@@ -203,7 +203,7 @@ class ExperimentInput:
 class BenchCase:
     """The case `balance bench` times for a game (its `bench` hook returns one)."""
 
-    title: str  # e.g. "2nd-edition ..., 4 players, greedy, to exhaustion"
+    title: str  # what it plays, in a few words: rules, players, the player
     experiment: dict  # an [experiment] table of one variant, without name, games and seed
     # () -> play(seeds): a function that plays one game per seed of that variant in this
     # process, as fast as the engine goes (no tables); compiling it is part of the call.

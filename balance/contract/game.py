@@ -95,7 +95,7 @@ class Measure:
     column: str
     help: str = ""
     # Where a game's value is more than its column's (a share of the games one seat won,
-    # rounds from turns, a win at another target than the variant's): "module:function",
+    # rounds from turns, a win at another goal than the variant's own): "module:function",
     # (games: polars DataFrame, variant: dict as the manifest records it, goal) -> a numpy
     # array of one float per game. `goal` has .at (what the goal's name adds, e.g. a seat)
     # and .text; a goal the variant cannot measure raises InputError naming "--goal".
@@ -176,7 +176,7 @@ class Game:
     play: str = ""  # (Job) -> dict[table name, pyarrow.Table]: one shard of games
     players: str = ""  # () -> dict[name, player]: the game's player registry
     # (name) -> (measure, at) or None: a `balance tune --goal` name that is not a measure's
-    # (Gem Rush: a difficulty's name, points, seat<k>)
+    # (a named level of a measure, or one seat's: seat<k>)
     goals: str = ""
     bench: str = ""  # () -> balance.contract.experiment.BenchCase: what `balance bench` times
     sections: str = ""  # (RunData) -> list[Section]: the game's report sections

@@ -11,7 +11,9 @@ from __future__ import annotations
 from balance.contract.game import Game, resolve
 from balance.errors import InputError, Problem
 
-DEFAULT = "gemrush"  # the game of an experiment file without `game = ...`
+# The game of an experiment file without `game = ...`, and of a run whose manifest names none
+# (every file and run written before there were several games).
+DEFAULT = "gemrush"
 
 _DECLARED: dict[str, str] = {
     "gemrush": "balance.games.gemrush.game:GAME",

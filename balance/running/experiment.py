@@ -2,10 +2,11 @@
 
 ```toml
 [experiment]
-name = "crisis-difficulty"     # names the run folder: runs/<name>/
+name = "first-player"          # names the run folder: runs/<name>/
 description = "..."
-game = "gemrush"               # optional: the game (`balance games` lists them)
-heuristic = "greedy"           # optional: the player of every seat (or seats = [...])
+game = "<game>"                # optional: the game (`balance games` lists them); absent, the
+                               # registry's default game
+heuristic = "<player>"         # optional: the player of every seat (or seats = [...])
 games = 100000                 # per variant
 seed = 1
 players = 4                    # fixed here, or swept in [grid]
@@ -13,14 +14,14 @@ shard_size = 5000              # optional: games per shard file
 baseline = 0                   # optional: the variant `balance compare` compares with
 # ... and the game's own keys (Game.experiment_keys)
 
-[rules]                        # optional: settings applied to every variant
+[rules]                        # optional: the game's settings, for every variant
 hand_limit = 5
 
 [knobs]                        # optional: players' knobs, NAME = number
 
 [grid]                         # optional: each key a list; the variants are the cross product
 players = [1, 2, 3]
-"crisis_targets.Master" = [70, 75]
+"knob.draw_value" = [0.5, 1.0]
 ```
 
 This module reads the neutral keys, checks the rule settings against the game's declared
@@ -127,7 +128,7 @@ class Experiment:
 
 
 def resolve_experiment_path(name_or_path: str | Path) -> Path:
-    """A path, or the name of a file in experiments/ (`crisis-difficulty`)."""
+    """A path, or the name of a file in experiments/ or experiments/<game>/ (`players`)."""
     p = Path(name_or_path)
     if _exists(p) or p.suffix == ".toml":
         return p

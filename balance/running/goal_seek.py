@@ -3,8 +3,8 @@ that value (`balance tune`).
 
 A goal names one of the game's measures (balance/contract/game.py, Game.measures) and the
 value it should take: `score=40` a mean, `win=50%` a rate (a percentage). The game may read
-other names as a measure with an argument (its `goals` hook: Gem Rush reads `seat1=19%` as a
-seat's share of the wins, `Journeyman=50%` as the win rate at a named target).
+other names as a measure with an argument (its `goals` hook: `seat1=19%` as one seat's share
+of the wins, a named level of a measure).
 
 The outcome is taken to move one way with the lever (more cost, fewer wins). Every value is
 played on the same games 0..n-1 (common seeds), so two values differ by the lever alone:
@@ -17,7 +17,7 @@ played on the same games 0..n-1 (common seeds), so two values differ by the leve
    the crossing from where the outcome's interval bands cross the goal (`band_crossings`,
    inverting the test at each value played).
 
-A report that reads such an answer off a curve of every lever value (Gem Rush's targets for
+A report that reads such an answer off a curve of every lever value (the lever's value for
 chosen win rates) uses the same three functions: on the same games the report and
 `balance tune` print the same value.
 """
@@ -206,7 +206,7 @@ def seek(evaluate: Evaluate, lo: int, hi: int, goal: Goal, lever: str = "lever",
         n = min(most, 2 * n)
     result.crossing = interpolate(a, est(a), b, est(b), goal.value)
     # The interval is read between neighbouring values played on the bracket's n games, as
-    # the report reads it off a curve of every target: play outwards from the bracket until
+    # a report reads it off a curve of every value: play outwards from the bracket until
     # each band has crossed the goal (or the range ends).
     block = _band_block(play, a, b, n, goal, sign, lo, hi)
     rows = [points[v].estimate(goal.binary) for v in block]
@@ -242,8 +242,8 @@ def interpolate(a: int, ea: float, b: int, eb: float, goal: float) -> float:
 
 def nearest(values: list[int], estimates: list[float], goal: float) -> int:
     """The value whose outcome is closest to the goal; of two as close, one whose outcome is
-    at least the goal, the largest such (a flat stretch of a difficulty curve, where no game
-    ended on the targets between, names its hardest target)."""
+    at least the goal, the largest such (a flat stretch of a curve, where no game ended on
+    the values between, names its largest value)."""
     gaps = [abs(e - goal) for e in estimates]
     best = min(gaps)
     tied = [i for i, g in enumerate(gaps) if math.isclose(g, best, rel_tol=1e-9, abs_tol=1e-12)]
@@ -278,9 +278,9 @@ def band_crossings(values: list[int], rows: list[tuple[float, float, float]], go
 
 def lever_data(data: dict, lever: str, value: int, game: Game) -> dict:
     """The experiment's parsed file with the lever set to `value`: a number in one of the
-    game's own tables (TABLE.NAME.FIELD, e.g. Gem Rush's patch discount.door_cost), a variant
-    key in [experiment] (players, or one of the game's experiment keys), a player's knob
-    (knob.NAME) in [knobs], anything else a rule setting in [rules]."""
+    game's own tables (an entry's field, NAME.FIELD, in one of Game.experiment_tables), a
+    variant key in [experiment] (players, or one of the game's experiment keys), a player's
+    knob (knob.NAME) in [knobs], anything else a rule setting in [rules]."""
     out = copy.deepcopy(data)
     name, _, fld = lever.partition(".")
     own = [t for t in game.experiment_tables

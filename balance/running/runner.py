@@ -253,7 +253,7 @@ def warm_shard(*jobs: Job) -> str:
     variant (warm_jobs: one for each set of players the run holds). Run alone before any
     shard, so that one process fills Numba's cache and the others load it instead of all
     compiling at once. A player's kernels may be compiled at its first decision, not with
-    the game (Gem Rush's search-based reference player's are): warmed with another player
+    the game (a search player's are): warmed with another player
     alone, every worker compiled them in the middle of a shard, and loky, seeing a worker grow
     by some 750 MB after its first task, took it for a memory leak, replaced it, and printed
     "A worker stopped while some jobs were given to the executor". Returns the worker's

@@ -77,7 +77,7 @@ SHARD_RE = re.compile(r"^v(\d{5})-g(\d{12})-(\d{12})$")
 # The largest files a run folder can hold. A manifest carries the experiment file's text and
 # each variant's description; a patched variant carries its content file's text too (the
 # shipped box is 40 KB). A shard's bytes grow with its games: 40 to 80 bytes a game today,
-# and a game of the longest Rush allowed stays far within GAME_BYTES.
+# and the longest game a game's rules allow stays far within GAME_BYTES.
 VARIANT_BYTES = 64 * 2**10
 MANIFEST_LIMIT = 64 * files.MiB + MAX_VARIANTS * VARIANT_BYTES
 GAME_BYTES = 64 * 2**10
