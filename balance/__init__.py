@@ -1,4 +1,4 @@
-"""Gem Rush balance toolkit.
+"""Balance toolkit for board games; Gem Rush is its first game.
 
 From a notebook:
     from balance.games.gemrush.play import prepare, play_batch, play_traced
@@ -26,7 +26,7 @@ def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games:
     # lazy: `import balance` (which every balance.x import runs) stays light; the runner
     # brings polars, joblib and the engine
     from balance.errors import InputError, Problem
-    from balance.running.experiment import simulation
+    from balance.games.gemrush.experiment import simulation
     from balance.running.runner import check_jobs, default_jobs, simulate_tables
 
     exp = simulation(edition, mode, players, games, seed, heuristic, target, exhaust, rules,
@@ -41,4 +41,4 @@ def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games:
     except InputError as e:
         raise InputError([Problem("balance.simulate", "", "jobs", p.message)
                           for p in e.problems]) from None
-    return simulate_tables(exp, jobs)[0]
+    return simulate_tables(exp, jobs)["games"]

@@ -1,6 +1,6 @@
 """Input errors that a designer can act on.
 
-Every problem names the file, the thing inside it (a room, a card, a rule), the field and what
+Every problem names the file, the thing inside it (a card, a tile, a rule), the field and what
 is wrong. Loaders collect all problems before raising, so one run shows every mistake at once.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Problem:
     file: str
-    where: str  # e.g. 'room "Fire Ruby Vein"', 'card #3', 'rules'
+    where: str  # e.g. 'card "Fire Ruby"', 'card #3', 'rules'
     field: str  # e.g. 'east.cost', 'copies'
     message: str
 
@@ -37,9 +37,9 @@ class InputError(Exception):
 
 def grouped(problems: list[Problem]) -> list[Problem]:
     """One problem per file, field and message: a mistake repeated in many places (one patch
-    that breaks every door it selects, in every variant) is one line naming the first place
+    that breaks every card it selects, in every variant) is one line naming the first place
     and how many more, not hundreds. Places are grouped only when they are of one kind (the
-    same first word: `room`, `variant`, ...), so that "and 51 more" says what they are."""
+    same first word: `card`, `variant`, ...), so that "and 51 more" says what they are."""
     groups: dict[tuple, dict[str, int]] = {}
     for p in problems:
         m = _MORE.fullmatch(p.where)  # grouped before: count its places too

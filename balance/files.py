@@ -9,7 +9,7 @@ file.
 Writing: nothing is written through a symbolic link. A run folder handed over by someone else
 may hold a `.lock`, `figures/` or `games/` that points outside it; following one would
 truncate, overwrite or delete files the user never named. New files get a unique temporary
-name created exclusively, are written whole, then renamed over the target (a rename replaces
+name created exclusively, are written whole, then renamed over the destination (a rename replaces
 a link, never what it points to). A failed write leaves no temporary file.
 """
 

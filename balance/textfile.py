@@ -10,7 +10,7 @@ from pathlib import Path
 from balance.errors import InputError, Problem
 from balance.files import read_bytes
 
-MAX_BYTES = 5 * 2**20  # the shipped 2nd-edition content is 40 KB
+MAX_BYTES = 5 * 2**20  # the largest shipped content file is 40 KB
 MAX_ECHO = 120  # characters of a bad value quoted back in a message
 
 

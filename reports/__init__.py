@@ -19,7 +19,7 @@ From a notebook (polars in, polars out; nothing here needs matplotlib):
 Every function above also takes the run's counts instead of its games, which is how the
 report reads a run of any size (a shard at a time, one row per game never held):
 
-    run = read_run("runs/big", lazy_games=True, lazy_rooms=True)  # tables as ShardTables
+    run = read_run("runs/big", lazy_games=True, lazy_tables=True)  # tables as ShardTables
     counted = tally.count(run.games, run.manifest)                  # reports/tally.py
     crisis.difficulty_curve(counted), burn.deck_out(counted), rush.rounds(counted)
     rooms.room_value(run.games, run.rooms, counted.diffs, tallies=counted)

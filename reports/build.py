@@ -130,7 +130,7 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     from balance.running.store import read_run  # the runner's reader; imported only when needed
 
     # The games and rooms are counted shard by shard, never held whole (README, Scale).
-    runs = [read_run(d, lazy_rooms=True, lazy_games=True, compact=True) for d in dirs]
+    runs = [read_run(d, lazy_tables=True, lazy_games=True, compact=True) for d in dirs]
     data = combined(runs, dirs, merge)
     if out is None:
         out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"

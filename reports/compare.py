@@ -125,7 +125,7 @@ def load(run_dir: str | Path):
 
     manifest = read_manifest(run_dir)
     cols = CRISIS_COLUMNS if mode_of(manifest) == "crisis" else RUSH_COLUMNS
-    run = read_run(run_dir, lazy_rooms=True, columns=list(cols))
+    run = read_run(run_dir, lazy_tables=True, columns=list(cols))
     return run.games, run.manifest, run.missing
 
 

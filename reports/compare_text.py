@@ -17,7 +17,7 @@ import textwrap
 
 import polars as pl
 
-from balance.running.experiment import CONTROL
+from balance.contract.experiment import CONTROL
 from balance.stats.paired import MIN_PAIRS, TOO_FEW, too_few
 from reports import text
 from reports.compare import MEAN, MEDIAN, RATE, Comparison

@@ -1,9 +1,11 @@
-"""Shared fixtures: a small valid content file, a TOML writer and a CLI runner."""
+"""Shared fixtures: a small valid content file, a TOML writer and a CLI runner. The toy dice
+race (tests/games/dice/) is registered as a game for the whole suite."""
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +14,14 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli.app import app
+from balance.contract import registry
+from tests.games.dice.game import GAME as DICE
+
+registry.register(DICE)
+# `balance` in a new process, with the dice race registered as in this one.
+CLI = [sys.executable, "-c", "from balance.contract import registry; "
+       "from tests.games.dice.game import GAME; registry.register(GAME); "
+       "from balance.cli.app import app; app()"]
 
 # A small but complete 2nd-edition content file: two standard gems and the wild Diamond Dust,
 # a single, a double and a lone Diamond Dust card, two action rooms and a straight tunnel.

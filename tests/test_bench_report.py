@@ -20,8 +20,8 @@ def test_bench_report_at_tiny_sizes(tmp_path, cli):
     assert sorted(rows) == [2000, 4000], r.stdout
     for seconds, peak in rows.values():
         assert seconds > 0 and peak > 0
-    base = store.read_run(folder / "base" / "simulate")
-    big = store.read_run(folder / "x4000" / "simulate")
+    base = store.read_run(folder / "base" / "bench")
+    big = store.read_run(folder / "x4000" / "bench")
     assert base.complete and base.games.height == 2000
     assert big.complete and big.games["game"].to_list() == list(range(4000))
     for n in (2000, 4000):

@@ -193,9 +193,10 @@ def test_a_room_a_patch_adds_is_ablated(tmp_path):
              '"wall", south = "door", west = "wall" }\n')
     exp_ = load_experiment(_ablation(tmp_path, added))
     assert [v.swept["ablate"] for v in exp_.variants][-1] == "New Room"
-    last = tomllib.loads(exp_.variants[-1].content_text)
+    last = tomllib.loads(exp_.variants[-1].carry["content_text"])
     assert "New Room" not in [r["name"] for r in last["rooms"]]
-    assert "New Room" in [r["name"] for r in tomllib.loads(exp_.variants[0].content_text)["rooms"]]
+    first = tomllib.loads(exp_.variants[0].carry["content_text"])
+    assert "New Room" in [r["name"] for r in first["rooms"]]
 
 
 # -- item 18: the Python API raises the toolkit's InputError, in the CLI's words -----------

@@ -321,7 +321,7 @@ def test_a_report_reading_a_run_that_a_resume_extends_meanwhile(tmp_path):
     resume had replaced it by the longer one. Its games are read from the longer one."""
     exp, run = _short_run(tmp_path)
     want = store.read_run(run)
-    lazy = store.read_run(run, lazy_rooms=True, lazy_games=True)
+    lazy = store.read_run(run, lazy_tables=True, lazy_games=True)
     run_experiment(exp, tmp_path / "runs", games=10, jobs=1)
     assert SHORT not in _names(run)
     assert pl.concat(list(lazy.games)).equals(want.games)

@@ -6,8 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.contract import registry
 from balance.errors import InputError
-from balance.running.goal_seek import parse_goal, seek
+from balance.running.goal_seek import outcomes, parse_goal, seek
+from tests.games.dice.game import GAME as DICE
+
+GEMRUSH = registry.get("gemrush")
 
 
 def _synthetic(crossing: float, scale: float, rising: bool):
@@ -25,7 +29,7 @@ def _synthetic(crossing: float, scale: float, rising: bool):
 
 @pytest.mark.parametrize("rising", [True, False])
 def test_seek_finds_a_known_crossing(rising):
-    goal = parse_goal("win=50%")
+    goal = parse_goal("first=50%", DICE)
     r = seek(_synthetic(37.3, 3.0, rising), 0, 100, goal, "x", first=400, most=50_000)
     assert r.reached and r.sure
     assert r.closest == 37
@@ -35,7 +39,7 @@ def test_seek_finds_a_known_crossing(rising):
 
 
 def test_seek_says_when_the_goal_is_out_of_range():
-    goal = parse_goal("win=50%")
+    goal = parse_goal("first=50%", DICE)
     r = seek(_synthetic(120, 30.0, True), 0, 100, goal, "x")
     assert not r.reached and r.crossing is None
     assert r.closest == 100
@@ -48,7 +52,7 @@ def test_seek_on_a_mean_goal():
     def evaluate(v, start, stop):
         return v / 2 + noise[start:stop]
 
-    r = seek(evaluate, 0, 100, parse_goal("score=20"), "x", first=200, most=20_000)
+    r = seek(evaluate, 0, 100, parse_goal("score=20", DICE), "x", first=200, most=20_000)
     # Every value shares the same noise (common seeds), so the whole curve sits a little off
     # (here by 0.15, a 1-in-20 draw): the crossing is near 40, not exactly at it.
     assert r.reached and r.sure and r.closest in (40, 41)
@@ -59,7 +63,20 @@ def test_seek_on_a_mean_goal():
                                   "Journeyman=100%", "score=40%", "=3", "score=nan"])
 def test_bad_goals_are_refused(text):
     with pytest.raises(InputError, match="--goal"):
-        parse_goal(text)
+        parse_goal(text, GEMRUSH)
+
+
+def test_a_goal_names_a_measure_of_the_game():
+    g = parse_goal("turns=12", DICE)
+    assert (g.measure, g.at, g.value, g.binary) == ("turns", None, 12.0, False)
+    with pytest.raises(InputError, match="'rounds=12' is not a goal: write MEASURE=VALUE, a "
+                       "rate as a percentage \\(first=50%, score=X, turns=X\\)"):
+        parse_goal("rounds=12", DICE)  # a measure of Gem Rush's, not of the dice race's
+    import polars as pl
+
+    games = pl.DataFrame({"first_won": [True, None, False], "turns": [3, 4, 5]})
+    assert outcomes(games, parse_goal("first=40%", DICE), {}, DICE).tolist() == [1, 0, 0]
+    assert outcomes(games, g, {}, DICE).tolist() == [3, 4, 5]
 
 
 def test_tune_finds_the_median_score_as_the_coin_flip_target(tmp_path, cli):
@@ -85,7 +102,7 @@ exhaust = true
     from balance.running.experiment import load_experiment
     from balance.running.runner import simulate_tables
 
-    games, _ = simulate_tables(load_experiment(exp))
+    games = simulate_tables(load_experiment(exp))["games"]
     scores = np.sort(games["score"].to_numpy())
     # the whole target whose win rate (share of games scoring at least it) is nearest 50%
     # on these games (the first 600 of those tune played)
@@ -121,24 +138,22 @@ exhaust = true
 
 
 def test_a_seat_goal_is_the_seats_share_of_the_wins():
-    g = parse_goal("seat1=19%")
+    g = parse_goal("seat1=19%", GEMRUSH)
     assert (g.measure, g.at, g.value, g.binary) == ("seat", 1, 0.19, True)
     import polars as pl
 
-    from balance.running.goal_seek import outcomes
-
-    class V:
-        mode, players = "rush", 3
-
+    v = {"mode": "rush", "players": 3}  # the variant, as the manifest describes it
     games = pl.DataFrame({"winner": [1, 2, -1, 1, 3]}, schema={"winner": pl.Int8})  # seats from 1
-    assert outcomes(games, parse_goal("seat1=30%"), V).tolist() == [1, 0, 0, 1, 0]
-    assert outcomes(games, parse_goal("seat3=30%"), V).tolist() == [0, 0, 0, 0, 1]
+    assert outcomes(games, parse_goal("seat1=30%", GEMRUSH), v, GEMRUSH).tolist() == \
+        [1, 0, 0, 1, 0]
+    assert outcomes(games, parse_goal("seat3=30%", GEMRUSH), v, GEMRUSH).tolist() == \
+        [0, 0, 0, 0, 1]
 
 
 @pytest.mark.parametrize("text", ["seat0=10%", "seat1=19"])
 def test_bad_seat_goals_are_refused(text):
     with pytest.raises(InputError, match="--goal"):
-        parse_goal(text)
+        parse_goal(text, GEMRUSH)
 
 
 RUSH3 = """\

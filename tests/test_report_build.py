@@ -148,7 +148,7 @@ def test_missing_column_is_an_input_error(tmp_path):
 def _install_store(monkeypatch, make_run, missing=()):
     """balance.running.store as the runner provides it (read_run, read_manifest), over the run
     make_run() builds; `missing` names unplayed shards."""
-    def read_run(run_dir, lazy_rooms=False, compact=False, lazy_games=False, columns=None):
+    def read_run(run_dir, lazy_tables=False, compact=False, lazy_games=False, columns=None):
         run = make_run()
         run.missing = list(missing)
         if columns is not None:

@@ -46,7 +46,7 @@ def _value(games, room_table, manifest):
 
 def test_room_value_by_shards_equals_the_whole_table(run_dir):
     whole = store.read_run(run_dir)
-    pieces = store.read_run(run_dir, lazy_rooms=True)
+    pieces = store.read_run(run_dir, lazy_tables=True)
     assert isinstance(pieces.rooms, store.ShardTable) and len(pieces.rooms) == 6
     assert pieces.rooms.height == whole.rooms.height
     a = _value(whole.games, whole.rooms, whole.manifest)
@@ -113,7 +113,7 @@ def shutil_copy_variant(src, dest, variant: int) -> None:
     import shutil
 
     m = store.read_manifest(src)
-    for sub in (store.GAMES, store.ROOMS):
+    for sub in (store.GAMES, "rooms"):
         (dest / sub).mkdir(parents=True)
         for f in (src / sub).glob(f"v{variant:05d}-*.parquet"):
             shutil.copy(f, dest / sub / f.name)
@@ -131,7 +131,7 @@ def test_rooms_shards_of_int16_counts_read_with_the_new_ones(run_dir, tmp_path):
 
     copy = tmp_path / "scale"
     shutil.copytree(run_dir, copy)
-    old = sorted((copy / store.ROOMS).glob("*.parquet"))[0]
+    old = sorted((copy / "rooms").glob("*.parquet"))[0]
     t = pq.read_table(old)
     assert t.schema.field("uses").type == pa.int32()
     for name in ("uses", "gained"):
@@ -141,7 +141,7 @@ def test_rooms_shards_of_int16_counts_read_with_the_new_ones(run_dir, tmp_path):
     want = store.read_run(run_dir).rooms
     eager = store.read_run(copy).rooms
     assert eager.schema["uses"] == pl.Int32 and eager.equals(want)
-    lazy = store.read_run(copy, lazy_rooms=True).rooms
+    lazy = store.read_run(copy, lazy_tables=True).rooms
     assert pl.concat(list(lazy)).equals(want)
     scanned = store.scan_run(copy).rooms.collect()
     assert scanned["gained"].dtype == pl.Int32 and scanned.equals(want)

@@ -30,6 +30,7 @@ import threading
 import time
 from pathlib import Path
 
+from balance.contract import registry
 from balance.errors import InputError
 
 
@@ -84,14 +85,16 @@ DEATHS = {signal.SIGABRT: "SIGABRT, an allocation failure",
           signal.SIGKILL: "SIGKILL, most likely the kernel's out-of-memory killer"}
 
 
-def in_child(target: str, *args, stall_s: float = STALL_S):
-    """`target` ("module:function") called with args in a fresh Python process (this one
+def in_child(ref: str, *args, stall_s: float = STALL_S):
+    """`ref` ("module:function") called with args in a fresh Python process (this one
     need not import it): its result, or the InputError or OSError it raised; OutOfMemory if
     it ran out of memory, died by a signal, or used no processor time for `stall_s`
     seconds. Another failure there (a bug) is a RuntimeError carrying its traceback."""
     env = dict(os.environ)
     env.setdefault("OPENBLAS_NUM_THREADS", "1")  # see the module's docstring
-    request = pickle.dumps((target, args))
+    # The games registered in this process only (a test's) go with the request: the child
+    # reads a run of them as this process would.
+    request = pickle.dumps((ref, args, registry.added()))
     with subprocess.Popen([sys.executable, "-c", CHILD, ROOT], stdin=subprocess.PIPE,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
         try:
@@ -173,8 +176,10 @@ def child_main() -> None:
     """The child's side of in_child: the request on stdin, the pickled reply on stdout."""
     reply_to = sys.stdout.buffer
     sys.stdout = sys.stderr  # what the work prints is never taken for the reply
-    target, args = pickle.loads(sys.stdin.buffer.read())
-    module, name = target.split(":")
+    ref, args, games = pickle.loads(sys.stdin.buffer.read())
+    for game in games:
+        registry.register(game)
+    module, name = ref.split(":")
     with signals():
         try:
             _start_polars()

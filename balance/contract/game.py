@@ -13,6 +13,8 @@ are written down in pyproject.toml, [tool.importlinter]).
 from __future__ import annotations
 
 import importlib
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +51,35 @@ class Setting:
     lo: float | None = None
     hi: float | None = None
     choices: tuple[str, ...] = ()
+    words: tuple[tuple[str, int], ...] = ()  # an int setting's values that have a name
+
+    def problem(self, value) -> str | None:
+        """Why `value`, as a TOML file gives it, is no value of this setting; None if it is
+        one. The experiment parser says it for `[rules]` and `[grid]`, before the game reads
+        the value."""
+        if self.kind is str:
+            if not isinstance(value, str) or len(value) > 100:
+                return f"must be a short text, got {value!r}"
+            if self.choices and value not in self.choices:
+                return f"must be one of {', '.join(self.choices)}, got {value!r}"
+            return None
+        if self.kind is bool:
+            return None if isinstance(value, bool) else f"must be true or false, got {value!r}"
+        if isinstance(value, str) and value.strip() in dict(self.words):
+            return None
+        whole = self.kind is int
+        if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+            named = "".join(f" or {w}" for w, _ in self.words)
+            return f"must be {'a whole number' if whole else 'a number'}{named}, got {value!r}"
+        lo = -math.inf if self.lo is None else self.lo
+        hi = math.inf if self.hi is None else self.hi
+        if not lo <= value <= hi:
+            return f"must be between {_num(self.lo)} and {_num(self.hi)}, got {value}"
+        return None
+
+
+def _num(x: float | None) -> str:
+    return "any" if x is None else str(int(x)) if float(x).is_integer() else str(x)
 
 
 @dataclass(frozen=True)
@@ -63,6 +94,12 @@ class Measure:
     kind: str  # "rate" or "mean"
     column: str
     help: str = ""
+    # Where a game's value is more than its column's (a share of the games one seat won,
+    # rounds from turns, a win at another goal than the variant's own): "module:function",
+    # (games: polars DataFrame, variant: dict as the manifest records it, goal) -> a numpy
+    # array of one float per game. `goal` has .at (what the goal's name adds, e.g. a seat)
+    # and .text; a goal the variant cannot measure raises InputError naming "--goal".
+    outcome: str = ""
 
     def __post_init__(self):
         if self.kind not in ("rate", "mean"):
@@ -82,6 +119,21 @@ class Table:
     widened: tuple[str, ...] = ()
     # Columns holding a seat, counted from 1.
     seat_columns: tuple[str, ...] = ()
+
+    def arrow_schema(self):
+        """The declared columns as a pyarrow schema."""
+        import pyarrow as pa  # lazy: listing the games imports no Arrow
+
+        return pa.schema([(name, arrow_type(kind)) for name, kind in self.columns.items()])
+
+
+def arrow_type(kind: str):
+    """A declared column type ("int16", "string", "list<int16>") as a pyarrow type."""
+    import pyarrow as pa  # lazy: as Table.arrow_schema
+
+    if kind.startswith("list<") and kind.endswith(">"):
+        return pa.list_(arrow_type(kind[5:-1]))
+    return pa.type_for_alias(kind)
 
 
 def resolve(ref: str) -> Any:
@@ -107,20 +159,37 @@ class Game:
     measures: tuple[Measure, ...]
     end_reasons: tuple[str, ...]
     length_unit: str = "turns"
+    default_player: str = "random"  # the player of every seat when a file names none
     # Keys of `[experiment]` (and of `[grid]`) the game reads itself, beyond the neutral ones.
     experiment_keys: tuple[str, ...] = ()
+    # Tables of an experiment file the game reads itself, beyond experiment, rules, knobs, grid.
+    experiment_tables: tuple[str, ...] = ()
+    # Rule keys beyond the settings' own names (a per-seat value, a table's entry), each a
+    # regular expression and how a message writes it: [rules] and [grid] accept them, and the
+    # game checks their values.
+    setting_forms: tuple[tuple[str, str], ...] = ()
     # Root modules of the code that plays the game: its kernels, its players (compiled or
     # Python) and what turns a variant into the kernels' input. The game's code hash, in its
     # runs' identity, covers them and every module they import (balance/kernels/sources.py).
     kernel_modules: tuple[str, ...] = ()
     # Hooks, "module:attribute", imported on first use.
-    variants: str = ""  # (ExperimentInput) -> list[VariantSpec]; the game's keys of a file
+    # (balance.contract.experiment.ExperimentInput) -> GameVariants: the game's keys of a file
+    variants: str = ""
     play: str = ""  # (Job) -> dict[table name, pyarrow.Table]: one shard of games
-    players: str = ""  # -> dict[name, Player]: the game's player registry
+    players: str = ""  # () -> dict[name, player]: the game's player registry
+    # (name) -> (measure, at) or None: a `balance tune --goal` name that is not a measure's
+    # (a named level of a measure, or one seat's: seat<k>)
+    goals: str = ""
+    bench: str = ""  # () -> balance.contract.experiment.BenchCase: what `balance bench` times
     sections: str = ""  # (RunData) -> list[Section]: the game's report sections
     forward: str = ""  # the forward model a search player uses; "" when there is none
     commands: str = ""  # (typer.Typer) -> None: the game's own CLI commands
     extras: dict = field(default_factory=dict)  # anything else a game's own code reads
+
+    def __post_init__(self):
+        if not self.tables or self.tables[0].name != "games":
+            raise ValueError(f"game {self.name}: the first table is the games table, named "
+                             "'games'")
 
     @property
     def games_table(self) -> Table:
@@ -137,6 +206,26 @@ class Game:
             if m.name == name:
                 return m
         raise KeyError(f"game {self.name} has no measure {name!r}")
+
+    def player_registry(self) -> dict:
+        """The game's players by name (its `players` hook called)."""
+        return self.hook("players")()
+
+    def setting(self, key: str) -> Setting | None:
+        return next((s for s in self.settings if s.name == key), None)
+
+    def setting_form(self, key: str) -> bool:
+        """A rule key written in one of the game's setting_forms (not a setting's own name)."""
+        return any(re.fullmatch(pattern, key) for pattern, _ in self.setting_forms)
+
+    def rule_key(self, key: str) -> bool:
+        """A name [rules] and [grid] may set: a setting, or one of its setting_forms."""
+        return self.setting(key) is not None or self.setting_form(key)
+
+    def rule_keys_text(self) -> str:
+        """The rule keys as a message lists them."""
+        return ", ".join([*(s.name for s in self.settings),
+                          *(shown for _, shown in self.setting_forms)])
 
     def hook(self, which: str) -> Any:
         ref = getattr(self, which)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from balance.contract.game import Game, resolve
 from balance.errors import InputError, Problem
 
-DEFAULT = "gemrush"  # the game of an experiment file without `game = ...`
+# The game of an experiment file without `game = ...`, and of a run whose manifest names none
+# (every file and run written before there were several games).
+DEFAULT = "gemrush"
 
 _DECLARED: dict[str, str] = {
     "gemrush": "balance.games.gemrush.game:GAME",
@@ -31,6 +33,12 @@ def unregister(name: str) -> None:
     """Forget a game added by `register` (the games declared here stay)."""
     if name not in _DECLARED:
         _LOADED.pop(name, None)
+
+
+def added() -> list[Game]:
+    """The games added by `register`, not declared here: what a child process must be given
+    to read their runs."""
+    return [g for name, g in _LOADED.items() if name not in _DECLARED]
 
 
 def names() -> list[str]:

@@ -120,7 +120,9 @@ def commands() -> dict:
 
     from balance.cli.app import app
 
-    return dict(typer.main.get_command(app).commands)
+    group = typer.main.get_command(app)
+    ctx = typer.Context(group)
+    return {name: group.get_command(ctx, name) for name in group.list_commands(ctx)}
 
 
 def render() -> str:

@@ -1,5 +1,5 @@
 """xoshiro128** on 32-bit words held in int64, so that compiled and pure-Python runs give the
-same numbers (no value ever exceeds 2**40, so nothing wraps in either mode)."""
+same numbers (no value ever exceeds 2**40, so nothing wraps either way)."""
 
 import numpy as np
 

@@ -1,11 +1,12 @@
 """Engine speed, measured the way the guide reports it (results/performance.md; never asserted
-in tests): games per second for 2nd-edition Crisis, 4 players, greedy, to exhaustion, on one
-core with a warm cache; the same without the JIT; compile time with a cold cache; start-up with
-a warm one."""
+in tests): games per second of a game's bench case (its `bench` hook, balance/contract/
+experiment.py BenchCase) on one core with a warm cache; the same without the JIT; compile time
+with a cold cache; start-up with a warm one."""
 
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -15,15 +16,38 @@ from pathlib import Path
 
 import numpy as np
 
+from balance.contract.experiment import BenchCase
+from balance.contract.game import Game
+from balance.errors import InputError, Problem
+from balance.running.experiment import parse_experiment
+from balance.running.runner import run_experiment, warm
+
 ROOT = Path(__file__).resolve().parents[2]
-CASE = dict(edition="2e", mode="crisis", players=4, heuristic="greedy", exhaust=True)
+# In a new process: the game's bench player, made and first played (compiled or loaded).
 FIRST_GAME = ("import time; t = time.perf_counter();"
-              "from balance.games.gemrush.play import prepare, play_batch;"
-              "s = prepare('2e', 'crisis', 4, 'greedy', exhaust=True); play_batch(s, [0]);"
+              "from balance.contract import registry;"
+              "play = registry.get({game!r}).hook('bench')().player(); play([0]);"
               "print(time.perf_counter() - t)")
-NO_JIT = ("import time; from balance.games.gemrush.play import prepare, play_batch;"
-          "s = prepare('2e', 'crisis', 4, 'greedy', exhaust=True); n = {n};"
-          "t = time.perf_counter(); play_batch(s, range(n)); print(n / (time.perf_counter() - t))")
+NO_JIT = ("import time; from balance.contract import registry;"
+          "play = registry.get({game!r}).hook('bench')().player(); n = {n};"
+          "t = time.perf_counter(); play(range(n)); print(n / (time.perf_counter() - t))")
+
+
+def bench_case(game: Game) -> BenchCase:
+    """The game's bench case; InputError when it declares none."""
+    if not game.bench:
+        raise InputError([Problem("--game", "", "", f"game {game.name} declares no bench "
+                                  "case")])
+    return game.hook("bench")()
+
+
+def bench_experiment(game: Game, games: int, seed: int, shard_size: int | None = None):
+    """The bench case as a one-variant experiment named "bench"."""
+    head = {**bench_case(game).experiment, "name": "bench", "description": "balance bench",
+            "game": game.name, "games": games, "seed": seed}
+    if shard_size is not None:
+        head["shard_size"] = shard_size
+    return parse_experiment({"experiment": head}, "", "balance bench")
 
 
 @dataclass
@@ -46,41 +70,38 @@ def _python(code: str, env_extra: dict) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def games_per_second(seconds: float = 5.0, batch: int = 2000) -> float:
-    from balance.games.gemrush.play import play_batch, prepare
-
-    s = prepare(**CASE)
-    play_batch(s, [0])  # warm
+def games_per_second(game: Game, seconds: float = 5.0, batch: int = 2000) -> float:
+    play = bench_case(game).player()
+    play([0])  # warm
     done, start, seed = 0, time.perf_counter(), 1
     while time.perf_counter() - start < seconds:
-        play_batch(s, np.arange(seed, seed + batch))
+        play(np.arange(seed, seed + batch))
         seed += batch
         done += batch
     return done / (time.perf_counter() - start)
 
 
-def engine_bench(seconds: float = 5.0, cold: bool = True, no_jit_games: int = 40,
+def engine_bench(game: Game, seconds: float = 5.0, cold: bool = True, no_jit_games: int = 40,
                  say=print) -> EngineBench:
-    from balance.games.gemrush.play import play_batch, prepare
-
+    first_game = FIRST_GAME.format(game=game.name)
     # Fill the cache first (after an edit to the engine it is cold), so that the start-up
     # measured next is a warm one.
     say("warming the cache...")
-    play_batch(prepare(**CASE), [0])
+    bench_case(game).player()([0])
     say("warm start-up (new process, cached code, first game)...")
-    warm = _python(FIRST_GAME, {})
+    warm = _python(first_game, {})
     say(f"  {warm:.2f} s")
     say(f"games per second, one core, warm cache ({seconds:.0f} s)...")
-    gps = games_per_second(seconds)
+    gps = games_per_second(game, seconds)
     say(f"  {gps:,.0f} games/s")
     say(f"the same with NUMBA_DISABLE_JIT=1 ({no_jit_games} games)...")
-    slow = _python(NO_JIT.format(n=no_jit_games), {"NUMBA_DISABLE_JIT": "1"})
+    slow = _python(NO_JIT.format(game=game.name, n=no_jit_games), {"NUMBA_DISABLE_JIT": "1"})
     say(f"  {slow:,.1f} games/s")
     compile_s = float("nan")
     if cold:
         say("cold compile (empty cache, first game)...")
         with tempfile.TemporaryDirectory() as tmp:
-            compile_s = _python(FIRST_GAME, {"NUMBA_CACHE_DIR": tmp})
+            compile_s = _python(first_game, {"NUMBA_CACHE_DIR": tmp})
         say(f"  {compile_s:.0f} s")
     return EngineBench(gps, slow, compile_s, warm)
 
@@ -109,16 +130,13 @@ def _peak_mb(pid: int) -> float:
     return float("nan")
 
 
-def runner_bench(games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
+def runner_bench(game: Game, games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
     """`balance run` throughput on the bench case, with the files written as a real run writes
     them. Workers are started and the engine loaded first, so the figures are steady rates;
     games per second count every game from the first dispatch to the last file written."""
-    import psutil
+    import psutil  # lazy: only the runner's bench reads other processes' load
 
-    from balance.running.experiment import simulation
-    from balance.running.runner import run_experiment, warm
-
-    exp = simulation(**CASE, games=games, seed=0)
+    exp = bench_experiment(game, games, 0)
     say("loading the engine (compiling it if the cache is cold)...")
     warm(exp)
     busy = psutil.cpu_percent(interval=1.0) * (os.cpu_count() or 1) / 100
@@ -128,7 +146,7 @@ def runner_bench(games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
     with tempfile.TemporaryDirectory() as tmp:
         for n in workers:
             if n > 1:  # start the pool and load the engine in every worker
-                tiny = simulation(**CASE, games=8 * n, seed=1, shard_size=1)
+                tiny = bench_experiment(game, 8 * n, 1, shard_size=1)
                 run_experiment(tiny, Path(tmp) / f"warm{n}", jobs=n)
             say(f"{games:,} games with {n} worker{'s' if n > 1 else ''}...")
             t = time.perf_counter()
@@ -137,7 +155,5 @@ def runner_bench(games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
             say(f"  {rates[n]:,.0f} games/s")
             for child in psutil.Process().children(recursive=True):
                 worker_peak = max(worker_peak, _peak_mb(child.pid))
-    import resource
-
     parent_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return RunnerBench(games, rates, parent_peak, worker_peak, busy)

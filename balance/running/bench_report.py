@@ -1,9 +1,9 @@
 """`balance bench --report`: peak memory and time of `balance report` at growing run sizes.
 
-A base run of the bench case (2nd-edition Crisis, 4 players, greedy, to exhaustion) is played
-once; larger runs are made from it by replicating its shards under new game indices (each copy
-rewritten with its own game numbers, name and provenance, so it is a valid run that read_run
-and the report accept). The games repeat, so the figures measure the report's cost, not new
+A base run of the game's bench case (balance/running/bench.py) is played once; larger runs
+are made from it by replicating its shards under new game indices (each copy rewritten with
+its own game numbers, name and provenance, so it is a valid run that read_run and the report
+accept). The games repeat, so the figures measure the report's cost, not new
 information. Each report runs in a fresh process, timed from start to exit; its peak memory is
 the kernel's high-water mark of that process (wait4's ru_maxrss).
 """
@@ -20,6 +20,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from balance.contract.game import Game
+from balance.running import store
+from balance.running.bench import bench_experiment
+from balance.running.experiment import DEFAULT_SHARD_SIZE
+from balance.running.runner import run_experiment
+
 SIZES = (200_000, 1_000_000, 10_000_000)
 BASE_GAMES = 200_000
 BASE_UNIT = 1_000  # the base run's games are a multiple of this (its shards, of equal size)
@@ -33,15 +39,10 @@ class ReportBench:
     disk_mb: float
 
 
-def play_base(folder: Path, games: int, jobs: int, say=print) -> Path:
+def play_base(game: Game, folder: Path, games: int, jobs: int, say=print) -> Path:
     """The bench case played for real (resumed if already there), in shards of equal size,
     so that its copies are whole shards of the larger runs."""
-    from balance.running.bench import CASE
-    from balance.running.experiment import DEFAULT_SHARD_SIZE, simulation
-    from balance.running.runner import run_experiment
-
-    exp = simulation(**CASE, games=games, seed=1,
-                     shard_size=math.gcd(games, DEFAULT_SHARD_SIZE))
+    exp = bench_experiment(game, games, 1, shard_size=math.gcd(games, DEFAULT_SHARD_SIZE))
     say(f"playing the base run: {games:,} games ({jobs} workers)...")
     r = run_experiment(exp, folder, jobs=jobs)
     return r.run_dir
@@ -50,10 +51,9 @@ def play_base(folder: Path, games: int, jobs: int, say=print) -> Path:
 def replicate(base: Path, dest: Path, games: int, say=print) -> Path:
     """A run of `games` games made of copies of `base`'s shards (a whole number of copies
     of the base: `games` must be a multiple of its game count)."""
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: only the report's bench rewrites shards
     import pyarrow.parquet as pq
 
-    from balance.running import store
     m = store.read_manifest(base)
     per = m["games_per_variant"]
     if games % per or len(m["variants"]) != 1:
@@ -64,7 +64,8 @@ def replicate(base: Path, dest: Path, games: int, say=print) -> Path:
     if (dest / store.MANIFEST).exists() and store.read_manifest(dest) == want:
         return dest  # made by an earlier bench
     shutil.rmtree(dest, ignore_errors=True)
-    for sub in (store.GAMES, store.ROOMS):
+    tables = store.table_names(m)
+    for sub in tables:
         (dest / sub).mkdir(parents=True)
     copies = games // per
     shards = sorted((base / store.GAMES).glob("*.parquet"))
@@ -75,7 +76,7 @@ def replicate(base: Path, dest: Path, games: int, say=print) -> Path:
         for f in shards:
             s = store.Shard.parse(f.stem)
             new = store.Shard(s.variant, s.start + offset, s.stop + offset)
-            for sub in (store.GAMES, store.ROOMS):
+            for sub in tables:
                 src = base / sub / f.name
                 out = dest / sub / f"{new.name}.parquet"
                 if k == 0:
@@ -112,12 +113,12 @@ def _disk_mb(run: Path) -> float:
     return sum(p.stat().st_size for p in run.rglob("*.parquet")) / 1e6
 
 
-def report_bench(folder: Path, sizes=SIZES, jobs: int = 2, say=print,
+def report_bench(game: Game, folder: Path, sizes=SIZES, jobs: int = 2, say=print,
                  base_games: int = BASE_GAMES) -> list[ReportBench]:
     """Each size's report, timed in a fresh process; `sizes` are multiples of `base_games`,
     the games of the run played for real."""
     folder = Path(folder)
-    base = play_base(folder / "base", base_games, jobs, say)
+    base = play_base(game, folder / "base", base_games, jobs, say)
     out = []
     for n in sizes:
         run = base if n == base_games else replicate(base, folder / f"x{n}" / base.name, n,

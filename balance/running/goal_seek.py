@@ -1,13 +1,10 @@
 """Goal seeking: the value of one whole-number lever that meets a goal, with an interval on
 that value (`balance tune`).
 
-A goal names an outcome and the value it should take:
-
-    Journeyman=50%    the win rate at a named Crisis difficulty (or `35=50%`: at 35 points;
-                      `win=50%`: at the variant's own target)
-    seat1=19%         Rush: the share of the games seat 1 wins outright (seats count from 1)
-    score=40          the mean team score (Crisis) or the winner's score (Rush)
-    rounds=12         the mean length of a Rush game in rounds
+A goal names one of the game's measures (balance/contract/game.py, Game.measures) and the
+value it should take: `score=40` a mean, `win=50%` a rate (a percentage). The game may read
+other names as a measure with an argument (its `goals` hook: `seat1=19%` as one seat's share
+of the wins, a named level of a measure).
 
 The outcome is taken to move one way with the lever (more cost, fewer wins). Every value is
 played on the same games 0..n-1 (common seeds), so two values differ by the lever alone:
@@ -20,9 +17,9 @@ played on the same games 0..n-1 (common seeds), so two values differ by the leve
    the crossing from where the outcome's interval bands cross the goal (`band_crossings`,
    inverting the test at each value played).
 
-The report's targets for chosen win rates (reports/gemrush/crisis.py) are the same answer, from the
-same three functions, read off a difficulty curve that holds every target: on the same games
-the report and `balance tune` print the same target.
+A report that reads such an answer off a curve of every lever value (the lever's value for
+chosen win rates) uses the same three functions: on the same games the report and
+`balance tune` print the same value.
 """
 
 from __future__ import annotations
@@ -35,7 +32,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from balance.contract.experiment import KNOB_PREFIX, VARIANT_KEYS
+from balance.contract.game import Game, resolve
 from balance.errors import InputError, Problem
+from balance.running.experiment import parse_experiment, resolve_experiment_path
+from balance.running.runner import execute, jobs_for
+from balance.running.store import Shard
 from balance.stats.intervals import wilson
 from balance.stats.paired import mean_difference, too_few
 
@@ -45,29 +47,26 @@ MAX_GAMES = 20_000  # per lever value, unless the caller says otherwise
 
 @dataclass(frozen=True)
 class Goal:
-    measure: str  # "win", "seat", "score" or "rounds"
-    at: str | int | None  # win: a difficulty name, points, or None for the variant's target;
-    #                       seat: the seat, counting from 1
+    measure: str  # the name of one of the game's measures
+    at: str | int | None  # what the goal's name adds to the measure (the game's goals hook)
     value: float  # a rate from 0 to 1, or a mean
     text: str
-
-    @property
-    def binary(self) -> bool:
-        return self.measure in ("win", "seat")
+    binary: bool = False  # the measure is a rate
 
     def show(self, x: float) -> str:
         return f"{100 * x:.1f}%" if self.binary else f"{x:.2f}"
 
 
 _GOAL = re.compile(r"^\s*([A-Za-z][\w ]*?|\d+)\s*=\s*([0-9.]+)\s*(%?)\s*$")
-_SEAT = re.compile(r"^seat([0-9]+)$")
 
 
-def parse_goal(text: str, where: str = "--goal") -> Goal:
+def parse_goal(text: str, game: Game, where: str = "--goal") -> Goal:
+    """NAME=VALUE, or NAME=VALUE% for a rate: NAME a measure of the game's, or a name its
+    goals hook reads as one."""
     m = _GOAL.match(text or "")
-    bad = InputError([Problem(where, "", "", f"{text!r} is not a goal: write "
-                              "DIFFICULTY=50% (or POINTS=50%, win=50%), seat1=19%, score=40 "
-                              "or rounds=12")])
+    names = ", ".join(f"{x.name}={'50%' if x.kind == 'rate' else 'X'}" for x in game.measures)
+    bad = InputError([Problem(where, "", "", f"{text!r} is not a goal: write MEASURE=VALUE, "
+                              f"a rate as a percentage ({names})")])
     if not m:
         raise bad
     name, number, pct = m.group(1).strip(), m.group(2), m.group(3)
@@ -75,21 +74,32 @@ def parse_goal(text: str, where: str = "--goal") -> Goal:
         value = float(number)
     except ValueError:
         raise bad from None
-    if name in ("score", "rounds"):
+    measure, at = _measure(game, name, text, where)
+    if measure is None:
+        raise bad
+    if measure.kind == "mean":
         if pct or not math.isfinite(value):
             raise bad
-        return Goal(name, None, value, text.strip())
+        return Goal(measure.name, at, value, text.strip())
     if not pct or not 0 < value < 100:
-        raise InputError([Problem(where, "", "", f"{text!r}: a win-rate goal is a percentage "
-                                  "strictly between 0% and 100%, e.g. Journeyman=50%")])
-    seat = _SEAT.match(name)
-    if seat:
-        if int(seat.group(1)) < 1:
-            raise InputError([Problem(where, "", "", f"{text!r}: seats count from 1 (seat 1 "
-                                      "plays first)")])
-        return Goal("seat", int(seat.group(1)), value / 100, text.strip())
-    at = None if name == "win" else int(name) if name.isdigit() else name
-    return Goal("win", at, value / 100, text.strip())
+        raise InputError([Problem(where, "", "", f"{text!r}: a rate goal is a percentage "
+                                  f"strictly between 0% and 100%, e.g. {name}=50%")])
+    return Goal(measure.name, at, value / 100, text.strip(), True)
+
+
+def _measure(game: Game, name: str, text: str, where: str):
+    """(Measure or None, at) for a goal's name."""
+    if any(x.name == name for x in game.measures):
+        return game.measure(name), None
+    if not game.goals:
+        return None, None
+    try:
+        found = game.hook("goals")(name)
+    except ValueError as e:
+        raise InputError([Problem(where, "", "", f"{text!r}: {e}")]) from None
+    if found is None:
+        return None, None
+    return game.measure(found[0]), found[1]
 
 
 @dataclass
@@ -196,7 +206,7 @@ def seek(evaluate: Evaluate, lo: int, hi: int, goal: Goal, lever: str = "lever",
         n = min(most, 2 * n)
     result.crossing = interpolate(a, est(a), b, est(b), goal.value)
     # The interval is read between neighbouring values played on the bracket's n games, as
-    # the report reads it off a curve of every target: play outwards from the bracket until
+    # a report reads it off a curve of every value: play outwards from the bracket until
     # each band has crossed the goal (or the range ends).
     block = _band_block(play, a, b, n, goal, sign, lo, hi)
     rows = [points[v].estimate(goal.binary) for v in block]
@@ -232,8 +242,8 @@ def interpolate(a: int, ea: float, b: int, eb: float, goal: float) -> float:
 
 def nearest(values: list[int], estimates: list[float], goal: float) -> int:
     """The value whose outcome is closest to the goal; of two as close, one whose outcome is
-    at least the goal, the largest such (a flat stretch of a difficulty curve, where no game
-    ended on the targets between, names its hardest target)."""
+    at least the goal, the largest such (a flat stretch of a curve, where no game ended on
+    the values between, names its largest value)."""
     gaps = [abs(e - goal) for e in estimates]
     best = min(gaps)
     tied = [i for i, g in enumerate(gaps) if math.isclose(g, best, rel_tol=1e-9, abs_tol=1e-12)]
@@ -266,18 +276,18 @@ def band_crossings(values: list[int], rows: list[tuple[float, float, float]], go
 
 # -- the lever, on an experiment ------------------------------------------------------------
 
-def lever_data(data: dict, lever: str, value: int) -> dict:
-    """The experiment's parsed file with the lever set to `value`: a patch's number
-    (PATCH.FIELD, e.g. discount.door_cost), a variant key in [experiment] (players, target),
-    a player's knob (knob.NAME) in [knobs], anything else a rule field in [rules]
-    (crisis_targets.NAME included)."""
-    from balance.running.experiment import KNOB_PREFIX, VARIANT_KEYS
-
+def lever_data(data: dict, lever: str, value: int, game: Game) -> dict:
+    """The experiment's parsed file with the lever set to `value`: a number in one of the
+    game's own tables (an entry's field, NAME.FIELD, in one of Game.experiment_tables), a
+    variant key in [experiment] (players, or one of the game's experiment keys), a player's
+    knob (knob.NAME) in [knobs], anything else a rule setting in [rules]."""
     out = copy.deepcopy(data)
     name, _, fld = lever.partition(".")
-    if fld and isinstance(out.get("patches"), dict) and name in out["patches"]:
-        out["patches"][name][fld] = value  # a patch's number: door costs, points, copies
-    elif lever in VARIANT_KEYS:
+    own = [t for t in game.experiment_tables
+           if fld and isinstance(out.get(t), dict) and name in out[t]]
+    if own:
+        out[own[0]][name][fld] = value
+    elif lever in VARIANT_KEYS or lever in game.experiment_keys:
         out.setdefault("experiment", {})[lever] = value
     elif lever.startswith(KNOB_PREFIX):
         out.setdefault("knobs", {})[lever[len(KNOB_PREFIX):]] = value
@@ -286,44 +296,18 @@ def lever_data(data: dict, lever: str, value: int) -> dict:
     return out
 
 
-def outcomes(games, goal: Goal, variant) -> np.ndarray:
-    """Each game's outcome for the goal, from a games table (polars) of one variant."""
-    import polars as pl
+def outcomes(games, goal: Goal, variant: dict, game: Game) -> np.ndarray:
+    """Each game's outcome for the goal, from a games table (polars) of one variant, which
+    `variant` describes as the manifest records it (Variant.describe)."""
+    import polars as pl  # lazy: goal seeking's search itself needs no DataFrame
 
-    if goal.measure == "score":
-        return games["score"].cast(pl.Float64).to_numpy()
-    if goal.measure == "rounds":
-        p = int(variant.players)
-        return ((games["turns"].cast(pl.Int64) + p - 1) // p).cast(pl.Float64).to_numpy()
-    if goal.measure == "seat":
-        if variant.mode != "rush" or goal.at > variant.players:
-            why = ("a seat's share of the wins is a Rush goal" if variant.mode != "rush" else
-                   f"the variant has {variant.players} seats")
-            raise InputError([Problem("--goal", "", "", f"{goal.text!r}: {why}")])
-        # The games table counts seats from 1, as the goal does (winner -1: a tie).
-        return (games["winner"].cast(pl.Int64) == goal.at).fill_null(False) \
-            .cast(pl.Float64).to_numpy()
-    if goal.at is None:
-        if variant.target is None:
-            raise InputError([Problem("--goal", "", "", f"{goal.text!r}: the experiment has no "
-                                      "target; name a difficulty or points, e.g. "
-                                      "Journeyman=50%")])
-        t = int(variant.target)
-    elif isinstance(goal.at, int):
-        t = goal.at
-    else:
-        if goal.at not in variant.difficulties:
-            raise InputError([Problem("--goal", "", "", f"{goal.text!r}: no difficulty "
-                                      f"{goal.at!r} (this profile has: "
-                                      f"{', '.join(variant.difficulties)})")])
-        t = int(variant.difficulties[goal.at])
-    if variant.exhaust:
-        return (games["score"].cast(pl.Int64) >= t).cast(pl.Float64).to_numpy()
-    if variant.target is not None and t != int(variant.target):
-        raise InputError([Problem("--goal", "", "", f"{goal.text!r}: games stop at the "
-                                  f"target ({variant.target} points), so only win=P% can be "
-                                  "measured; set exhaust = true to measure any target")])
-    return games["won"].fill_null(False).cast(pl.Float64).to_numpy()
+    m = game.measure(goal.measure)
+    if m.outcome:
+        return np.asarray(resolve(m.outcome)(games, variant, goal), dtype=float)
+    column = games[m.column]
+    if m.kind == "rate":
+        column = column.fill_null(False)
+    return column.cast(pl.Float64).to_numpy()
 
 
 MAX_RANGE = 100_000
@@ -334,19 +318,15 @@ def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
     """evaluate(value, start, stop) for seek(): plays games start..stop-1 of the experiment
     with the lever at `value` (in memory, nothing written), and `check(value)` that compiles
     that variant or raises InputError naming the lever and value."""
-    import polars as pl
+    import polars as pl  # lazy: goal seeking's search itself needs no DataFrame
     import pyarrow as pa
-
-    from balance.running.experiment import parse_experiment, resolve_experiment_path
-    from balance.running.runner import execute, jobs_for
-    from balance.running.store import Shard
 
     if lever in exp.grid:
         raise InputError([Problem(exp.file, "[grid]", lever, "is the lever `balance tune` "
                                   "sets: take it out of [grid]")])
     if exp.variants[0].control:
         raise InputError([Problem(exp.file, "[experiment]", "control", "adds the unchanged "
-                                  "box as a variant of its own; `balance tune` seeks one lever "
+                                  "variant as one of its own; `balance tune` seeks one lever "
                                   "in one variant: leave control out")])
     if len(exp.variants) != 1:
         raise InputError([Problem(exp.file, "[grid]", "", f"makes {len(exp.variants)} "
@@ -358,8 +338,8 @@ def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
     def check(value: int):
         if value not in compiled:
             try:
-                compiled[value] = parse_experiment(lever_data(exp.data, lever, value), exp.text,
-                                                   exp.file, base_dir)
+                compiled[value] = parse_experiment(lever_data(exp.data, lever, value, exp.game),
+                                                   exp.text, exp.file, base_dir)
             except InputError as e:
                 raise InputError([Problem(p.file, p.where, p.field,
                                           f"with {lever} = {value}: {p.message}")
@@ -376,8 +356,8 @@ def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
             if on_games:
                 on_games(r.shard.games)
         parts.sort(key=lambda r: r.shard.start)
-        games = pl.from_arrow(pa.concat_tables([r.games for r in parts]))
-        return outcomes(games, goal, e.variants[0])
+        games = pl.from_arrow(pa.concat_tables([r.tables["games"] for r in parts]))
+        return outcomes(games, goal, e.variants[0].describe(), exp.game)
 
     return evaluate, check
 

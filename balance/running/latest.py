@@ -1,6 +1,6 @@
 """The main job's stable path: `runs/main/latest`, a symbolic link to the folder of the code
 that last finished the main job (`runs/main/<code hash>/`), so that a designer can name
-`runs/main/latest/skills` without looking the hash up.
+`runs/main/latest/<run>` without looking the hash up.
 
 The hashed folders stay: they are the runs' identity (a run's games are only ever resumed or
 compared by the code that played them), and the link only names one of them. It is relative
@@ -28,13 +28,13 @@ LATEST = "latest"
 def point_latest(parent: str | Path, name: str) -> Path:
     """Point `parent/latest` at `parent/name` (a folder); return the link's path."""
     parent = Path(parent)
-    target = parent / name
+    folder = parent / name
     link = parent / LATEST
     if not name or Path(name).name != name or name in (".", "..", LATEST):
-        raise InputError([Problem(str(target), "", "", "must be a folder's name inside "
+        raise InputError([Problem(str(folder), "", "", "must be a folder's name inside "
                                   f"{parent}, not a path")])
-    if target.is_symlink() or not target.is_dir():
-        raise InputError([Problem(str(target), "", "", "is not a folder of runs: "
+    if folder.is_symlink() or not folder.is_dir():
+        raise InputError([Problem(str(folder), "", "", "is not a folder of runs: "
                                   "nothing to point runs/main/latest at")])
     if os.path.lexists(link) and not link.is_symlink():
         raise InputError([Problem(str(link), "", "", "is not a symbolic link (a folder or file "

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance.errors import InputError, Problem
-from balance.running.experiment import Experiment
+from balance.running import store
+from balance.running.experiment import Experiment, check_game_count
+from balance.running.runner import run_experiment
 
 # Half-widths shrink as 1/sqrt(n): the next round aims at the games the widest interval
 # needs, but grows at least by this much (a round has a fixed cost) and at most by GROW_MAX
@@ -63,7 +65,6 @@ def next_games(games: int, widest_pp: float, precision: float, shard_size: int,
 
 
 def _games_on_disk(run_dir: Path) -> int:
-    from balance.running import store
     if not (run_dir / store.MANIFEST).is_file():
         return 0
     try:
@@ -74,7 +75,7 @@ def _games_on_disk(run_dir: Path) -> int:
 
 def widest_now(run_dir: Path) -> float:
     """The widest headline half-width of the run as it is on disk, in percentage points."""
-    from balance.running import store
+    # lazy: the headline's module is the report's; only a --precision run reads it
     from reports.headline import headline_rates, widest_half_width
 
     scan = store.scan_run(run_dir)
@@ -88,9 +89,7 @@ def run_to_precision(exp: Experiment, out: str | Path, precision: float, cap: in
     """Rounds of run_experiment until the headline is precise enough or `cap` games per
     variant (default: the file's `games`) are played. on_round(round_games_total,
     already_done) is called as each round starts (for a progress bar)."""
-    from balance.running.experiment import check_game_count
-    from balance.running.runner import run_experiment
-    from balance.stats.paired import too_few
+    from balance.stats.paired import too_few  # lazy: scipy, which `balance run` alone spares
 
     check_precision(precision)
     cap = exp.games if cap is None else cap

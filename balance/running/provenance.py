@@ -21,28 +21,38 @@ from balance.kernels import sources
 COMPILER = "balance.kernels.jit"
 
 
-def roots(game: str) -> tuple[str, ...]:
-    """The modules whose import closure is the code of `game` (a registered game's name)."""
-    return (*registry.get(game).kernel_modules, COMPILER)
+def roots(game) -> tuple[str, ...]:
+    """The modules whose import closure is the code of `game`: a Game, or a registered game's
+    name (a Game travels with a worker's job, so a game registered by a test needs no
+    registry there)."""
+    g = registry.get(game) if isinstance(game, str) else game
+    return (*g.kernel_modules, COMPILER)
 
 
 @cache
-def source_files(game: str) -> tuple[Path, ...]:
+def _files(roots_: tuple[str, ...]) -> tuple[Path, ...]:
+    return sources.closure(roots_)
+
+
+def source_files(game) -> tuple[Path, ...]:
     """The source files the code that plays `game` is built from."""
-    return sources.closure(roots(game))
+    return _files(roots(game))
 
 
 @cache
-def source_hash(game: str) -> str:
+def _hash(roots_: tuple[str, ...]) -> str:
+    return sources.digest(_files(roots_))
+
+
+def source_hash(game) -> str:
     """The hash of the game's code (16 hex digits), in its runs' identity and games table."""
-    return sources.digest(source_files(game))
+    return _hash(roots(game))
 
 
-@cache
-def source_hashes(game: str) -> dict[str, str]:
+def source_hashes(game) -> dict[str, str]:
     """Each of the game's source files (its path in the project) -> the first 16 hex of its
     sha256, so that a refusal can say which sources changed."""
-    return sources.file_hashes(source_files(game))
+    return sources.file_hashes(_files(roots(game)))
 
 
 def changed_sources(old: dict, new: dict) -> list[str]:

@@ -11,58 +11,69 @@ backend runs the same shards on a dask.distributed cluster.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import hashlib
+import functools
 import itertools
-import json
 import logging
 import os
 import sys
 import threading
 import time
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from concurrent.futures import BrokenExecutor, CancelledError
+from dataclasses import dataclass, replace
+from importlib.metadata import PackageNotFoundError, packages_distributions, version
 from pathlib import Path
 
-from balance.contract.registry import DEFAULT
+import numpy as np
+import pyarrow
+
+from balance.contract.experiment import Variant
+from balance.contract.game import Game
 from balance.errors import InputError, Problem
 from balance.running import store
-from balance.running.experiment import Experiment, Variant
+from balance.running.experiment import Experiment, check_game_count
+from balance.running.provenance import source_hash, source_hashes
+from balance.running.seeds import game_seeds
 from balance.running.store import Shard
 
 THREAD_VARS = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                "MKL_NUM_THREADS")
-PACKAGES = ("gemrush-balance", "numba", "numpy", "polars", "pyarrow", "joblib", "dask",
-            "distributed")
-_CACHE_SIZE = 16  # prepared variants kept per worker thread
+# Recorded in the manifest with their versions, after the toolkit's own distribution.
+PACKAGES = ("numba", "numpy", "polars", "pyarrow", "joblib", "dask", "distributed")
 
 
 @dataclass(frozen=True)
 class Job:
-    """What a worker needs to play one shard; small and picklable."""
+    """What a worker needs to play one shard; small and picklable. The game travels as its
+    declaration (a frozen dataclass of strings), so a worker looks nothing up in the registry:
+    a game a test registered reaches the workers too."""
 
+    game: Game
     experiment: str
     seed: int
     variant: Variant
     shard: Shard
-    content_text: str | None = None  # a content file that is not shipped travels as text
+    # The hash of the code of the worker that plays it (provenance.source_hash), set there:
+    # the game writes it into its games table.
+    source_hash: str = ""
+
+    def seeds(self) -> np.ndarray:
+        """The shard's game seeds (balance.running.seeds)."""
+        return game_seeds(self.seed, self.shard.start, self.shard.stop)
 
 
 @dataclass
 class ShardResult:
     shard: Shard
     engine_version: str
-    games: object  # pyarrow.Table
-    rooms: object  # pyarrow.Table
+    tables: dict  # table name -> pyarrow.Table, as the game's play hook returned them
     source_hash: str = ""  # provenance.source_hash(game) of the worker that played it
 
 
 # -- worker side --------------------------------------------------------------------------
-
-_local = threading.local()
-
 
 def _limit_threads() -> None:
     # One Numba/BLAS thread per worker process, set before the engine is first imported there
@@ -73,58 +84,13 @@ def _limit_threads() -> None:
             os.environ.setdefault(var, "1")
 
 
-def _content(job: Job):
-    """The job's content: a shipped name, or a Content parsed from the text the job carries.
-    Nothing is written to disk, so no file outside the run can stand in for it."""
-    if job.content_text is None:
-        return job.variant.content
-    import tomllib
-
-    from balance.games.gemrush.content import parse_content
-
-    return parse_content(tomllib.loads(job.content_text), job.variant.content)
-
-
-def _prepared(job: Job):
-    """(Setup, State) for the job's variant, cached per thread: each thread owns its State."""
-    from balance.games.gemrush.engine.state import new_state
-    from balance.games.gemrush.play import prepare
-
-    cache = getattr(_local, "setups", None)
-    if cache is None:
-        cache = _local.setups = OrderedDict()
-    v = job.variant
-    text_sha = (None if job.content_text is None
-                else hashlib.sha256(job.content_text.encode("utf-8")).hexdigest())
-    key = json.dumps([v.describe(), v.content, text_sha], sort_keys=True)
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
-    setup = prepare(v.edition, v.mode, v.players, v.seats[0] if v.seats else v.heuristic,
-                    v.target, v.exhaust, v.rules, _content(job), seats=v.seats, knobs=v.knobs)
-    cache[key] = (setup, new_state(setup.tables, setup.rules))
-    while len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
-    return cache[key]
-
-
 def play_shard(job: Job) -> ShardResult:
-    """Play one shard; runs in a worker (or in-process with one job)."""
+    """Play one shard with the game's play hook; runs in a worker (or in-process with one
+    job)."""
     _limit_threads()
-    from balance.games.gemrush import records
-    from balance.games.gemrush.play import ENGINE_VERSION, play_batch
-    from balance.running.provenance import source_hash
-    from balance.running.seeds import game_seeds
-
-    setup, state = _prepared(job)
-    s = job.shard
-    seeds = game_seeds(job.seed, s.start, s.stop)
-    batch = play_batch(setup, seeds, state=state)
-    games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
-                                ENGINE_VERSION, source_hash(DEFAULT),
-                                [k.name for k in setup.content.skills])
-    rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
-    return ShardResult(s, ENGINE_VERSION, games, rooms, source_hash(DEFAULT))
+    job = replace(job, source_hash=source_hash(job.game))
+    tables = job.game.hook("play")(job)
+    return ShardResult(job.shard, job.game.version, tables, job.source_hash)
 
 
 # -- parent side --------------------------------------------------------------------------
@@ -144,11 +110,11 @@ def check_jobs(jobs: int) -> None:
 
 
 def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
-    # A content that is not shipped as is (a designer's file, or patched) travels as the text
-    # read when the experiment was loaded: what the manifest's hashes describe.
+    # What a variant's games depend on beyond its settings (a designer's file's text) travels
+    # in the variant, as read when the experiment was loaded: what the manifest's hashes
+    # describe.
     for s in shards:
-        v = exp.variants[s.variant]
-        yield Job(exp.name, exp.seed, v, s, v.content_text)
+        yield Job(exp.game, exp.name, exp.seed, exp.variants[s.variant], s)
 
 
 WORKER_WAIT_S = 30.0  # how long a cluster may take to show its first worker
@@ -182,7 +148,7 @@ def connected(scheduler: str | None) -> Iterator[None]:
     if scheduler is None:
         yield
         return
-    from dask.distributed import Client
+    from dask.distributed import Client  # lazy: dask only for a run on a cluster
 
     try:
         client = Client(scheduler, timeout="10s")
@@ -222,12 +188,12 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
     first = next(jobs, None)
     if first is None:
         return
-    import joblib
+    import joblib  # lazy: a run of one job plays in this process, with no pool
 
     tasks = (joblib.delayed(play_shard)(job) for job in itertools.chain([first], jobs))
     with contextlib.ExitStack() as stack:
         if scheduler is not None:
-            from dask.distributed import default_client
+            from dask.distributed import default_client  # lazy: a cluster's run only
 
             try:
                 default_client()
@@ -252,54 +218,49 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
         yield from parallel(tasks)
 
 
+@functools.cache
 def package_versions() -> dict:
-    from importlib.metadata import PackageNotFoundError, version
-
     out = {}
-    for name in PACKAGES:
+    for name in (*packages_distributions().get("balance", []), *PACKAGES):
         with contextlib.suppress(PackageNotFoundError):
             out[name] = version(name)
     return out
 
 
 def manifest_for(exp: Experiment, games: int) -> dict:
-    from balance.games.gemrush.play import ENGINE_VERSION
-    from balance.running.provenance import source_hash, source_hashes
-
     return {"experiment": exp.name, "description": exp.description, "file": exp.file,
             "text": exp.text, "hash": exp.hash, "experiment_hash": exp.identity,
-            "engine_version": ENGINE_VERSION, "source_hash": source_hash(DEFAULT),
+            "game": exp.game.name,
+            "engine_version": exp.game.version, "source_hash": source_hash(exp.game),
             store.DIGESTS: "sha256",
-            "sources": source_hashes(DEFAULT),
-            "packages": package_versions(), "inputs": dict(exp.inputs), "seed": exp.seed,
+            "sources": source_hashes(exp.game),
+            "packages": dict(package_versions()), "inputs": dict(exp.inputs), "seed": exp.seed,
             "games_per_variant": games, "shard_size": exp.shard_size,
             "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}
 
 
 def warm(exp: Experiment) -> None:
     """Compile the engine, or load it from Numba's cache, in this process."""
-    from balance.games.gemrush.play import play_batch
+    play_shard(_one_game(next(jobs_for(exp, [Shard(0, 0, 1)]))))
 
-    play_batch(exp.variants[0].prepare(), [0])
+
+def _one_game(job: Job) -> Job:
+    return replace(job, shard=Shard(job.shard.variant, job.shard.start, job.shard.start + 1))
 
 
 def warm_shard(*jobs: Job) -> str:
     """A worker's first task: load (or compile) the engine and play one game of each job's
     variant (warm_jobs: one for each set of players the run holds). Run alone before any
     shard, so that one process fills Numba's cache and the others load it instead of all
-    compiling at once. The search-based reference player's kernels (balance/games/gemrush/engine/
-    rollout_nb.py) are compiled at its first decision, not with the game: warmed with greedy
+    compiling at once. A player's kernels may be compiled at its first decision, not with
+    the game (a search player's are): warmed with another player
     alone, every worker compiled them in the middle of a shard, and loky, seeing a worker grow
     by some 750 MB after its first task, took it for a memory leak, replaced it, and printed
     "A worker stopped while some jobs were given to the executor". Returns the worker's
     engine version."""
-    _limit_threads()
-    from balance.games.gemrush.play import ENGINE_VERSION, play_batch
-
     for job in jobs:
-        setup, state = _prepared(job)
-        play_batch(setup, [0], state=state)
-    return ENGINE_VERSION
+        play_shard(_one_game(job))
+    return jobs[0].game.version if jobs else ""
 
 
 def warm_jobs(exp: Experiment, shards: Iterable[Shard]) -> list[Job]:
@@ -324,9 +285,6 @@ def _backend_failure(e: BaseException) -> tuple[str, BaseException] | None:
     broken loky pool, a killed Dask worker), ("connection", cause) for a cancelled task or a
     closed connection (a Dask scheduler gone). Judged by class, so that a new way to lose one
     is caught by its base."""
-    import asyncio
-    from concurrent.futures import BrokenExecutor, CancelledError
-
     worker: tuple[type, ...] = (BrokenExecutor,)
     connection: tuple[type, ...] = (CancelledError, asyncio.CancelledError, ConnectionError)
     if "distributed" in sys.modules:  # its failures exist only once a cluster was used
@@ -378,7 +336,7 @@ def _quiet_connection_loss(scheduler: str | None) -> Iterator[None]:
 def _close_client() -> None:
     """Close the Dask client of a lost scheduler while its log is quiet: closing cancels its
     attempts to reconnect, which distributed logs as a traceback."""
-    from distributed import default_client
+    from distributed import default_client  # lazy: only a run on a cluster gets here
 
     with contextlib.suppress(Exception):  # already closed: the run has failed either way
         default_client().close(timeout=5)
@@ -433,9 +391,6 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
     on_start(total_games, games_already_done) and on_shard(games) report progress. Safe to
     interrupt at any point: finished shards stay, and the same call resumes.
     """
-    from balance.games.gemrush.play import ENGINE_VERSION
-    from balance.running.experiment import check_game_count
-
     games = exp.games if games is None else games
     check_game_count(games, len(exp.variants), exp.shard_size, "--games", "")
     jobs = default_jobs() if jobs is None else jobs
@@ -451,27 +406,28 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
         manifest = store.open_run(run_dir, wanted)
         shards = store.plan(len(exp.variants), games, exp.shard_size)
         store.check_shards(run_dir, manifest)
-        store.tidy(run_dir)
+        store.tidy(run_dir, manifest)
         done = store.done_shards(run_dir)
         todo = [s for s in shards if s.name not in done]
         if on_start:
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
         start = time.perf_counter()
         played = n_games = 0
+        version = exp.game.version
         for r in _collect(jobs_for(exp, todo), jobs, scheduler, warm_jobs(exp, todo)):
-            if r.engine_version != ENGINE_VERSION or r.source_hash != manifest["source_hash"]:
+            if r.engine_version != version or r.source_hash != manifest["source_hash"]:
                 raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
                                           f"engine version {r.engine_version} with sources "
-                                          f"{r.source_hash}, this is {ENGINE_VERSION} with "
+                                          f"{r.source_hash}, this is {version} with "
                                           f"sources {manifest['source_hash']}: check out the "
                                           "same commit everywhere")])
-            store.write_shard(run_dir, r.shard, r.games, r.rooms, store.shard_meta(manifest))
+            store.write_shard(run_dir, r.shard, r.tables, store.shard_meta(manifest))
             played += 1
             n_games += r.shard.games
             if on_shard:
                 on_shard(r.shard.games)
         # A short last shard goes only now that the longer one holding its games is written.
-        store.tidy(run_dir)
+        store.tidy(run_dir, manifest)
         if played != len(todo):
             # A backend that loses a task without raising must not look like a finished run.
             raise RunFailed(f"only {played} of the {len(todo)} shards to play came back; "
@@ -480,14 +436,13 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
                          time.perf_counter() - start)
 
 
-def simulate_tables(exp: Experiment, jobs: int = 1):
-    """Play every shard in memory: (games, rooms) as polars DataFrames, in game order."""
-    import polars as pl
-    import pyarrow as pa
+def simulate_tables(exp: Experiment, jobs: int = 1) -> dict:
+    """Play every shard in memory: each of the game's tables as a polars DataFrame, in game
+    order."""
+    import polars as pl  # lazy: the runner's workers never build DataFrames
 
     shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
     results = sorted(execute(jobs_for(exp, shards), jobs, warm=warm_jobs(exp, shards)),
                      key=lambda r: r.shard)
-    games = pl.from_arrow(pa.concat_tables([r.games for r in results]))
-    rooms = pl.from_arrow(pa.concat_tables([r.rooms for r in results]))
-    return games, rooms
+    return {t.name: pl.from_arrow(pyarrow.concat_tables([r.tables[t.name] for r in results]))
+            for t in exp.game.tables}

@@ -1,10 +1,10 @@
-"""A table read shard file by shard file (balance.running.store.read_run with lazy_rooms or
+"""A table read shard file by shard file (balance.running.store.read_run with lazy_tables or
 lazy_games).
 
 Iterating a ShardTable yields one polars DataFrame per file, each holding whole games, so that
 an analysis can aggregate a table far larger than memory. `select` reads only some columns of
 every file (a column not in a file is left out of its piece); `names` are the shard names, so
-that the games and rooms pieces of one shard can be paired.
+that the pieces of one shard's games and other tables can be paired.
 
 A loader is any callable returning a DataFrame; one that also has `select(columns)` (a shard
 file's reader) reads only those columns from disk, any other is cut after reading.

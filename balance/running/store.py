@@ -2,16 +2,16 @@
 
 Layout of a run folder (`runs/<experiment>/` by default):
 
-    manifest.json                what was run: the experiment file, its hash, versions
+    manifest.json                what was run: the experiment file, its game, hash, versions
     games/<shard>.parquet        one row per game
-    rooms/<shard>.parquet        one row per placed tile
+    <table>/<shard>.parquet      each of the game's other tables (Game.tables)
 
 A shard is one variant and a range of games, named `v<variant>-g<start>-<stop>` with
 zero-padded numbers, so that names sort in (variant, game) order. Files are written to a
-temporary name and renamed, rooms first and games last: a shard is done when its games file
-exists, and only whole files ever exist. Every file is read through balance.files (regular
-files of a stated size only), and nothing is written through a link. The engine never imports
-this module.
+temporary name and renamed, the other tables first and games last: a shard is done when its
+games file exists, and only whole files ever exist. Every file is read through balance.files
+(regular files of a stated size only), and nothing is written through a link. The engine never
+imports this module.
 
 A manifest that disagrees with its shards is refused, naming the manifest: shards of this
 run (their provenance checked) that its plan has no place for, or every shard agreeing on a
@@ -34,14 +34,21 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
 from balance import files
+from balance.contract import registry
+from balance.contract.experiment import MAX_VARIANTS
+from balance.contract.game import Game, Table
 from balance.errors import InputError, Problem, Problems
-from balance.running.experiment import MAX_GAMES, MAX_SHARD_SIZE, MAX_SHARDS, MAX_VARIANTS
+from balance.running.experiment import MAX_GAMES, MAX_SHARD_SIZE, MAX_SHARDS
+from balance.running.provenance import changed_sources
 from balance.running.shard_table import ShardTable
 
 MANIFEST = "manifest.json"
-GAMES = "games"
-ROOMS = "rooms"
+GAMES = "games"  # every game's first table (Game.games_table), the one that marks a shard done
 LOCK = ".lock"
 # What makes two runs the same experiment. The game count is not part of it: a rerun may ask
 # for more games per variant (new shards are added), never fewer. `experiment_hash` is the
@@ -52,27 +59,25 @@ IDENTITY = ("experiment", "experiment_hash", "engine_version", "source_hash", "i
 # read and reported, never resumed.
 REQUIRED = ("experiment", "hash", "engine_version", "inputs", "seed", "shard_size", "variants",
             "games_per_variant")
-SHARD_META = b"gemrush.shard"  # key of a shard's provenance in its Parquet metadata
-# Key of the digest of a shard file's rows: the sha256 of its bytes before the Parquet footer
-# (the row groups), added to the footer as the file is written. A manifest with DIGESTS was
+# Keys of a shard file's Parquet metadata. Shards written before the keys were neutral carry
+# them under the game's name instead of "balance" ("<game>.shard"), and still read (_meta).
+SHARD_META = b"balance.shard"  # the shard's provenance
+# The digest of a shard file's rows: the sha256 of its bytes before the Parquet footer (the
+# row groups), added to the footer as the file is written. A manifest with DIGESTS was
 # written by a runner that records one in every shard, so a shard without one is refused.
-SHARD_DIGEST = b"gemrush.rows_sha256"
+SHARD_DIGEST = b"balance.rows_sha256"
+# Seats count from 1 in the tables (Table.seat_columns). A shard written before issue 26
+# counted them from 0 and carries no SEATS_KEY: its seat columns are renumbered as it is
+# read, so that an old run, or one resumed across the change, reads as one. (A column whose
+# type was widened since, Table.widened, is read as the widest likewise.)
+SEATS_KEY = b"balance.seats_from"
+SEATS_FROM = b"1"
 DIGESTS = "shard_digests"
 SHARD_RE = re.compile(r"^v(\d{5})-g(\d{12})-(\d{12})$")
-# A rooms shard written before its uses and gained columns were widened to Int32
-# (balance/games/gemrush/limits.py) holds them as Int16: they are read as Int32, so that a run
-# resumed
-# across the change reads as one.
-WIDENED = ("uses", "gained")
-# Seats count from 1 in the tables (balance/games/gemrush/records.py). A shard written before issue
-# 26
-# counted them from 0 and carries no records.SEATS_KEY: its seat columns are renumbered as it
-# is read, so that an old run, or one resumed across the change, reads as one.
-SEAT_COLUMNS = ("winner", "builder")
 # The largest files a run folder can hold. A manifest carries the experiment file's text and
 # each variant's description; a patched variant carries its content file's text too (the
 # shipped box is 40 KB). A shard's bytes grow with its games: 40 to 80 bytes a game today,
-# and a game of the longest Rush allowed stays far within GAME_BYTES.
+# and the longest game a game's rules allow stays far within GAME_BYTES.
 VARIANT_BYTES = 64 * 2**10
 MANIFEST_LIMIT = 64 * files.MiB + MAX_VARIANTS * VARIANT_BYTES
 GAME_BYTES = 64 * 2**10
@@ -116,6 +121,33 @@ def plan(variants: int, games: int, shard_size: int) -> list[Shard]:
     """Shards of fixed size at fixed offsets (the last of a variant may be shorter)."""
     return [Shard(v, a, min(a + shard_size, games))
             for v in range(variants) for a in range(0, games, shard_size)]
+
+
+# -- the run's game ------------------------------------------------------------------------
+
+def run_game(manifest: dict) -> Game:
+    """The game a run's manifest names; absent, the default game (which every run written
+    before manifests named their game played)."""
+    return registry.get(manifest.get("game"), MANIFEST, "", "game")
+
+
+def table_names(manifest: dict) -> tuple[str, ...]:
+    """The run's tables in the order a shard writes them: the games table last."""
+    return (*(t.name for t in run_game(manifest).tables[1:]), GAMES)
+
+
+def _declared(manifest: dict, sub: str) -> Table:
+    return run_game(manifest).table(sub)
+
+
+def _meta(md, key: bytes, manifest: dict):
+    """A shard file's metadata value under `key`, or under the key as shards written before
+    the keys were neutral named it (the game's name for "balance"); None if it has none."""
+    md = md or {}
+    if key in md:
+        return md[key]
+    game = str(manifest.get("game", registry.DEFAULT)).encode()
+    return md.get(game + key[len(b"balance"):])
 
 
 # -- manifest -----------------------------------------------------------------------------
@@ -199,12 +231,12 @@ def _refuse(run_dir: Path, what: str) -> InputError:
                                "--out for another folder, or delete this one to start again")])
 
 
-def _leftover(p: Path) -> bool:
+def _leftover(p: Path, names: tuple[str, ...]) -> bool:
     """What a run stopped before its manifest was written can leave: the lock, temporary
     files, empty shard folders. A folder holding only these has no results to protect."""
     if p.name == LOCK or files.is_temp_name(p.name):
         return True
-    return p.name in (GAMES, ROOMS) and p.is_dir() and not any(p.iterdir())
+    return p.name in names and p.is_dir() and not any(p.iterdir())
 
 
 def check_folder(run_dir: str | Path, manifest: dict) -> dict | None:
@@ -219,14 +251,15 @@ def check_folder(run_dir: str | Path, manifest: dict) -> dict | None:
             break
     # A run folder handed over by someone else may link its shard folders or its lock
     # outside it: refused before anything is written there.
-    for name in (GAMES, ROOMS, LOCK):
+    names = table_names(manifest)
+    for name in (*names, LOCK):
         files.refuse_link(run_dir / name)
-    for name in (GAMES, ROOMS):
+    for name in names:
         if (run_dir / name).exists() and not (run_dir / name).is_dir():
             raise _refuse(run_dir, f"its {name} is a file, not the folder of its shards")
     if not os.path.lexists(run_dir / MANIFEST):
-        if run_dir.is_dir() and not all(_leftover(p) for p in run_dir.iterdir()):
-            stray = sorted(p.name for p in run_dir.iterdir() if not _leftover(p))
+        if run_dir.is_dir() and not all(_leftover(p, names) for p in run_dir.iterdir()):
+            stray = sorted(p.name for p in run_dir.iterdir() if not _leftover(p, names))
             raise _refuse(run_dir, "the folder exists and is not a run folder (no "
                           f"{MANIFEST}; it holds {', '.join(stray[:3])})")
         return None
@@ -256,15 +289,16 @@ def open_run(run_dir: str | Path, manifest: dict) -> dict:
     elif manifest["games_per_variant"] > old["games_per_variant"]:
         old = dict(old, games_per_variant=manifest["games_per_variant"])
         write_manifest(run_dir, old)
-    files.owned_dir(run_dir, GAMES)
-    files.owned_dir(run_dir, ROOMS)
+    for name in table_names(old):
+        files.owned_dir(run_dir, name)
     return old
 
 
 def identity_refusal(old: dict, manifest: dict) -> str | None:
     """Why the games of `old` cannot be mixed with those `manifest` would play, or None."""
-    from balance.running.provenance import changed_sources
-
+    if old.get("game", registry.DEFAULT) != manifest.get("game", registry.DEFAULT):
+        return (f"it holds games of {old.get('game', registry.DEFAULT)}, and this experiment "
+                f"plays {manifest.get('game', registry.DEFAULT)}")
     if "source_hash" not in old or "experiment_hash" not in old:
         return ("its games were played before runs recorded the hash of their code, so "
                 "they cannot be told apart from this code's games")
@@ -327,13 +361,14 @@ def _superseded(shards, done) -> set[Shard]:
     return {s for s in shards if s.stop < longest.get((s.variant, s.start), 0)}
 
 
-def tidy(run_dir: str | Path) -> list[Path]:
+def tidy(run_dir: str | Path, manifest: dict) -> list[Path]:
     """Remove what a killed or extended run leaves: temporary files, and the files of a short
     shard whose games a longer games shard from the same start now holds. A game that no
     other file holds is never removed."""
     run_dir = Path(run_dir)
+    tables = table_names(manifest)
     removed, names = [], {}
-    for sub in (GAMES, ROOMS):
+    for sub in tables:
         for p in (run_dir / sub).iterdir() if (run_dir / sub).is_dir() else ():
             if files.is_temp_name(p.name):
                 p.unlink()
@@ -342,7 +377,7 @@ def tidy(run_dir: str | Path) -> list[Path]:
                 names.setdefault(Shard.parse(p.stem), set()).add(sub)
     done = [s for s, subs in names.items() if GAMES in subs]
     for s in sorted(_superseded(names, done)):
-        for sub in (GAMES, ROOMS):  # games first: a rooms file alone is no shard
+        for sub in (GAMES, *tables[:-1]):  # games first: another table's file alone is no shard
             if sub in names[s]:
                 p = run_dir / sub / f"{s.name}.parquet"
                 p.unlink()
@@ -368,7 +403,6 @@ def parquet_bytes(table) -> bytes:
     """A table as a Parquet file; a shard (a table carrying SHARD_META) gets the digest of its
     rows in the footer: the sha256 of every byte before it, which ParquetWriter has written
     when the footer, written at close, is still to come."""
-    import pyarrow.parquet as pq
 
     sink = _Sink()
     with pq.ParquetWriter(sink, table.schema, compression="zstd",
@@ -407,21 +441,24 @@ def _with_meta(table, meta: dict):
     return table.replace_schema_metadata({**old, SHARD_META: json.dumps(meta, sort_keys=True)})
 
 
-def write_shard(run_dir: str | Path, shard: Shard, games, rooms, meta: dict | None = None
+def write_shard(run_dir: str | Path, shard: Shard, tables: dict, meta: dict | None = None
                 ) -> None:
-    """Rooms first, games last: the games file marks the shard done. Each file carries its
-    provenance (`meta` from shard_meta, the shard and both files' row counts) and the digest
-    of its rows in its Parquet metadata, so that a file copied in from another run, one whose
-    footer lost rows, or one rewritten with other rows, is told apart on resume and on
-    read."""
+    """The game's tables ({name: pyarrow.Table}), the games table last: its file marks the
+    shard done. Each file carries its provenance (`meta` from shard_meta, the shard and every
+    file's row count), that its seats count from 1, and the digest of its rows in its Parquet
+    metadata, so that a file copied in from another run, one whose footer lost rows, or one
+    rewritten with other rows, is told apart on resume and on read."""
     run_dir = Path(run_dir)
-    if meta is not None:
-        full = dict(meta, variant=shard.variant, start=shard.start, stop=shard.stop,
-                    games_rows=games.num_rows, rooms_rows=rooms.num_rows)
-        games = _with_meta(games, dict(full, table=GAMES))
-        rooms = _with_meta(rooms, dict(full, table=ROOMS))
-    write_parquet(rooms, run_dir / ROOMS / f"{shard.name}.parquet")
-    write_parquet(games, run_dir / GAMES / f"{shard.name}.parquet")
+    names = [*(n for n in tables if n != GAMES), GAMES]
+    full = None if meta is None else dict(
+        meta, variant=shard.variant, start=shard.start, stop=shard.stop,
+        **{f"{n}_rows": tables[n].num_rows for n in names})
+    for name in names:
+        t = tables[name]
+        t = t.replace_schema_metadata({**(t.schema.metadata or {}), SEATS_KEY: SEATS_FROM})
+        if full is not None:
+            t = _with_meta(t, dict(full, table=name))
+        write_parquet(t, run_dir / name / f"{shard.name}.parquet")
 
 
 # -- checking shards ----------------------------------------------------------------------
@@ -463,9 +500,9 @@ def _gone(run_dir: Path, sub: str, shard: Shard, refusal: InputError) -> _Refuse
     if os.path.lexists(path):
         return _Refused(Problem(str(path), "", "", f"{refusal.problems[0].message}; "
                                 f"{REPLAY}"))
-    if sub == ROOMS:
+    if sub != GAMES:
         return _Refused(Problem(str(path), "", "", "missing: the games shard exists but its "
-                                f"rooms shard does not; delete {_path(run_dir, GAMES, shard)} "
+                                f"{sub} shard does not; delete {_path(run_dir, GAMES, shard)} "
                                 "and rerun `balance run` to replay it"))
     return _Refused(Problem(str(path), "", "", "missing: deleted while the run was read; rerun "
                             "`balance run` to replay it"))
@@ -473,8 +510,6 @@ def _gone(run_dir: Path, sub: str, shard: Shard, refusal: InputError) -> _Refuse
 
 def _footer(run_dir: Path, sub: str, shard: Shard):
     """The Parquet footer of one shard file, read from the file the one reader opened."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     path = _path(run_dir, sub, shard)
     try:
@@ -492,8 +527,6 @@ def _contents(run_dir: Path, sub: str, shard: Shard):
     """(bytes, footer, shard) of one shard file read whole, once. A shard deleted since it
     was listed, whose games a longer shard now holds, is read from that shard (the third
     item), of which the caller keeps the listed games."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     path = _path(run_dir, sub, shard)
     try:
@@ -534,16 +567,18 @@ def _footer_problem(md, manifest: dict, shard: Shard, sub: str) -> str | None:
     """Why a shard file's footer is not this run's at this name, or None."""
     if sub == GAMES and md.num_rows != shard.games:
         return f"damaged shard: {md.num_rows} rows, its name says {shard.games}"
-    why = provenance_problem(_meta_of(md.metadata), manifest, shard, sub, md.num_rows)
-    if why is None and manifest.get(DIGESTS) and SHARD_DIGEST not in (md.metadata or {}):
+    why = provenance_problem(_meta_of(md.metadata, manifest), manifest, shard, sub,
+                             md.num_rows)
+    if why is None and manifest.get(DIGESTS) and _meta(md.metadata, SHARD_DIGEST,
+                                                       manifest) is None:
         why = "not a shard as this run wrote it: it carries no digest of its rows"
     return why
 
 
-def _digest_problem(data: bytes, md) -> str | None:
+def _digest_problem(data: bytes, md, manifest: dict) -> str | None:
     """Why a shard file's rows are not those written (their digest differs), or None; a file
     written before shards carried a digest has none to check (see _footer_problem)."""
-    want = (md.metadata or {}).get(SHARD_DIGEST)
+    want = _meta(md.metadata, SHARD_DIGEST, manifest)
     if want is not None and rows_digest(data) != want.decode("ascii", "replace"):
         return "damaged shard: its rows are not those written (their digest differs)"
     return None
@@ -552,13 +587,13 @@ def _digest_problem(data: bytes, md) -> str | None:
 def _check_whole(run_dir: Path, sub: str, shard: Shard, manifest: dict) -> None:
     """One shard file read whole: footer, provenance and the digest of its rows."""
     data, md, actual = _contents(run_dir, sub, shard)
-    why = _footer_problem(md, manifest, actual, sub) or _digest_problem(data, md)
+    why = _footer_problem(md, manifest, actual, sub) or _digest_problem(data, md, manifest)
     if why:
         raise _Refused(Problem(str(_path(run_dir, sub, actual)), "", "", f"{why}; {REPLAY}"))
 
 
-def _meta_of(md) -> dict | None:
-    raw = (md or {}).get(SHARD_META)
+def _meta_of(md, manifest: dict) -> dict | None:
+    raw = _meta(md, SHARD_META, manifest)
     if raw is None:
         return None
     try:
@@ -584,20 +619,24 @@ def _listing(run_dir: Path, probs: Problems) -> list[Shard]:
 
 
 def _check_folders(run_dir: Path, manifest: dict) -> None:
-    """games/ and rooms/ as the manifest implies them, or InputError in one line: a file in
-    their place would read as a run of no games, and a lost rooms/ as a run that never
-    recorded its rooms (only runs written before runs recorded their code lack one)."""
-    for sub in (GAMES, ROOMS):
+    """The table folders as the manifest implies them, or InputError in one line: a file in
+    their place would read as a run of no games, and a lost folder of another table as a run
+    that never recorded it (only runs written before runs recorded their code lack one)."""
+    names = table_names(manifest)
+    for sub in (GAMES, *names[:-1]):
         path = run_dir / sub
         if os.path.lexists(path) and not path.is_dir():
+            folders = " and ".join(f"{n}/" for n in (GAMES, *names[:-1]))
             raise InputError([Problem(str(path), "", "", "is not a folder: a run folder keeps "
-                                      f"its shards in {GAMES}/ and {ROOMS}/ (restore the "
-                                      "folder, or start the run again in a new --out)")])
-    if (run_dir / GAMES).is_dir() and not (run_dir / ROOMS).exists() and \
-            manifest.get("source_hash") and any((run_dir / GAMES).glob("*.parquet")):
-        raise InputError([Problem(str(run_dir / ROOMS), "", "", "missing: the run's games "
-                                  f"shards have rooms shards, which were in {ROOMS}/; restore "
-                                  f"it, or delete {run_dir / GAMES} and rerun `balance run`")])
+                                      f"its shards in {folders} (restore the folder, or start "
+                                      "the run again in a new --out)")])
+    for sub in names[:-1]:
+        if (run_dir / GAMES).is_dir() and not (run_dir / sub).exists() and \
+                manifest.get("source_hash") and any((run_dir / GAMES).glob("*.parquet")):
+            raise InputError([Problem(str(run_dir / sub), "", "", "missing: the run's games "
+                                      f"shards have {sub} shards, which were in {sub}/; "
+                                      f"restore it, or delete {run_dir / GAMES} and rerun "
+                                      "`balance run`")])
 
 
 def _survey(run_dir: Path, manifest: dict, probs: Problems) -> list[Shard]:
@@ -640,7 +679,7 @@ def _all_disagree(run_dir: Path, manifest: dict, footers: dict) -> None:
     want = shard_meta(manifest)
     seen = set()
     for md in footers.values():
-        meta = _meta_of(md.metadata)
+        meta = _meta_of(md.metadata, manifest)
         if not meta:
             return
         seen.add(tuple((k, repr(meta.get(k))) for k in want if meta.get(k) != want[k]))
@@ -700,9 +739,9 @@ def _relisting(read: Callable[[], object], run_dir: Path):
 
 def check_shards(run_dir: str | Path, manifest: dict) -> list[Shard]:
     """Before a resume: the shards against the manifest, and every finished shard read
-    whole: a readable Parquet footer, the right number of games, its rooms file, provenance
-    matching this run and its name, and the digest of its rows; or the run stops naming the
-    files (or the manifest). Returns the shards that count."""
+    whole: a readable Parquet footer, the right number of games, its other tables' files,
+    provenance matching this run and its name, and the digest of its rows; or the run stops
+    naming the files (or the manifest). Returns the shards that count."""
     run_dir = Path(run_dir)
     return _relisting(lambda: _check_shards(run_dir, manifest), run_dir)
 
@@ -711,7 +750,7 @@ def _check_shards(run_dir: Path, manifest: dict) -> list[Shard]:
     probs = Problems(str(run_dir))
     shards = _survey(run_dir, manifest, probs)
     for shard in shards:
-        for sub in (ROOMS, GAMES):
+        for sub in table_names(manifest):
             try:
                 _check_whole(run_dir, sub, shard, manifest)
             except _Refused as e:
@@ -722,10 +761,21 @@ def _check_shards(run_dir: Path, manifest: dict) -> list[Shard]:
 
 # -- reading ------------------------------------------------------------------------------
 
+class _Tables:
+    """A run's tables by name: `.games`, and each of the game's other tables as an attribute
+    of its name (`run.tables[name]` likewise); None where the run has no folder of it."""
+
+    def __getattr__(self, name: str):
+        tables = self.__dict__.get("tables") or {}
+        if name in tables:
+            return tables[name]
+        raise AttributeError(f"{type(self).__name__} has no table {name!r}")
+
+
 @dataclass
-class RunData:
+class RunData(_Tables):
     games: object  # pl.DataFrame, one row per game, sorted by (variant, game)
-    rooms: object | None  # pl.DataFrame, one row per placed tile, or None
+    tables: dict  # the game's other tables: pl.DataFrame (or ShardTable, read lazily) or None
     manifest: dict
     missing: list[str] = field(default_factory=list)  # shards not played yet
 
@@ -740,9 +790,6 @@ def _read_arrow(run_dir: Path, sub: str, shard: Shard, manifest: dict, probs: Pr
     provenance verified; None if damaged or not this run's. Text columns come as dictionaries
     (they are stored so: much faster to decode, and a tenth of the memory). A shard a longer
     one replaced since it was listed gives the listed games of the longer one."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
     try:
         data, md, actual = _contents(run_dir, sub, shard)
@@ -750,10 +797,11 @@ def _read_arrow(run_dir: Path, sub: str, shard: Shard, manifest: dict, probs: Pr
         probs.items.append(e.problem)
         return None
     path = _path(run_dir, sub, actual)
-    why = _footer_problem(md, manifest, actual, sub) or _digest_problem(data, md)
+    why = _footer_problem(md, manifest, actual, sub) or _digest_problem(data, md, manifest)
     if why:
         probs.items.append(Problem(str(path), "", "", f"{why}; {REPLAY}"))
         return None
+    table = _declared(manifest, sub)
     cut = actual != shard and columns is not None and "game" not in columns
     try:
         schema = md.schema.to_arrow_schema()
@@ -771,22 +819,19 @@ def _read_arrow(run_dir: Path, sub: str, shard: Shard, manifest: dict, probs: Pr
         probs.items.append(Problem(str(path), "", "", f"damaged shard: {t.num_rows} rows, its "
                                    f"name says {shard.games}; {REPLAY}"))
         return None
-    t = _seats_from_one(t) if _seats_from_zero(md) else t
-    return t.cast(_widened(t.schema)) if sub == ROOMS else t
+    t = _seats_from_one(t, table) if _seats_from_zero(md, manifest) else t
+    return t.cast(_widened(t.schema, table)) if table.widened else t
 
 
-def _seats_from_zero(md) -> bool:
-    """A shard written before seats counted from 1 in the tables (SEAT_COLUMNS)."""
-    from balance.games.gemrush.records import SEATS_KEY
-
-    return SEATS_KEY not in (md.metadata or {})
+def _seats_from_zero(md, manifest: dict) -> bool:
+    """A shard written before seats counted from 1 in the tables (Table.seat_columns)."""
+    return _meta(md.metadata, SEATS_KEY, manifest) is None
 
 
-def _seats_from_one(t):
+def _seats_from_one(t, table: Table):
     """An old shard's seat columns renumbered from 1 (-1, no seat, stays)."""
-    import pyarrow.compute as pc
 
-    for name in SEAT_COLUMNS:
+    for name in table.seat_columns:
         i = t.schema.get_field_index(name)
         if i >= 0:
             col = t.column(i)
@@ -795,11 +840,10 @@ def _seats_from_one(t):
     return t
 
 
-def _widened(schema):
-    """An Arrow schema with the WIDENED columns it stores as Int16 as Int32."""
-    import pyarrow as pa
+def _widened(schema, table: Table):
+    """An Arrow schema with the table's widened columns it stores as Int16 as Int32."""
 
-    for name in WIDENED:
+    for name in table.widened:
         i = schema.get_field_index(name)
         if i >= 0 and pa.types.is_int16(schema.field(i).type):
             schema = schema.set(i, schema.field(i).with_type(pa.int32()))
@@ -810,8 +854,7 @@ def _to_polars(t, where: str, probs: Problems, compact: bool = False):
     """An Arrow table as one contiguous polars DataFrame; text columns as String, or left as
     Categorical when `compact` (the report's choice: a million games' text in a tenth of the
     memory). None, with the damage named, if polars panics on it."""
-    import polars as pl
-    import pyarrow as pa
+    import polars as pl  # lazy: a worker writing shards needs no polars
 
     try:
         df = pl.from_arrow(t, rechunk=True)
@@ -847,8 +890,9 @@ class _ShardFile:
 
 def _lazy_table(run_dir: Path, sub: str, shards: list[Shard], manifest: dict,
                 probs: Problems, compact: bool = False) -> ShardTable:
-    """The `sub` shards (games or rooms) as a ShardTable, their footers, row counts,
-    columns and provenance checked now; their pages and digests when read."""
+    """The `sub` shards (of any of the run's tables) as a ShardTable, their footers, row
+    counts, columns and provenance checked now; their pages and digests when read."""
+    table = _declared(manifest, sub)
     loaders, rows, columns, kept, first = [], 0, [], [], None
     for shard in shards:
         path = _path(run_dir, sub, shard)
@@ -857,9 +901,7 @@ def _lazy_table(run_dir: Path, sub: str, shards: list[Shard], manifest: dict,
         except _Refused as e:
             probs.items.append(e.problem)
             continue
-        schema = md.schema.to_arrow_schema()
-        if sub == ROOMS:
-            schema = _widened(schema)
+        schema = _widened(md.schema.to_arrow_schema(), table)
         why = _footer_problem(md, manifest, shard, sub)
         if why is None and first is not None and not schema.equals(first, check_metadata=False):
             why = "damaged shard: its columns differ from the other shards'"
@@ -874,28 +916,29 @@ def _lazy_table(run_dir: Path, sub: str, shards: list[Shard], manifest: dict,
     return ShardTable(loaders, rows, columns, kept)
 
 
-def read_run(run_dir: str | Path, lazy_rooms: bool = False, columns: list[str] | None = None,
+def read_run(run_dir: str | Path, lazy_tables: bool = False, columns: list[str] | None = None,
              compact: bool = False, lazy_games: bool = False) -> RunData:
     """Every finished shard of a run, checked: InputError names each damaged shard file, or
-    the manifest when it disagrees with its shards. With lazy_rooms, `.rooms` is a ShardTable
-    read file by file when iterated (the rooms of a million games are over a gigabyte in
-    memory); with lazy_games, `.games` is one too (pieces paired with the rooms' by shard
-    name). Their footers are checked now, their pages and digests as they are read.
-    `columns` reads only those games columns; `compact` leaves text columns Categorical."""
+    the manifest when it disagrees with its shards. With lazy_tables, each table but the
+    games table is a ShardTable read file by file when iterated (a table of several rows a
+    game, of a million games, is over a gigabyte in memory); with lazy_games, `.games` is one
+    too (pieces paired with the other tables' by shard name). Their footers are checked now,
+    their pages and digests as they are read. `columns` reads only those games columns;
+    `compact` leaves text columns Categorical."""
     run_dir = Path(run_dir)
-    return _relisting(lambda: _read_run(run_dir, read_manifest(run_dir), lazy_rooms, columns,
+    return _relisting(lambda: _read_run(run_dir, read_manifest(run_dir), lazy_tables, columns,
                                         compact, lazy_games), run_dir)
 
 
-def _read_run(run_dir: Path, manifest: dict, lazy_rooms: bool, columns: list[str] | None,
+def _read_run(run_dir: Path, manifest: dict, lazy_tables: bool, columns: list[str] | None,
               compact: bool, lazy_games: bool) -> RunData:
-    import polars as pl
-    import pyarrow as pa
+    import polars as pl  # lazy: a worker writing shards needs no polars
 
     probs = Problems(str(run_dir))
     shards = _survey(run_dir, manifest, probs)
-    has_rooms = (run_dir / ROOMS).is_dir()
-    games, rooms = [], []
+    others = [n for n in table_names(manifest)[:-1] if (run_dir / n).is_dir()]
+    games = []
+    parts: dict[str, list] = {n: [] for n in others}
     for shard in shards if not lazy_games else ():
         g = _read_arrow(run_dir, GAMES, shard, manifest, probs, columns)
         if g is not None and games and not g.schema.equals(games[0].schema,
@@ -904,25 +947,18 @@ def _read_run(run_dir: Path, manifest: dict, lazy_rooms: bool, columns: list[str
                                        f"shard: its columns differ from the other shards'; "
                                        f"{REPLAY}"))
             g = None
-        if has_rooms and not lazy_rooms:
-            r = _read_arrow(run_dir, ROOMS, shard, manifest, probs)
-            r = None if r is None else _to_polars(r, str(_path(run_dir, ROOMS, shard)), probs)
-            if r is not None and rooms and r.schema != rooms[0].schema:
-                probs.items.append(Problem(str(_path(run_dir, ROOMS, shard)), "", "",
-                                           "damaged shard: its columns differ from the other "
-                                           f"shards'; {REPLAY}"))
-                r = None
-            if r is not None:
-                rooms.append(r)
+        for name in others if not lazy_tables else ():
+            _read_other(run_dir, name, shard, manifest, probs, parts[name])
         if g is not None:
             games.append(g)
-    lazy_g = lazy_r = None
+    lazy_g = None
     if lazy_games:
         lazy_g = _lazy_table(run_dir, GAMES, shards, manifest, probs, compact)
         if columns is not None:
             lazy_g = lazy_g.select(columns)
-    if has_rooms and (lazy_rooms or lazy_games):
-        lazy_r = _lazy_table(run_dir, ROOMS, shards, manifest, probs, compact)
+    tables: dict = {n: None for n in table_names(manifest)[:-1]}
+    for name in others if (lazy_tables or lazy_games) else ():
+        tables[name] = _lazy_table(run_dir, name, shards, manifest, probs, compact)
     probs.raise_if_any()
     missing = _missing(manifest, shards)
     # One contiguous polars copy of the Arrow pieces: polars would otherwise make one at the
@@ -935,17 +971,28 @@ def _read_run(run_dir: Path, manifest: dict, lazy_rooms: bool, columns: list[str
         del whole
         pa.default_memory_pool().release_unused()
         probs.raise_if_any()
-    r_df = None
-    if has_rooms:
-        r_df = lazy_r if lazy_r is not None else (pl.concat(rooms, rechunk=False) if rooms
-                                                  else pl.DataFrame())
-    return RunData(g_df, r_df, manifest, missing)
+    for name in others if not (lazy_tables or lazy_games) else ():
+        tables[name] = pl.concat(parts[name], rechunk=False) if parts[name] else pl.DataFrame()
+    return RunData(g_df, tables, manifest, missing)
+
+
+def _read_other(run_dir: Path, name: str, shard: Shard, manifest: dict, probs: Problems,
+                into: list) -> None:
+    """One shard's file of a table other than games, read into `into` as polars."""
+    r = _read_arrow(run_dir, name, shard, manifest, probs)
+    r = None if r is None else _to_polars(r, str(_path(run_dir, name, shard)), probs)
+    if r is not None and into and r.schema != into[0].schema:
+        probs.items.append(Problem(str(_path(run_dir, name, shard)), "", "", "damaged shard: "
+                                   f"its columns differ from the other shards'; {REPLAY}"))
+        r = None
+    if r is not None:
+        into.append(r)
 
 
 @dataclass
-class RunScan:
+class RunScan(_Tables):
     games: object  # pl.LazyFrame over every games shard
-    rooms: object | None  # pl.LazyFrame over every rooms shard, or None
+    tables: dict  # the game's other tables: a pl.LazyFrame over every shard of each, or None
     manifest: dict
     missing: list[str] = field(default_factory=list)
 
@@ -964,43 +1011,46 @@ def scan_run(run_dir: str | Path) -> RunScan:
 
 
 def _scan_run(run_dir: Path, manifest: dict) -> RunScan:
-    import polars as pl
-    import pyarrow.parquet as pq
-
     probs = Problems(str(run_dir))
     shards = _survey(run_dir, manifest, probs)
-    has_rooms = (run_dir / ROOMS).is_dir()
+    present = [n for n in table_names(manifest) if (run_dir / n).is_dir() or n == GAMES]
     for shard in shards:
-        for sub in (GAMES, ROOMS) if has_rooms else (GAMES,):
+        for sub in present:
             try:
                 _check_whole(run_dir, sub, shard, manifest)
             except _Refused as e:
                 probs.items.append(e.problem)
-    if has_rooms:
-        _lazy_table(run_dir, ROOMS, shards, manifest, probs)
+    for sub in present[:-1]:
+        _lazy_table(run_dir, sub, shards, manifest, probs)
     probs.raise_if_any()
-
-    def scan(sub):
-        paths = [str(_path(run_dir, sub, s)) for s in shards]
-        if not paths:
-            return pl.LazyFrame()
-        old = [p for p, s in zip(paths, shards, strict=True)
-               if _seats_from_zero(_footer(run_dir, sub, s))]
-        opts = {"include_file_paths": _SHARD_PATH} if old else {}
-        if sub == GAMES:
-            lf = pl.scan_parquet(paths, **opts)
-        else:
-            first = _widened(pq.read_schema(paths[0]))
-            lf = pl.scan_parquet(paths, schema=pl.from_arrow(first.empty_table()).schema,
-                                 cast_options=pl.ScanCastOptions(integer_cast="upcast"),
-                                 **opts)
-        if not old:
-            return lf
-        seats = [c for c in SEAT_COLUMNS if c in lf.collect_schema().names()]
-        was = pl.col(_SHARD_PATH).is_in(old)
-        return lf.with_columns(
-            pl.when(was & (pl.col(c) >= 0)).then(pl.col(c) + 1).otherwise(pl.col(c))
-            .cast(pl.Int8).alias(c) for c in seats).drop(_SHARD_PATH)
-
-    return RunScan(scan(GAMES), scan(ROOMS) if has_rooms else None, manifest,
+    tables = {n: (_scan(run_dir, n, shards, manifest) if n in present else None)
+              for n in table_names(manifest)[:-1]}
+    return RunScan(_scan(run_dir, GAMES, shards, manifest), tables, manifest,
                    _missing(manifest, shards))
+
+
+def _scan(run_dir: Path, sub: str, shards: list[Shard], manifest: dict):
+    """One table's shards as a LazyFrame: widened columns as the widest, and the seats of
+    shards written before they counted from 1 renumbered."""
+    import polars as pl  # lazy: a worker writing shards needs no polars
+
+    table = _declared(manifest, sub)
+    paths = [str(_path(run_dir, sub, s)) for s in shards]
+    if not paths:
+        return pl.LazyFrame()
+    old = [p for p, s in zip(paths, shards, strict=True)
+           if _seats_from_zero(_footer(run_dir, sub, s), manifest)]
+    opts = {"include_file_paths": _SHARD_PATH} if old else {}
+    if not table.widened:
+        lf = pl.scan_parquet(paths, **opts)
+    else:
+        first = _widened(pq.read_schema(paths[0]), table)
+        lf = pl.scan_parquet(paths, schema=pl.from_arrow(first.empty_table()).schema,
+                             cast_options=pl.ScanCastOptions(integer_cast="upcast"), **opts)
+    if not old:
+        return lf
+    seats = [c for c in table.seat_columns if c in lf.collect_schema().names()]
+    was = pl.col(_SHARD_PATH).is_in(old)
+    return lf.with_columns(
+        pl.when(was & (pl.col(c) >= 0)).then(pl.col(c) + 1).otherwise(pl.col(c))
+        .cast(pl.Int8).alias(c) for c in seats).drop(_SHARD_PATH)

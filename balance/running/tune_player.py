@@ -1,16 +1,16 @@
-"""Tune a player's knobs for a content and rule profile: CMA-ES (the `cma` package) over the
-knobs' declared ranges, every candidate played on the same game seeds (common random numbers),
-then the winner checked against the defaults on fresh seeds with a paired interval, so that
-a designer who changed the content can re-tune the baseline player and see what it gained.
+"""Tune a player's knobs: CMA-ES (the `cma` package) over the knobs' declared ranges, every
+candidate played on the same game seeds (common random numbers), then the winner checked
+against the defaults on fresh seeds with a paired interval, so that a designer who changed a
+game's content or rules can re-tune its baseline player and see what it gained.
 
-In Crisis the objective is the mean team score (played to exhaustion); in Rush, the win rate
-of seat 1 played by the tuned knobs against default greedy players in the other seats. Given
-several player counts, a candidate plays the same games at each, and the objective is the
-mean over the counts: one set of knobs for the box, not one that helps at 4 players and
-loses at 1."""
+The game says what a candidate is scored on (its objective: per game, a number that more is
+better of) and which knobs are tuned. Given several player counts, a candidate plays the same
+games at each, and the objective is the mean over the counts: one set of knobs for the game,
+not one that helps at 4 players and loses at 1."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,9 +19,11 @@ from scipy import stats
 
 from balance import files
 from balance.errors import Problems
-from balance.games.gemrush.play import play_batch, prepare
 from balance.running.seeds import game_seeds
 from balance.textfile import read_toml
+
+# (player count, knob values or None for the defaults, seeds) -> one objective value a game
+Objective = Callable[[int, dict | None, np.ndarray], np.ndarray]
 
 
 @dataclass
@@ -53,54 +55,24 @@ class TuneResult:
     by_players: tuple[Check, ...] = ()  # one per count, in the order of `players`
 
 
-def _objective(setup, mode: str, seeds) -> np.ndarray:
-    """Per game: the team score (Crisis) or 1 when the candidate, the first player listed,
-    won (Rush; it sits in seat 1 unless the rules draw or name another first player)."""
-    from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE, R_WINNER
-
-    batch = play_batch(setup, seeds)
-    out = batch.out
-    if mode == "crisis":
-        return out[:, R_TEAM_SCORE].astype(float)
-    return (out[:, R_WINNER] == (-batch.first) % setup.rules.players).astype(float)
-
-
-def tune_player(name: str, edition: str | None, mode: str, players: int | list[int],
-                games: int, evaluations: int, seed: int = 0, content: str | None = None,
-                rules: dict | None = None, validation_games: int | None = None,
-                progress=None) -> TuneResult:
-    import cma
-
-    from heuristics.gemrush.registry import get_heuristic
+def tune_player(name: str, knobs, objective: Objective, objective_name: str,
+                players: int | list[int], games: int, evaluations: int, seed: int = 0,
+                validation_games: int | None = None, progress=None) -> TuneResult:
+    """Tune `knobs` (heuristics.knobs.Knob, each with its range and default) of player `name`
+    for `objective` at each player count of `players`."""
+    import cma  # lazy: read_knobs (`balance play --knobs`) needs no optimiser
 
     counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
-    h = get_heuristic(name)
-    knobs = [k for k in h.knobs[: h.engine_knobs if h.engine_knobs is not None else None]]
     probs = Problems("tune-player")
     if not knobs:
         probs.add("", "player", f"player {name!r} has no knobs to tune")
     if not counts:
         probs.add("", "players", "name at least one player count")
-    if mode == "rush" and any(n < 2 for n in counts):
-        probs.add("", "players", "Rush needs at least 2 players")
     probs.raise_if_any()
-
-    def setup_for(n: int, values: dict | None):
-        knob_set = values if mode == "crisis" else None
-        seats = [name] + ["greedy"] * (n - 1) if mode == "rush" else None
-        s = prepare(edition, mode, n, name, exhaust=(mode == "crisis"), rules=rules,
-                    content=content, seats=seats, knobs=knob_set)
-        if mode == "rush" and values:
-            # Only seat 1 plays the candidate; the others keep greedy's defaults.
-            w = prepare(edition, mode, n, name, rules=rules, content=content,
-                        knobs=values).players.w
-            s.players.w[0, : w.shape[1]] = w[0]
-        return s
 
     def score(values: dict | None, seeds) -> float:
         """The objective: the mean over the player counts, each on the same seeds."""
-        return float(np.mean([_objective(setup_for(n, values), mode, seeds).mean()
-                              for n in counts]))
+        return float(np.mean([objective(n, values, seeds).mean() for n in counts]))
 
     lo = np.array([k.lo for k in knobs])
     hi = np.array([k.hi for k in knobs])
@@ -134,31 +106,40 @@ def tune_player(name: str, edition: str | None, mode: str, players: int | list[i
             if progress:
                 progress(1)
         es.tell(xs, fs)
-    tuned = best
     n_val = validation_games or games
     val_seeds = game_seeds(seed + 1, 0, n_val)  # fresh seeds: the tuning seeds flatter
+    checks, diffs = _validated(objective, counts, best, val_seeds)
+    low, high = _overall(checks, diffs)
+    return TuneResult(name, best, defaults, objective_name,
+                      float(np.mean([c.tuned for c in checks])),
+                      float(np.mean([c.default for c in checks])), best_f, default_f,
+                      low, high, games, n_val, done, tuple(counts), tuple(checks))
+
+
+def _validated(objective: Objective, counts: list[int], tuned: dict, seeds):
+    """The tuned knobs against the defaults at each count on fresh seeds: (checks, per-game
+    differences at each count)."""
     checks, diffs = [], []
     for n in counts:
-        a = _objective(setup_for(n, tuned), mode, val_seeds)
-        b = _objective(setup_for(n, None), mode, val_seeds)
+        a = objective(n, tuned, seeds)
+        b = objective(n, None, seeds)
         ci = stats.ttest_1samp(a - b, 0.0).confidence_interval(0.95)
         checks.append(Check(n, float(a.mean()), float(b.mean()), float(ci.low), float(ci.high)))
         diffs.append(a - b)
-    # Overall: the mean over the counts of the per-game differences; the counts' games are
-    # independent, so the variances of their means add.
+    return checks, diffs
+
+
+def _overall(checks: list[Check], diffs: list[np.ndarray]) -> tuple[float, float]:
+    """The paired 95% interval of tuned - default over every count: the mean over the counts
+    of the per-game differences; the counts' games are independent, so the variances of
+    their means add."""
+    if len(checks) == 1:
+        return checks[0].diff_low, checks[0].diff_high
     d = np.mean([x.mean() for x in diffs])
     se = np.sqrt(sum(x.var(ddof=1) / len(x) for x in diffs)) / len(diffs)
     dof = sum(len(x) - 1 for x in diffs)
     half = float(stats.t.ppf(0.975, dof) * se) if np.isfinite(se) else float("nan")
-    tuned_v = float(np.mean([c.tuned for c in checks]))
-    default_v = float(np.mean([c.default for c in checks]))
-    if len(counts) == 1:
-        low, high = checks[0].diff_low, checks[0].diff_high
-    else:
-        low, high = float(d - half), float(d + half)
-    return TuneResult(name, tuned, defaults, "team score" if mode == "crisis"
-                      else "seat 1's win rate", tuned_v, default_v, best_f, default_f,
-                      low, high, games, n_val, done, tuple(counts), tuple(checks))
+    return float(d - half), float(d + half)
 
 
 def write_knobs(result: TuneResult, path: Path, how: str) -> None:

@@ -6,15 +6,20 @@ from __future__ import annotations
 from balance.contract.game import CORE_COLUMNS, Game, Measure, Setting, Table
 from balance.games.gemrush.engine.state import END_NAMES
 from balance.games.gemrush.play import ENGINE_VERSION
-from balance.games.gemrush.rules import SCHEMA
+from balance.games.gemrush.rules import PER_SEAT, SCHEMA
 
 _KIND = {int: int, bool: bool, str: str}
 
 SETTINGS = tuple(
     Setting(name, _KIND[f.kind], f.doc,
             lo=f.lo if f.kind is int else None, hi=f.hi if f.kind is int else None,
-            choices=f.choices)
+            choices=f.choices, words=f.words)
     for name, f in SCHEMA.items())
+# Rule keys beyond the settings' names: a named Crisis target, a seat's own value.
+SETTING_FORMS = (
+    (r"crisis_targets\..+", "crisis_targets.<difficulty>"),
+    (r"[a-z_]+\.seat[0-9]+", ", ".join(f"{n}.seat<k>" for n in PER_SEAT)),
+)
 
 GAMES = Table("games", {
     **CORE_COLUMNS,
@@ -44,11 +49,18 @@ ROOMS = Table("rooms", {
 }, help="one row per placed tile, in placement order", widened=("uses", "gained"),
     seat_columns=("builder",))
 
+_GOALS = "balance.games.gemrush.goals"
 MEASURES = (
     Measure("win", "Win rate", "rate", "won",
-            "Crisis: the share of games the team reached its target"),
+            "Crisis: the share of games the team reached its target (tune: at a difficulty "
+            "or points too, Journeyman=50%, 35=50%)", outcome=f"{_GOALS}:win"),
     Measure("score", "Score", "mean", "score", "the team's score (Crisis) or the winner's (Rush)"),
     Measure("turns", "Length", "mean", "turns", "turns played (Crisis) or rounds (Rush)"),
+    Measure("rounds", "Rounds", "mean", "turns", "a game's rounds: its turns over the seats",
+            outcome=f"{_GOALS}:rounds"),
+    Measure("seat", "Seat's wins", "rate", "winner",
+            "Rush: the share of games a seat won outright (tune: seat1=19%)",
+            outcome=f"{_GOALS}:seat"),
     Measure("rooms_built", "Rooms built", "mean", "rooms_built", "tiles placed in a game"),
     Measure("cards_burned", "Cards burnt", "mean", "cards_burned", "Crisis: gem cards burnt"),
 )
@@ -63,12 +75,21 @@ GAME = Game(
     tables=(GAMES, ROOMS),
     measures=MEASURES,
     end_reasons=END_NAMES,
-    experiment_keys=("edition", "content", "mode", "target", "exhaust", "difficulties",
-                     "ablate", "each_skill", "control", "patches"),
+    default_player="greedy",
+    experiment_keys=("edition", "content", "mode", "target", "exhaust", "ablate", "each_skill",
+                     "control"),
+    experiment_tables=("patches",),
+    setting_forms=SETTING_FORMS,
     # The engine's game loops, the players (the reference's search driver is Python) and the
     # Python that turns a variant into the engine's arrays.
     kernel_modules=("balance.games.gemrush.engine.game_nb",
                     "balance.games.gemrush.engine.rollout_nb",
                     "heuristics.gemrush.registry",
                     "balance.games.gemrush.play"),
+    variants="balance.games.gemrush.experiment:variants",
+    play="balance.games.gemrush.shard:play",
+    players="balance.games.gemrush.shard:players",
+    goals=f"{_GOALS}:goal",
+    bench="balance.games.gemrush.shard:bench",
+    commands="balance.games.gemrush.commands:register",
 )

@@ -82,13 +82,16 @@ class Setup:
 
 
 def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
-            heuristic: str = "greedy", target: int | str | None = None, exhaust: bool = False,
-            rules: dict | None = None, content: str | Content | None = None,
-            source: str = "arguments", seats=None, knobs: dict | None = None) -> Setup:
-    """Compile a variant. `target` may be a number or a Crisis difficulty name; `content` a
-    shipped name, a path or an already parsed Content (a worker gets it by value). Every seat
-    is played by `heuristic`, unless `seats` names a player for each seat; `knobs` sets
-    players' knobs by name (`balance players` lists them)."""
+            heuristic: str = "greedy", *, target: int | str | None = None,
+            exhaust: bool = False, rules: dict | None = None,
+            content: str | Content | None = None, source: str = "arguments", seats=None,
+            knobs: dict | None = None) -> Setup:
+    """Compile a variant: which rules, mode, seats and player, positionally; the rest by
+    name. `target` may be a number or a Crisis difficulty name; `content` a shipped name, a
+    path or an already parsed Content (a worker gets it by value). Every seat is played by
+    `heuristic`, unless `seats` names a player for each seat; `knobs` sets players' knobs by
+    name (`balance players` lists them). An experiment's variant is prepared with
+    balance.games.gemrush.experiment.prepare_variant."""
     from heuristics.gemrush.registry import seats_for
 
     _check_arguments(source, edition=edition, mode=mode, players=players, heuristic=heuristic,

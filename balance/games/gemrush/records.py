@@ -8,7 +8,8 @@ this module.
 Seats count from 1 here, as everywhere a designer reads them (the report, `balance play`'s P1,
 `balance compare`): `winner` and `builder` are 1 for the first seat, and -1 for no seat (a tie,
 a setup tile). The engine counts from 0, and runs written before issue 26 did too: their
-shards carry no SEATS_KEY, and balance.running.store renumbers them as it reads them.
+shards carry no mark of seats counted from 1 (the store writes one in every shard it writes),
+and balance.running.store renumbers them as it reads them.
 """
 
 from __future__ import annotations
@@ -36,9 +37,6 @@ from balance.games.gemrush.engine.game_nb import (
     RM_USES,
 )
 from balance.games.gemrush.engine.state import END_NAMES
-
-SEATS_KEY = b"gemrush.seats_from"  # in a table's metadata: the number of the first seat
-SEATS_FROM = b"1"
 
 
 def seat_numbers(engine_seats: np.ndarray) -> np.ndarray:
@@ -93,12 +91,13 @@ def _skill_lists(skills: np.ndarray, names) -> pa.Array:
 
 def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
                 engine_version: str, source_hash: str = "", skill_names=()) -> pa.Table:
-    """One row per game. `variant` is a balance.running.experiment.Variant; `source_hash` is
+    """One row per game. `variant` is a balance.contract.experiment.Variant; `source_hash` is
     balance.running.provenance.source_hash() of the process that played it; `skill_names` name the
     content's skills, in order."""
     out = batch.out
     n = len(seeds)
-    crisis = variant.mode == "crisis"
+    settings = variant.settings
+    crisis = settings["mode"] == "crisis"
     turns = out[:, R_TURNS]
     sbt = batch.score_by_turn
     played = np.arange(sbt.shape[1])[None, :] < turns[:, None]
@@ -108,8 +107,8 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "variant": pa.array(np.full(n, variant.index, np.int32)),
         "game": pa.array(np.arange(start, start + n, dtype=np.int64)),
         "seed": pa.array(np.asarray(seeds, np.int64)),
-        "edition": _const_str(variant.edition, n),
-        "mode": _const_str(variant.mode, n),
+        "edition": _const_str(settings["edition"], n),
+        "mode": _const_str(settings["mode"], n),
         "players": pa.array(np.full(n, variant.players, np.int16)),
         "heuristic": _const_str(variant.heuristic, n),
         # Which of the players listed in `heuristic` (counting from 1) sat in seat 1 and
@@ -117,9 +116,9 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         # (i - went_first) % players + 1.
         "went_first": pa.array(np.ones(n, np.int8) if batch.first is None
                                 else (batch.first + 1).astype(np.int8)),
-        "target": (pa.nulls(n, pa.int32()) if variant.target is None
-                   else pa.array(np.full(n, variant.target, np.int32))),
-        "exhaust": pa.array(np.full(n, variant.exhaust, np.bool_)),
+        "target": (pa.nulls(n, pa.int32()) if settings["target"] is None
+                   else pa.array(np.full(n, settings["target"], np.int32))),
+        "exhaust": pa.array(np.full(n, settings["exhaust"], np.bool_)),
     }
     for key, value in variant.swept.items():
         if key not in cols:
@@ -128,7 +127,7 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
             cols[key] = pa.nulls(n, kind) if value is None else pa.array([value] * n, kind)
     # A game played to exhaustion without a target has no target to win: its wins at every
     # target are read from score_by_turn (`won` would otherwise mean the engine's default).
-    open_ended = variant.exhaust and variant.target is None
+    open_ended = settings["exhaust"] and settings["target"] is None
     cols.update({
         "won": pa.nulls(n, pa.bool_()) if open_ended else pa.array(out[:, R_WON] != 0),
         "end_reason": _codes(out[:, R_END_REASON], END_NAMES),
@@ -148,7 +147,7 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "engine_version": _const_str(engine_version, n),
         "source_hash": _const_str(source_hash, n),
     })
-    return pa.table(cols).replace_schema_metadata({SEATS_KEY: SEATS_FROM})
+    return pa.table(cols)
 
 
 def rooms_table(experiment: str, variant, start: int, batch, room_names) -> pa.Table:
@@ -169,4 +168,4 @@ def rooms_table(experiment: str, variant, start: int, batch, room_names) -> pa.T
         # (balance/games/gemrush/limits.py).
         "uses": pa.array(rows[:, RM_USES].astype(np.int32)),
         "gained": pa.array(rows[:, RM_GAINED].astype(np.int32)),
-    }).replace_schema_metadata({SEATS_KEY: SEATS_FROM})
+    })

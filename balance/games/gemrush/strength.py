@@ -42,7 +42,7 @@ def play(label: str, edition: str | None, players: int, heuristic: str, games: i
          ) -> Strength:
     """`games` games of one player from `seed` on. They are played in chunks, so that
     `progress` hears of each; one state serves every chunk, and only the play is timed."""
-    s = prepare(edition, "crisis", players, heuristic, None, True, rules or {},
+    s = prepare(edition, "crisis", players, heuristic, exhaust=True, rules=rules or {},
                 content=content, knobs=knobs or {})
     st = new_state(s.tables, s.rules)
     # A compiled player plays ~5,000 games a second: chunks of 500 keep the per-call cost out

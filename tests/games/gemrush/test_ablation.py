@@ -36,14 +36,14 @@ def _exp(tmp_path, extra=""):
 def test_ablation_makes_one_variant_per_room_against_the_unchanged_box(tmp_path, how):
     exp = load_experiment(_exp(tmp_path, f'ablate = "{how}"\n'))
     v0, rest = exp.variants[0], exp.variants[1:]
-    assert v0.swept["ablate"] == "none" and v0.content_text is None
+    assert v0.swept["ablate"] == "none" and v0.carry["content_text"] is None
     from balance.games.gemrush.content import load_content
 
     box = load_content("gemrush-2e")
     expected = [r.name for r in box.rooms if how == "out" or r.kind != "tunnel"]
     assert [v.swept["ablate"] for v in rest] == expected
     for v in rest[:5] + rest[-3:]:
-        content = tomllib.loads(v.content_text)
+        content = tomllib.loads(v.carry["content_text"])
         names = {r["name"]: r for r in content["rooms"]}
         room = v.swept["ablate"]
         if how == "out":

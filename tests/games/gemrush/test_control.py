@@ -58,8 +58,9 @@ def test_the_control_is_variant_0_with_no_grid_value_and_no_patch(write):
     assert control.control and not one.control and not three.control
     assert [v.label for v in exp.variants] == ["control", "nerf.uses=1", "nerf.uses=3"]
     assert control.swept == {"nerf.uses": None} and one.swept == {"nerf.uses": 1}
-    assert control.patches == () and control.content_text is None  # the shipped box
-    assert one.patches and one.patches[0]["uses"] == 1
+    # the shipped box
+    assert "patches" not in control.settings and control.carry["content_text"] is None
+    assert one.settings["patches"][0]["uses"] == 1
     # The fixed [rules] are the control's too: the nerf is measured with Magpie held.
     assert control.rules == {"skills": "shared", "shared_skill": "Magpie"} == one.rules
     assert control.describe()["control"] is True and "control" not in one.describe()
@@ -67,7 +68,7 @@ def test_the_control_is_variant_0_with_no_grid_value_and_no_patch(write):
 
 def test_a_control_beside_patches_alone(write):
     exp = load_experiment(write(NERF.split("[grid]")[0]))
-    assert [(v.label, bool(v.patches)) for v in exp.variants] == [("control", False),
+    assert [(v.label, "patches" in v.settings) for v in exp.variants] == [("control", False),
                                                                   ("patched", True)]
 
 

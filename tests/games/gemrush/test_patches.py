@@ -3,6 +3,7 @@ that name the patch and the variant, and a patched variant equal to its content 
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 
 import pytest
@@ -234,13 +235,14 @@ def _write(tmp_path, text, name="patched.toml"):
 def test_a_swept_patch_number_makes_variants_and_a_column(tmp_path):
     exp = load_experiment(_write(tmp_path, EXPERIMENT.format(values="[0, -1, -2]")))
     assert [v.swept["vein_discount.door_cost"] for v in exp.variants] == [0, -1, -2]
-    texts = [v.content_text for v in exp.variants]
+    texts = [v.carry["content_text"] for v in exp.variants]
     assert len(set(texts)) == 3  # three different boxes
     vein = [tomllib.loads(t) for t in texts]
     a, b = (_cost_counts(v) for v in vein[:2])
     assert sum(b.values()) < sum(a.values())
     assert "vein_discount.door_cost" in exp.swept
-    assert exp.variants[1].describe()["content_sha256"] == exp.variants[1].content_sha256
+    assert exp.variants[1].describe()["content_sha256"] == hashlib.sha256(
+        exp.variants[1].carry["content_text"].encode()).hexdigest()
 
 
 def test_a_patch_that_breaks_the_content_is_refused_naming_patch_and_variant(tmp_path, cli):
@@ -273,8 +275,7 @@ shard_size = 30
 """, "as-file.toml")
     from balance.running.runner import simulate_tables
 
-    a, ra = simulate_tables(load_experiment(path))
-    b, rb = simulate_tables(load_experiment(plain))
+    (a, ra), (b, rb) = (simulate_tables(load_experiment(p)).values() for p in (path, plain))
     cols = ["game", "seed", "score", "turns", "score_by_turn", "rooms_built", "cards_burned"]
     assert a.filter(a["variant"] == 1).select(cols).equals(b.select(cols))
     assert not a.filter(a["variant"] == 0).select(cols).equals(b.select(cols))
@@ -300,7 +301,7 @@ exhaust = true
     assert '[patches.no_mine_carts] select = { kind = "minecart" }, copies = 0' in r.output
     fixed = base + '\n[patches.no_mine_carts]\nselect = { kind = "minecart" }\ncopies = 0\n'
     exp = load_experiment(_write(tmp_path, fixed, "b.toml"))
-    rooms = tomllib.loads(exp.variants[0].content_text)["rooms"]
+    rooms = tomllib.loads(exp.variants[0].carry["content_text"])["rooms"]
     assert all(r["kind"] != "minecart" for r in rooms)
 
 
@@ -318,8 +319,8 @@ exhaust = true
 [grid]
 edition = ["1e", "2e"]
 """, "ed.toml"))
-    assert [v.edition for v in exp.variants] == ["1e", "2e"]
-    assert [v.content_name for v in exp.variants] == ["gemrush-1e", "gemrush-2e"]
+    assert [v.settings["edition"] for v in exp.variants] == ["1e", "2e"]
+    assert [v.settings["content"] for v in exp.variants] == ["gemrush-1e", "gemrush-2e"]
     exp = load_experiment(_write(tmp_path, """\
 [experiment]
 name = "boxes"

@@ -12,7 +12,7 @@ from balance.games.gemrush.tables import MINECART
 
 
 def test_every_cart_ride_is_a_use_of_the_cart_it_leaves_from():
-    setup = prepare("2e", "crisis", 4, "greedy", None, True, {})
+    setup = prepare("2e", "crisis", 4, "greedy", exhaust=True, rules={})
     rides_seen = 0
     for seed in range(40):
         st, ev = play_traced(setup, seed, check=False)

@@ -135,7 +135,7 @@ def test_a_traced_game_is_told_in_its_seating():
 
 
 def test_tune_player_scores_the_candidate_wherever_it_sits():
-    from balance.running.tune_player import _objective
+    from balance.games.gemrush.tuning import seat_objective as _objective
 
     s = prepare("2e", "rush", 3, seats=["greedy", "random", "random"],
                 rules={"first_player": "random"})

@@ -13,6 +13,7 @@ from balance.errors import InputError
 from balance.games.gemrush.content import load_content
 from balance.games.gemrush.engine.decisions import OPT_SKILL
 from balance.games.gemrush.engine.state import SK_SLOT0
+from balance.games.gemrush.experiment import prepare_variant
 from balance.games.gemrush.play import play_batch, prepare
 from balance.games.gemrush.scenario import Scenario
 from balance.games.gemrush.skill import SK_STEPS, SK_TURN, SkillError, parse_effect
@@ -113,7 +114,7 @@ def test_a_box_without_skills_cannot_play_a_skill_variant():
 
 
 def _deal(rules, players=4, games=30, heuristic="greedy"):
-    s = prepare("2e", "crisis", players, heuristic, None, True, rules)
+    s = prepare("2e", "crisis", players, heuristic, exhaust=True, rules=rules)
     b = play_batch(s, np.arange(games), check=True)
     assert (b.out[:, 11] == 0).all(), "an invariant was broken"  # R_VIOLATION
     return b.skills, b
@@ -152,7 +153,7 @@ def _trace(rules, players=4, seed=3):
     from balance.games.gemrush.play import play_traced
     from balance.games.gemrush.trace import format_game
 
-    s = prepare("2e", "crisis", players, "greedy", None, True, rules)
+    s = prepare("2e", "crisis", players, "greedy", exhaust=True, rules=rules)
     st, ev = play_traced(s, seed)
     return format_game(s, st, ev)
 
@@ -183,7 +184,7 @@ def test_skills_never_move_the_shuffles_of_the_game():
 
     states = []
     for variant in ("none", "normal", "circle"):
-        s = prepare("2e", "crisis", 4, "greedy", None, True, {"skills": variant})
+        s = prepare("2e", "crisis", 4, "greedy", exhaust=True, rules={"skills": variant})
         st = new_state(s.tables, s.rules)
         reset_nb(st, s.tables, s.rules, s.players, seed_state(5), 0, 1)
         setup_nb(st, s.tables, s.rules, s.players)
@@ -396,8 +397,8 @@ def test_the_reference_player_searches_and_uses_skills():
     from heuristics.gemrush.reference import SEARCHED
 
     assert {D_SKILL, D_STEP} <= SEARCHED
-    s = prepare("2e", "crisis", 1, "reference", None, True,
-                {"skills": "shared", "shared_skill": "Magpie"}, knobs={"budget": 8})
+    s = prepare("2e", "crisis", 1, "reference", exhaust=True,
+                rules={"skills": "shared", "shared_skill": "Magpie"}, knobs={"budget": 8})
     st, ev = play_traced(s, 2, check=True)
     assert (ev[:, 2] == E.EV_SKILL).sum() > 5
     assert int(st.sc[S_VIOLATION]) == 0
@@ -447,7 +448,7 @@ copies = 3
     assert len(e.variants) == 4
     ops = []
     for v in e.variants:
-        s = v.prepare()
+        s = prepare_variant(v)
         k = s.skill_names.index("Pathfinder")
         ops.append((int(s.tables.skill_op[k, 1]), int(s.tables.skill_op[k, 5])))
         assert (s.tables.skill_deck == s.skill_names.index("Sprinter")).sum() == 3
@@ -471,7 +472,7 @@ amount = 1
 """)
     effects = []
     for v in e.variants:
-        s = v.prepare()
+        s = prepare_variant(v)
         effects.append([int(s.tables.skill_op[s.skill_names.index(n), 1])
                         for n in ("Magpie", "Deep Pockets", "Pathfinder")])
         assert v.swept == {"nerf.amount": v.index + 1}
@@ -479,7 +480,7 @@ amount = 1
     # After an effect given in the same patch: the amount sets its number.
     e = _experiment(tmp_path, '[patches.p]\nselect = { skills = "Magpie" }\n'
                     'effect = "extra steps 1"\namount = 4\n')
-    s = e.variants[0].prepare()
+    s = prepare_variant(e.variants[0])
     k = s.skill_names.index("Magpie")
     assert int(s.tables.skill_op[k, 1]) == 4
 
@@ -495,7 +496,7 @@ shared_skill = "Magpie"
 select = { skills = "Magpie" }
 amount = 1
 """)
-    goal = gs.parse_goal("score=40")
+    goal = gs.parse_goal("score=40", e.game)
     evaluate, check = gs.experiment_evaluator(e, "nerf.amount", goal)
     scores = [float(evaluate(n, 0, 30).mean()) for n in (1, 3)]
     assert scores[1] > scores[0]  # recovering 3 cards a use is worth more than 1

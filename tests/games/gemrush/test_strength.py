@@ -120,7 +120,7 @@ def test_chunks_do_not_change_the_games():
     ticks = []
     s = play("greedy", "2e", 3, "greedy", 1_100, 7000, progress=ticks.append)
     assert ticks == [500, 500, 100]
-    one = play_batch(prepare("2e", "crisis", 3, "greedy", None, True, {}),
+    one = play_batch(prepare("2e", "crisis", 3, "greedy", exhaust=True, rules={}),
                      np.arange(7000, 8100)).out[:, R_TEAM_SCORE]
     assert (s.scores == one).all()
 
@@ -145,10 +145,10 @@ def test_the_searched_knob_limits_the_search(monkeypatch):
 
     monkeypatch.setattr(reference.ReferenceGame, "choose", spy)
     knobs = {"budget": 4, "searched": reference.searched_mask(["rotations"])}
-    play_batch(prepare("2e", "crisis", 2, "reference", None, True, {}, knobs=knobs), [3])
+    play_batch(prepare("2e", "crisis", 2, "reference", exhaust=True, rules={}, knobs=knobs), [3])
     assert searched and {k for _p, k in searched} == {D_ROTATION}
     searched.clear()
-    play_batch(prepare("2e", "crisis", 2, "greedy", None, True, {}, knobs={"budget": 4},
+    play_batch(prepare("2e", "crisis", 2, "greedy", exhaust=True, rules={}, knobs={"budget": 4},
                        seats=["greedy", "reference"]), [3])
     kinds = {k for _p, k in searched}
     assert {p for p, _k in searched} == {1} and {D_STEP, D_PAYMENT, D_ROTATION} <= kinds
@@ -173,13 +173,13 @@ def test_the_turn_knobs_limit_the_search(monkeypatch):
 
     monkeypatch.setattr(reference.ReferenceGame, "choose", spy)
     knobs = {"budget": 4, "first_turn": 20, "last_turn": 22}
-    play_batch(prepare("2e", "crisis", 2, "reference", None, True, {}, knobs=knobs), [3])
+    play_batch(prepare("2e", "crisis", 2, "reference", exhaust=True, rules={}, knobs=knobs), [3])
     assert turns and turns <= {20, 21, 22}
     turns.clear()
     late = {"budget": 4, "first_turn": 99, "last_turn": 99}  # past the 25th turn
-    ref = play_batch(prepare("2e", "crisis", 2, "reference", None, True, {}, knobs=late),
+    ref = play_batch(prepare("2e", "crisis", 2, "reference", exhaust=True, rules={}, knobs=late),
                      [3, 4]).out[:, R_TEAM_SCORE]
-    greedy = play_batch(prepare("2e", "crisis", 2, "greedy", None, True, {}), [3, 4])
+    greedy = play_batch(prepare("2e", "crisis", 2, "greedy", exhaust=True, rules={}), [3, 4])
     assert not turns and (ref == greedy.out[:, R_TEAM_SCORE]).all()
 
 

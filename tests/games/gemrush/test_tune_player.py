@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from balance.games.gemrush.play import prepare
+from balance.games.gemrush.tuning import objective, seat_objective
 from balance.running.tune_player import read_knobs, tune_player, write_knobs
 from heuristics.gemrush import greedy
 
 
+def _tuned(name, edition, mode, players, **kw):
+    counts = [players] if isinstance(players, int) else players
+    knobs, score, what = objective(name, edition, mode, counts)
+    return tune_player(name, knobs, score, what, players, **kw)
+
+
 def test_tuned_knobs_never_do_worse_on_the_tuning_seeds_and_stay_in_range(tmp_path):
-    r = tune_player("greedy", "2e", "crisis", 2, games=30, evaluations=12, seed=5)
+    r = _tuned("greedy", "2e", "crisis", 2, games=30, evaluations=12, seed=5)
     assert r.evaluations >= 12
     assert r.tuned_on_tuning_seeds >= r.default_on_tuning_seeds
     for k in greedy.KNOBS:
@@ -24,7 +31,7 @@ def test_tuned_knobs_never_do_worse_on_the_tuning_seeds_and_stay_in_range(tmp_pa
 
 
 def test_rush_tunes_seat_one_against_default_greedy_seats():
-    r = tune_player("greedy", "2e", "rush", 3, games=20, evaluations=6, seed=1)
+    r = _tuned("greedy", "2e", "rush", 3, games=20, evaluations=6, seed=1)
     assert r.objective == "seat 1's win rate"
     assert 0 <= r.tuned <= 1 and 0 <= r.default <= 1
 
@@ -47,12 +54,11 @@ def test_cli_tune_player_writes_the_knobs_and_refuses_bad_input(cli, tmp_path):
 
 def test_several_player_counts_tune_one_set_of_knobs_for_their_mean(tmp_path):
     from balance.running.seeds import game_seeds
-    from balance.running.tune_player import _objective
 
-    r = tune_player("greedy", "2e", "crisis", [1, 3], games=20, evaluations=6, seed=4)
+    r = _tuned("greedy", "2e", "crisis", [1, 3], games=20, evaluations=6, seed=4)
     assert r.players == (1, 3) and [c.players for c in r.by_players] == [1, 3]
     seeds = game_seeds(4, 0, 20)
-    each = [_objective(prepare("2e", "crisis", n, exhaust=True), "crisis", seeds).mean()
+    each = [seat_objective(prepare("2e", "crisis", n, exhaust=True), "crisis", seeds).mean()
             for n in (1, 3)]
     assert abs(r.default_on_tuning_seeds - sum(each) / 2) < 1e-9  # the mean over the counts
     assert r.tuned_on_tuning_seeds >= r.default_on_tuning_seeds

@@ -7,6 +7,7 @@ import polars as pl
 import pytest
 
 from balance.errors import InputError
+from balance.games.gemrush.experiment import prepare_variant
 from balance.running.experiment import load_experiment
 
 PLAYERS = """\
@@ -39,7 +40,7 @@ def test_seats_and_knobs_make_variants(tmp_path):
     assert [v.heuristic for v in exp.variants] == ["greedy"] * 2 + ["greedy,random"] * 2
     assert [v.knobs for v in exp.variants][:2] == [{"ready_bonus": 3.0, "draw_value": 1.0},
                                                    {"ready_bonus": 3.0, "draw_value": 1.5}]
-    s = exp.variants[3].prepare()
+    s = prepare_variant(exp.variants[3])
     assert s.seats == ("greedy", "random")
     assert s.players.w[0, 0] == 1.5  # draw_value is greedy's first knob
     assert exp.variants[3].describe()["seats"] == ["greedy", "random"]

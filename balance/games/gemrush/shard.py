@@ -1,0 +1,71 @@
+"""Gem Rush's play hook (balance/contract/game.py, Game.play): one shard of an experiment's
+games, from the runner's Job to the games and rooms tables; and what else the runner and
+`balance bench` reach through the contract (the players, the bench case)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+
+from balance.contract.experiment import BenchCase
+from balance.games.gemrush import records
+from balance.games.gemrush.engine.state import new_state
+from balance.games.gemrush.experiment import prepare_variant
+from balance.games.gemrush.play import ENGINE_VERSION, play_batch, prepare
+from heuristics.gemrush.registry import HEURISTICS
+
+_CACHE_SIZE = 16  # prepared variants kept per worker thread
+_local = threading.local()
+
+
+def _prepared(variant):
+    """(Setup, State) for a variant, cached per thread: each thread owns its State."""
+    cache = getattr(_local, "setups", None)
+    if cache is None:
+        cache = _local.setups = OrderedDict()
+    text = variant.carry.get("content_text")
+    text_sha = None if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
+    key = json.dumps([variant.describe(), variant.carry.get("content"), text_sha],
+                     sort_keys=True)
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    setup = prepare_variant(variant)
+    cache[key] = (setup, new_state(setup.tables, setup.rules))
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+    return cache[key]
+
+
+def play(job) -> dict:
+    """One shard (balance.running.runner.Job): {"games": ..., "rooms": ...} as Arrow tables."""
+    setup, state = _prepared(job.variant)
+    s = job.shard
+    seeds = job.seeds()
+    batch = play_batch(setup, seeds, state=state)
+    games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
+                                ENGINE_VERSION, job.source_hash, setup.skill_names)
+    rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
+    return {"games": games, "rooms": rooms}
+
+
+def players() -> dict:
+    """The players a seat can have, by name (heuristics/gemrush/registry.py)."""
+    return HEURISTICS
+
+
+BENCH = dict(edition="2e", mode="crisis", players=4, heuristic="greedy", exhaust=True)
+
+
+def _bench_player():
+    setup = prepare(BENCH["edition"], BENCH["mode"], BENCH["players"], BENCH["heuristic"],
+                    exhaust=BENCH["exhaust"])
+    return lambda seeds: play_batch(setup, seeds)
+
+
+def bench() -> BenchCase:
+    """The case `balance bench` times: 2nd-edition Crisis, 4 players, greedy, to exhaustion."""
+    return BenchCase("2nd-edition Crisis, 4 players, greedy, to exhaustion", dict(BENCH),
+                     _bench_player)

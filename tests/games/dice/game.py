@@ -1,0 +1,141 @@
+"""A dice race, the toy game that proves the contract (balance/contract/game.py) without any
+real game: its declaration, the hooks the runner and the experiment parser call, its two
+players and its rules as settings. tests/conftest.py registers it for the whole suite."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from balance.contract.experiment import (
+    KNOB_PREFIX,
+    VARIANT_KEYS,
+    BenchCase,
+    ExperimentInput,
+    GameVariants,
+    VariantSpec,
+)
+from balance.contract.game import CORE_COLUMNS, Game, Measure, Setting, Table
+from balance.kernels.rng import seed_states
+from heuristics.knobs import Knob, knob_values
+from tests.games.dice import kernel as k
+
+VERSION = "1"
+SETTINGS = (Setting("target", int, "points that win the race", 5, 500),
+            Setting("faces", int, "faces of the die", 2, 20),
+            Setting("max_turns", int, "turns after which the game stops undecided", 1, 10_000))
+DEFAULTS = {"target": 30, "faces": 6, "max_turns": 200}
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    policy: int
+    doc: str
+    knobs: tuple[Knob, ...] = ()
+
+
+PLAYERS = {"random": Player("random", k.RANDOM, "rolls again on a coin flip"),
+           "stopper": Player("stopper", k.STOPPER, "banks once the turn's total reaches "
+                             "stop_at", (Knob("stop_at", 15, 2, 100, "the total it banks at",
+                                              integer=True),))}
+
+
+def players() -> dict:
+    return PLAYERS
+
+
+def variants(inp: ExperimentInput) -> GameVariants:
+    """The dice race reads no key of its own: every grid key is a rule, a player or a knob."""
+    grid = dict(inp.grid)
+    for key in inp.game_keys:
+        inp.unknown_key(key)
+        del grid[key]
+    inp.probs.raise_if_any()
+    specs = []
+    for cell in inp.cells(grid):
+        if cell.players not in GAME.player_counts:
+            inp.probs.add(cell.at, "players", f"the race takes 1 to 6 players, got "
+                          f"{cell.values['players']!r}")
+            continue
+        rules = {**DEFAULTS, **cell.rules}
+        swept = {key: cell.values[key] for key in cell.grid
+                 if key not in VARIANT_KEYS and not key.startswith(KNOB_PREFIX)}
+        specs.append(VariantSpec(cell, {"race": rules}, swept))
+    inp.probs.raise_if_any()
+    return GameVariants({}, grid, specs)
+
+
+def play_seeds(rules: dict, names: tuple, knobs: dict, seeds, events: int = 0):
+    """(out, scores, busts, events) of one game per seed, seat i played by names[i]."""
+    pol = np.array([PLAYERS[name].policy for name in names], np.int64)
+    stop_at = np.array([knob_values(PLAYERS[name].knobs, knobs if PLAYERS[name].knobs else {},
+                                    "knobs", name).get("stop_at", 0) for name in names],
+                       np.int64)
+    n, p = len(seeds), len(names)
+    out = np.zeros((n, k.OUT_N), np.int64)
+    scores, busts = np.zeros((n, p), np.int64), np.zeros((n, p), np.int64)
+    ev = np.zeros((events, k.EV_N), np.int64)
+    k.play_games_nb(seed_states(seeds), rules["target"], rules["faces"], rules["max_turns"],
+                    pol, stop_at, scores, busts, out, ev)
+    return out, scores, busts, ev
+
+
+def play(job) -> dict:
+    """One shard: the games table and the seats table."""
+    v, seeds = job.variant, job.seeds()
+    names = v.seats or (v.heuristic,) * v.players
+    out, scores, busts, _ = play_seeds(v.settings["race"], names, v.knobs, seeds)
+    n, won = len(seeds), out[:, k.OUT_WINNER]
+    games = {"experiment": [job.experiment] * n, "variant": np.full(n, v.index, np.int32),
+             "game": np.arange(job.shard.start, job.shard.stop, dtype=np.int64),
+             "seed": seeds.astype(np.int64), "players": np.full(n, v.players, np.int16),
+             "heuristic": [v.heuristic] * n, "went_first": np.ones(n, np.int8),
+             "won": pa.nulls(n, pa.bool_()),
+             "winner": np.where(won >= 0, won + 1, -1).astype(np.int8),
+             "score": scores.max(axis=1).astype(np.int16),
+             "scores": pa.array(list(scores.astype(np.int16)), pa.list_(pa.int16())),
+             "turns": out[:, k.OUT_TURNS].astype(np.int16),
+             "end_reason": [k.END_REASONS[e] for e in out[:, k.OUT_END]],
+             "engine_version": [VERSION] * n, "source_hash": [job.source_hash] * n,
+             "first_won": won == 0, "busts": busts.sum(axis=1).astype(np.int16)}
+    schema = GAMES.arrow_schema()
+    table = pa.table({c: games[c] if isinstance(games[c], pa.Array)
+                      else pa.array(games[c], schema.field(c).type) for c in GAMES.columns})
+    for key, value in v.swept.items():  # a swept rule, knob or seats list: a column of its own
+        if key not in GAMES.columns:
+            kind = pa.float64() if key.startswith(KNOB_PREFIX) else \
+                pa.string() if key == "seats" else pa.int32()
+            table = table.append_column(key, pa.array([value] * n, kind))
+    seat = np.tile(np.arange(1, v.players + 1, dtype=np.int8), n)
+    seats = pa.table({"experiment": [job.experiment] * (n * v.players),
+                      "variant": np.full(n * v.players, v.index, np.int32),
+                      "game": np.repeat(games["game"], v.players), "seat": seat,
+                      "score": scores.ravel().astype(np.int16),
+                      "busts": busts.ravel().astype(np.int16)}, schema=SEATS.arrow_schema())
+    return {"games": table, "seats": seats}
+
+
+def bench() -> BenchCase:
+    return BenchCase("2 stoppers to 30 points", {"players": 2, "heuristic": "stopper"},
+                     lambda: lambda seeds: play_seeds(DEFAULTS, ("stopper",) * 2, {},
+                                                      np.asarray(seeds)))
+
+
+GAMES = Table("games", {**CORE_COLUMNS, "first_won": "bool", "busts": "int16"},
+              "one row per race", seat_columns=("winner",))
+SEATS = Table("seats", {"experiment": "string", "variant": "int32", "game": "int64",
+                        "seat": "int8", "score": "int16", "busts": "int16"},
+              "one row per seat of a race", seat_columns=("seat",))
+GAME = Game(
+    name="dice", title="Dice race", version=VERSION, player_counts=tuple(range(1, 7)),
+    cooperative=False, settings=SETTINGS, tables=(GAMES, SEATS),
+    measures=(Measure("first", "Seat 1's wins", "rate", "first_won"),
+              Measure("score", "Winning score", "mean", "score"),
+              Measure("turns", "Length", "mean", "turns")),
+    end_reasons=k.END_REASONS, default_player="stopper",
+    kernel_modules=("tests.games.dice.kernel",),
+    variants="tests.games.dice.game:variants", play="tests.games.dice.game:play",
+    players="tests.games.dice.game:players", bench="tests.games.dice.game:bench")

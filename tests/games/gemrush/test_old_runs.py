@@ -1,0 +1,51 @@
+"""A run folder written by the code before games were plug-ins (commit 5bc63e6, data/
+run-5bc63e6/ from data/run-5bc63e6.toml): its manifest names no game, its shards carry their
+provenance, digest and seat numbering under the old "gemrush.*" Parquet keys. It reads, scans,
+passes the resume's shard check and compares as it did, and holds the games this code plays."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from balance.errors import InputError
+from balance.running import store
+from balance.running.experiment import load_experiment
+from balance.running.runner import run_experiment
+
+DATA = Path(__file__).parent / "data"
+OLD = DATA / "run-5bc63e6"
+
+
+def test_the_old_shards_carry_the_old_keys_and_the_manifest_no_game():
+    keys = pq.read_metadata(next((OLD / "games").glob("*.parquet"))).metadata
+    assert {b"gemrush.shard", b"gemrush.rows_sha256", b"gemrush.seats_from"} <= set(keys)
+    assert not any(k.startswith(b"balance.") for k in keys)
+    assert "game" not in store.read_manifest(OLD)
+
+
+def test_an_old_run_reads_as_the_same_games_played_now(tmp_path):
+    old = store.read_run(OLD)
+    assert old.complete and store.run_game(old.manifest).name == "gemrush"
+    store.check_shards(OLD, old.manifest)  # what a resume checks: provenance, digests
+    run_experiment(load_experiment(DATA / "run-5bc63e6.toml"), tmp_path, jobs=1)
+    new = store.read_run(tmp_path / "old-run")
+    assert old.games.drop("source_hash").equals(new.games.drop("source_hash"))
+    assert old.tables["rooms"].equals(new.tables["rooms"])
+    scan = store.scan_run(OLD)
+    assert scan.games.collect().equals(old.games)
+    assert scan.tables["rooms"].collect().equals(old.tables["rooms"])
+    lazy = store.read_run(OLD, lazy_tables=True, lazy_games=True)
+    assert lazy.games.height == old.games.height
+
+
+def test_an_old_run_compares_and_refuses_a_resume_by_other_code(tmp_path, cli):
+    r = cli("compare", OLD)
+    assert r.exit_code == 0, r.output
+    copy = tmp_path / "old-run"
+    shutil.copytree(OLD, copy)
+    with pytest.raises(InputError, match="played by other engine or player code"):
+        run_experiment(load_experiment(DATA / "run-5bc63e6.toml"), tmp_path, jobs=1)

@@ -1,0 +1,153 @@
+"""The contract, tested over the registry (as OpenSpiel runs its API test over every registered
+game): every game, the toy dice race among them (tests/games/dice/), declares itself whole,
+writes the tables it declares, plays the same games compiled and with NUMBA_DISABLE_JIT=1, has
+rule goldens, and runs a two-variant experiment that resumes after a loss and plays nothing
+new when run again. A game's own cases use its bench case (Game.bench) with few games."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from balance.contract import registry
+from balance.contract.game import CORE_COLUMNS, arrow_type
+from balance.running import store
+from balance.running.bench import bench_case
+from balance.running.experiment import parse_experiment
+from balance.running.runner import run_experiment, simulate_tables
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = registry.names()
+
+
+def _experiment(game, games: int, counts: tuple[int, ...] = (), shard_size: int = 4):
+    """The game's bench case as an experiment; with `counts`, one variant per player count."""
+    head = {**bench_case(game).experiment, "name": f"contract-{game.name}",
+            "description": "the contract's", "game": game.name, "games": games, "seed": 5,
+            "shard_size": shard_size}
+    data = {"experiment": head}
+    if counts:
+        head.pop("players", None)
+        data["grid"] = {"players": list(counts)}
+    return parse_experiment(data, "", "contract.toml")
+
+
+def _two_counts(game) -> tuple[int, int]:
+    many = [n for n in game.player_counts if n >= 2]
+    return many[0], many[1]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_declaration_is_whole(name):
+    game = registry.get(name)
+    assert game.name.isidentifier() and game.title and game.version and game.player_counts
+    assert list(game.games_table.columns)[:len(CORE_COLUMNS)] == list(CORE_COLUMNS)
+    for table in game.tables:
+        for kind in table.columns.values():
+            arrow_type(kind)  # every declared type is one Arrow knows
+        assert set(table.seat_columns) | set(table.widened) <= set(table.columns)
+    for measure in game.measures:
+        assert measure.column in game.games_table.columns, measure.name
+    players = game.player_registry()
+    assert game.default_player in players and game.end_reasons
+    for hook in ("variants", "play", "players", "bench"):
+        assert callable(game.hook(hook)), hook
+    assert game.rule_key(game.settings[0].name)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_tables_are_the_declared_ones(name):
+    game = registry.get(name)
+    exp = _experiment(game, 6, _two_counts(game))
+    tables = simulate_tables(exp)
+    assert list(tables) == [t.name for t in game.tables]
+    for table in game.tables:
+        got = tables[table.name].schema
+        want = pl.from_arrow(table.arrow_schema().empty_table()).schema
+        for column, kind in want.items():
+            assert got.get(column) == kind, (table.name, column, got.get(column))
+        # Beyond the declared columns, the games table has one per swept key, no more.
+        assert set(got) - set(want) <= set(exp.swept), table.name
+    games = tables[game.games_table.name]
+    assert games.height == 12 and set(games["end_reason"]) <= set(game.end_reasons)
+    assert (games["engine_version"] == game.version).all()
+
+
+_PLAY = """\
+import sys, json
+from balance.contract import registry
+from tests.games.dice.game import GAME
+registry.register(GAME)
+from tests.test_contract import _experiment
+from balance.running.runner import simulate_tables
+tables = simulate_tables(_experiment(registry.get(sys.argv[1]), 3))
+for name, t in tables.items():
+    t.write_parquet(f"{sys.argv[2]}/{name}.parquet")
+"""
+
+
+def _played(name: str, folder: Path, **env) -> dict:
+    folder.mkdir()
+    subprocess.run([sys.executable, "-c", _PLAY, name, str(folder)], check=True, cwd=ROOT,
+                   env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+    return {p.stem: pl.read_parquet(p) for p in folder.glob("*.parquet")}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_compiled_and_interpreted_games_are_identical(name, tmp_path):
+    compiled = _played(name, tmp_path / "jit")
+    plain = _played(name, tmp_path / "nojit", NUMBA_DISABLE_JIT="1")
+    assert sorted(compiled) == sorted(t.name for t in registry.get(name).tables)
+    for table, frame in compiled.items():
+        assert frame.equals(plain[table]), table
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_has_rule_goldens(name):
+    folder = ROOT / "tests" / "games" / name
+    assert list((folder / "golden").glob("*.txt")), f"{folder}/golden holds no playthrough"
+    assert (folder / "test_golden.py").is_file()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_two_variant_run_resumes_after_a_loss_and_plays_nothing_new_again(name, tmp_path):
+    game = registry.get(name)
+    exp = _experiment(game, 10, _two_counts(game))
+    assert len(exp.variants) == 2
+    whole = run_experiment(exp, tmp_path / "whole", jobs=1)
+    assert (whole.shards, whole.played) == (6, 6)
+    run = whole.run_dir
+    # What a killed run leaves: one shard's games file lost (its other tables written), and
+    # a temporary file.
+    lost = sorted((run / store.GAMES).glob("*.parquet"))[4]
+    lost.unlink()
+    (run / store.GAMES / f".{lost.name}.tmp1").write_bytes(b"half")
+    before = store.read_run(tmp_path / "whole" / exp.name, lazy_tables=False)
+    assert before.missing == [lost.stem]
+    resumed = run_experiment(exp, tmp_path / "whole", jobs=1)
+    assert (resumed.skipped, resumed.played) == (5, 1)
+    again = run_experiment(exp, tmp_path / "whole", jobs=1)
+    assert again.played == 0 and again.skipped == 6
+    fresh = run_experiment(exp, tmp_path / "fresh", jobs=1).run_dir
+    a, b = store.read_run(run), store.read_run(fresh)
+    assert a.complete and a.games.equals(b.games)
+    for table in a.tables:
+        assert a.tables[table].equals(b.tables[table]), table
+    assert json.loads(store.manifest_text(a.manifest))["game"] == name
+
+
+def test_balance_games_lists_every_game(cli):
+    r = cli("games")
+    assert r.exit_code == 0, r.output
+    for game in registry.games():
+        assert f"{game.name}: {game.title}, version {game.version}" in r.stdout
+        assert ", ".join(f"{m.name} ({m.kind})" for m in game.measures) in r.stdout
+        assert ", ".join(game.player_registry()) in r.stdout
+    assert "dice: Dice race, version 1, 1-6 players" in r.stdout
+    assert "  tables:   games (17 columns), seats (6 columns)" in r.stdout
