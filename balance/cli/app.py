@@ -378,9 +378,10 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
     Crisis games to exhaustion: scores, paired differences, win rates, speed."""
     from rich.progress import Progress
 
+    from balance.games.gemrush.engine.forward import FORWARD
     from balance.games.gemrush.rules import parse_overrides
     from balance.games.gemrush.strength import strength
-    from heuristics.gemrush.reference import searched_mask
+    from heuristics.search import searched_mask
 
     try:
         try:
@@ -396,7 +397,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
             try:
                 if not kinds:
                     raise ValueError("names no decision kind")
-                searched_mask(kinds)
+                searched_mask(FORWARD.searchable, kinds)
             except ValueError as e:
                 raise InputError([Problem("--search", "", "", f"{e}, got {search!r}")]) \
                     from None
@@ -427,9 +428,9 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
 @app.command("players")
 def players_() -> None:
     """List the players a seat can have, with their knobs (default and range)."""
-    from heuristics.gemrush.registry import describe_players
+    from balance.contract import registry  # lazy: keeps `balance --help` from importing games
 
-    for line in describe_players():
+    for line in registry.get().hook("players").describe():
         typer.echo(line)
 
 

@@ -114,9 +114,10 @@ class Game:
     # Hooks, "module:attribute", imported on first use.
     variants: str = ""  # (ExperimentInput) -> list[VariantSpec]; the game's keys of a file
     play: str = ""  # (Job) -> dict[table name, pyarrow.Table]: one shard of games
-    players: str = ""  # -> dict[name, Player]: the game's player registry
+    players: str = ""  # -> Roster (heuristics/player.py): the game's players by name
     sections: str = ""  # (RunData) -> list[Section]: the game's report sections
-    forward: str = ""  # the forward model a search player uses; "" when there is none
+    # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
+    forward: str = ""
     commands: str = ""  # (typer.Typer) -> None: the game's own CLI commands
     extras: dict = field(default_factory=dict)  # anything else a game's own code reads
 

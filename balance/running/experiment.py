@@ -301,16 +301,16 @@ def _switch(probs: Problems, head: dict, key: str) -> bool:
 def _check_scalar(probs: Problems, where: str, key: str, value) -> None:
     """Type checks for players / target / exhaust / heuristic / seats values (ranges come
     with the variants)."""
-    from heuristics.gemrush.registry import HEURISTICS
+    from heuristics.gemrush.registry import PLAYERS
 
-    known = ", ".join(HEURISTICS)
+    known = ", ".join(PLAYERS)
     if key == "heuristic" and not isinstance(value, str):
         probs.add(where, key, f"must be a player's name in quotes (known: {known}), got "
                   f"{value!r}")
-    elif key == "heuristic" and value not in HEURISTICS:
+    elif key == "heuristic" and value not in PLAYERS:
         probs.add(where, key, f"unknown player {value!r} (known: {known})")
     elif key == "seats" and (not isinstance(value, list) or not value
-                             or any(not isinstance(v, str) or v not in HEURISTICS
+                             or any(not isinstance(v, str) or v not in PLAYERS
                                     for v in value)):
         probs.add(where, key, f"must be a list of players, one for each seat (known: {known}), "
                   f"got {value!r}")
@@ -854,7 +854,7 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
                   "draws figures for each, and one of more would take many minutes; split "
                   "the grid into several experiments")
         probs.raise_if_any()
-    from heuristics.gemrush.registry import HEURISTICS
+    from heuristics.gemrush.registry import PLAYERS
 
     variants = []
     texts: set[str | None] = set()
@@ -882,8 +882,8 @@ def _variants(probs: Problems, file: str, edition: str, default_content: str | N
         seats = tuple(values["seats"]) if "seats" in values else None
         # A knob reaches the variants whose players have it (a sweep of players may set the
         # reference's budget); one that no variant's player has is refused below.
-        mine = {k.name for n in (seats or (player,)) if n in HEURISTICS
-                for k in HEURISTICS[n].knobs}
+        mine = {k.name for n in (seats or (player,)) if n in PLAYERS
+                for k in PLAYERS[n].knobs}
         used_knobs.update(k for k in knob_values if k in mine)
         knob_values = {k: v for k, v in knob_values.items() if k in mine}
         exhaust = values.get("exhaust", False)

@@ -286,12 +286,12 @@ def warm_shard(*jobs: Job) -> str:
     """A worker's first task: load (or compile) the engine and play one game of each job's
     variant (warm_jobs: one for each set of players the run holds). Run alone before any
     shard, so that one process fills Numba's cache and the others load it instead of all
-    compiling at once. The search-based reference player's kernels (balance/games/gemrush/engine/
-    rollout_nb.py) are compiled at its first decision, not with the game: warmed with greedy
-    alone, every worker compiled them in the middle of a shard, and loky, seeing a worker grow
-    by some 750 MB after its first task, took it for a memory leak, replaced it, and printed
-    "A worker stopped while some jobs were given to the executor". Returns the worker's
-    engine version."""
+    compiling at once. The search player's kernels (the rollouts generated for the game's
+    players, heuristics/<game>/rollout_nb.py) are compiled at its first decision, not with the
+    game: warmed with greedy alone, every worker compiled them in the middle of a shard, and
+    loky, seeing a worker grow by some 750 MB after its first task, took it for a memory leak,
+    replaced it, and printed "A worker stopped while some jobs were given to the executor".
+    Returns the worker's engine version."""
     _limit_threads()
     from balance.games.gemrush.play import ENGINE_VERSION, play_batch
 

@@ -71,10 +71,10 @@ def tune_player(name: str, edition: str | None, mode: str, players: int | list[i
                 progress=None) -> TuneResult:
     import cma
 
-    from heuristics.gemrush.registry import get_heuristic
+    from heuristics.gemrush.registry import PLAYERS
 
     counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
-    h = get_heuristic(name)
+    h = PLAYERS.player(name)
     knobs = [k for k in h.knobs[: h.engine_knobs if h.engine_knobs is not None else None]]
     probs = Problems("tune-player")
     if not knobs:

@@ -66,5 +66,7 @@ GAME = Game(
     experiment_keys=("edition", "content", "mode", "target", "exhaust", "difficulties",
                      "ablate", "each_skill", "control", "patches"),
     kernel_modules=("balance.games.gemrush.engine.game_nb",
-                    "balance.games.gemrush.engine.rollout_nb"),
+                    "heuristics.gemrush.rollout_nb"),
+    players="heuristics.gemrush.registry:PLAYERS",
+    forward="balance.games.gemrush.engine.forward:FORWARD",
 )

@@ -46,10 +46,11 @@ def play_narrated(setup, seed: int):
     from balance.games.gemrush.engine.game_nb import play_game_nb
     from balance.kernels.rng import seed_state
     from heuristics.external import playing
-    from heuristics.gemrush.dispatch import POLICY_EXTERNAL
+    from heuristics.gemrush.registry import PLAYERS
 
     st = new_state(setup.tables, setup.rules, ev_max=200_000)
-    pp = setup.players._replace(pol=np.full(setup.rules.players, POLICY_EXTERNAL, np.int64))
+    pp = setup.players._replace(pol=np.full(setup.rules.players, PLAYERS.python_policy,
+                                            np.int64))
     narrator = Narrator(setup, st, seed)
     with playing(narrator):
         play_game_nb(st, setup.tables, setup.rules, pp, seed_state(seed), 1, 1)

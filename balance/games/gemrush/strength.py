@@ -38,14 +38,14 @@ def play(label: str, edition: str | None, players: int, heuristic: str, games: i
     from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE
     from balance.games.gemrush.engine.state import new_state
     from balance.games.gemrush.play import play_batch, prepare
-    from heuristics.gemrush.registry import get_heuristic
+    from heuristics.gemrush.registry import PLAYERS
 
     s = prepare(edition, "crisis", players, heuristic, None, True, rules or {},
                 content=content, knobs=knobs or {})
     st = new_state(s.tables, s.rules)
     # A compiled player plays ~5,000 games a second: chunks of 500 keep the per-call cost out
     # of its speed. A Python player takes seconds a game: one game a chunk.
-    python = any(get_heuristic(n).game is not None for n in s.seats)
+    python = any(PLAYERS.player(n).python is not None for n in s.seats)
     chunk = 1 if python else 500
     if not python:
         play_batch(s, np.arange(seed, seed + 1), state=st)  # loads the compiled code, untimed
@@ -137,7 +137,8 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
     at each budget (searching only the decision kinds `searched` names, and only the turns
     `turns` spans, first and last counted from 1, when given); return the Markdown table.
     `progress(label, games)` returns the callback a player's games advance."""
-    from heuristics.gemrush.reference import searched_mask
+    from balance.games.gemrush.engine.forward import FORWARD
+    from heuristics.search import searched_mask
 
     rows = []
     plan = [("random", "random", games, None), ("greedy", "greedy", games, None)]
@@ -146,7 +147,7 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
     ref = {}
     tags = []
     if searched:
-        ref["searched"] = searched_mask(searched)
+        ref["searched"] = searched_mask(FORWARD.searchable, searched)
         tags.append(", ".join(searched))
     if turns:
         ref["first_turn"], ref["last_turn"] = turns
