@@ -70,6 +70,8 @@ class Player:
     remembers: str = "nothing"  # what it remembers, in words, for `balance players`
 
     def __post_init__(self):
+        if not self.name.isidentifier():  # it names a policy id and a memory in code
+            raise ValueError(f"a player's name is an identifier, got {self.name!r}")
         if bool(self.choose) == (self.python is not None):
             raise ValueError(f"player {self.name}: give either `choose` or `python`")
         for a in self.args:

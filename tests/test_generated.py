@@ -82,3 +82,14 @@ def test_the_neutral_players_import_no_game():
         games = {m for m in _imports(path) if m.startswith(("balance.games", "heuristics.")
                                                            ) and ".gemrush" in m}
         assert not games, (path.name, games)
+
+
+def test_a_player_is_declared_whole():
+    with pytest.raises(ValueError, match="identifier"):
+        Player("two words", "x", choose="m:f")
+    with pytest.raises(ValueError, match="either"):
+        Player("both", "x", choose="m:f", python=object)
+    with pytest.raises(ValueError, match="cannot pass"):
+        Player("forgetful", "x", choose="m:f", args=("mem", "n"))
+    with pytest.raises(ValueError, match="distinct"):
+        Roster((Player("a", "x", choose="m:f"), Player("a", "y", choose="m:g")), "m")
