@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 # folder, and a rerun with the same code reuses its games. Expanded when the recipe runs,
 # after the venv exists. Once the report is written, runs/main/latest is pointed at that
 # folder (balance/running/latest.py): a stable path to the latest main job's runs.
-CODE = $(shell $(PY) -c "from balance.kernels.jit import source_hash; print(source_hash())")
+CODE = $(shell $(PY) -c "import balance.running.provenance as p; print(p.source_hash('gemrush'))")
 MAIN_RUNS = runs/main/$(CODE)
 MAIN_GAMES := 10000
 PLAYER_GAMES := 200

@@ -23,6 +23,8 @@ def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games:
     raise balance.errors.InputError, with the message `balance run` gives for the same field;
     `jobs` None is one worker per core.
     """
+    # lazy: `import balance` (which every balance.x import runs) stays light; the runner
+    # brings polars, joblib and the engine
     from balance.errors import InputError, Problem
     from balance.running.experiment import simulation
     from balance.running.runner import check_jobs, default_jobs, simulate_tables

@@ -1,9 +1,9 @@
-"""The Numba cache keeps folders of older engine sources only while they may still be wanted."""
+"""The Numba cache keeps folders of older sources only while they may still be wanted."""
 
 import os
 import time
 
-from balance.kernels.jit import KEEP_FOLDERS, STALE_DAYS, prune_cache
+from balance.kernels.jit import STALE_DAYS, prune_cache
 
 
 def _folder(base, name, days_ago, now):
@@ -17,23 +17,27 @@ def _folder(base, name, days_ago, now):
     return d
 
 
-def test_prune_removes_old_folders_beyond_the_most_recent(tmp_path):
+def test_prune_removes_folders_unused_for_a_week_of_use(tmp_path):
     now = time.time()
-    current = _folder(tmp_path, "c" * 16, STALE_DAYS + 30, now)  # in use, however old
-    kept = [_folder(tmp_path, f"{i:016x}", i, now) for i in range(1, KEEP_FOLDERS + 1)]
-    this_week = _folder(tmp_path, "d" * 16, STALE_DAYS - 1, now)  # beyond the few, but recent
+    used_today = _folder(tmp_path, "a" * 16, 0, now)
+    this_week = _folder(tmp_path, "d" * 16, STALE_DAYS - 1, now)
     old = [_folder(tmp_path, "e" * 16, STALE_DAYS + 1, now),
            _folder(tmp_path, "f" * 16, STALE_DAYS + 20, now)]
     other = tmp_path / "notes"  # not a cache folder: never touched
     other.mkdir()
-    assert prune_cache(tmp_path, current, now) == old
+    assert prune_cache(tmp_path) == [old[1], old[0]]  # oldest first
     assert not any(d.exists() for d in old)
-    assert all(d.exists() for d in [current, *kept, this_week, other])
-    # The few most recently used are kept however old they are.
-    later = now + 365 * 86400
-    assert prune_cache(tmp_path, current, later) == [this_week]
-    assert all(d.exists() for d in kept)
+    assert all(d.exists() for d in [used_today, this_week, other])
+
+
+def test_after_a_month_away_the_last_week_of_work_is_kept(tmp_path):
+    now = time.time()
+    last_day = _folder(tmp_path, "a" * 16, 30, now)
+    that_week = _folder(tmp_path, "b" * 16, 30 + STALE_DAYS - 1, now)
+    before = _folder(tmp_path, "c" * 16, 30 + STALE_DAYS + 1, now)
+    assert prune_cache(tmp_path) == [before]
+    assert last_day.exists() and that_week.exists()
 
 
 def test_prune_of_a_missing_folder_does_nothing(tmp_path):
-    assert prune_cache(tmp_path / "none", tmp_path / "none" / ("a" * 16)) == []
+    assert prune_cache(tmp_path / "none") == []

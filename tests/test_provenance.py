@@ -10,9 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from balance.errors import InputError
-from balance.kernels.jit import source_hash
 from balance.running import store
 from balance.running.experiment import load_experiment
+from balance.running.provenance import source_hash
 from balance.running.runner import run_experiment
 
 EXPERIMENT = """\
@@ -61,11 +61,11 @@ def _copy_run(src, dst):
 def test_the_source_hash_is_in_the_manifest_and_the_games_table(played):
     _, _, run, _ = played
     m = store.read_manifest(run)
-    assert m["source_hash"] == source_hash()
+    assert m["source_hash"] == source_hash("gemrush")
     assert "heuristics/gemrush/greedy.py" in m["sources"]
     assert "balance/games/gemrush/engine/turn_nb.py" in m["sources"]
     games = store.read_run(run).games
-    assert games["source_hash"].unique().to_list() == [source_hash()]
+    assert games["source_hash"].unique().to_list() == [source_hash("gemrush")]
 
 
 def test_resume_after_a_source_change_is_refused_naming_the_sources(played, tmp_path, cli):
@@ -167,6 +167,6 @@ def test_each_shard_records_its_provenance(played):
     meta = json.loads(pq.read_schema(f).metadata[store.SHARD_META])
     m = store.read_manifest(run)
     assert meta == {"experiment": "prov", "seed": 5, "experiment_hash": m["experiment_hash"],
-                    "source_hash": source_hash(), "variant": 1, "start": 10, "stop": 20,
+                    "source_hash": source_hash("gemrush"), "variant": 1, "start": 10, "stop": 20,
                     "games_rows": 10, "rooms_rows": meta["rooms_rows"], "table": "games"}
     assert meta["rooms_rows"] == pq.read_metadata(run / "rooms" / f.name).num_rows

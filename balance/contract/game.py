@@ -109,7 +109,9 @@ class Game:
     length_unit: str = "turns"
     # Keys of `[experiment]` (and of `[grid]`) the game reads itself, beyond the neutral ones.
     experiment_keys: tuple[str, ...] = ()
-    # Root modules of the compiled code: the code hash follows their imports.
+    # Root modules of the code that plays the game: its kernels, its players (compiled or
+    # Python) and what turns a variant into the kernels' input. The game's code hash, in its
+    # runs' identity, covers them and every module they import (balance/kernels/sources.py).
     kernel_modules: tuple[str, ...] = ()
     # Hooks, "module:attribute", imported on first use.
     variants: str = ""  # (ExperimentInput) -> list[VariantSpec]; the game's keys of a file

@@ -19,78 +19,125 @@ Five settings here, each measured (see README, Performance):
   compiled or loaded from the cache. At 3,000 every game runs about 18% faster, the same
   games (1,500: 10%; 600: 20% slower), and the cold compile takes about as long. The setting
   is process-wide: Numba code of your own in the same process is compiled with it too.
-- The on-disk cache lives in a folder named by a hash of every source file the kernels are
-  built from. Numba only checks a function's own file for changes, so after an edit to, say,
-  cards_nb.py, the cached callers would otherwise keep running the old code. Folders of
-  older sources are removed after a week unused (prune_cache).
+- Each module's compiled code lives in a folder of the on-disk cache named by a hash of the
+  module's import closure (balance/kernels/sources.py): the module and every module of the
+  project it imports, to the end. Numba only checks a function's own file, so after an edit
+  to, say, cards_nb.py, the cached callers would otherwise keep running the old code; a
+  folder per module (rather than one for every game's sources together) means an edit to one
+  game's engine recompiles nothing of another game's, nor the neutral kernels, and covers a
+  game the registry does not list (a test's toy game) without asking the registry, which
+  cannot be read before Numba is configured. Folders unused for a week of use are removed
+  (prune_cache).
 """
 
-import hashlib
+import contextlib
 import os
 import shutil
-import time
+import warnings
+from functools import cache
 from pathlib import Path
 
 import llvmlite.binding as llvm
 from numba import config, types
+from numba.core.caching import (
+    CompileResultCacheImpl,
+    FunctionCache,
+    _CacheLocator,
+    _SourceFileBackedLocatorMixin,
+)
 from numba.core.registry import CPUDispatcher
+
+from balance.kernels import sources
 
 INLINE_THRESHOLD = 3000
 # An option of LLVM's own, read by every later compile in this process. It is not part of
-# Numba's cache key; the source hash below is, and this file is one of its sources.
+# Numba's cache key; the cache folders' hash is, and this file is in every kernel's closure.
 llvm.set_option("gemrush", f"-inline-threshold={INLINE_THRESHOLD}")
 
-_ROOT = Path(__file__).resolve().parents[2]
-_GAME = _ROOT / "balance" / "games" / "gemrush"
-_SOURCES = sorted([*(_ROOT / "balance" / "kernels").glob("*.py"),
-                   *(_GAME / "engine").glob("*.py"),
-                   *(_ROOT / "heuristics").glob("*.py"),
-                   *(_ROOT / "heuristics" / "gemrush").glob("*.py"),
-                   _GAME / "tables.py", _GAME / "ability.py", _GAME / "skill.py"])
+# $NUMBA_CACHE_DIR (an empty one times a cold compile: balance bench), else $GEMRUSH_CACHE.
+CACHE_BASE = Path(os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("GEMRUSH_CACHE")
+                  or sources.ROOT / ".numba_cache")
+STALE_DAYS = 7  # a folder unused while others were used this long is removed
 
 
-def source_hash() -> str:
-    h = hashlib.sha256()
-    for p in _SOURCES:
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+@cache
+def cache_folder(py_file: str) -> Path | None:
+    """The cache folder of a module's compiled code: CACHE_BASE / the hash of its import
+    closure, the module's name mixed in so that two modules never share one. None for a file
+    outside the project (Numba then caches it by its own rule). Marked used (`.last_used`)."""
+    module = sources.module_name(Path(py_file))
+    if module is None or sources.module_path(module) is None:
+        return None
+    folder = CACHE_BASE / sources.digest(sources.closure([module]), salt=module)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / ".last_used").touch()
+    except OSError:
+        pass  # read-only: the locator finds it unwritable and the code is compiled in memory
+    return folder
 
 
-STALE_DAYS = 7  # a cache folder of other sources unused this long is removed...
-KEEP_FOLDERS = 3  # ...unless it is among the most recently used
-
-
-def prune_cache(base: Path, current: Path, now: float | None = None) -> list[Path]:
-    """Remove compiled code of older engine sources: every edit of the engine, and every
-    update of the toolkit, leaves a ~30 MB folder behind. A folder counts as used when a
-    process last started with it (its `.last_used` file). Returns the folders removed."""
-    now = time.time() if now is None else now
+def prune_cache(base: Path) -> list[Path]:
+    """Remove compiled code of older sources: every edit of a kernel module, and every update
+    of the toolkit, leaves folders behind. A folder counts as used when a process last
+    decorated a kernel of its module (its `.last_used` file). A folder is removed once it was
+    unused for STALE_DAYS while some folder was used, so that after a month away the code of
+    the last week of work is still there. Returns the folders removed."""
     folders = []
     for d in base.iterdir() if base.is_dir() else ():
-        if d.is_dir() and d != current and len(d.name) == 16 and all(
-                c in "0123456789abcdef" for c in d.name):
+        if d.is_dir() and len(d.name) == 16 and all(c in "0123456789abcdef" for c in d.name):
             mark = d / ".last_used"
             folders.append((mark.stat().st_mtime if mark.exists() else d.stat().st_mtime, d))
-    folders.sort(reverse=True)
+    if not folders:
+        return []
+    newest = max(used for used, _ in folders)
     removed = []
-    for used, d in folders[KEEP_FOLDERS:]:
-        if now - used > STALE_DAYS * 86400:
+    for used, d in sorted(folders):
+        if newest - used > STALE_DAYS * 86400:
             shutil.rmtree(d, ignore_errors=True)
             removed.append(d)
     return removed
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    _base = Path(os.environ.get("GEMRUSH_CACHE", _ROOT / ".numba_cache"))
-    _current = _base / source_hash()
-    config.CACHE_DIR = str(_current)
+with contextlib.suppress(OSError):  # a read-only or shared cache: leave it as it is
+    prune_cache(CACHE_BASE)
+
+
+class _ClosureLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+    """Numba's locator for a source file, with the folder of cache_folder."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(cache_folder(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+
+class _ClosureCacheImpl(CompileResultCacheImpl):
+    _locator_classes = [_ClosureLocator]
+
+
+class _ClosureCache(FunctionCache):
+    _impl_class = _ClosureCacheImpl
+
+
+_UNCACHED: list[str] = []  # cache folders found unwritable, warned of once each
+
+
+def _enable_caching(disp: CPUDispatcher, fn) -> None:
+    folder = cache_folder(fn.__code__.co_filename)
+    if folder is None:
+        disp.enable_caching()
+        return
     try:
-        _current.mkdir(parents=True, exist_ok=True)
-        (_current / ".last_used").touch()
-        prune_cache(_base, _current)
-    except OSError:
-        pass  # a read-only or shared cache: Numba reports what matters when it writes there
+        disp._cache = _ClosureCache(fn)
+    except RuntimeError:  # no locator: the folder cannot be written
+        if str(folder) not in _UNCACHED:
+            _UNCACHED.append(str(folder))
+            warnings.warn(f"cannot write the Numba cache folder {folder}: {fn.__module__} is "
+                          "compiled anew in every process", stacklevel=3)
 
 
 class PlainArgsDispatcher(CPUDispatcher):
@@ -111,5 +158,5 @@ def njit(fn=None, *, inline=False):
     if inline:
         opts["inline"] = "always"
     disp = PlainArgsDispatcher(py_func=fn, locals={}, targetoptions=opts)
-    disp.enable_caching()
+    _enable_caching(disp, fn)
     return disp

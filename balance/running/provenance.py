@@ -1,42 +1,48 @@
 """What a run's games depend on beyond its experiment file: the code that played them.
 
 ENGINE_VERSION is bumped by hand, and a forgotten bump once let a resumed run mix games of two
-engines. The engine and player sources are hashed instead, with the same file list and hash
-that key the Numba cache (balance.kernels.jit), so any edit to them is a new identity.
+engines. The sources are hashed instead, so any edit to them is a new identity: for each game,
+the code that plays its games, that is the import closure (balance/kernels/sources.py) of the
+game's kernel modules (Game.kernel_modules: its kernels, its players, what prepares a variant)
+and of jit.py, whose settings shape every kernel. The identity is per game: an edit to one
+game's engine or players leaves another game's runs resumable. The Numba cache folders follow
+the same closures, one per module (balance/kernels/jit.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from pathlib import Path
 
+from balance.contract import registry
+from balance.kernels import sources
 
-@cache
-def source_files() -> tuple[Path, ...]:
-    from balance.kernels import jit
-    return tuple(jit._SOURCES)
+# Every game's compiled code is built with jit.py's settings; its closure brings sources.py.
+COMPILER = "balance.kernels.jit"
 
 
-@cache
-def source_hash() -> str:
-    """The hash the Numba cache folder is named by (16 hex digits)."""
-    from balance.kernels.jit import source_hash as jit_hash
-
-    return jit_hash()
+def roots(game: str) -> tuple[str, ...]:
+    """The modules whose import closure is the code of `game` (a registered game's name)."""
+    return (*registry.get(game).kernel_modules, COMPILER)
 
 
 @cache
-def source_hashes() -> dict[str, str]:
-    """Each source file (path relative to the project) -> the first 16 hex of its sha256,
-    so that a refusal can say which sources changed."""
-    root = Path(__file__).resolve().parents[2]
-    out = {}
-    for p in source_files():
-        rel = p.resolve().relative_to(root).as_posix() if p.resolve().is_relative_to(root) \
-            else p.name
-        out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
-    return out
+def source_files(game: str) -> tuple[Path, ...]:
+    """The source files the code that plays `game` is built from."""
+    return sources.closure(roots(game))
+
+
+@cache
+def source_hash(game: str) -> str:
+    """The hash of the game's code (16 hex digits), in its runs' identity and games table."""
+    return sources.digest(source_files(game))
+
+
+@cache
+def source_hashes(game: str) -> dict[str, str]:
+    """Each of the game's source files (its path in the project) -> the first 16 hex of its
+    sha256, so that a refusal can say which sources changed."""
+    return sources.file_hashes(source_files(game))
 
 
 def changed_sources(old: dict, new: dict) -> list[str]:

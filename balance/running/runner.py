@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from balance.contract.registry import DEFAULT
 from balance.errors import InputError, Problem
 from balance.running import store
 from balance.running.experiment import Experiment, Variant
@@ -55,7 +56,7 @@ class ShardResult:
     engine_version: str
     games: object  # pyarrow.Table
     rooms: object  # pyarrow.Table
-    source_hash: str = ""  # balance.running.provenance.source_hash() of the worker that played it
+    source_hash: str = ""  # provenance.source_hash(game) of the worker that played it
 
 
 # -- worker side --------------------------------------------------------------------------
@@ -120,10 +121,10 @@ def play_shard(job: Job) -> ShardResult:
     seeds = game_seeds(job.seed, s.start, s.stop)
     batch = play_batch(setup, seeds, state=state)
     games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
-                                ENGINE_VERSION, source_hash(),
+                                ENGINE_VERSION, source_hash(DEFAULT),
                                 [k.name for k in setup.content.skills])
     rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
-    return ShardResult(s, ENGINE_VERSION, games, rooms, source_hash())
+    return ShardResult(s, ENGINE_VERSION, games, rooms, source_hash(DEFAULT))
 
 
 # -- parent side --------------------------------------------------------------------------
@@ -267,9 +268,9 @@ def manifest_for(exp: Experiment, games: int) -> dict:
 
     return {"experiment": exp.name, "description": exp.description, "file": exp.file,
             "text": exp.text, "hash": exp.hash, "experiment_hash": exp.identity,
-            "engine_version": ENGINE_VERSION, "source_hash": source_hash(),
+            "engine_version": ENGINE_VERSION, "source_hash": source_hash(DEFAULT),
             store.DIGESTS: "sha256",
-            "sources": source_hashes(),
+            "sources": source_hashes(DEFAULT),
             "packages": package_versions(), "inputs": dict(exp.inputs), "seed": exp.seed,
             "games_per_variant": games, "shard_size": exp.shard_size,
             "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}

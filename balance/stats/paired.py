@@ -157,6 +157,7 @@ def proportion_difference(base, variant, confidence: float = CONFIDENCE) -> Pair
     """Tango's score interval for rate(variant) - rate(base), from per-game booleans; the
     p-value is McNemar's (asymptotic, no continuity correction). None without pairs, too few
     below MIN_PAIRS."""
+    # lazy: statsmodels adds 0.3 s to every import of this module (reports, goal seeking)
     from statsmodels.stats.contingency_tables import mcnemar
 
     x = np.asarray(base, bool)
@@ -232,7 +233,7 @@ def holm(p_values, alpha: float = 1 - CONFIDENCE):
     """Holm's step-down correction (statsmodels): (survives, adjusted p-values), one each per
     p-value, in the order given. A NaN p-value is left out of the family and never
     survives."""
-    from statsmodels.stats.multitest import multipletests
+    from statsmodels.stats.multitest import multipletests  # lazy: as mcnemar above
 
     p = np.asarray(p_values, np.float64)
     ok = np.isfinite(p)

@@ -7,9 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.games.gemrush.content import load_content
 from balance.games.gemrush.engine.game_nb import R_VIOLATION
 from balance.games.gemrush.engine.state import VIOLATION_NAMES
 from balance.games.gemrush.play import play_batch, prepare
+from balance.games.gemrush.referee import Report, referee_game
+from balance.games.gemrush.rules import load_profile, profile_for, seat_key
 
 
 @dataclass
@@ -23,9 +26,6 @@ class CheckResult:
 def checked_profile(edition: str | None, content: str | None, rules=None):
     """The rules a check plays under: the content's edition (or `edition`), the content's own
     [rules], then `rules`. InputError for a bad content file or rule."""
-    from balance.games.gemrush.content import load_content
-    from balance.games.gemrush.rules import load_profile, profile_for
-
     c = load_content(content if content is not None else load_profile(edition or "2e").content)
     profile = profile_for(c, edition, rules)
     prepare(edition, "crisis", fewest_players(profile), "random", content=c, rules=rules)
@@ -35,8 +35,6 @@ def checked_profile(edition: str | None, content: str | None, rules=None):
 def fewest_players(profile) -> int:
     """The fewest players the rules can seat: every seat a per-seat rule or first_player
     names must exist."""
-    from balance.games.gemrush.rules import seat_key
-
     named = [seat_key(k)[1] for k in profile.seat_keys()] + [profile["first_player"]]
     return max(profile["players_min"], *named)
 
@@ -75,9 +73,8 @@ def check_content(edition: str | None, content: str | None, games: int,
 
 
 def _referee(setup, seeds):
-    """The referee lives with the tests (it must share no code with the engine); it is
-    installed with the project as the package balance.games.gemrush.referee."""
-    from balance.games.gemrush.referee import Report, referee_game
+    """The referee (balance/games/gemrush/referee/) re-reads each game's trace with a rules
+    model that shares no rule code with the engine."""
     total = Report()
     for sd in seeds:
         total.add(referee_game(setup, int(sd)))

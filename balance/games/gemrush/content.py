@@ -11,8 +11,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from balance import textfile
 from balance.errors import InputError, Problems
 from balance.games.gemrush.ability import AbilityError, Step, parse_ability
+from balance.games.gemrush.capacity import content_problems
+from balance.games.gemrush.rules import available_profiles, load_profile
 from balance.games.gemrush.skill import Effect, SkillError, parse_effect
 from balance.textfile import short
 
@@ -22,7 +25,6 @@ GEM_KINDS = ("standard", "special")
 POWERS = ("wild", "echo", "bonus", "warp")
 MAX_GEM_TYPES = 32  # gem sets are int64 bitmasks in the engine
 CONTENT_DIR = Path(__file__).parent / "data" / "content"
-PROFILE_DIR = Path(__file__).parent / "data" / "profiles"
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -126,9 +128,7 @@ def input_error(file: str, message: str) -> InputError:
 
 
 def read_toml(path: Path) -> dict:
-    from balance.textfile import read_toml as read
-
-    return read(path, "TOML file")
+    return textfile.read_toml(path, "TOML file")
 
 
 def load_content(name_or_path: str | Path) -> Content:
@@ -186,7 +186,7 @@ def parse_content(data: dict, file: str) -> Content:
     if name != "?" and not NAME_RE.match(name):
         probs.add("[content]", "name", f"use lowercase letters, digits and '-', got {name!r}")
     edition = _str(probs, "[content]", "edition", head.get("edition")) or "?"
-    editions = sorted(q.stem for q in PROFILE_DIR.glob("*.toml"))
+    editions = available_profiles()
     if edition != "?" and edition not in editions:
         probs.add("[content]", "edition",
                   f"unknown edition {edition!r} (known: {', '.join(editions)})")
@@ -229,10 +229,6 @@ def parse_content(data: dict, file: str) -> Content:
         probs.add("", "rules", "must be a table of rule overrides ([rules])")
         rules = {}
     elif rules and edition in editions:
-        from balance.games.gemrush.rules import (
-            load_profile,  # rules build on content, so import late
-        )
-
         try:
             load_profile(edition).with_overrides(rules, file)
         except InputError as e:
@@ -256,10 +252,6 @@ def parse_content(data: dict, file: str) -> Content:
         probs.add("", "rooms", "every room is a tunnel; the mine needs a room to stand in")
     if not cards:
         probs.add("", "cards", "no gem cards")
-    from balance.games.gemrush.limits import (
-        content_problems,  # the engine's bounds; imported late (cycle)
-    )
-
     content_problems(probs, n_cards, n_rooms, rooms)
     if cards and rooms and not probs.items:
         _check_payable(probs, gems, cards, rooms)

@@ -65,8 +65,12 @@ GAME = Game(
     end_reasons=END_NAMES,
     experiment_keys=("edition", "content", "mode", "target", "exhaust", "difficulties",
                      "ablate", "each_skill", "control", "patches"),
+    # The engine's game loops, the players (the reference's search driver is Python) and the
+    # Python that turns a variant into the engine's arrays.
     kernel_modules=("balance.games.gemrush.engine.game_nb",
-                    "heuristics.gemrush.rollout_nb"),
+                    "heuristics.gemrush.rollout_nb",
+                    "heuristics.gemrush.registry",
+                    "balance.games.gemrush.play"),
     players="heuristics.gemrush.registry:PLAYERS",
     forward="balance.games.gemrush.engine.forward:FORWARD",
 )

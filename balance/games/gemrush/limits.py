@@ -1,12 +1,13 @@
 """The bounds every game must stay within, checked before any game is played.
 
-The engine fills fixed arrays (no allocation inside kernels, see engine/jit.py) and the tables
-store narrow integer columns (a million games must fit in memory). Rather than let a large
-content file or rule value write past an array or wrap a column, validation refuses anything
-whose worst case could exceed a bound, and names the room, card or rule responsible.
+The engine fills fixed arrays (no allocation inside kernels, see balance/kernels/jit.py) and
+the tables store narrow integer columns (a million games must fit in memory). Rather than let
+a large content file or rule value write past an array or wrap a column, validation refuses
+anything whose worst case could exceed a bound, and names the room, card or rule responsible.
 
-The bounds, and why:
-- A decision lists at most MAX_OPTS options (engine/state.py). A hand, the revealed pool and
+The numbers live in capacity.py, which the content parser and the engine import; this module
+checks a compiled variant (content, tables and rules) against them. The bounds, and why:
+- A decision lists at most MAX_OPTS options (capacity.py). A hand, the revealed pool and
   the choice of X can each hold every gem card, and a room can move to 4 cells per tile: so the
   box holds at most MAX_CARDS cards and MAX_TILES tiles, and no ability count exceeds
   MAX_CARDS.
@@ -24,56 +25,14 @@ The bounds, and why:
 from __future__ import annotations
 
 from balance.errors import Problems
-
-COLUMN_MAX = 2**15 - 1  # Int16 columns: turns, score, scores, score_by_turn, room points
-COUNT_MAX = 2**31 - 1  # Int32 columns: a tile's ability uses and cards gained
-
-
-def _max_opts() -> int:
-    from balance.games.gemrush.engine.state import MAX_OPTS
-
-    return MAX_OPTS
-
-
-def max_cards() -> int:
-    # X may take every value 0..cards: one option more than there are cards.
-    return _max_opts() - 1
-
-
-def max_tiles() -> int:
-    # "move this room" lists up to 4 cells per placed tile, plus a margin of 8 the movement
-    # options keep free (turn_nb.list_steps_nb).
-    return (_max_opts() - 8) // 4
-
-
-def content_problems(probs: Problems, n_cards: int, n_tiles: int, rooms) -> None:
-    """Bounds on a content file's totals and ability counts; `rooms` are parsed Rooms."""
-    cards_cap, tiles_cap = max_cards(), max_tiles()
-    if n_cards > cards_cap:
-        probs.add("[box]", "gem_cards", f"the cards' copies add up to {n_cards:,}, more than "
-                  f"the engine's bound of {cards_cap:,} gem cards (a hand or a reveal could "
-                  "hold them all, and a decision lists at most "
-                  f"{_max_opts():,} options)")
-    if n_tiles > tiles_cap:
-        probs.add("[box]", "room_tiles", f"the rooms' copies add up to {n_tiles:,}, more than "
-                  f"the engine's bound of {tiles_cap:,} room tiles")
-    for room in rooms:
-        for step in room.ability:
-            if step.n > cards_cap:
-                probs.add(f'room "{room.name}"', "ability",
-                          f"'{step}' counts {step.n:,} cards, more than the engine's bound of "
-                          f"{cards_cap:,} (a decision lists at most {_max_opts():,} options)")
-        for side, door in zip(("north", "east", "south", "west"), room.edges, strict=True):
-            if door is not None and door.points > COLUMN_MAX:
-                probs.add(f'room "{room.name}"', f"{side}.points",
-                          f"{door.points:,} points is more than a score column holds "
-                          f"({COLUMN_MAX:,})")
+from balance.games.gemrush.capacity import COLUMN_MAX, COUNT_MAX
+from balance.games.gemrush.engine.state import max_turns
+from balance.games.gemrush.rules import SKILL_VARIANTS
+from balance.games.gemrush.tables import SEAT_DEAL, SEAT_VP, SKV_CHOICE, SKV_NONE, SKV_SHARED
 
 
 def longest_game(tables, rules) -> int:
     """Most player turns a game of these rules can last (the engine stops it there)."""
-    from balance.games.gemrush.engine.state import max_turns
-
     return max_turns(tables, rules)
 
 
@@ -88,8 +47,6 @@ def highest_score(content, tables, rules) -> int:
                             if e is not None), default=0)
         # Each card shows at most two gems; a payment holds at most cost + 1 cards.
         bonus = len(tables.room_deck) * 2 * (longest_cost + 1)
-    from balance.games.gemrush.tables import SEAT_VP
-
     return int(rules.seat[SEAT_VP].sum()) + doors + bonus
 
 
@@ -144,8 +101,6 @@ def variant_problems(content, tables, rules, source: str) -> Problems:
 def check_variant(content, tables, rules, source: str) -> None:
     """Refuse a compiled variant that a column cannot hold, or whose deal cannot be made."""
     probs = variant_problems(content, tables, rules, source)
-    from balance.games.gemrush.tables import SEAT_DEAL
-
     deals = [int(n) for n in rules.seat[SEAT_DEAL]]
     dealt = sum(deals)
     if dealt > len(tables.card_deck):
@@ -159,9 +114,6 @@ def check_variant(content, tables, rules, source: str) -> None:
 
 def _skill_deal_problems(probs, content, tables, rules) -> None:
     """The skill variant's deal must fit the box's skill cards."""
-    from balance.games.gemrush.rules import SKILL_VARIANTS
-    from balance.games.gemrush.tables import SKV_CHOICE, SKV_NONE, SKV_SHARED
-
     if rules.skills == SKV_NONE or (rules.skills == SKV_SHARED and tables.shared_skill >= 0):
         return
     each = rules.skill_choice if rules.skills == SKV_CHOICE else 1

@@ -12,7 +12,12 @@ import numpy as np
 
 from balance.games.gemrush.content import SIDES
 from balance.games.gemrush.engine import decisions as D
+from balance.games.gemrush.engine.game_nb import play_game_nb
 from balance.games.gemrush.engine.state import S_EV_N, new_state
+from balance.games.gemrush.trace import Namer
+from balance.kernels.rng import seed_state
+from heuristics.external import playing
+from heuristics.gemrush.registry import PLAYERS
 
 
 class Narrator:
@@ -43,11 +48,6 @@ class Narrator:
 
 def play_narrated(setup, seed: int):
     """(state, events, {event index: decision lines}) of one game with narrated decisions."""
-    from balance.games.gemrush.engine.game_nb import play_game_nb
-    from balance.kernels.rng import seed_state
-    from heuristics.external import playing
-    from heuristics.gemrush.registry import PLAYERS
-
     st = new_state(setup.tables, setup.rules, ev_max=200_000)
     pp = setup.players._replace(pol=np.full(setup.rules.players, PLAYERS.python_policy,
                                             np.int64))
@@ -59,8 +59,6 @@ def play_narrated(setup, seed: int):
 
 
 def decision_lines(setup, st, narrator) -> dict[int, list[str]]:
-    from balance.games.gemrush.trace import Namer
-
     nm = Namer(setup, st)
     out: dict[int, list[str]] = {}
     for at, kind, p, rows, k in narrator.log:

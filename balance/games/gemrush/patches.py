@@ -56,7 +56,10 @@ import fnmatch
 import re
 from dataclasses import dataclass
 
+from tomli_w import dumps
+
 from balance.errors import Problems
+from balance.games.gemrush.skill import MAX_N, SK_TURN, Effect, SkillError, parse_effect
 from balance.textfile import short
 
 SELECT_KEYS = ("rooms", "kind", "cost_has", "points", "cards", "skills")
@@ -221,8 +224,6 @@ def _set_amount(hit: list[dict], amount: int, gems: list, probs: Problems, where
     """The number in each selected skill's effect set to `amount`. An effect without one
     (ability again, move to any room) is refused, and so is a turn's, whose 1 or 2 cards is
     how it is paid, not how much it gives."""
-    from balance.games.gemrush.skill import MAX_N, SK_TURN, Effect, SkillError, parse_effect
-
     if not 1 <= amount <= MAX_N:
         probs.add(where, "amount", f"is the number in a skill's effect, from 1 to {MAX_N}, "
                   f"got {amount}")
@@ -507,7 +508,5 @@ def check_swept(key: str, patches: dict[str, Patch], values: list, file: str) ->
 
 def content_text(data: dict) -> str:
     """A patched content as a TOML content file (balance content EXPERIMENT --variant N)."""
-    from tomli_w import dumps
-
     return dumps(data)
 

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from balance import textfile
 from balance.errors import Problems
-from balance.games.gemrush.content import Content, read_toml
 
 PROFILE_DIR = Path(__file__).parent / "data" / "profiles"
 INT_RE = re.compile(r"-?[0-9]+")
@@ -300,7 +300,7 @@ def load_profile(name_or_path: str | Path, overrides: dict | None = None,
             probs = Problems(str(name_or_path))
             probs.add("", "edition", f"unknown edition (known: {', '.join(available_profiles())})")
             probs.raise_if_any()
-    data = read_toml(p)
+    data = textfile.read_toml(p, "TOML file")
     probs = Problems(str(p))
     for key in data:
         if key not in ("profile", "rules", "crisis_targets"):
@@ -321,10 +321,11 @@ def load_profile(name_or_path: str | Path, overrides: dict | None = None,
     return profile
 
 
-def profile_for(content: Content, edition: str | None = None, overrides: dict | None = None,
+def profile_for(content, edition: str | None = None, overrides: dict | None = None,
                 source: str = "--set") -> Profile:
-    """The rules a content file plays under: its edition's profile (or `edition`), then the
-    file's own [rules] table, then `overrides`."""
+    """The rules a content file (a content.Content) plays under: its edition's profile (or
+    `edition`), then the file's own [rules] table, then `overrides`. Rules sit below content
+    (a content file's [rules] table is checked against them), so this names no Content type."""
     profile = load_profile(edition or content.edition)
     if content.rules:
         profile = profile.with_overrides(content.rules, f"{content.path} [rules]")

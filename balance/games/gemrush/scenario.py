@@ -15,6 +15,10 @@ scenario holds only what it names.
 from __future__ import annotations
 
 from balance.games.gemrush.content import SIDES
+from balance.games.gemrush.engine.ability_nb import run_ability_nb
+from balance.games.gemrush.engine.game_nb import reset_nb
+from balance.games.gemrush.engine.mine_nb import place_nb
+from balance.games.gemrush.engine.payment_nb import list_payments_nb
 from balance.games.gemrush.engine.state import (
     S_BURNT_N,
     S_CHECK,
@@ -25,7 +29,17 @@ from balance.games.gemrush.engine.state import (
     S_STEPS_LEFT,
     S_TILES_N,
     S_TRACE,
+    SK_DEALT0,
+    SK_SLOT0,
+    SK_USED0,
     new_state,
+)
+from balance.games.gemrush.engine.turn_nb import (
+    action_nb,
+    build_nb,
+    discard_to_limit_nb,
+    list_steps_nb,
+    movement_nb,
 )
 from balance.games.gemrush.play import prepare
 from balance.kernels.rng import seed_state
@@ -36,8 +50,6 @@ class Scenario:
     def __init__(self, edition: str = "2e", mode: str = "crisis", players: int = 1,
                  heuristic: str = "scripted", content: str | None = None, rules=None,
                  seed: int = 1, **kw):
-        from balance.games.gemrush.engine.game_nb import reset_nb
-
         self.setup = prepare(edition, mode, players, heuristic, content=content, rules=rules,
                              **kw)
         s = self.setup
@@ -79,8 +91,6 @@ class Scenario:
 
     # -- building the situation ---------------------------------------------------------
     def place(self, name: str, x: int, y: int, rot: int = 0) -> int:
-        from balance.games.gemrush.engine.mine_nb import place_nb
-
         o = int(self.st.sc[S_ORIGIN])
         return int(place_nb(self.st, self.tb, self.room_type(name), rot, o + x, o + y, -1, -1))
 
@@ -114,8 +124,6 @@ class Scenario:
 
     def skills(self, p: int, *names: str) -> None:
         """Seat p holds these skills (one, or two as in Magic Circle), none used yet."""
-        from balance.games.gemrush.engine.state import SK_DEALT0, SK_SLOT0, SK_USED0
-
         ids = [self.setup.skill_names.index(n) for n in names]
         for slot in range(2):
             s = ids[slot] if slot < len(ids) else -1
@@ -124,8 +132,6 @@ class Scenario:
             self.st.sk[p, SK_USED0 + slot] = 0
 
     def skill_uses(self, p: int) -> list[int]:
-        from balance.games.gemrush.engine.state import SK_USED0
-
         return [int(self.st.sk[p, SK_USED0 + slot]) for slot in range(2)]
 
     def script(self, *choices: int) -> None:
@@ -134,16 +140,12 @@ class Scenario:
 
     # -- running engine rules -----------------------------------------------------------
     def build(self, p: int, placed: int, side: str | int, warp: bool = False) -> None:
-        from balance.games.gemrush.engine.turn_nb import build_nb
-
         s = SIDES.index(side) if isinstance(side, str) else side
         build_nb(self.st, self.tb, self.ru, self.setup.players, p, placed,
                  s, warp)
 
     def payments(self, p: int, placed: int, side: str | int, warp: bool = False):
         """The legal payments for a door: list of (cards, gems wasted)."""
-        from balance.games.gemrush.engine.payment_nb import list_payments_nb
-
         s = SIDES.index(side) if isinstance(side, str) else side
         st = self.st
         cost = self.tb.door_cost[st.pl_type[placed], st.pl_rot[placed], s]
@@ -157,30 +159,20 @@ class Scenario:
 
     def steps(self, p: int, steps: int = 3) -> list[tuple[int, int, int, int]]:
         """The movement options on offer: rows (kind, a, b, c), see decisions.py."""
-        from balance.games.gemrush.engine.turn_nb import list_steps_nb
-
         self.st.sc[S_STEPS_LEFT] = steps  # as movement_nb sets it before each listing
         n = list_steps_nb(self.st, self.tb, self.ru, p, steps, 0)
         return [tuple(int(v) for v in self.st.opt[i]) for i in range(n)]
 
     def movement(self, p: int) -> None:
-        from balance.games.gemrush.engine.turn_nb import movement_nb
-
         movement_nb(self.st, self.tb, self.ru, self.setup.players, p)
 
     def discard_to_limit(self, p: int) -> None:
-        from balance.games.gemrush.engine.turn_nb import discard_to_limit_nb
-
         discard_to_limit_nb(self.st, self.tb, self.ru, self.setup.players, p)
 
     def action(self, p: int) -> None:
-        from balance.games.gemrush.engine.turn_nb import action_nb
-
         action_nb(self.st, self.tb, self.ru, self.setup.players, p)
 
     def use_ability(self, p: int, placed: int) -> int:
-        from balance.games.gemrush.engine.ability_nb import run_ability_nb
-
         return int(run_ability_nb(self.st, self.tb, self.ru, self.setup.players, p, placed))
 
     # -- reading the result -------------------------------------------------------------

@@ -20,6 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.games.gemrush.engine.forward import FORWARD
+from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE
+from balance.games.gemrush.engine.state import new_state
+from balance.games.gemrush.play import play_batch, prepare
+from balance.stats.paired import TOO_FEW, mean_difference, too_few
+from heuristics.gemrush.registry import PLAYERS
+from heuristics.search import searched_mask
+
 
 @dataclass
 class Strength:
@@ -35,11 +43,6 @@ def play(label: str, edition: str | None, players: int, heuristic: str, games: i
          ) -> Strength:
     """`games` games of one player from `seed` on. They are played in chunks, so that
     `progress` hears of each; one state serves every chunk, and only the play is timed."""
-    from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE
-    from balance.games.gemrush.engine.state import new_state
-    from balance.games.gemrush.play import play_batch, prepare
-    from heuristics.gemrush.registry import PLAYERS
-
     s = prepare(edition, "crisis", players, heuristic, None, True, rules or {},
                 content=content, knobs=knobs or {})
     st = new_state(s.tables, s.rules)
@@ -65,8 +68,6 @@ def play(label: str, edition: str | None, players: int, heuristic: str, games: i
 def _t_interval(x: np.ndarray) -> tuple[float, float] | None:
     """The mean's 95% t interval (the paired interval of x against zeros), None with too few
     games (balance.stats.paired's rule)."""
-    from balance.stats.paired import mean_difference
-
     r = mean_difference(np.zeros(len(x)), x)
     return None if r is None or r.too_few else (r.low, r.high)
 
@@ -78,8 +79,6 @@ def share(base: np.ndarray, other: np.ndarray, resamples: int = 10_000
     scores together. Issue 10 asks that greedy score within 10% of the reference: a share
     of at least 0.9. The bootstrap's stream is fixed, so the same games print the same.
     With too few games (balance.stats.paired.MIN_PAIRS) the interval is NaN."""
-    from balance.stats.paired import too_few
-
     if too_few(len(base)):
         with np.errstate(divide="ignore", invalid="ignore"):
             return float(base.mean() / other.mean()), float("nan"), float("nan")
@@ -95,8 +94,6 @@ def share(base: np.ndarray, other: np.ndarray, resamples: int = 10_000
 def table(rows: list[Strength], against: str) -> str:
     """A Markdown table of the rows, differences paired with the row named `against`, and,
     for a player that outscores it, its mean as a share of that player's (`share`)."""
-    from balance.stats.paired import TOO_FEW, too_few
-
     base = next(r for r in rows if r.label == against).scores
     names = sorted(rows[0].targets, key=lambda k: rows[0].targets[k])
     head = ("| player | games | mean (95% CI) | median | vs " + against + ", paired | " +
@@ -137,9 +134,6 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
     at each budget (searching only the decision kinds `searched` names, and only the turns
     `turns` spans, first and last counted from 1, when given); return the Markdown table.
     `progress(label, games)` returns the callback a player's games advance."""
-    from balance.games.gemrush.engine.forward import FORWARD
-    from heuristics.search import searched_mask
-
     rows = []
     plan = [("random", "random", games, None), ("greedy", "greedy", games, None)]
     if baseline_knobs:

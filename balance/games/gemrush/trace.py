@@ -9,6 +9,7 @@ from balance.games.gemrush.content import SIDES
 from balance.games.gemrush.engine import events as E
 from balance.games.gemrush.engine.state import END_NAMES, S_ORIGIN, S_PLACED
 from balance.games.gemrush.play import Setup
+from balance.games.gemrush.skill import SK_AGAIN, SK_MOVE_ANY, SK_STEPS, SK_TURN, SKC_N, SKC_OP
 from balance.games.gemrush.tables import SEAT_DEAL, SEAT_VP
 
 
@@ -33,8 +34,6 @@ class Namer:
 
     def skill_option(self, s: int, a: int, b: int) -> str:
         """What an OPT_SKILL row (skill s, a, b) does, in words (skills_nb.py's rows)."""
-        from balance.games.gemrush.skill import SK_MOVE_ANY, SK_TURN, SKC_N, SKC_OP
-
         op = int(self.s.tables.skill_op[s, SKC_OP])
         if op == SK_MOVE_ANY:
             return f" to {self.room(a)}"
@@ -46,8 +45,6 @@ class Namer:
         return ""
 
     def skill_use(self, op: int, a: int, b: int) -> str:
-        from balance.games.gemrush.skill import SK_AGAIN, SK_MOVE_ANY, SK_STEPS, SK_TURN
-
         if op == SK_MOVE_ANY:
             return f": moves to {self.room(a)}"
         if op == SK_AGAIN:

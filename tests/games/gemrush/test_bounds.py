@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from balance.errors import InputError
+from balance.games.gemrush.capacity import COLUMN_MAX, max_cards
 from balance.games.gemrush.content import load_content
-from balance.games.gemrush.limits import COLUMN_MAX, highest_score, longest_game, max_cards
+from balance.games.gemrush.limits import highest_score, longest_game, most_gained
 from balance.games.gemrush.play import prepare
 from balance.games.gemrush.rules import load_profile
 
@@ -158,7 +159,7 @@ def test_a_tiles_uses_and_cards_gained_past_int16_are_recorded_whole():
 
 
 def test_cards_gained_past_the_rooms_column_are_refused(minimal, write_content):
-    from balance.games.gemrush.limits import COUNT_MAX, most_gained
+    from balance.games.gemrush.limits import COUNT_MAX
 
     minimal["cards"][0]["copies"] = max_cards() - 4
     minimal["box"]["gem_cards"] = max_cards()

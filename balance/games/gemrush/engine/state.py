@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from balance.games.gemrush.capacity import MAX_OPTS
 from balance.games.gemrush.tables import Rules, Tables
 
 # Scalar slots.
@@ -66,7 +67,6 @@ SKD_DECK, SKD_RNG = 0, 1
 # Nothing of the players is here: their memory (greedy's plans, the scripted player's list,
 # a search's replay) is their own, passed with their seats (heuristics/seats.py).
 
-MAX_OPTS = 4096
 # Check mode fills the option table with this before each listing (players.offer_nb), so that a
 # cell the listing did not write shows up as a violation instead of a stale value from an
 # earlier decision (a stale card once made greedy stop feeding the 1st-edition clock).

@@ -15,8 +15,17 @@ from dataclasses import dataclass, field
 from balance.games.gemrush.ability import MOVE_ROOM
 from balance.games.gemrush.engine import events as E
 from balance.games.gemrush.engine.state import END_NAMES
+from balance.games.gemrush.play import play_traced
 from balance.games.gemrush.referee.facts import STEP, Facts
 from balance.games.gemrush.referee.payment import bonus, legal
+from balance.games.gemrush.skill import (
+    SK_AGAIN,
+    SK_HAND,
+    SK_MOVE_ANY,
+    SK_RECOVER,
+    SK_STEPS,
+    SK_TURN,
+)
 
 CARD_EVENTS = {E.EV_DRAW, E.EV_REVEAL, E.EV_KEEP, E.EV_PASS_OVER, E.EV_NAME, E.EV_CHOOSE_X,
                E.EV_RESHUFFLE}
@@ -536,15 +545,6 @@ class Game:
         self.skills[q][slot] = skill
 
     def on_skill(self, s, op, a, b, slot, seat):
-        from balance.games.gemrush.skill import (
-            SK_AGAIN,
-            SK_HAND,
-            SK_MOVE_ANY,
-            SK_RECOVER,
-            SK_STEPS,
-            SK_TURN,
-        )
-
         if self.skills[self.cur][slot] != s:
             self.bad(f"uses skill {s}, which seat {self.cur} does not hold in slot {slot}")
             return
@@ -700,8 +700,6 @@ def referee_events(setup, events) -> tuple[list[Violation], Counter]:
 
 
 def referee_game(setup, seed: int) -> Report:
-    from balance.games.gemrush.play import play_traced
-
     _st, events = play_traced(setup, seed, check=False)
     v, kinds = referee_events(setup, events)
     return Report(1, len(events), kinds, [(seed, x) for x in v])
