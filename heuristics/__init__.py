@@ -1,4 +1,3 @@
-"""The players. Each is a set of Numba functions that pick one option per decision (see
-balance/games/gemrush/engine/decisions.py), registered by name in `registry.py` with an integer
-policy id
-and a weights array that comes from data."""
+"""The players. Neutral parts here (the player declaration, the seats, knobs, the random,
+scripted and search players, the generator of each game's dispatch); each game's own players
+and its roster in heuristics/<game>/ (heuristics/player.py says how they fit)."""

@@ -1,13 +1,12 @@
-"""Players written in Python, such as the search-based reference player: the compiled engine
-reaches them through two callbacks (Numba's object mode), one at the start of each of their
-turns and one for each of their decisions. Only seats whose policy is POLICY_EXTERNAL take
-this path (players.decide_slow_nb), so the engine's speed for the compiled players is
-untouched.
+"""Players written in Python, such as the search player (heuristics/search.py): the compiled
+engine reaches them through two callbacks (Numba's `objmode` blocks), one at the start of
+each of their turns and one for each of their decisions. Only seats whose policy is the
+generated dispatch's POLICY_PYTHON take this path (a game's slow decision path), so the
+engine's speed for the compiled players is untouched.
 
-The game being played is registered with `playing(game)` by balance.games.gemrush.play around the
-engine
-call; the callbacks find it there. A worker process plays one game at a time, so one slot is
-enough; a stack lets a search nest another engine call inside a decision.
+The game's Python front registers the object the callbacks reach with `playing(game)` around
+the engine call. A worker process plays one game at a time, so one slot is enough; a stack
+lets a search nest another engine call inside a decision.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from numba.core.errors import NumbaWarning
 
 from balance.kernels.jit import njit
 
-# Object-mode blocks make Numba warn that a nogil function holds the GIL there: it must.
+# `objmode` blocks make Numba warn that a nogil function holds the GIL there: it must.
 warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
 
 _GAMES: list = []

@@ -55,7 +55,8 @@ def test_every_hashed_source_changes_the_hash(tree):
     for must in ("balance/games/gemrush/skill.py", "balance/games/gemrush/tables.py",
                  "balance/games/gemrush/ability.py", "balance/games/gemrush/engine/turn_nb.py",
                  "balance/kernels/rng.py", "balance/kernels/jit.py",
-                 "heuristics/gemrush/greedy.py", "heuristics/gemrush/reference.py"):
+                 "heuristics/gemrush/greedy.py", "heuristics/gemrush/dispatch_nb.py",
+                 "heuristics/search.py", "heuristics/search_nb.py", "heuristics/scripted.py"):
         assert must in names
     base = _hash(tree)
     for p in files:

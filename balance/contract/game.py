@@ -176,13 +176,14 @@ class Game:
     # (balance.contract.experiment.ExperimentInput) -> GameVariants: the game's keys of a file
     variants: str = ""
     play: str = ""  # (Job) -> dict[table name, pyarrow.Table]: one shard of games
-    players: str = ""  # () -> dict[name, player]: the game's player registry
+    players: str = ""  # -> Roster (heuristics/player.py): the game's players by name
     # (name) -> (measure, at) or None: a `balance tune --goal` name that is not a measure's
     # (a named level of a measure, or one seat's: seat<k>)
     goals: str = ""
     bench: str = ""  # () -> balance.contract.experiment.BenchCase: what `balance bench` times
     sections: str = ""  # (RunData) -> list[Section]: the game's report sections
-    forward: str = ""  # the forward model a search player uses; "" when there is none
+    # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
+    forward: str = ""
     commands: str = ""  # (typer.Typer) -> None: the game's own CLI commands
     extras: dict = field(default_factory=dict)  # anything else a game's own code reads
 
@@ -207,9 +208,9 @@ class Game:
                 return m
         raise KeyError(f"game {self.name} has no measure {name!r}")
 
-    def player_registry(self) -> dict:
-        """The game's players by name (its `players` hook called)."""
-        return self.hook("players")()
+    def player_registry(self):
+        """The game's players by name: its Roster (heuristics/player.py), a mapping."""
+        return self.hook("players")
 
     def setting(self, key: str) -> Setting | None:
         return next((s for s in self.settings if s.name == key), None)

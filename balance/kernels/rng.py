@@ -19,8 +19,9 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 
 def seed_states(seeds) -> np.ndarray:
     """Generator states (n, 8) for game seeds: words 0-3 seed the game's stream (shuffles),
-    words 4-7 the players' own stream (seats.py). Both come from the splitmix64 sequence of
-    the seed, in 32-bit words. Vectorised, so seeding a million games costs milliseconds."""
+    words 4-7 the players' own stream (heuristics/seats.py). Both come from the splitmix64
+    sequence of the seed, in 32-bit words. Vectorised, so seeding a million games costs
+    milliseconds."""
     s = np.asarray(seeds, dtype=np.int64).astype(np.uint64)
     parts = []
     x = s

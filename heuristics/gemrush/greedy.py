@@ -19,12 +19,11 @@
   2nd edition, first the cards of players who have no turn left (the game's length is
   public); in the 1st edition discards just enough to keep the deck able to burn.
 
-Weights (w): knobs below, then one static ability value per room type
-(heuristics/gemrush/registry.py).
+Weights (w): knobs below, then one static ability value per room type (`weights`, at the
+end of this file).
 
 What greedy reads (the audit issue 10 asked for; tests/games/gemrush/test_forward.py resamples the
-hidden
-information at its decisions and checks no choice changes):
+hidden information at its decisions and checks no choice changes):
 - the options offered, the mine (placed tiles, doors, positions), the room deck's size;
 - the hands: in Crisis every hand (the team plays with open hands, RULINGS 10), in Rush only
   its own (the others' sizes, in estimate_avail_nb);
@@ -36,7 +35,20 @@ information at its decisions and checks no choice changes):
   those.
 """
 
-from balance.games.gemrush.ability import DIG, F_GEMS, KEEP_ALL, KEEP_N, MOVE_ANY
+import numpy as np
+
+from balance.games.gemrush.ability import (
+    DIG,
+    DISCARD,
+    DRAW,
+    F_ANY,
+    F_GEMS,
+    F_NAMED,
+    KEEP_ALL,
+    KEEP_N,
+    MOVE_ANY,
+    REVEAL,
+)
 from balance.games.gemrush.engine.decisions import (
     ACT_ABILITY,
     ACT_DRAW,
@@ -859,14 +871,14 @@ def greedy_quick_nb(kind, st, m, ru, n, p):
 
 
 @njit(inline=True)
-def greedy_choose_nb(kind, st, tb, ru, pp, n, p):
-    """Greedy's choice, with the knobs of seat p. Pasted into every decision site (through
-    dispatch.py): the quick decisions cost no call, the rest are thought over in
-    _greedy_think_nb."""
-    k = greedy_quick_nb(kind, st, pp.mem, ru, n, p)
+def greedy_choose_nb(kind, st, tb, ru, pp, mem, n, p):
+    """Greedy's choice, with the knobs of seat p and its memory `mem`. Pasted into every
+    decision site (through the generated dispatch_nb.py): the quick decisions cost no call,
+    the rest are thought over in _greedy_think_nb."""
+    k = greedy_quick_nb(kind, st, mem, ru, n, p)
     if k >= 0:
         return k
-    return _greedy_think_nb(kind, st, pp.mem, tb, ru, pp.w[p], n, p)
+    return _greedy_think_nb(kind, st, mem, tb, ru, pp.w[p], n, p)
 
 
 @njit
@@ -994,3 +1006,51 @@ def _greedy_think_nb(kind, st, m, tb, ru, w, n, p):
         return extreme_card_nb(st, m, tb, w, n, 2, True)
     return 0
 
+
+def ability_values(tables) -> np.ndarray:
+    """Expected net cards an ability puts in hand, from its program and the deck's make-up."""
+    n_cards = len(tables.card_deck)
+    counts = tables.card_count[tables.card_deck]  # (n_cards, G)
+    freq = (counts > 0).mean(axis=0) if n_cards else np.zeros(counts.shape[1])
+    best_gem = float(freq.max()) if len(freq) else 0.0
+    values = np.zeros(len(tables.room_kind))
+    for rt in range(len(tables.room_kind)):
+        pool = 0.0
+        gain = 0.0
+        for i in range(int(tables.prog_len[rt])):
+            op, n, fk, mask = (int(v) for v in tables.prog[rt, i])
+            n = 1 if n < 0 else n  # X: valued per unit
+            if fk == F_GEMS:
+                p = float(sum(freq[g] for g in range(len(freq)) if (mask >> g) & 1))
+            elif fk == F_NAMED:
+                p = best_gem
+            else:
+                p = 1.0
+            p = min(p, 1.0)
+            if op == DRAW:
+                gain += n
+            elif op == REVEAL:
+                pool += n
+            elif op == DIG:
+                if tables.prog_has_keep[rt]:
+                    pool += n
+                else:
+                    gain += n
+            elif op == KEEP_ALL:
+                kept = pool * (p if fk != F_ANY else 1.0)
+                gain += kept
+                pool -= kept
+            elif op == KEEP_N:
+                kept = min(float(n), pool)
+                gain += kept
+                pool -= kept
+            elif op == DISCARD:
+                gain -= n * 0.9  # a discard also sharpens the hand
+        values[rt] = gain
+    return values
+
+
+def weights(tables, values) -> np.ndarray:
+    """A greedy seat's weights (w): its knob values in the W_ order, then the static value of
+    each room type's ability for this content."""
+    return np.concatenate([np.array(values, np.float64), ability_values(tables)])

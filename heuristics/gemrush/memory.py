@@ -1,7 +1,8 @@
 """What the players remember during a game: greedy's caches and plans. It belongs to the
-players' side of the table (engine/seats.py), never to the game's State, so that the engine
-neither keeps nor copies it, and a search that replays the game from a saved State brings the
-memory of the moment it searches from (reference.py, rollout_nb.py).
+players' side of the table (Seats.mem.greedy, heuristics/seats.py), never to the game's
+State, so that the engine neither keeps nor copies it, and a search that replays the game
+from a saved State brings the memory of the moment it searches from (heuristics/search.py,
+copy_memory_nb).
 
 Everything here is computed from what a player at the table may know (greedy.py's audit):
 the frontier doors of the mine, estimates per gem, a breadth-first search from the player's
@@ -44,7 +45,9 @@ class Memory(NamedTuple):
     est: np.ndarray  # (E_ROWS, width) float rows above
 
 
-def new_memory(tables: Tables) -> Memory:
+def new_memory(tables: Tables, players: int) -> Memory:
+    """One memory for every greedy seat of the table (see above: what it holds is public or
+    stamped with its seat)."""
     n_cards = len(tables.card_deck)
     n_tiles = len(tables.room_deck)
     g = len(tables.gem_power)

@@ -25,7 +25,7 @@ from balance.running.experiment import (
     resolve_experiment_path,
 )
 from balance.running.runner import RunFailed, run_experiment
-from heuristics.gemrush.registry import describe_players
+from heuristics.gemrush.registry import PLAYERS
 
 
 def register(app: typer.Typer) -> None:
@@ -246,8 +246,9 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
     # lazy: rich's bars, and the strength table's statistics (scipy)
     from rich.progress import Progress
 
+    from balance.games.gemrush.engine.forward import FORWARD
     from balance.games.gemrush.strength import strength
-    from heuristics.gemrush.reference import searched_mask
+    from heuristics.search import searched_mask
 
     try:
         try:
@@ -263,7 +264,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
             try:
                 if not kinds:
                     raise ValueError("names no decision kind")
-                searched_mask(kinds)
+                searched_mask(FORWARD.searchable, kinds)
             except ValueError as e:
                 raise InputError([Problem("--search", "", "", f"{e}, got {search!r}")]) \
                     from None
@@ -291,7 +292,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
 
 def players_() -> None:
     """List the players a seat can have, with their knobs (default and range)."""
-    for line in describe_players():
+    for line in PLAYERS.describe():
         typer.echo(line)
 
 

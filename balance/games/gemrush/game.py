@@ -83,12 +83,13 @@ GAME = Game(
     # The engine's game loops, the players (the reference's search driver is Python) and the
     # Python that turns a variant into the engine's arrays.
     kernel_modules=("balance.games.gemrush.engine.game_nb",
-                    "balance.games.gemrush.engine.rollout_nb",
+                    "heuristics.gemrush.rollout_nb",
                     "heuristics.gemrush.registry",
                     "balance.games.gemrush.play"),
     variants="balance.games.gemrush.experiment:variants",
     play="balance.games.gemrush.shard:play",
-    players="balance.games.gemrush.shard:players",
+    players="heuristics.gemrush.registry:PLAYERS",
+    forward="balance.games.gemrush.engine.forward:FORWARD",
     goals=f"{_GOALS}:goal",
     bench="balance.games.gemrush.shard:bench",
     commands="balance.games.gemrush.commands:register",

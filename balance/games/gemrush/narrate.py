@@ -17,7 +17,7 @@ from balance.games.gemrush.engine.state import S_EV_N, new_state
 from balance.games.gemrush.trace import Namer
 from balance.kernels.rng import seed_state
 from heuristics.external import playing
-from heuristics.gemrush.dispatch import POLICY_EXTERNAL
+from heuristics.gemrush.registry import PLAYERS
 
 
 class Narrator:
@@ -49,7 +49,8 @@ class Narrator:
 def play_narrated(setup, seed: int):
     """(state, events, {event index: decision lines}) of one game with narrated decisions."""
     st = new_state(setup.tables, setup.rules, ev_max=200_000)
-    pp = setup.players._replace(pol=np.full(setup.rules.players, POLICY_EXTERNAL, np.int64))
+    pp = setup.players._replace(pol=np.full(setup.rules.players, PLAYERS.python_policy,
+                                            np.int64))
     narrator = Narrator(setup, st, seed)
     with playing(narrator):
         play_game_nb(st, setup.tables, setup.rules, pp, seed_state(seed), 1, 1)

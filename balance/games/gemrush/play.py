@@ -13,12 +13,14 @@ import numpy as np
 
 from balance.errors import Problems
 from balance.games.gemrush.content import Content, load_content
-from balance.games.gemrush.engine.seats import Seats
 from balance.games.gemrush.engine.state import END_NAMES, State, new_state
 from balance.games.gemrush.limits import check_variant
 from balance.games.gemrush.rules import Profile, profile_for
 from balance.games.gemrush.tables import Rules, Tables, compile_rules, compile_tables
 from balance.kernels.rng import seed_state, seed_states
+from heuristics.external import playing
+from heuristics.gemrush.registry import PLAYERS
+from heuristics.seats import Seats
 
 ENGINE_VERSION = "5"  # bump whenever the engine's behaviour changes
 
@@ -92,8 +94,6 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
     `heuristic`, unless `seats` names a player for each seat; `knobs` sets players' knobs by
     name (`balance players` lists them). An experiment's variant is prepared with
     balance.games.gemrush.experiment.prepare_variant."""
-    from heuristics.gemrush.registry import seats_for
-
     _check_arguments(source, edition=edition, mode=mode, players=players, heuristic=heuristic,
                      target=target, exhaust=exhaust, rules=rules, content=content, seats=seats,
                      knobs=knobs)
@@ -113,7 +113,7 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
         probs = Problems(source)
         probs.add("", "seats", f"names {len(names)} players for {players} seats")
         probs.raise_if_any()
-    return Setup(c, profile, tables, ru, names, seats_for(names, tables, knobs), mode)
+    return Setup(c, profile, tables, ru, names, PLAYERS.seats(names, tables, knobs), mode)
 
 
 # What each argument of prepare must be, in a message's words: a notebook's
@@ -170,10 +170,7 @@ class Batch:
 
 def _python_players(setup: Setup, st: State):
     """Where a seat is played by a Python player, reach it from the engine (external.py)."""
-    from heuristics.external import playing
-    from heuristics.gemrush.registry import python_game
-
-    game = python_game(setup, st)
+    game = PLAYERS.python_player(setup, st)
     return playing(game) if game is not None else contextlib.nullcontext()
 
 

@@ -26,8 +26,6 @@ from balance.games.gemrush.engine.state import (
     S_DISC_N,
     S_ORIGIN,
     S_PLACED,
-    S_SCRIPT_N,
-    S_SCRIPT_POS,
     S_STEPS_LEFT,
     S_TILES_N,
     S_TRACE,
@@ -45,6 +43,7 @@ from balance.games.gemrush.engine.turn_nb import (
 )
 from balance.games.gemrush.play import prepare
 from balance.kernels.rng import seed_state
+from heuristics.scripted import set_script
 
 
 class Scenario:
@@ -136,9 +135,8 @@ class Scenario:
         return [int(self.st.sk[p, SK_USED0 + slot]) for slot in range(2)]
 
     def script(self, *choices: int) -> None:
-        self.st.script[: len(choices)] = choices
-        self.st.sc[S_SCRIPT_N] = len(choices)
-        self.st.sc[S_SCRIPT_POS] = 0
+        """The choices the scripted player makes next (its memory, Seats.mem.scripted)."""
+        set_script(self.setup.players.mem.scripted, choices)
 
     # -- running engine rules -----------------------------------------------------------
     def build(self, p: int, placed: int, side: str | int, warp: bool = False) -> None:

@@ -14,7 +14,6 @@ from balance.games.gemrush import records
 from balance.games.gemrush.engine.state import new_state
 from balance.games.gemrush.experiment import prepare_variant
 from balance.games.gemrush.play import ENGINE_VERSION, play_batch, prepare
-from heuristics.gemrush.registry import HEURISTICS
 
 _CACHE_SIZE = 16  # prepared variants kept per worker thread
 _local = threading.local()
@@ -49,11 +48,6 @@ def play(job) -> dict:
                                 ENGINE_VERSION, job.source_hash, setup.skill_names)
     rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
     return {"games": games, "rooms": rooms}
-
-
-def players() -> dict:
-    """The players a seat can have, by name (heuristics/gemrush/registry.py)."""
-    return HEURISTICS
 
 
 BENCH = dict(edition="2e", mode="crisis", players=4, heuristic="greedy", exhaust=True)

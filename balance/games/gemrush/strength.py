@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.games.gemrush.engine.forward import FORWARD
 from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE
 from balance.games.gemrush.engine.state import new_state
 from balance.games.gemrush.play import play_batch, prepare
 from balance.stats.paired import TOO_FEW, mean_difference, too_few
-from heuristics.gemrush.reference import searched_mask
-from heuristics.gemrush.registry import get_heuristic
+from heuristics.gemrush.registry import PLAYERS
+from heuristics.search import searched_mask
 
 
 @dataclass
@@ -47,7 +48,7 @@ def play(label: str, edition: str | None, players: int, heuristic: str, games: i
     st = new_state(s.tables, s.rules)
     # A compiled player plays ~5,000 games a second: chunks of 500 keep the per-call cost out
     # of its speed. A Python player takes seconds a game: one game a chunk.
-    python = any(get_heuristic(n).game is not None for n in s.seats)
+    python = any(PLAYERS.player(n).python is not None for n in s.seats)
     chunk = 1 if python else 500
     if not python:
         play_batch(s, np.arange(seed, seed + 1), state=st)  # loads the compiled code, untimed
@@ -140,7 +141,7 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
     ref = {}
     tags = []
     if searched:
-        ref["searched"] = searched_mask(searched)
+        ref["searched"] = searched_mask(FORWARD.searchable, searched)
         tags.append(", ".join(searched))
     if turns:
         ref["first_turn"], ref["last_turn"] = turns

@@ -9,7 +9,7 @@ import numpy as np
 from balance.errors import Problems
 from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE, R_WINNER
 from balance.games.gemrush.play import play_batch, prepare
-from heuristics.gemrush.registry import get_heuristic
+from heuristics.gemrush.registry import PLAYERS
 
 
 def seat_objective(setup, mode: str, seeds) -> np.ndarray:
@@ -26,7 +26,7 @@ def objective(name: str, edition: str | None, mode: str, counts: list[int],
               content: str | None = None, rules: dict | None = None):
     """(the knobs to tune, objective(n, values, seeds), the objective's name) for player
     `name`; InputError when the mode cannot be tuned at those player counts."""
-    h = get_heuristic(name)
+    h = PLAYERS.player(name)
     # Only the knobs compiled code reads: a Python player's own are not the engine's to tune.
     knobs = h.knobs[: h.engine_knobs if h.engine_knobs is not None else None]
     if mode == "rush" and any(n < 2 for n in counts):

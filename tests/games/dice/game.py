@@ -43,10 +43,6 @@ PLAYERS = {"random": Player("random", k.RANDOM, "rolls again on a coin flip"),
                                               integer=True),))}
 
 
-def players() -> dict:
-    return PLAYERS
-
-
 def variants(inp: ExperimentInput) -> GameVariants:
     """The dice race reads no key of its own: every grid key is a rule, a player or a knob."""
     grid = dict(inp.grid)
@@ -138,4 +134,4 @@ GAME = Game(
     end_reasons=k.END_REASONS, default_player="stopper",
     kernel_modules=("tests.games.dice.kernel",),
     variants="tests.games.dice.game:variants", play="tests.games.dice.game:play",
-    players="tests.games.dice.game:players", bench="tests.games.dice.game:bench")
+    players="tests.games.dice.game:PLAYERS", bench="tests.games.dice.game:bench")

@@ -22,7 +22,6 @@ from balance.games.gemrush.engine.decisions import (
 )
 from balance.games.gemrush.engine.game_nb import play_game_nb
 from balance.games.gemrush.engine.mine_nb import legal_rotations_nb
-from balance.games.gemrush.engine.rollout_nb import greedy_pick_nb
 from balance.games.gemrush.engine.state import (
     PL_ROT,
     PL_TYPE,
@@ -42,7 +41,7 @@ from balance.games.gemrush.referee.payment import covers
 from balance.games.gemrush.skill import SK_MOVE_ANY, SK_RECOVER, SK_STEPS, SK_TURN
 from balance.kernels.rng import seed_state
 from heuristics.external import playing
-from heuristics.gemrush.dispatch import POLICY_EXTERNAL
+from heuristics.gemrush.dispatch_nb import POLICY_GREEDY, POLICY_PYTHON, pick_nb
 
 
 @pytest.mark.parametrize("edition", ["1e", "2e"])
@@ -84,7 +83,7 @@ class StepAuditor:
                     del got[row]
             assert got == want, (sorted(got), sorted(want))
             self.checked[len(want)] += 1
-        return int(greedy_pick_nb(kind, st, s.tables, s.rules, s.players, n, p))
+        return int(pick_nb(POLICY_GREEDY, kind, st, s.tables, s.rules, s.players, n, p))
 
     def kind(self, j):
         return self.f.kind(int(self.st.pl[PL_TYPE, j]))
@@ -202,7 +201,7 @@ class StepAuditor:
                                                     ("2e", "rush", 4)])
 def test_step_options_are_exactly_the_legal_moves(edition, mode, players):
     s = prepare(edition, mode, players, "greedy", exhaust=(mode == "crisis"))
-    s.players.pol[:] = POLICY_EXTERNAL
+    s.players.pol[:] = POLICY_PYTHON
     st = new_state(s.tables, s.rules)
     auditor = StepAuditor(s, st)
     with playing(auditor):

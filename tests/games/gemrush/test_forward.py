@@ -1,5 +1,5 @@
-"""The forward model (balance/games/gemrush/engine/forward.py) and the search-based reference
-player.
+"""The forward model (balance/games/gemrush/engine/forward.py), the search's rollouts over it
+(heuristics/gemrush/rollout_nb.py, generated) and the search-based reference player.
 
 - A rollout replays the turn faithfully: with the hidden information kept, a rollout of
   greedy's own choice ends exactly as the real greedy game does, at every decision.
@@ -14,10 +14,7 @@ import pytest
 
 from balance.games.gemrush.engine.forward import copy_state_nb, determinize_nb
 from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE, R_VIOLATION
-from balance.games.gemrush.engine.rollout_nb import greedy_pick_nb, rollout_nb
-from balance.games.gemrush.engine.seats import Seats
 from balance.games.gemrush.engine.state import (
-    MAX_SCRIPT,
     PILE_BURNT,
     PILE_BURNT_SEEN,
     PILE_DISC,
@@ -34,8 +31,18 @@ from balance.games.gemrush.engine.state import (
 )
 from balance.games.gemrush.play import play_batch, prepare
 from heuristics.external import playing
-from heuristics.gemrush.dispatch import POLICY_EXTERNAL, POLICY_ROLLOUT
-from heuristics.gemrush.memory import copy_memory_nb, new_memory
+from heuristics.gemrush.dispatch_nb import (
+    POLICY_GREEDY,
+    POLICY_PYTHON,
+    POLICY_REPLAY,
+    copy_memories_nb,
+    new_memories,
+    pick_nb,
+)
+from heuristics.gemrush.rollout_nb import rollout_nb
+from heuristics.search import Rollouts
+from heuristics.search_nb import RP_AT, RP_THEN
+from heuristics.seats import Seats
 
 
 class Recorder:
@@ -46,16 +53,17 @@ class Recorder:
     def __init__(self, setup, st, every=7):
         self.s, self.st, self.every = setup, st, every
         tb, ru = setup.tables, setup.rules
-        self.snap, self.sim, self.other = new_state(tb, ru), new_state(tb, ru), new_state(tb, ru)
-        self.pps = Seats(pol=np.full(ru.players, POLICY_ROLLOUT, np.int64),
-                         w=setup.players.w.copy(), rng=np.zeros(4, np.int64),
-                         mem=new_memory(tb))
-        self.snap_mem = new_memory(tb)
+        p = ru.players
+        seats = Seats(pol=np.full(p, POLICY_REPLAY, np.int64), w=setup.players.w.copy(),
+                      rng=np.zeros(4, np.int64), mem=new_memories(tb, p))
+        seats.mem.replay[RP_THEN] = POLICY_GREEDY
+        self.ws = Rollouts(sim=new_state(tb, ru), snap=new_state(tb, ru),
+                           mem=new_memories(tb, p), seats=seats, words=np.zeros(4, np.int64))
+        self.other = new_state(tb, ru)
         # Greedy asked on a resampled copy thinks with a copy of the memory: the live one
         # must not learn from a world that is not the real one.
         self.other_seats = Seats(pol=setup.players.pol.copy(), w=setup.players.w,
-                                 rng=np.zeros(4, np.int64), mem=new_memory(tb))
-        self.script = np.zeros(MAX_SCRIPT, np.int64)
+                                 rng=np.zeros(4, np.int64), mem=new_memories(tb, p))
         self.history: list[int] = []
         self.turn = -1
         self.asked = 0
@@ -63,14 +71,14 @@ class Recorder:
         self.same_choice = self.changed_choice = 0
 
     def turn_start(self, p):
-        copy_state_nb(self.snap, self.st)
+        copy_state_nb(self.ws.snap, self.st)
         self.turn, self.history = int(self.st.sc[S_TURN]), []
 
     def choose(self, kind, n, p):
         s, st = self.s, self.st
         if self.asked % 5 == 0:
             self._hidden_check(kind, n, p)  # on a copy taken before greedy thinks here
-        g = int(greedy_pick_nb(kind, st, s.tables, s.rules, s.players, n, p))
+        g = int(pick_nb(POLICY_GREEDY, kind, st, s.tables, s.rules, s.players, n, p))
         if self.asked % 5 == 0:
             self.same_choice += self.again == g
             self.changed_choice += self.again != g
@@ -78,14 +86,14 @@ class Recorder:
             self.asked += 1
             if self.asked % self.every == 0:
                 m = len(self.history) + 1
-                self.script[: m - 1] = self.history
-                self.script[m - 1] = g
-                self.pps.w[:] = s.players.w
-                copy_memory_nb(self.snap_mem, s.players.mem)
+                replay = self.ws.seats.mem.replay
+                replay[RP_AT: RP_AT + m - 1] = self.history
+                replay[RP_AT + m - 1] = g
+                self.ws.seats.w[:] = s.players.w
+                copy_memories_nb(self.ws.mem, s.players.mem)
                 words = np.array([1, 2, 3, 4], np.int64)
-                self.rollout_scores.append(rollout_nb(self.sim, self.snap, self.snap_mem,
-                                                      s.tables, s.rules, self.pps, words,
-                                                      self.script, m, p, 0))
+                self.rollout_scores.append(rollout_nb(self.ws, s.tables, s.rules, words, m, p,
+                                                      0))
             self.history.append(g)
         return g
 
@@ -95,14 +103,15 @@ class Recorder:
         o.opt[:] = self.st.opt
         determinize_nb(o, s.tables, s.rules, p, np.array([9, 8, 7, self.asked], np.int64))
         o.sc[S_CARD_VER] = self.st.sc[S_CARD_VER]  # keep greedy's plan: compare information
-        copy_memory_nb(self.other_seats.mem, s.players.mem)
-        self.again = int(greedy_pick_nb(kind, o, s.tables, s.rules, self.other_seats, n, p))
+        copy_memories_nb(self.other_seats.mem, s.players.mem)
+        self.again = int(pick_nb(POLICY_GREEDY, kind, o, s.tables, s.rules, self.other_seats, n,
+                                 p))
 
 
 def _recorded(edition, mode, players, seed):
     s = prepare(edition, mode, players, "greedy", exhaust=(mode == "crisis"))
     real = play_batch(s, [seed]).out[0]
-    s.players.pol[:] = POLICY_EXTERNAL
+    s.players.pol[:] = POLICY_PYTHON
     st = new_state(s.tables, s.rules)
     rec = Recorder(s, st)
     with playing(rec):

@@ -12,7 +12,6 @@ from balance.games.gemrush.engine.decisions import (
     OPT_DOOR,
 )
 from balance.games.gemrush.engine.options_nb import offer_nb
-from balance.games.gemrush.engine.rollout_nb import greedy_pick_nb
 from balance.games.gemrush.engine.state import (
     PILE_BURNT,
     PILE_BURNT_SEEN,
@@ -23,6 +22,7 @@ from balance.games.gemrush.engine.state import (
     S_TURN,
 )
 from balance.games.gemrush.scenario import Scenario
+from heuristics.gemrush.dispatch_nb import POLICY_GREEDY, pick_nb
 
 EAST, WEST = SIDES.index("east"), SIDES.index("west")
 
@@ -30,7 +30,7 @@ EAST, WEST = SIDES.index("east"), SIDES.index("west")
 def _pick(sc, kind, n, p=0):
     s = sc.setup
     sc.st.sc[S_DECISIONS] += 1  # as decide_nb counts each decision (greedy's caches key on it)
-    return int(greedy_pick_nb(kind, sc.st, sc.tb, sc.ru, s.players, n, p))
+    return int(pick_nb(POLICY_GREEDY, kind, sc.st, sc.tb, sc.ru, s.players, n, p))
 
 
 def _vein(*hand):

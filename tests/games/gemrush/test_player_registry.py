@@ -9,7 +9,7 @@ import pytest
 from balance.errors import InputError
 from balance.games.gemrush.play import prepare
 from heuristics.gemrush import greedy
-from heuristics.gemrush.registry import HEURISTICS, weights_for
+from heuristics.gemrush.registry import PLAYERS
 
 
 def test_greedy_knobs_are_declared_in_its_w_order():
@@ -43,23 +43,25 @@ def test_bad_knobs_are_refused_by_name(knobs, what):
 def test_knobs_reach_only_the_seats_whose_player_has_them():
     s = prepare("2e", "rush", 3, seats=["greedy", "random", "greedy"], knobs={"goal_value": 3})
     assert s.players.w[0, greedy.W_GOAL] == 3 and s.players.w[2, greedy.W_GOAL] == 3
-    rand = weights_for("random", s.tables)  # no knobs: only the room values
-    assert (s.players.w[1, : len(rand)] == rand).all() and (s.players.w[1, len(rand):] == 0).all()
+    assert len(PLAYERS.weights("random", s.tables)) == 0  # no knobs, no weights
+    assert (s.players.w[1] == 0).all()
     with pytest.raises(InputError, match="no player seated"):
         prepare("2e", "rush", 2, seats=["random", "random"], knobs={"goal_value": 3})
 
 
-def test_weights_hold_the_knobs_then_the_room_values():
+def test_weights_are_laid_out_as_each_player_declares():
     s = prepare("1e", "crisis", 1)
-    w = weights_for("greedy", s.tables)
-    assert len(w) == greedy.N_KNOBS + len(s.tables.room_kind)
-    assert len(weights_for("random", s.tables)) == len(s.tables.room_kind)
+    w = PLAYERS.weights("greedy", s.tables)
+    assert len(w) == greedy.N_KNOBS + len(s.tables.room_kind)  # knobs, then room values
+    ref = PLAYERS.weights("reference", s.tables, {"budget": 8})
+    assert (ref[: len(w)] == w).all()  # the rollout player's weights, then its own knobs
+    assert ref[len(w)] == 8 and len(ref) == len(w) + 5
 
 
 def test_balance_players_lists_every_player_and_knob(cli):
     out = cli("players")
     assert out.exit_code == 0
-    for name, h in HEURISTICS.items():
+    for name, h in PLAYERS.items():
         assert f"{name}:" in out.output
         for k in h.knobs:
             assert k.name in out.output

@@ -228,7 +228,7 @@ def test_1e_rush_games_that_seal_end_as_sealed():
 # Greedy's estimates read only what a player at the table knows: not the identity of cards
 # burnt from the deck (burning draws unseen), nor, in Rush, the other players' hands.
 def _estimate(sc, p=0):
-    mem = sc.setup.players.mem
+    mem = sc.setup.players.mem.greedy
     estimate_avail_nb(sc.st, mem, sc.tb, sc.ru, p)
     return mem.est[E_AVAIL, : len(sc.tb.gem_power)].copy()
 

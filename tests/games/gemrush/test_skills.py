@@ -392,11 +392,11 @@ def test_the_reference_player_searches_and_uses_skills():
     the D_SKILL decisions; with a skill that always pays it uses it."""
     from balance.games.gemrush.engine import events as E
     from balance.games.gemrush.engine.decisions import D_SKILL, D_STEP
+    from balance.games.gemrush.engine.forward import FORWARD
     from balance.games.gemrush.engine.state import S_VIOLATION
     from balance.games.gemrush.play import play_traced
-    from heuristics.gemrush.reference import SEARCHED
 
-    assert {D_SKILL, D_STEP} <= SEARCHED
+    assert {D_SKILL, D_STEP} <= {kind for _name, kind in FORWARD.searchable}
     s = prepare("2e", "crisis", 1, "reference", exhaust=True,
                 rules={"skills": "shared", "shared_skill": "Magpie"}, knobs={"budget": 8})
     st, ev = play_traced(s, 2, check=True)
@@ -523,11 +523,12 @@ def test_a_bad_skill_patch_is_refused_by_name(tmp_path, rest, phrase):
 
 def _greedy_pick(sc, kind, rows, p=0):
     from balance.games.gemrush.engine.options_nb import offer_nb
-    from balance.games.gemrush.engine.rollout_nb import greedy_pick_nb
+    from heuristics.gemrush.dispatch_nb import POLICY_GREEDY, pick_nb
 
     for i, r in enumerate(rows):
         offer_nb(sc.st, i, *r)
-    return int(greedy_pick_nb(kind, sc.st, sc.tb, sc.ru, sc.setup.players, len(rows), p))
+    return int(pick_nb(POLICY_GREEDY, kind, sc.st, sc.tb, sc.ru, sc.setup.players, len(rows),
+                       p))
 
 
 def test_greedy_chooses_the_skill_that_gives_cards_and_redraws_a_weak_one():

@@ -129,12 +129,15 @@ def test_the_searched_knob_limits_the_search(monkeypatch):
     """The reference searches only the decision kinds its `searched` knob names; greedy takes
     the rest. A seat of another player searches nothing."""
     from balance.games.gemrush.engine.decisions import D_PAYMENT, D_ROTATION, D_STEP
+    from balance.games.gemrush.engine.forward import FORWARD
     from balance.games.gemrush.play import play_batch, prepare
-    from heuristics.gemrush import reference
-    assert reference.searched_names(reference.searched_mask(["rotations", "steps"])) == \
+    from heuristics.search import Search, searched_mask, searched_names
+
+    kinds = FORWARD.searchable
+    assert searched_names(kinds, searched_mask(kinds, ["rotations", "steps"])) == \
         ["steps", "rotations"]
     searched = []
-    choose = reference.ReferenceGame.choose
+    choose = Search.choose
 
     def spy(self, kind, n, p):
         before = self.rollouts
@@ -143,9 +146,9 @@ def test_the_searched_knob_limits_the_search(monkeypatch):
             searched.append((p, kind))
         return k
 
-    monkeypatch.setattr(reference.ReferenceGame, "choose", spy)
-    knobs = {"budget": 4, "searched": reference.searched_mask(["rotations"])}
-    play_batch(prepare("2e", "crisis", 2, "reference", exhaust=True, rules={}, knobs=knobs), [3])
+    monkeypatch.setattr(Search, "choose", spy)
+    knobs = {"budget": 4, "searched": searched_mask(kinds, ["rotations"])}
+    play_batch(prepare("2e", "crisis", 2, "reference", exhaust=True, knobs=knobs), [3])
     assert searched and {k for _p, k in searched} == {D_ROTATION}
     searched.clear()
     play_batch(prepare("2e", "crisis", 2, "greedy", exhaust=True, rules={}, knobs={"budget": 4},
@@ -160,9 +163,10 @@ def test_the_turn_knobs_limit_the_search(monkeypatch):
     from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE
     from balance.games.gemrush.engine.state import S_TURN
     from balance.games.gemrush.play import play_batch, prepare
-    from heuristics.gemrush import reference
+    from heuristics.search import Search
+
     turns = set()
-    choose = reference.ReferenceGame.choose
+    choose = Search.choose
 
     def spy(self, kind, n, p):
         before = self.rollouts
@@ -171,7 +175,7 @@ def test_the_turn_knobs_limit_the_search(monkeypatch):
             turns.add(int(self.st.sc[S_TURN]) + 1)
         return k
 
-    monkeypatch.setattr(reference.ReferenceGame, "choose", spy)
+    monkeypatch.setattr(Search, "choose", spy)
     knobs = {"budget": 4, "first_turn": 20, "last_turn": 22}
     play_batch(prepare("2e", "crisis", 2, "reference", exhaust=True, rules={}, knobs=knobs), [3])
     assert turns and turns <= {20, 21, 22}

@@ -1,5 +1,6 @@
-"""The forward model a search uses: copy a game, resample what a player cannot know, apply one
-decision and play on to the end.
+"""Gem Rush's forward model (balance/contract/forward.py; FORWARD at the end, Game.forward),
+which the search player (heuristics/search.py) uses: copy a game, resample what a player
+cannot know, and score a finished game.
 
 The engine plays a turn as nested calls (movement, construction, abilities), so a decision in
 the middle of a turn cannot be resumed from the state alone. A rollout therefore starts from
@@ -8,7 +9,7 @@ made in the turn (they are deterministic: same state, same choices, same stream)
 out the decision to try. At that moment, and not before, it resamples the hidden information
 (`determinize_nb`): the history up to the decision is the real one, and the future is drawn
 from what the player could believe. From there every seat plays greedy to the end of the game
-(`rollout_nb`).
+(game_nb.resume_nb), and `rollout_value_nb` scores it.
 
 What a player cannot know (RULINGS.md ruling 10; README, "Rulings the engine adds"):
 - the order of the gem deck and of the room deck;
@@ -19,6 +20,15 @@ The game's own random stream is reseeded too: the next reshuffles must not repea
 ones.
 """
 
+from balance.contract.forward import ForwardModel
+from balance.games.gemrush.engine.decisions import (
+    D_ACTION,
+    D_DISCARD_LIMIT,
+    D_PAYMENT,
+    D_ROTATION,
+    D_SKILL,
+    D_STEP,
+)
 from balance.games.gemrush.engine.state import (
     PILE_BURNT,
     PILE_BURNT_SEEN,
@@ -31,13 +41,11 @@ from balance.games.gemrush.engine.state import (
     S_CHECK,
     S_DECK_N,
     S_PLACED,
-    S_RESAMPLE,
-    S_SCRIPT_N,
-    S_SCRIPT_POS,
     S_SKDECK_N,
     S_TEAM_SCORE,
     S_TILES_N,
     S_TRACE,
+    S_TURN,
     SKD_DECK,
     SKD_RNG,
     WK_B,
@@ -47,13 +55,12 @@ from balance.games.gemrush.tables import CRISIS
 from balance.kernels.copy_nb import copy_array_nb
 from balance.kernels.jit import njit
 from balance.kernels.rng import next32_nb, shuffle_nb
-from heuristics.gemrush.dispatch import POLICY_GREEDY
 
 
 @njit
 def copy_state_nb(dst, src):
-    """dst <- src: everything a game reads on (not the trace, the options or the script; the
-    players' memory is theirs: heuristics/memory.copy_memory_nb)."""
+    """dst <- src: everything a game reads on (not the trace or the options; the players'
+    memory is theirs, copied by the generated dispatch's copy_memories_nb)."""
     for j in range(dst.sc[S_PLACED]):  # the grid is large and mostly empty
         dst.grid[dst.pl[PL_Y, j], dst.pl[PL_X, j]] = -1
     copy_array_nb(dst.sc, src.sc)
@@ -147,25 +154,6 @@ def determinize_nb(st, tb, ru, p, rng):
 
 
 @njit
-def replay_choice_nb(st, tb, ru, pp, p):
-    """The rollout policy's scripted part: the next recorded choice of the turn. Handing out
-    the last one (the decision being tried) resamples the hidden information, and from then on
-    every seat plays greedy. S_RESAMPLE = 0 keeps the true hidden information (for tests: the
-    rollout must then end as the real game does). Returns -1 when the script is spent."""
-    i = st.sc[S_SCRIPT_POS]
-    n = st.sc[S_SCRIPT_N]
-    if i >= n:
-        return -1
-    st.sc[S_SCRIPT_POS] = i + 1
-    if i + 1 == n:
-        if st.sc[S_RESAMPLE]:
-            determinize_nb(st, tb, ru, p, pp.rng)
-        for q in range(pp.pol.shape[0]):
-            pp.pol[q] = POLICY_GREEDY
-    return st.script[i]
-
-
-@njit
 def rollout_value_nb(st, ru, p):
     """What a finished rollout is worth to player p: the team score in Crisis; in Rush 1 for
     a win (shared or not), plus a hundredth of a point per point of lead over the best other
@@ -178,3 +166,25 @@ def rollout_value_nb(st, ru, p):
             best_other = st.score[q]
     lead = st.score[p] - best_other
     return (1.0 if lead >= 0 else 0.0) + 0.01 * lead
+
+
+def turn_of(st) -> int:
+    """The turn under way, counted from 0."""
+    return int(st.sc[S_TURN])
+
+
+# The forward model, as the search player reads it (balance/contract/forward.py). The
+# decisions it may search, by their bit in the search's `searched` knob and a name for the
+# command line (`balance strength --search steps,rotations`): searching one kind alone, the
+# rest greedy's, measures how much greedy loses on that kind (README, "How strong are the
+# players"). Skill uses after an ability are D_SKILL; those of the movement step are steps.
+FORWARD = ForwardModel(
+    new_state="balance.games.gemrush.engine.state:new_state",
+    copy="balance.games.gemrush.engine.forward:copy_state_nb",
+    determinize="balance.games.gemrush.engine.forward:determinize_nb",
+    play_on="balance.games.gemrush.engine.game_nb:resume_nb",
+    value="balance.games.gemrush.engine.forward:rollout_value_nb",
+    turn="balance.games.gemrush.engine.forward:turn_of",
+    searchable=(("steps", D_STEP), ("action", D_ACTION), ("payments", D_PAYMENT),
+                ("discards", D_DISCARD_LIMIT), ("rotations", D_ROTATION), ("skills", D_SKILL)),
+)

@@ -43,7 +43,6 @@ from balance.games.gemrush.engine.state import (
     S_ORIGIN,
     S_PLACED,
     S_RESHUFFLES,
-    S_SCRIPT_N,
     S_TARGET_TURN,
     S_TEAM_SCORE,
     S_TILES_N,
@@ -56,9 +55,7 @@ from balance.games.gemrush.engine.turn_nb import ask_rotation_nb, play_turn_nb
 from balance.games.gemrush.tables import CRISIS, RUSH, SEAT_DEAL, SEAT_VP, TUNNEL
 from balance.kernels.jit import njit
 from balance.kernels.rng import shuffle_nb
-from heuristics.external import external_turn_start_nb
-from heuristics.gemrush.dispatch import POLICY_EXTERNAL
-from heuristics.gemrush.memory import reset_memory_nb
+from heuristics.gemrush.dispatch_nb import reset_memories_nb, turn_start_nb
 
 # Columns of the per-game integer record.
 (R_WON, R_END_REASON, R_TURNS, R_TEAM_SCORE, R_TOP_SCORE, R_WINNER, R_TARGET_TURN,
@@ -73,14 +70,12 @@ def reset_nb(st, tb, ru, pp, rng_words, trace, check):
     # Clear only the cells the last game used: the grid is large and mostly empty.
     for j in range(st.sc[S_PLACED]):
         st.grid[st.pl[PL_Y, j], st.pl[PL_X, j]] = -1
-    script_n = st.sc[S_SCRIPT_N]  # a scripted player's choices survive the reset
     for i in range(S_N_SCALARS):
         st.sc[i] = 0
-    st.sc[S_SCRIPT_N] = script_n
     for i in range(4):
         st.rng[i] = rng_words[i]  # the game's stream: shuffles
-        pp.rng[i] = rng_words[4 + i]  # the players' stream (seats.py)
-    reset_memory_nb(pp.mem)
+        pp.rng[i] = rng_words[4 + i]  # the players' stream (heuristics/seats.py)
+    reset_memories_nb(pp.mem)
     reset_skills_nb(st, tb, rng_words)
     st.sc[S_TRACE] = trace
     st.sc[S_CHECK] = check
@@ -169,7 +164,7 @@ def play_game_nb(st, tb, ru, pp, rng_words, trace, check):
 def play_on_nb(st, tb, ru, pp, check, resume):
     """The game loop, from turn S_TURN to the end of the game. With `resume`, that turn has
     already begun (its start checks are done): a search's rollout resumes it from the state
-    saved at its start (balance/games/gemrush/engine/forward.py)."""
+    saved at its start (resume_nb)."""
     cap = st.score_by_turn.shape[0]
     while True:
         turn = st.sc[S_TURN]
@@ -203,8 +198,7 @@ def play_on_nb(st, tb, ru, pp, check, resume):
                 st.sc[S_END_REASON] = END_TURN_CAP
                 break
             emit_nb(st, EV_TURN, p, st.pos[p], 0, 0, 0)
-            if pp.pol[p] == POLICY_EXTERNAL:
-                external_turn_start_nb(p)
+            turn_start_nb(pp, p)
         resume = False
         play_turn_nb(st, tb, ru, pp, p)
         st.score_by_turn[turn] = st.sc[S_TEAM_SCORE]
@@ -215,6 +209,13 @@ def play_on_nb(st, tb, ru, pp, check, resume):
             check_invariants_nb(st, tb, ru)
         if st.sc[S_ENDED]:
             break
+
+
+@njit
+def resume_nb(st, tb, ru, pp):
+    """The forward model's play-on (forward.py, FORWARD): the turn under
+    way, whose start is done, and every later one, to the end of the game."""
+    play_on_nb(st, tb, ru, pp, 0, True)
 
 
 @njit

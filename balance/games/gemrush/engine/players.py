@@ -1,14 +1,18 @@
 """The engine's single door to the players: every decision goes through `decide_nb`, with its
 options listed in st.opt by options_nb.offer_nb, and is put to the player of the seat whose
-decision it is (seats.py). The engine reads the chosen option as st.opt[k] for the k
-returned."""
+decision it is (heuristics/seats.py). The engine reads the chosen option as st.opt[k] for the
+k returned.
 
-from balance.games.gemrush.engine.forward import replay_choice_nb
+The engine imports no player: only the dispatch generated from the player registry
+(heuristics/gemrush/dispatch_nb.py, `python -m heuristics.generate`). Numba must see each
+player's function as a global of compiled source to cache it on disk, so the engine cannot be
+handed its players at run time; the generated module is the one static import between them,
+and adding a player changes the registry, never the engine."""
+
 from balance.games.gemrush.engine.options_nb import consume_option_nb, stale_option_nb
 from balance.games.gemrush.engine.state import S_CHECK, S_DECISIONS, S_VIOLATION, V_BAD_CHOICE
 from balance.kernels.jit import njit
-from heuristics.external import external_choose_nb
-from heuristics.gemrush.dispatch import POLICY_EXTERNAL, POLICY_GREEDY, POLICY_ROLLOUT, choose_nb
+from heuristics.gemrush.dispatch_nb import POLICY_SLOW, choose_nb, choose_slow_nb
 
 
 @njit(inline=True)
@@ -30,17 +34,7 @@ def decide_slow_nb(st, tb, ru, pp, kind, n, p):
     check = st.sc[S_CHECK]
     if check and stale_option_nb(st.opt, st.sc, n):
         return consume_option_nb(st.opt, st.sc, n, 0)
-    pol = pp.pol[p]
-    k = -1
-    if pol == POLICY_EXTERNAL:
-        k = external_choose_nb(kind, n, p)
-    elif pol == POLICY_ROLLOUT:
-        k = replay_choice_nb(st, tb, ru, pp, p)
-        if k < 0:
-            pol = POLICY_GREEDY
-    if k < 0:
-        k = choose_nb(pol, kind, st, tb, ru, pp, n, p)
-    k = _valid_nb(st, k, n)
+    k = _valid_nb(st, choose_slow_nb(pp.pol[p], kind, st, tb, ru, pp, n, p), n)
     if check:
         return consume_option_nb(st.opt, st.sc, n, k)
     return k
@@ -50,6 +44,6 @@ def decide_slow_nb(st, tb, ru, pp, kind, n, p):
 def decide_nb(st, tb, ru, pp, kind, n, p):
     """Ask the player of seat p to pick one of the n options in st.opt."""
     st.sc[S_DECISIONS] += 1
-    if st.sc[S_CHECK] or pp.pol[p] >= POLICY_EXTERNAL:
+    if st.sc[S_CHECK] or pp.pol[p] >= POLICY_SLOW:
         return decide_slow_nb(st, tb, ru, pp, kind, n, p)
     return _valid_nb(st, choose_nb(pp.pol[p], kind, st, tb, ru, pp, n, p), n)

@@ -18,9 +18,8 @@ from balance.games.gemrush.tables import Rules, Tables
 (S_DECK_N, S_DISC_N, S_POOL_N, S_REJ_N, S_BURNT_N, S_TILES_N, S_PLACED, S_TURN, S_CUR,
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
- S_MINE_VER, S_SUP_ECHO, S_SCRIPT_POS, S_SCRIPT_N, S_LINK_VER, S_SUP_WILD, S_SUP_ECHO_UNITS,
- S_CARD_VER, S_OPT_HWM, S_BURNT_SEEN_N, S_RESAMPLE, S_SKDECK_N, S_SKILL_USED, S_FACES_DIRTY,
- S_HAND_BONUS, S_N_SCALARS) = range(39)
+ S_MINE_VER, S_SUP_ECHO, S_LINK_VER, S_SUP_WILD, S_SUP_ECHO_UNITS, S_CARD_VER, S_OPT_HWM,
+ S_BURNT_SEEN_N, S_SKDECK_N, S_SKILL_USED, S_FACES_DIRTY, S_HAND_BONUS, S_N_SCALARS) = range(36)
 
 # End reasons (stable codes: they are stored in the games table). A Rush game that nobody can
 # win any more ends at the next first-player check: `sealed`, no door of the mine faces an
@@ -65,14 +64,13 @@ SK_SLOT0, SK_SLOT1, SK_USED0, SK_USED1, SK_DEALT0, SK_DEALT1, SK_COLS = range(7)
 # skill deal's own random stream (row 1, words 0-3), so that dealing skills never moves the
 # shuffles of the game's stream: variants that differ only in skills share their decks.
 SKD_DECK, SKD_RNG = 0, 1
-# The players' memory (plans, caches, estimates) is not here: it is the players' own
-# (heuristics/gemrush/memory.py), passed with their seats.
+# Nothing of the players is here: their memory (greedy's plans, the scripted player's list,
+# a search's replay) is their own, passed with their seats (heuristics/seats.py).
 
 # Check mode fills the option table with this before each listing (players.offer_nb), so that a
 # cell the listing did not write shows up as a violation instead of a stale value from an
 # earlier decision (a stale card once made greedy stop feeding the 1st-edition clock).
 OPT_POISON = -(1 << 62)
-MAX_SCRIPT = 4096
 EV_COLS = 8
 
 
@@ -102,7 +100,6 @@ class State(NamedTuple):
     spots: np.ndarray  # (4 * n_tiles + 8,) cells a room may move to
     queue: np.ndarray  # (n_tiles + 1,) work space: the mine's connectivity check
     ev: np.ndarray  # (EV_MAX, EV_COLS) trace events when tracing
-    script: np.ndarray  # (MAX_SCRIPT,) choices the `scripted` player replays
     face: np.ndarray  # (n_cards, 4) the gems each card shows now (columns 0-1) and its
     #                   printed gems (2-3): a skill may turn a card in a hand until the turn
     #                   ends or the card leaves the hand (skills_nb.py)
@@ -149,7 +146,6 @@ def new_state(tables: Tables, rules: Rules, ev_max: int = 1) -> State:
         spots=np.zeros(4 * n_tiles + 8, i64),
         queue=np.zeros(n_tiles + 1, i64),
         ev=np.zeros((max(1, ev_max), EV_COLS), i64),
-        script=np.zeros(MAX_SCRIPT, i64),
         face=np.tile(tables.card_gems[tables.card_deck], 2),
         sk=np.full((p, SK_COLS), -1, i64),
         skdeck=np.zeros((2, max(4, len(tables.skill_deck))), i64),
