@@ -115,7 +115,13 @@ class Game:
     variants: str = ""  # (ExperimentInput) -> list[VariantSpec]; the game's keys of a file
     play: str = ""  # (Job) -> dict[table name, pyarrow.Table]: one shard of games
     players: str = ""  # -> dict[name, Player]: the game's player registry
-    sections: str = ""  # (RunData) -> list[Section]: the game's report sections
+    # -> reports.game_report.GameReport (an instance): the game's report, its analysis, sections,
+    # verdicts, headline and comparison; "" for the neutral report of the core columns.
+    report: str = ""
+    # (variant: dict, as the manifest records it) -> list[balance.stats.measures.Quantity]:
+    # the variant's headline quantities; "" for balance/stats/measures.py's own (each seat's
+    # share of the wins, or the team's win rate, and the measures over plain columns).
+    quantities: str = ""
     forward: str = ""  # the forward model a search player uses; "" when there is none
     commands: str = ""  # (typer.Typer) -> None: the game's own CLI commands
     extras: dict = field(default_factory=dict)  # anything else a game's own code reads

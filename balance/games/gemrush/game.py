@@ -67,4 +67,6 @@ GAME = Game(
                      "ablate", "each_skill", "control", "patches"),
     kernel_modules=("balance.games.gemrush.engine.game_nb",
                     "balance.games.gemrush.engine.rollout_nb"),
+    report="reports.gemrush.report:REPORT",
+    quantities="balance.games.gemrush.measures:quantities",
 )
