@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from balance.contract import registry
 from reports import counts, frame, pieces
 
 KEY_FIXED = ("variant", "players", "heuristic")
@@ -55,7 +56,7 @@ class Tallies:
                                                    if c not in self.key_cols])
 
 
-def of(games, manifest: dict | None = None, layout: frame.Layout = frame.NEUTRAL) -> Tallies:
+def of(games, manifest: dict | None = None, layout: frame.Layout | None = None) -> Tallies:
     return games if isinstance(games, Tallies) else count(games, manifest, layout)
 
 
@@ -68,11 +69,14 @@ def key_columns(columns: list[str], layout: frame.Layout = frame.NEUTRAL) -> lis
     return [*KEY_FIXED, *own, *derived, *rules]
 
 
-def count(games, manifest: dict | None = None, layout: frame.Layout = frame.NEUTRAL,
+def count(games, manifest: dict | None = None, layout: frame.Layout | None = None,
           counter: type | None = None, **kw) -> Tallies:
     """The counts of a games table (see the module doc): the neutral tables, and those of
-    `counter` (a Counter subclass; its extra arguments in `kw`)."""
+    `counter` (a Counter subclass; its extra arguments in `kw`). `layout` says how to read the
+    table; by default, as the manifest's game declares it (its columns, no kinds)."""
     manifest = manifest or {}
+    if layout is None:
+        layout = frame.Layout.of_table(registry.get(manifest.get("game")).games_table.columns)
     added = [c for c in layout.derived if c not in games.columns
              and frame.by_variant(manifest, c)]
     if frame.run_by_variant(manifest) and "run" not in games.columns:
