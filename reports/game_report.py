@@ -50,8 +50,11 @@ class GameReport:
 
     def words(self, a: Analysis, merged: list) -> outcome_page.Words:
         """How the outcome section speaks of this game's games."""
+        team = self.game.cooperative is True
         return outcome_page.Words(
             unit=self.game.length_unit,
+            **({"intro": outcome_page.Words.TEAM_INTRO,
+                "method": outcome_page.Words.TEAM_METHOD} if team else {}),
             endings=tuple((e, e.replace("_", " ").capitalize()) for e in self.game.end_reasons),
             merged=merged_by_setting(merged))
 

@@ -50,9 +50,16 @@ class Words:
         "by no seat, so the fair share of each seat is the share of untied games divided by "
         "the players. A seat is off its fair share when its wins among the games one seat "
         "won differ from 1/players beyond chance (the exact binomial test, Holm-corrected "
-        "over every seat). The margin is the winner's lead over the second score. By player: "
-        "every seat a player (heuristic) played, its score and how often it won.",)
+        "over every seat). The margin is the winner's lead over the second score. By player, "
+        "where the seats were played by different players (heuristics): every seat each "
+        "played, its score, and how often it won against the fair share of a seat.",)
     missing: str = "The run has no games, so there are no outcomes."
+    # What the intro and the method say of a cooperative game (the team wins or loses).
+    TEAM_INTRO = ("How often the team wins, how long the games last, how they end, and the "
+                  "scores.",)
+    TEAM_METHOD = ("The team's win rate carries a 95% Wilson interval. The scores: the team's, "
+                   "and every seat's, by player count; where the seats were played by different "
+                   "players (heuristics), each player's score over the seats it played.",)
     length_words: str = ""  # how the length is measured, e.g. "A round is one turn of every
     #                         player." (added to the method)
     merged: dict = field(default_factory=dict)  # setting -> sentences of games merged there
@@ -65,7 +72,7 @@ def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block) -> Table | N
     """The lead block's chart (seats, or the team) and the table of every seat, if any."""
     seats = of(o.seat_wins, setting)
     multi = seats.filter(pl.col("players") > 1)
-    what = f"{words.what} win rate" if words.what else "Win rate"
+    what = f"{words.what} win rate" if words.what else "win rate"
     if multi.height:
         lead.figures.append(figure(
             f"{words.sid}-seats-{slug(setting)}.png",
@@ -161,7 +168,8 @@ def endings_table(ends: pl.DataFrame, words: Words) -> Table:
 
 
 def score_tables(o: Outcomes, setting: str, competitive: bool) -> list[Table]:
-    """The scores by player count (the game's, and every seat's) and by player."""
+    """The scores by player count (the game's, and every seat's) and, where seats were played
+    by different players, by player."""
     out = []
     results = of(o.results, setting)
     seats = of(o.seat_scores, setting)
@@ -175,7 +183,8 @@ def score_tables(o: Outcomes, setting: str, competitive: bool) -> list[Table]:
         out.append(Table("Scores by player count", ["Players", "Score", "Counted",
                                                     *DIST_HEADERS], rows, left=2))
     players = of(o.by_player, setting)
-    if players.height:
+    # One player in every seat wins its fair share by definition: the table says nothing.
+    if players.height and players["player"].n_unique() > 1:
         rows = [[str(r["players"]), r["player"], text.count(r["seats"]), text.num(r["mean"]),
                  text.num(r["q50"]), text.spread(r)]
                 + ([text.rate(r["win_rate"], r["ci_low"], r["ci_high"]),

@@ -110,13 +110,15 @@ def test_a_competitive_game_s_report_is_the_neutral_one(race, tmp_path):
     # The verdict names the first seat's edge against its fair share.
     assert ("Not every seat wins its fair share: seat 1 of 3 wins 36.0% of the games against "
             "a fair share of 30.0%." in html)
-    assert "Scores and wins by player" in html and "The winner&#39;s score" in html
+    assert "The winner&#39;s score" in html and "Every seat&#39;s score" in html
+    # One player in every seat: no table by player, which could only repeat the fair share.
+    assert "Scores and wins by player" not in html
     for absent in ("Crisis", "Rush", "Room value", "Skills", "The team&#39;s win rate"):
         assert absent not in html
     assert (tmp_path / "figures" / "outcomes-seats-bot.png").is_file()
 
 
-def test_the_player_who_wins_more_is_found_over_the_seats_it_sat_in(race):
+def test_the_player_who_wins_more_is_found_over_the_seats_it_sat_in(race, tmp_path):
     # "strong,weak": the listed players alternate seat 1 (went_first), and strong wins 70%.
     rows = []
     for i in range(400):
@@ -132,6 +134,10 @@ def test_the_player_who_wins_more_is_found_over_the_seats_it_sat_in(race):
     assert got["strong"]["wins"] == 280 and got["weak"]["wins"] == 120
     assert got["strong"]["fair_share"] == pytest.approx(0.5)
     assert got["strong"]["mean"] == pytest.approx(10.7)
+    manifest = {"game": race.name, "variants": [{"variant": 0, "players": 2}]}
+    html = write_report(SimpleNamespace(games=_games(rows), manifest=manifest),
+                        tmp_path).read_text(encoding="utf-8")
+    assert "Scores and wins by player" in html
 
 
 def test_a_cooperative_game_gets_the_team_s_win_rate_not_seats(team, tmp_path):

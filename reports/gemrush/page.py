@@ -439,7 +439,9 @@ RUSH_METHOD = [
     "share of untied games divided by the players. The margin is the winner's lead over the "
     "second score. A game ends when a player has reached the target at the start of a round, "
     "or when nobody can score again: the mine is sealed (no door faces an empty space and no "
-    "room can move) or the room deck is empty. The round cap stops a game still running.",
+    "room can move) or the room deck is empty. The round cap stops a game still running. "
+    "Scores: the winner's and every seat's, by player count; where the seats were played by "
+    "different players, each player's score and wins over the seats it played.",
 ]
 
 ENDING_HEADERS = {"rush_target": "Target reached", "sealed": "Mine sealed",
