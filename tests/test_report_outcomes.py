@@ -158,6 +158,17 @@ def test_a_cooperative_game_gets_the_team_s_win_rate_not_seats(team, tmp_path):
     assert lines[0].startswith("The team wins 75%") and lines[-1].startswith("Length:")
 
 
+def test_a_race_s_headline_gives_each_seat_its_share_and_the_length_in_its_unit(race):
+    games = _games(_race_rows())
+    lines = headline.seat_lines(games, 3, unit="turns")
+    assert lines[0].endswith("1,000 games; a fair share is 30.0%):")
+    assert lines[1].startswith("  seat 1   36% ± 3%") and lines[1].endswith(
+        "above its fair share")
+    assert not lines[2].endswith("fair share") and "  ties     10.0%" in lines
+    median = float(np.median(games["turns"].to_numpy()))
+    assert lines[-1].startswith(f"Length: {median:g} turns (median")
+
+
 def test_the_headline_rates_are_the_seats_or_the_team(race, team):
     games = _games(_race_rows())
     manifest = _manifest(race.name, [{"variant": 0, "players": 3}])
