@@ -1,29 +1,22 @@
 """Analysis and report of a run: the last stage of the pipeline.
 
+The framework here is the same for every game: it counts a run's games (tally), draws the
+neutral outcomes of the core columns every games table starts with (outcomes, outcome_page:
+who wins against the fair share, how long, by how much, the scores), compares variants
+(compare, compare_text, comparison_page), and builds and renders the page (build, page,
+section). A game adds its own analyses and sections in `reports/<game>/`, reached through its
+declaration's `report` (reports/game_report.py).
+
 From a notebook (polars in, polars out; nothing here needs matplotlib):
 
     from balance.running.store import read_run
-    from reports.gemrush import burn, crisis, rooms, rush
-    from reports import frame, tally
+    from reports import outcomes, tally
     run = read_run("runs/my-experiment")
-    games = frame.with_variant_info(run.games, run.manifest)   # adds content and setting
-    diffs = frame.difficulties(run.manifest, games)             # named Crisis targets
-    curve = crisis.difficulty_curve(games)                      # win rate at every target
-    crisis.difficulty_table(games, diffs)                       # named difficulty x players
-    crisis.targets_for_win_rates(curve)                         # targets for 90/75/50/25/10%
-    rooms.room_value(games, run.rooms, diffs)                   # room value, association only
-    burn.deck_out(games), burn.slack(games, diffs, run.manifest), burn.clock_end(games)
-    rush.seat_wins(games), rush.rounds(games), rush.score_margin(games), rush.turn_cap(games),
-    rush.endings(games)
+    counted = tally.count(run.games, run.manifest)     # one pass, a shard at a time
+    o = outcomes.outcomes(counted)                      # seats, team, length, margin, scores
+    o.seat_wins, o.lengths, o.margins, o.by_player
 
-Every function above also takes the run's counts instead of its games, which is how the
-report reads a run of any size (a shard at a time, one row per game never held):
-
-    run = read_run("runs/big", lazy_games=True, lazy_tables=True)  # tables as ShardTables
-    counted = tally.count(run.games, run.manifest)                  # reports/tally.py
-    crisis.difficulty_curve(counted), burn.deck_out(counted), rush.rounds(counted)
-    rooms.room_value(run.games, run.rooms, counted.diffs, tallies=counted)
-
+A game's own analyses are in its folder, reports/<game>/ (its __init__ shows them).
 `reports.build.write_report(run, out_dir)` writes the HTML page and its figures.
 `reports.compare.compare_run(run_dir)` compares every variant with the baseline, game by game
 (`balance compare`), with the paired intervals of `balance.stats.paired`.

@@ -1,8 +1,10 @@
 """`balance report RUN_DIR...`: one self-contained HTML page, `report.html`, written into the
 run directory, with every figure also saved as a PNG in `figures/` beside it for slides.
 
-`write_report` does the work from anything with `.games`, `.rooms` and `.manifest` (what
-`balance.running.store.read_run` returns), so it runs on hand-made tables as well as on a real run.
+`write_report` does the work from anything with `.games`, `.manifest` and the game's other
+tables by name (what `balance.running.store.read_run` returns), so it runs on hand-made tables
+as well as on a real run. The page is the game's: its report (reports/game_report.py, named in
+the game's declaration; the neutral one otherwise) analyses the run and gives its sections.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ import polars as pl
 
 from balance import files
 from balance.errors import InputError, Problem
-from reports.gemrush.analysis import analyse
+from reports import game_report, text
+from reports.combine import check_distinct, combine, game_name, run_labels
+from reports.compare import compare_run
+from reports.merge import merged_groups
 from reports.page import build_sections, render
 
 PAGE = "report.html"
@@ -29,8 +34,7 @@ LIST_LIMIT = 4 * files.MiB
 
 class RunData(Protocol):
     games: pl.DataFrame  # or a balance.running.store ShardTable, read piece by piece
-    rooms: pl.DataFrame | None
-    manifest: dict
+    manifest: dict  # and each of the game's other tables, as an attribute of its name
 
 
 def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = None,
@@ -38,16 +42,16 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     """Analyse the run, write `report.html` and `figures/*.png` into `out_dir`; return the
     page's path. The same data always gives the same bytes. `comparisons`: (run name,
     reports.compare.Comparison) for the Comparison section. A manifest's `runs`
-    (build_report's) names every run read, the Skills section's too."""
-    from reports.merge import merged_groups
-
+    (build_report's) names every run read, those read in a section apart too."""
     out_dir = files.check_dir(out_dir)
     files.refuse_link(out_dir / FIGURES)  # before the work, as well as before the writing
-    a = analyse(data.games, data.rooms, data.manifest, levels)
+    report = game_report.of_manifest(data.manifest or {})
+    a = report.analyse(data, levels)
     runs = a.manifest.get("runs") or []
-    merged = merged_groups(a.kinds, a.manifest, {r["name"]: r for r in runs})
-    sections = build_sections(a, comparisons, merged)
-    title = "Gem Rush balance report" + (
+    merged = merged_groups(a.kinds, a.manifest, {r["name"]: r for r in runs},
+                           report.kind_column, report.played_alike)
+    sections = build_sections(a, report, comparisons, merged)
+    title = f"{report.game.title} balance report" + (
         "" if len(runs) > 1 else f": {a.manifest.get('experiment') or out_dir.name}")
     html = render(sections, title, runs_line(runs))
 
@@ -66,13 +70,13 @@ def _publish(out_dir: Path, page: bytes, figures: dict[str, bytes]) -> Path:
     out_dir = files.safe_dir(out_dir)
     fig_dir = files.owned_dir(out_dir, FIGURES)
     earlier = _recorded(fig_dir)
-    targets = [fig_dir / name for name in figures] + [out_dir / PAGE]
+    paths = [fig_dir / name for name in figures] + [out_dir / PAGE]
     staged: list[Path] = []
     try:
-        for target, data in zip(targets, [*figures.values(), page], strict=True):
-            staged.append(files.write_temp(target, data))
-        for tmp, target in zip(staged, targets, strict=True):
-            os.replace(tmp, target)
+        for path, data in zip(paths, [*figures.values(), page], strict=True):
+            staged.append(files.write_temp(path, data))
+        for tmp, path in zip(staged, paths, strict=True):
+            os.replace(tmp, path)
     except BaseException:
         for tmp in staged:
             with contextlib.suppress(OSError):
@@ -103,7 +107,6 @@ def _recorded(fig_dir: Path) -> set[str]:
 
 def runs_line(runs: list[dict]) -> str:
     """The line under the title that names every run the page reads."""
-    from reports import text
     if len(runs) < 2:
         return ""
     return (f"From {text.count(len(runs))} runs: "
@@ -127,9 +130,10 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     if len({d.resolve() for d in dirs}) < len(dirs):
         raise InputError([Problem(", ".join(map(str, dirs)), "", "",
                                   "the same run directory is given twice")])
-    from balance.running.store import read_run  # the runner's reader; imported only when needed
+    from balance.running.store import read_run  # lazy: the runner's reader, only when needed
 
-    # The games and rooms are counted shard by shard, never held whole (README, Scale).
+    # The games and the game's other tables are counted shard by shard, never held whole
+    # (README, Scale): lazy_tables reads the other tables lazily.
     runs = [read_run(d, lazy_tables=True, lazy_games=True, compact=True) for d in dirs]
     data = combined(runs, dirs, merge)
     if out is None:
@@ -139,30 +143,32 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
 
 def combined(runs: list, dirs: list[Path], merge: bool = False):
     """The runs read from `dirs` as build_report reports them: one run of those read in every
-    section (reports/combine.py), whose manifest names every run (`runs`, the Skills
-    section's too) and the shards not yet played."""
-    from reports.combine import check_distinct, combine, run_labels
-
-    check_distinct(runs, [str(d) for d in dirs])  # every run, the Skills section's too
-    # A run that measures skills (each skill, or the skill variants) is read in the Skills
-    # section; in the other sections its 20-odd versions of the game would bury the rest.
-    general = [i for i, r in enumerate(runs) if not measures_skills(r.manifest)] or \
-        list(range(len(runs)))
+    section (reports/combine.py), whose manifest names every run (`runs`, those read in a
+    section apart too) and the shards not yet played."""
+    game_name([r.manifest for r in runs], [str(d) for d in dirs])
+    check_distinct(runs, [str(d) for d in dirs])  # every run, those read apart too
+    report = game_report.of_manifest(runs[0].manifest) if runs else None
+    # A run the game reads in a section of its own (GameReport.apart) is read there alone;
+    # in the other sections its many versions of the game would bury the rest.
+    apart = [report.apart(r.manifest) if report else "" for r in runs]
+    general = [i for i, x in enumerate(apart) if not x] or list(range(len(runs)))
     data = combine([runs[i] for i in general], [str(dirs[i]) for i in general], merge)
     labels = run_labels([r.manifest for r in runs], [str(d) for d in dirs])
+    elsewhere = sorted({x for i, x in enumerate(apart) if x and i not in general})
+    everywhere = ("every section but " + text.join_words(elsewhere) if elsewhere
+                  else "every section")
     # Unplayed shards of an interrupted run: the page says so at the top.
     data.manifest = dict(data.manifest, missing_shards=[
         f"{d}/{name}" for d, r in zip(dirs, runs, strict=True)
         for name in getattr(r, "missing", [])], runs=[
-        run_facts(label, d, r, "Skills" if i not in general else
-                  "every section but Skills" if len(general) < len(runs) else "every section")
+        run_facts(label, d, r, apart[i] if i not in general else everywhere, i not in general)
         for i, (label, d, r) in enumerate(zip(labels, dirs, runs, strict=True))])
     return data
 
 
-def run_facts(name: str, folder: Path, run, read_in: str) -> dict:
+def run_facts(name: str, folder: Path, run, read_in: str, apart: bool = False) -> dict:
     """What the page says of one run it reads: its name and folder, what it is, and which
-    sections read it."""
+    sections read it (`apart`: one section alone)."""
     m = run.manifest
     variants = m.get("variants", [])
     return {
@@ -173,21 +179,13 @@ def run_facts(name: str, folder: Path, run, read_in: str) -> dict:
         "heuristics": sorted({str(v.get("heuristic")) for v in variants
                               if v.get("heuristic")}),
         "source_hash": m.get("source_hash"), "engine_version": m.get("engine_version"),
-        "read_in": read_in, "text": m.get("text"),
+        "read_in": read_in, "apart": apart, "text": m.get("text"),
     }
-
-
-def measures_skills(manifest: dict) -> bool:
-    """Whether a run's versions differ by the skill held or the skill variant."""
-    return any(k in (v.get("swept") or {}) for v in manifest.get("variants", [])
-               for k in ("skill", "skills"))
 
 
 def comparisons_of(dirs: list[Path], manifests: list[dict]) -> list:
     """(run name, Comparison) of every run whose versions differ by a lever (not only by the
     player count, which is a setting)."""
-    from reports.compare import compare_run
-
     out = []
     for d, manifest in zip(dirs, manifests, strict=True):
         if len(manifest.get("variants", [])) < 2:

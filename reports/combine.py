@@ -1,14 +1,15 @@
-"""Several runs as one: the main job's report covers the Crisis run and the Rush run together.
+"""Several runs of one game as one: the main job's report covers its runs together.
 
 Variants are numbered per run, so each run's variants are renumbered after the previous runs'
-(in the order given) in the games table, the rooms table and the manifest; each variant keeps
-its run's name and its own number (`from_run`, `run_variant`). The combined manifest names
-every experiment, file and hash.
+(in the order given) in the games table, the game's other tables and the manifest; each variant
+keeps its run's name and its own number (`from_run`, `run_variant`). The combined manifest
+names every experiment, file and hash, and the game. Runs of different games are refused: no
+section reads two games' tables as one.
 
 Runs are kept apart unless the designer merges them: each variant's `run` (the run's name)
-becomes part of its setting (reports/frame.py), so the 4-player greedy games of the `players`
-run are never added to those of `crisis-difficulty`, which the designer asked about on their
-own. `merge=True` (`balance report --merge`) leaves `run` out, so that games of different runs
+becomes part of its setting (reports/frame.py), so the 4-player greedy games of a `players`
+run are never added to those of another run, which the designer asked about on their own.
+`merge=True` (`balance report --merge`) leaves `run` out, so that games of different runs
 played under the same setting are counted together; reports/merge.py says where that happened
 and refuses runs that would be counted together but were not played alike.
 
@@ -28,7 +29,9 @@ from pathlib import Path
 
 import polars as pl
 
+from balance.contract import registry
 from balance.errors import InputError, Problem
+from balance.running.shard_table import ShardTable
 
 # What decides a run's games beside the game index (store.IDENTITY without the shard size,
 # which only cuts the same games into other files): runs that agree on all of these played
@@ -41,27 +44,58 @@ SAME_GAMES = ("experiment", "experiment_hash", "engine_version", "source_hash", 
 @dataclass
 class CombinedRun:
     games: object  # pl.DataFrame, or a balance.running.store ShardTable read piece by piece
-    rooms: object | None
+    tables: dict  # the game's other tables by name (as the games), or None where a run lacks one
     manifest: dict
+
+    def __getattr__(self, name: str):
+        # A table by its name, as a run read by balance.running.store gives it.
+        tables = self.__dict__.get("tables") or {}
+        if name in tables:
+            return tables[name]
+        raise AttributeError(f"{type(self).__name__} has no table {name!r}")
+
+
+def other_tables(run, game=None) -> dict:
+    """A run's tables beside the games table, by name (None where it has no such table)."""
+    game = game or registry.get(run.manifest.get("game"))
+    return {t.name: getattr(run, t.name, None) for t in game.tables[1:]}
+
+
+def game_name(manifests: list[dict], names: list[str] | None = None) -> str | None:
+    """The one game the runs played (their manifests' `game`); InputError when they played
+    several."""
+    played = [registry.get(m.get("game")).name for m in manifests]
+    if len(set(played)) > 1:
+        names = names or [f"run {i + 1}" for i in range(len(manifests))]
+        raise InputError([Problem(
+            ", ".join(names), "", "", "these runs played different games ("
+            + ", ".join(f"{n}: {g}" for n, g in zip(names, played, strict=True))
+            + "): report each game's runs apart")])
+    return played[0] if played else None
 
 
 def combine(runs: list, names: list[str] | None = None, merge: bool = False) -> CombinedRun:
-    """Runs (anything with .games, .rooms and .manifest) as one run; `names` (their folders)
-    name them if two hold the same games (InputError). Several runs are kept apart by each
-    variant's `run` unless `merge` (see the module doc)."""
+    """Runs (anything with .games, .manifest and the game's other tables by name) as one run;
+    `names` (their folders) name them if two hold the same games or played different games
+    (InputError). Several runs are kept apart by each variant's `run` unless `merge` (see the
+    module doc)."""
+    game = game_name([r.manifest for r in runs], names)
     check_distinct(runs, names)
     if len(runs) == 1:
         r = runs[0]
-        return CombinedRun(r.games, r.rooms, r.manifest)
+        return CombinedRun(r.games, other_tables(r), r.manifest)
     labels = run_labels([r.manifest for r in runs], names)
-    games, rooms, variants = [], [], []
+    games, variants = [], []
+    others: dict[str, list] = {}
     offset = 0
     for r, label in zip(runs, labels, strict=True):
         m = r.manifest
         shift = pl.col("variant") + offset
         games.append(_shifted(r.games, shift))
-        if r.rooms is not None:
-            rooms.append(_shifted(r.rooms, shift))
+        for name, table in other_tables(r).items():
+            others.setdefault(name, [])
+            if table is not None:
+                others[name].append(_shifted(table, shift))
         for v in m.get("variants", []):
             variants.append(dict(v, variant=int(v["variant"]) + offset,
                                  experiment=m.get("experiment"), from_run=label,
@@ -90,10 +124,13 @@ def combine(runs: list, names: list[str] | None = None, merge: bool = False) -> 
         "games_per_variant": per_variant.pop() if len(per_variant) == 1 else None,
         "variants": variants,
         "merged": merge,
+        **({"game": game} if any("game" in m for m in manifests) else {}),
     }
+    # A table every run has is read as one; a run without it leaves the others' out too.
     return CombinedRun(
         _concat(games),
-        _concat(rooms) if len(rooms) == len(runs) else None,
+        {name: _concat(parts) if len(parts) == len(runs) else None
+         for name, parts in others.items()},
         manifest)
 
 
@@ -122,8 +159,6 @@ def _shifted(table, shift: pl.Expr):
 def _concat(tables: list):
     if all(isinstance(t, pl.DataFrame) for t in tables):
         return pl.concat(tables, how="diagonal_relaxed")
-    from balance.running.shard_table import ShardTable
-
     return ShardTable.concat([t if not isinstance(t, pl.DataFrame)
                               else ShardTable([lambda t=t: t], t.height, t.columns)
                               for t in tables])
@@ -163,6 +198,8 @@ def check_distinct(runs: list, names: list[str] | None = None) -> None:
 def _ranges(games) -> list[tuple[int, int, int]] | None:
     """(variant, first game, last game + 1) of the games a table holds, or None if it does not
     say: a run read shard by shard names its shard files, a table in memory has the columns."""
+    # lazy: the runner's store (and the experiment parser it imports) only for a run read
+    # from its folder
     from balance.running.store import Shard
 
     names = getattr(games, "names", None)

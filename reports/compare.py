@@ -2,23 +2,19 @@
 
 Game i of every variant is dealt from the same seed, so the variants are compared on the games
 they share (an inner join on `game`), and each difference carries a 95% interval that uses the
-pairing (balance/stats/paired.py):
+pairing (balance/stats/paired.py).
 
-- Crisis: the win rate at each named difficulty (each variant at its own target for that name,
-  so a sweep of `crisis_targets.Master` compares the targets swept), at the variants' own
-  targets when the games were played to one, and the mean and median team score. Along the
-  whole difficulty curve: each variant's win rate at every target, and its paired difference
-  from the baseline's.
-- Rush: the length in rounds (mean and median), the winner's margin (mean) and each seat's
-  share of the wins.
+What is compared is the game's: its report's `quantities` (reports/game_report.py) make the
+rows of each pair of arms, and may add tables of their own. Without one, `Quantities` compares
+what the core columns and the game's measures hold (balance/stats/measures.py):
 
-A game is won at target T when its team score reached T: the score never falls, so the final
-score of a game played to exhaustion answers every target at once (reports/gemrush/crisis.py). A
-game
-played to a fixed target stops there, and answers for higher targets only if it was lost.
+- a competitive game (a seat wins): the length (mean and median), the winner's margin (mean)
+  and each seat's share of the wins;
+- a cooperative game: the team's win rate, and its score (mean and median);
+- every measure the game declares over a column of its own.
 
-Holm's correction runs over every difference of the table (not the curve, which is drawn, not
-read difference by difference): `holm` says which differences survive it.
+Holm's correction runs over every difference of the table: `holm` says which differences
+survive it.
 
 Only the columns a comparison reads are loaded (`load`), so a run of millions of games is
 compared in seconds.
@@ -27,19 +23,15 @@ compared in seconds.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from balance.errors import InputError, Problem
-from balance.stats import paired
-from balance.stats.intervals import with_wilson
+from balance.stats import measures, paired
 from reports import variants
-
-CRISIS_COLUMNS = ("variant", "game", "score", "won")
-RUSH_COLUMNS = ("variant", "game", "turns", "winner", "scores")
 
 RATE, MEAN, MEDIAN = "rate", "mean", "median"
 
@@ -51,13 +43,6 @@ DIFFERENCE_SCHEMA = {
     "p_value": pl.Float64, "p_holm": pl.Float64, "found": pl.Boolean, "holm": pl.Boolean,
     "method": pl.Utf8,
 }
-CURVE_SCHEMA = {"variant": pl.Int64, "label": pl.Utf8, "target": pl.Int64, "games": pl.Int64,
-                "wins": pl.Int64, "win_rate": pl.Float64, "ci_low": pl.Float64,
-                "ci_high": pl.Float64}
-CURVE_DIFFERENCE_SCHEMA = {"variant": pl.Int64, "label": pl.Utf8, "target": pl.Int64,
-                           "pairs": pl.Int64, "baseline": pl.Float64, "value": pl.Float64,
-                           "difference": pl.Float64, "ci_low": pl.Float64,
-                           "ci_high": pl.Float64, "found": pl.Boolean}
 
 
 @dataclass(frozen=True)
@@ -72,24 +57,27 @@ class Comparison:
       `holm` (the difference survives Holm's correction over the whole table). The rows a
       forest plot draws. Below paired.MIN_PAIRS games in common the interval and p-values
       are NaN and nothing is found (too few games to compare).
-    - `curve`: Crisis games played to exhaustion: each variant's win rate at every target
-      with its Wilson interval (all its games).
-    - `curve_differences`: each variant's paired difference from the baseline at every
-      target (Tango's interval), where both were played to exhaustion.
+    - `tables`: the game's own tables of the comparison, by name (in `--json` after the
+      differences).
     - `notes`: what the designer should know about how the comparison was made.
+    - `kind`: what the variants are versions of, as the header names it (the game's title,
+      or a kind of it).
+    - `head`: the game's own fields of `--json`, after the experiment's name.
+    - `short`: (quantity, column title, kind) of the short form `balance run` prints.
     """
 
     experiment: str
-    mode: str
+    kind: str
     baseline: int
     variants: pl.DataFrame
     differences: pl.DataFrame
-    curve: pl.DataFrame
-    curve_differences: pl.DataFrame
+    tables: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     resamples: int = paired.RESAMPLES
     seed: int = paired.SEED
     run_dir: str = ""  # the run folder compared, when it was read from one
+    head: dict = field(default_factory=dict)
+    short: tuple = ()
 
     @property
     def family(self) -> int:
@@ -104,28 +92,146 @@ class Comparison:
         def rows(df: pl.DataFrame) -> list[dict]:
             return df.fill_nan(None).to_dicts()
 
-        return {"experiment": self.experiment, "mode": self.mode, "baseline": self.baseline,
+        return {"experiment": self.experiment, **self.head, "baseline": self.baseline,
                 "confidence": paired.CONFIDENCE, "min_pairs": paired.MIN_PAIRS,
                 "holm_family": self.family,
                 "bootstrap": {"resamples": self.resamples, "seed": self.seed},
                 "notes": list(self.notes), "variants": rows(self.variants),
-                "differences": rows(self.differences), "curve": rows(self.curve),
-                "curve_differences": rows(self.curve_differences)}
+                "differences": rows(self.differences),
+                **{name: rows(t) for name, t in self.tables.items()}}
 
 
-def mode_of(manifest: dict) -> str:
-    """The experiment's mode (one per experiment file)."""
-    modes = {v.get("mode") for v in manifest.get("variants", [])}
-    return modes.pop() if len(modes) == 1 else "crisis"
+class Quantities:
+    """What a comparison of one run compares, pair of arms by pair: the rows of the
+    difference table (`rows`), the columns they read (`columns`), and tables of the game's
+    own (`tables`). This one compares the core columns and the game's measures (the module
+    doc); a game's report may give its own (reports/game_report.py, GameReport.quantities).
+    """
+
+    def __init__(self, game, manifest: dict):
+        self.game = game
+        self.kind = game.title
+        self.manifest = manifest
+        self.info = {int(v["variant"]): v for v in manifest.get("variants", [])}
+        self.measures = measures.of_measures(game)
+
+    def columns(self) -> list[str]:
+        """The games columns the comparison reads."""
+        own = [c for q in self.measures for c in q.expr.meta.root_names()]
+        return list(dict.fromkeys(["variant", "game", "turns", "winner", "won", "score",
+                                   "scores", *own]))
+
+    def start(self, games: pl.DataFrame) -> None:
+        """Before the first pair: the games of every variant (the columns read)."""
+
+    def head(self) -> dict:
+        return {"game": self.game.name}
+
+    def rows(self, pairs: pl.DataFrame, ib: dict, iv: dict, v: int, label: str,
+             resamples: int, seed: int, notes: list[str]) -> list[dict]:
+        """The rows of one variant (`iv`, the manifest's) against its baseline (`ib`), over
+        `pairs`: the games both played, the variant's columns suffixed `_v`."""
+        base, other = arms_of(pairs)
+        pb, pv = int(ib.get("players") or 0), int(iv.get("players") or 0)
+        competitive = base["winner"].is_not_null().any() and other["winner"].is_not_null().any()
+        rows = []
+        if competitive:
+            unit = self.game.length_unit
+            lb, lv = _ints(base["turns"]), _ints(other["turns"])
+            rows += [row(v, label, "length:mean", f"mean length ({unit})", MEAN, lb, lv,
+                         paired.mean_difference(lb, lv)),
+                     row(v, label, "length:median", f"median length ({unit})", MEDIAN, lb, lv,
+                         paired.median_difference(lb, lv, resamples, seed), resamples, seed)]
+            rows += seat_rows(pairs, pb, pv, v, label)
+        else:
+            wb, wv = (a["won"].fill_null(False).to_numpy() for a in (base, other))
+            rows.append(row(v, label, "won", "team win rate", RATE, wb, wv,
+                            paired.proportion_difference(wb, wv)))
+            sb, sv = _ints(base["score"]), _ints(other["score"])
+            rows += [row(v, label, "score:mean", "mean team score", MEAN, sb, sv,
+                         paired.mean_difference(sb, sv)),
+                     row(v, label, "score:median", "median team score", MEDIAN, sb, sv,
+                         paired.median_difference(sb, sv, resamples, seed), resamples, seed)]
+        taken = {"won", "score", "turns"}
+        for q in self.measures:
+            if set(q.expr.meta.root_names()) & taken:
+                continue
+            xb = base.select(q.expr.alias("x"))["x"]
+            xv = other.select(q.expr.alias("x"))["x"]
+            if q.kind == RATE:
+                xb, xv = xb.fill_null(False).to_numpy(), xv.fill_null(False).to_numpy()
+                rows.append(row(v, label, q.key, q.name, RATE, xb, xv,
+                                paired.proportion_difference(xb, xv)))
+            else:
+                keep = (xb.is_not_null() & xv.is_not_null()).to_numpy()
+                xb, xv = xb.to_numpy()[keep], xv.to_numpy()[keep]
+                rows.append(row(v, label, q.key, f"mean {q.name.lower()}", MEAN, xb, xv,
+                                paired.mean_difference(xb, xv)))
+        return [r for r in rows if r is not None]
+
+    def tables(self, arms: dict[int, pl.DataFrame], names: list[str]) -> dict:
+        """The game's own tables of the comparison, by name."""
+        return {}
+
+    def short(self, differences: pl.DataFrame) -> tuple:
+        """(quantity, column title, kind) of the short form: every rate, and the first
+        mean."""
+        seen = list(dict.fromkeys(zip(differences["quantity"].to_list(),
+                                      differences["name"].to_list(),
+                                      differences["kind"].to_list(), strict=True)))
+        means = [x for x in seen if x[2] == MEAN][:1]
+        return tuple(x for x in seen if x[2] == RATE or x in means)
+
+
+def quantities_of(manifest: dict) -> Quantities:
+    """The quantities a run's comparison compares: its game's report's, or the neutral ones."""
+    game = measures.game_of(manifest)
+    if game.report:
+        return game.hook("report").quantities(game, manifest)
+    return Quantities(game, manifest)
+
+
+def arms_of(pairs: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The baseline's games and the variant's, row for row, from the joined `pairs`."""
+    suffixed = [c for c in pairs.columns if c.endswith("_v")]
+    other = pairs.select(suffixed).rename({c: c[:-2] for c in suffixed})
+    return pairs.select([c for c in pairs.columns if c not in suffixed]), other
+
+
+def _ints(s: pl.Series) -> np.ndarray:
+    return s.fill_null(0).to_numpy().astype(np.int64)
+
+
+def margin_of(scores: pl.Series) -> np.ndarray:
+    """Top score minus the next best, per game (0 for a tie)."""
+    ranked = scores.list.sort(descending=True)
+    return (ranked.list.get(0, null_on_oob=True) - ranked.list.get(1, null_on_oob=True)) \
+        .fill_null(0).to_numpy().astype(np.int64)
+
+
+def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str) -> list[dict]:
+    """The winner's mean margin (two players or more) and each seat's share of the wins."""
+    rows = []
+    if pb >= 2 and pv >= 2:
+        mb, mv = margin_of(pairs["scores"]), margin_of(pairs["scores_v"])
+        rows.append(row(v, label, "margin:mean", "mean winner's margin", MEAN, mb, mv,
+                        paired.mean_difference(mb, mv)))
+    wb = pairs["winner"].fill_null(-1).to_numpy()
+    wv = pairs["winner_v"].fill_null(-1).to_numpy()
+    for seat in range(1, min(pb, pv) + 1):  # seats count from 1, as in the games table
+        xb, xv = wb == seat, wv == seat
+        rows.append(row(v, label, f"seat:{seat}", f"seat {seat} win share", RATE, xb, xv,
+                        paired.proportion_difference(xb, xv)))
+    return [r for r in rows if r is not None]
 
 
 def load(run_dir: str | Path):
     """(games, manifest, missing shards) with only the columns a comparison reads."""
-    from balance.running.store import read_manifest, read_run
+    from balance.running.store import read_manifest, read_run  # lazy: the runner's reader
 
     manifest = read_manifest(run_dir)
-    cols = CRISIS_COLUMNS if mode_of(manifest) == "crisis" else RUSH_COLUMNS
-    run = read_run(run_dir, lazy_tables=True, columns=list(cols))
+    # The game's other tables are read lazily: a comparison reads only the games.
+    run = read_run(run_dir, lazy_tables=True, columns=quantities_of(manifest).columns())
     return run.games, run.manifest, run.missing
 
 
@@ -147,7 +253,7 @@ ONE_VARIANT = ("has one variant: there is nothing to compare it with (sweep a ke
 
 def _check_variants(run_dir) -> dict:
     # Before any game is read: a one-variant run of millions of games is refused at once.
-    from balance.running.store import read_manifest
+    from balance.running.store import read_manifest  # lazy: the runner's reader
 
     if Path(run_dir).exists() and not Path(run_dir).is_dir():
         raise InputError([Problem(str(run_dir), "", "", "is a file, not a run folder (name the "
@@ -161,8 +267,8 @@ def _check_variants(run_dir) -> dict:
 def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
             run_dir: str = "run", resamples: int = paired.RESAMPLES, seed: int = paired.SEED,
             notes: list[str] | None = None) -> Comparison:
-    """Compare every variant of `games` (the games table, or just its CRISIS_COLUMNS or
-    RUSH_COLUMNS) with the baseline: `baseline` if given, else the experiment file's, else
+    """Compare every variant of `games` (the games table, or just the columns the comparison
+    reads) with the baseline: `baseline` if given, else the experiment file's, else
     variant 0."""
     info = {int(v["variant"]): v for v in manifest.get("variants", [])}
     if len(info) < 2:
@@ -170,16 +276,15 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
     base = variants.baseline(manifest, run_dir, baseline)
     names = variants.labels(manifest)
     base_of = variants.baselines_by_setting(manifest, base)
-    mode = mode_of(manifest)
+    q = quantities_of(manifest)
     notes = list(notes or [])
     arms = _arms(games)
     counts = {v: (arms[v].height if v in arms else 0) for v in sorted(info)}
     if counts[base] == 0:
         raise InputError([Problem(run_dir, "", "", f"the baseline, {names[base]} (variant "
                                   f"{base}), has no games yet: run the experiment first")])
+    q.start(games)
     rows: list[dict] = []
-    curve_rows: list[pl.DataFrame] = []
-    top = _top(games, info) if mode == "crisis" else 0
     if len(set(base_of.values())) > 1:
         notes.append("The player count is a setting, not a lever: each variant is compared "
                      "with the baseline's other settings at its own player count.")
@@ -198,13 +303,7 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
                          "both played.")
         if pairs.height == 0:
             continue
-        label = names[v]
-        if mode == "crisis":
-            new = _crisis_rows(pairs, info[b], info[v], v, label, resamples, seed, notes)
-            if info[b].get("exhaust") and info[v].get("exhaust"):
-                curve_rows.append(_curve_difference(pairs, v, label, top))
-        else:
-            new = _rush_rows(pairs, info[b], info[v], v, label, resamples, seed)
+        new = q.rows(pairs, info[b], info[v], v, names[v], resamples, seed, notes)
         rows += [{**r, "against": b} for r in new]
     differences = _with_holm(rows)
     table = pl.DataFrame({"variant": sorted(info), "label": [names[v] for v in sorted(info)],
@@ -212,13 +311,9 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
                           "baseline": [base_of[v] == v for v in sorted(info)]},
                          schema={"variant": pl.Int64, "label": pl.Utf8, "games": pl.Int64,
                                  "baseline": pl.Boolean})
-    curve = _curves(arms, info, names, top) if mode == "crisis" else \
-        pl.DataFrame(schema=CURVE_SCHEMA)
-    curve_diff = (pl.concat(curve_rows) if curve_rows
-                  else pl.DataFrame(schema=CURVE_DIFFERENCE_SCHEMA))
-    return Comparison(str(manifest.get("experiment", "")), mode, base, table, differences,
-                      curve, curve_diff, tuple(dict.fromkeys(notes)), resamples, seed,
-                      run_dir)
+    return Comparison(str(manifest.get("experiment", "")), q.kind, base, table, differences,
+                      q.tables(arms, names), tuple(dict.fromkeys(notes)), resamples, seed,
+                      run_dir, q.head(), q.short(differences))
 
 
 def _arms(games: pl.DataFrame) -> dict[int, pl.DataFrame]:
@@ -229,163 +324,16 @@ def _arms(games: pl.DataFrame) -> dict[int, pl.DataFrame]:
     return {int(k[0] if isinstance(k, tuple) else k): df for k, df in parts.items()}
 
 
-# -- Crisis -------------------------------------------------------------------------------
-
-def reached(score: np.ndarray, won: np.ndarray | None, info: dict, target: int):
-    """(won at `target`, known) per game of a variant described by `info` (its manifest
-    entry). Known always when played to exhaustion or to a target at least as high; a game
-    played to a lower target stopped when it won, so above it only its losses are known."""
-    hit = score >= target
-    own = info.get("target")
-    if info.get("exhaust") or own is None or target <= own:
-        return hit, np.ones(len(score), bool)
-    stopped = np.zeros(len(score), bool) if won is None else np.asarray(won, bool)
-    return hit, hit | ~stopped
-
-
-def _named(info: dict) -> dict[str, int]:
-    return {str(k): int(t) for k, t in (info.get("difficulties") or {}).items()}
-
-
-def _crisis_rows(pairs: pl.DataFrame, ib: dict, iv: dict, v: int, label: str,
-                 resamples: int, seed: int, notes: list[str]) -> list[dict]:
-    sb = pairs["score"].fill_null(0).to_numpy().astype(np.int64)
-    sv = pairs["score_v"].fill_null(0).to_numpy().astype(np.int64)
-    wb = pairs["won"].fill_null(False).to_numpy() if "won" in pairs.columns else None
-    wv = pairs["won_v"].fill_null(False).to_numpy() if "won_v" in pairs.columns else None
-    rows = []
-    db, dv = _named(ib), _named(iv)
-    compared = set()
-    for name in sorted(db, key=lambda k: (db[k], k)):
-        if name not in dv:
-            continue
-        tb, tv = db[name], dv[name]
-        xb, kb = reached(sb, wb, ib, tb)
-        xv, kv = reached(sv, wv, iv, tv)
-        if not (kb.all() and kv.all()):
-            notes.append(f"{label}: the win rate at {name} is not compared: games played to "
-                         "a lower target stop when they reach it.")
-            continue
-        shown = f"{tb}" if tb == tv else f"{tb}→{tv}"
-        rows.append(_row(v, label, f"win:{name}", f"win at {name} ({shown})", RATE, xb, xv,
-                         paired.proportion_difference(xb, xv)))
-        compared.add((tb, tv))
-    ob, ov = ib.get("target"), iv.get("target")
-    if ob is not None and ov is not None and (ob, ov) not in compared:
-        xb, _ = reached(sb, wb, ib, ob)
-        xv, _ = reached(sv, wv, iv, ov)
-        shown = f"{ob}" if ob == ov else f"{ob}→{ov}"
-        rows.append(_row(v, label, "win:target", f"win at its target ({shown})", RATE, xb, xv,
-                         paired.proportion_difference(xb, xv)))
-    if ib.get("exhaust") and iv.get("exhaust"):
-        rows.append(_row(v, label, "score:mean", "mean team score", MEAN, sb, sv,
-                         paired.mean_difference(sb, sv)))
-        rows.append(_row(v, label, "score:median", "median team score", MEDIAN, sb, sv,
-                         paired.median_difference(sb, sv, resamples, seed), resamples, seed))
-    else:
-        notes.append(f"{label}: team scores are compared only between games played to "
-                     "exhaustion (a game played to a target stops at it).")
-    return [r for r in rows if r is not None]
-
-
-def _top(games: pl.DataFrame, info: dict) -> int:
-    """The curve's last target: one past the best score, and at least the highest named
-    target."""
-    best = int(games["score"].max() or 0) if games.height and "score" in games.columns else 0
-    named = max((t for i in info.values() for t in _named(i).values()), default=0)
-    return max(best + 1, named)
-
-
-def _at_least(scores: np.ndarray, top: int) -> np.ndarray:
-    """How many scores are >= T, for T = 1 .. top."""
-    hist = np.bincount(np.clip(scores, 0, top), minlength=top + 1)
-    return hist[::-1].cumsum()[::-1][1:]
-
-
-def _between(low: np.ndarray, high: np.ndarray, top: int) -> np.ndarray:
-    """How many games have low < T <= high, for T = 1 .. top: a difference array (+1 at
-    low + 1, -1 at high + 1) summed, one pass whatever the number of targets."""
-    m = high > low
-    step = (np.bincount(np.clip(low[m] + 1, 0, top + 1), minlength=top + 2)
-            - np.bincount(np.clip(high[m] + 1, 0, top + 1), minlength=top + 2))
-    return np.cumsum(step)[1:top + 1]
-
-
-def _curves(arms: dict, info: dict, names: list[str], top: int) -> pl.DataFrame:
-    parts = []
-    for v in sorted(arms):
-        if not info.get(v, {}).get("exhaust"):
-            continue
-        s = arms[v]["score"].fill_null(0).to_numpy().astype(np.int64)
-        parts.append(pl.DataFrame({"variant": v, "label": names[v],
-                                   "target": np.arange(1, top + 1),
-                                   "games": np.full(top, len(s)), "wins": _at_least(s, top)}))
-    if not parts:
-        return pl.DataFrame(schema=CURVE_SCHEMA)
-    curve = pl.concat(parts).cast({k: CURVE_SCHEMA[k] for k in ("variant", "target", "games",
-                                                                  "wins")})
-    return with_wilson(curve).select(list(CURVE_SCHEMA))
-
-
-def _curve_difference(pairs: pl.DataFrame, v: int, label: str, top: int) -> pl.DataFrame:
-    """The paired difference in win rate at every target T = 1 .. top: a game counts for the
-    variant alone when baseline score < T <= variant score, and the other way round."""
-    sb = pairs["score"].fill_null(0).to_numpy().astype(np.int64)
-    sv = pairs["score_v"].fill_null(0).to_numpy().astype(np.int64)
-    n = len(sb)
-    n12 = _between(sb, sv, top)
-    n21 = _between(sv, sb, top)
-    est, lo, hi = paired.tango_interval(n12, n21, np.full(top, n))
-    if paired.too_few(n):
-        lo = hi = np.full(top, np.nan)
-    return pl.DataFrame({
-        "variant": v, "label": label, "target": np.arange(1, top + 1), "pairs": n,
-        "baseline": _at_least(sb, top) / n, "value": _at_least(sv, top) / n,
-        "difference": est, "ci_low": lo, "ci_high": hi, "found": paired.found(lo, hi, n),
-    }, schema=CURVE_DIFFERENCE_SCHEMA)
-
-
-# -- Rush ---------------------------------------------------------------------------------
-
-def _rush_rows(pairs: pl.DataFrame, ib: dict, iv: dict, v: int, label: str,
-               resamples: int, seed: int) -> list[dict]:
-    pb, pv = int(ib["players"]), int(iv["players"])
-    tb = pairs["turns"].fill_null(0).to_numpy().astype(np.int64)
-    tv = pairs["turns_v"].fill_null(0).to_numpy().astype(np.int64)
-    # A round is one turn of every player (reports/gemrush/rush.py).
-    rb, rv = -(-tb // pb), -(-tv // pv)
-    rows = [_row(v, label, "rounds:mean", "mean length (rounds)", MEAN, rb, rv,
-                 paired.mean_difference(rb, rv)),
-            _row(v, label, "rounds:median", "median length (rounds)", MEDIAN, rb, rv,
-                 paired.median_difference(rb, rv, resamples, seed), resamples, seed)]
-    if pb >= 2 and pv >= 2:
-        mb, mv = _margin(pairs["scores"]), _margin(pairs["scores_v"])
-        rows.append(_row(v, label, "margin:mean", "mean winner's margin", MEAN, mb, mv,
-                         paired.mean_difference(mb, mv)))
-    wb = pairs["winner"].fill_null(-1).to_numpy()
-    wv = pairs["winner_v"].fill_null(-1).to_numpy()
-    for seat in range(1, min(pb, pv) + 1):  # seats count from 1 (balance/games/gemrush/records.py)
-        xb, xv = wb == seat, wv == seat
-        rows.append(_row(v, label, f"seat:{seat}", f"seat {seat} win share", RATE, xb, xv,
-                         paired.proportion_difference(xb, xv)))
-    return [r for r in rows if r is not None]
-
-
-def _margin(scores: pl.Series) -> np.ndarray:
-    """Top score minus the next best, per game (0 for a tie)."""
-    ranked = scores.list.sort(descending=True)
-    return (ranked.list.get(0, null_on_oob=True) - ranked.list.get(1, null_on_oob=True)) \
-        .fill_null(0).to_numpy().astype(np.int64)
-
-
 # -- rows ---------------------------------------------------------------------------------
 
 _METHODS = {RATE: "Tango score interval, paired; McNemar test",
             MEAN: "paired t interval and test"}
 
 
-def _row(v: int, label: str, key: str, name: str, kind: str, base, variant,
-         res: paired.Paired | None, resamples: int = 0, seed: int = 0) -> dict | None:
+def row(v: int, label: str, key: str, name: str, kind: str, base, variant,
+        res: paired.Paired | None, resamples: int = 0, seed: int = 0) -> dict | None:
+    """One row of the difference table (DIFFERENCE_SCHEMA, less `against` and Holm's), or
+    None where the test gives nothing."""
     if res is None:
         return None
     stat = np.median if kind == MEDIAN else np.mean
@@ -407,4 +355,3 @@ def _with_holm(rows: list[dict]) -> pl.DataFrame:
         r["holm"] = bool(s) and r["found"]
         r["p_holm"] = float(a) if math.isfinite(a) else math.nan
     return pl.DataFrame(rows, schema=DIFFERENCE_SCHEMA).select(list(DIFFERENCE_SCHEMA))
-

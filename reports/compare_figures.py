@@ -1,6 +1,6 @@
-"""Charts of a comparison (reports/compare.py): the versions' difficulty curves on one axis, a
-forest plot of each version's difference from its baseline, and each numeric lever against
-the outcome with its band. Versions keep the order the designer gave them."""
+"""Charts of a comparison (reports/compare.py): a forest plot of each version's difference from
+its baseline, and each numeric lever against the outcome with its band. Versions keep the
+order the designer gave them."""
 
 from __future__ import annotations
 
@@ -11,62 +11,15 @@ import seaborn as sns
 from matplotlib.figure import Figure
 
 from reports.compare import Comparison
-from reports.figures import _figure, _percent_axis
+from reports.figures import canvas
 
 MAX_FOREST_ROWS = 40  # a longer forest is unreadable: the table has every row
-
-
-def _setting(label: str) -> tuple[str, str]:
-    """(the player count part of a label, the rest): versions are drawn per player count."""
-    parts = label.split(", ")
-    players = [p for p in parts if p.startswith("players=")]
-    rest = ", ".join(p for p in parts if not p.startswith("players=")) or label
-    return (players[0] if players else ""), rest
-
-
-def curves_figure(cmp: Comparison, title: str) -> Figure | None:
-    """Every version's win rate against the target, bands for the 95% interval: one panel per
-    player count (sharing their axes), the versions on one axis in each. None when the run
-    has no curves (games played to a target)."""
-    c = cmp.curve
-    if c.height == 0:
-        return None
-    order = cmp.variants["label"].to_list()
-    panels = list(dict.fromkeys(_setting(x)[0] for x in order))
-    rests = list(dict.fromkeys(_setting(x)[1] for x in order))
-    colors = dict(zip(rests, sns.color_palette("colorblind" if len(rests) <= 10 else "husl",
-                                               len(rests)), strict=True))
-    top = int(c.filter(pl.col("win_rate") > 0.001)["target"].max() or c["target"].max()) + 3
-    with _figure(min(4.0 * len(panels), 12.0) + 0.5, 3.6 + 0.22 * min(len(rests), 12),
-                 len(panels)) as (fig, axes):
-        for ax, panel in zip(axes, panels, strict=True):
-            for label in order:
-                setting, rest = _setting(label)
-                g = c.filter(pl.col("label") == label).sort("target")
-                if setting != panel or g.height == 0:
-                    continue
-                x = g["target"].to_numpy()
-                ax.plot(x, g["win_rate"].to_numpy(), color=colors[rest], lw=1.4,
-                        label=rest if ax is axes[0] else None)
-                ax.fill_between(x, g["ci_low"].to_numpy(), g["ci_high"].to_numpy(),
-                                color=colors[rest], alpha=0.15, lw=0)
-            _percent_axis(ax)
-            ax.set_xlim(0, top)
-            ax.set_ylim(-0.02, 1.02)
-            ax.set_xlabel("target (points)")
-            if panel:
-                ax.set_title(panel.replace("players=", "") + " players")
-        axes[0].set_ylabel("games won")
-        if len(rests) <= 12:
-            fig.legend(loc="outside lower center", ncols=min(2, len(rests)), frameon=False)
-        fig.suptitle(title)
-    return fig
 
 
 def forest_figure(cmp: Comparison, quantity: str, title: str, ranked: str = "") -> Figure | None:
     """Each version's difference from its baseline in one quantity, with its 95% interval;
     filled where it survives Holm's correction. None when no version has that quantity.
-    With `ranked` (a swept key, e.g. "skill="), the versions are ranked by the difference,
+    With `ranked` (a swept key, e.g. "hand_limit="), the versions are ranked by the difference,
     largest on top, and named by that key's value."""
     d = cmp.differences.filter(pl.col("quantity") == quantity)
     if ranked:
@@ -78,7 +31,7 @@ def forest_figure(cmp: Comparison, quantity: str, title: str, ranked: str = "") 
     rate = d["kind"][0] == "rate"
     scale = 100.0 if rate else 1.0
     height = 1.2 + 0.32 * d.height
-    with _figure(7.5, height) as (fig, (ax,)):
+    with canvas(7.5, height) as (fig, (ax,)):
         ys = list(range(d.height))[::-1]
         for y, r in zip(ys, d.iter_rows(named=True), strict=True):
             color = "#1f77b4" if r["found"] else "#999999"
@@ -135,7 +88,7 @@ def response_figure(cmp: Comparison, lever: str, values: dict[int, float], quant
     frame = pl.DataFrame(rows, schema=["rest", "x", "y", "lo", "hi"], orient="row")
     groups = frame["rest"].unique(maintain_order=True).to_list()
     colors = sns.color_palette("colorblind", max(1, len(groups)))
-    with _figure(7.5, 4.0) as (fig, (ax,)):
+    with canvas(7.5, 4.0) as (fig, (ax,)):
         for g, color in zip(groups, colors, strict=False):
             s = frame.filter(pl.col("rest") == g).sort("x")
             ax.plot(s["x"], s["y"], "o-", color=color, lw=1.4, label=g or None)

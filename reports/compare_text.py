@@ -13,6 +13,7 @@ in common a difference reads "too few games to compare", with no interval (balan
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import polars as pl
@@ -20,7 +21,7 @@ import polars as pl
 from balance.contract.experiment import CONTROL
 from balance.stats.paired import MIN_PAIRS, TOO_FEW, too_few
 from reports import text
-from reports.compare import MEAN, MEDIAN, RATE, Comparison
+from reports.compare import MEAN, MEDIAN, RATE, Comparison, compare_run
 
 WIDTH = 100
 NOT_FOUND = "no difference found"
@@ -138,7 +139,8 @@ def header(cmp: Comparison) -> list[str]:
     against = (f"with the baseline's settings at its own player count (baseline: {base}, "
                f"variant {cmp.baseline})" if several else f"with {_named(cmp, cmp.baseline)}"
                if base == CONTROL else f"with the baseline, {base} (variant {cmp.baseline})")
-    lines = _wrap(f"{cmp.experiment}: {n} variants of {cmp.mode.capitalize()}, each compared "
+    what = cmp.kind[:1].upper() + cmp.kind[1:]
+    lines = _wrap(f"{cmp.experiment}: {n} variants of {what}, each compared "
                   f"{against}, on the games both played (the same seeds).")
     lines += _wrap(f"Differences are variant minus baseline, with 95% intervals that use the "
                    f"pairing: {_methods(cmp)}.")
@@ -196,20 +198,9 @@ def full_table(cmp: Comparison) -> str:
 # -- the short form -----------------------------------------------------------------------
 
 def _headline_quantities(cmp: Comparison) -> list[tuple[str, str, str]]:
-    """(quantity, column title, kind) of the short form, in table order: the win rates and
-    the mean score in Crisis; the length and each seat's share in Rush."""
-    d = cmp.differences
-    seen = list(dict.fromkeys(zip(d["quantity"].to_list(), d["name"].to_list(),
-                                  d["kind"].to_list(), strict=True)))
-    titles = []
-    for q, name, kind in seen:
-        if cmp.mode == "crisis" and (q.startswith("win:") or q == "score:mean"):
-            title = name.removeprefix("win at ").replace(" (", " ").rstrip(")")
-            titles.append((q, title.replace("mean team score", "mean score"), kind))
-        elif cmp.mode == "rush" and (q == "rounds:mean" or q.startswith("seat:")):
-            titles.append((q, name.replace("mean length (rounds)", "rounds (mean)")
-                           .replace(" win share", " wins"), kind))
-    return titles
+    """(quantity, column title, kind) of the short form, in table order, as the game's
+    comparison chose them (reports/compare.py, Quantities.short)."""
+    return list(cmp.short)
 
 
 def _short_cell(row: dict) -> str:
@@ -300,9 +291,6 @@ def compare_output(run_dir, baseline: int | None = None, as_json: bool = False) 
     """What `balance compare` prints: the full table, or the comparison as JSON. A function of
     the run folder alone, so that the command can run it in a child process (out of memory,
     polars aborts the process it runs in: balance/cli/guard.py)."""
-    import json
-
-    from reports.compare import compare_run
 
     cmp = compare_run(run_dir, baseline)
     if as_json:

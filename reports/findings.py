@@ -1,15 +1,11 @@
 """What a designer decides from, on the report's first screen: one plain sentence per verdict,
 each naming the player whose play it describes, with its statistics one click away.
 
-The verdicts, in this order (each only where the run has what it needs):
-- the named difficulty closest to an even game, for the first Crisis setting (the others are in
-  the win-rate table);
-- the Rush seats against their fair share;
-- the strongest and the weakest skill, and the skill variants against Normal;
-- each lever's largest effect (every run that compares versions of the game);
-- how far the target moves between players;
-- the room whose ablation costs most.
-The targets to print for the chosen win rates come as a table beside them (reports/page.py).
+The neutral verdicts, for any game (each only where the run has what it needs):
+- the seats against their fair share (the first player's advantage), or the team's win rate;
+- each lever's largest effect (every run that compares versions of the game).
+A game's report chooses its verdicts and their order (reports/game_report.py,
+GameReport.verdicts), these among them.
 
 A verdict says "clearly" only where the difference survives Holm's correction over every
 difference it was picked from: picking the largest of many finds one by chance otherwise.
@@ -27,51 +23,15 @@ from reports import text
 
 @dataclass
 class Verdict:
-    topic: str  # what it is about, first in bold: "Crisis difficulty", "Rush seats", ...
+    topic: str  # what it is about, first in bold: "Seats", "Versions of my-run", ...
     sentence: str
-    who: str  # whose play, and where: "greedy players; crisis-difficulty"
+    who: str  # whose play, and where: "greedy players; my-run run"
     details: list[str] = field(default_factory=list)  # the statistics, folded under it
 
 
-def _who(players: list[str], where: str = "") -> str:
+def who_of(players: list[str], where: str = "") -> str:
     who = f"{text.join_words(players)} players" if players else "scripted players"
     return f"{who}; {where}" if where else who
-
-
-def crisis_verdicts(difficulty: pl.DataFrame, order: list[str],
-                    players_of: dict[str, list[str]], where: dict[str, str]) -> list[Verdict]:
-    """For the first Crisis setting, in the designer's order: the named difficulty closest to
-    an even game over the player counts, and how rarely the harder ones are won."""
-    d = difficulty.filter(pl.col("difficulty").is_not_null() & pl.col("win_rate").is_not_null())
-    if d.height == 0:
-        return []
-    if "source" in d.columns:  # off the curve where there is one ("to exhaustion" sorts first)
-        d = d.sort("source").unique(["setting", "players", "difficulty"], keep="first")
-    rank = {x: i for i, x in enumerate(order)}
-    setting = sorted(set(d["setting"].to_list()), key=lambda x: (rank.get(x, len(rank)), x))[0]
-    g = d.filter(pl.col("setting") == setting).with_columns(
-        (pl.col("win_rate") - 0.5).abs().alias("gap"))
-    best = g.sort("gap", "players").row(0, named=True)
-    lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
-    who = text.plural(lo_p, "player") if lo_p == hi_p else f"{lo_p} to {hi_p} players"
-    rates = g.filter(pl.col("difficulty") == best["difficulty"]).sort("players")
-    lo_r, hi_r = text.pct(rates["win_rate"].min()), text.pct(rates["win_rate"].max())
-    span = lo_r if lo_r == hi_r else f"{lo_r} to {hi_r}"
-    harder = g.filter(pl.col("target") > best["target"])
-    tail = ""
-    if harder.height and harder["win_rate"].max() < 0.05:
-        tail = (f"; no harder difficulty is won more than "
-                f"{text.pct(harder['win_rate'].max(), 1)} of the time")
-    details = [f"{text.players_label(r['players'])}: "
-               f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])}"
-               + (f" of {text.count(r['games'])} games" if r.get("games") else "")
-               for r in rates.iter_rows(named=True)]
-    return [Verdict(
-        "Crisis difficulty",
-        f"{best['difficulty']} ({best['target']} points) is the difficulty closest to an "
-        f"even game, won {span} of the time with {who}{tail}.",
-        _who(players_of.get(setting, []), where.get(setting, setting)),
-        [f"{best['difficulty']}'s win rate with its 95% Wilson interval:", *details])]
 
 
 def _seat_text(r: dict) -> str:
@@ -89,11 +49,13 @@ def _seat_stat(r: dict) -> str:
 
 
 def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
-                  where: dict[str, str]) -> list[Verdict]:
-    """Per Rush setting: the seats that win clearly more or less than their fair share, or
-    that none do, naming the largest gap. The test is reports/gemrush/rush.py's, the one `balance
-    run` and `balance compare` print: each seat's wins among the games one seat won against
-    1/players (exact binomial), Holm's correction over every seat tested together."""
+                  where: dict[str, str], topic: str = "Seats", section: str = "Outcomes"
+                  ) -> list[Verdict]:
+    """Per setting: the seats that win clearly more or less than their fair share, or that
+    none do, naming the largest gap (`seats`: reports/outcomes.py's seat_wins; `section`:
+    where every seat is). The test is reports/outcomes.py's, the one `balance run` prints:
+    each seat's wins among the games one seat won against 1/players (exact binomial), Holm's
+    correction over every seat tested together."""
     if "games" in seats.columns:  # a seat's share from a handful of games says nothing
         seats = seats.filter(pl.col("games") >= paired.MIN_PAIRS)
     seats = seats.filter(pl.col("players") > 1)
@@ -105,7 +67,7 @@ def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
         lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
         counts = (text.plural(lo_p, "player") if lo_p == hi_p
                   else f"{lo_p} to {hi_p} players")
-        who = _who(players_of.get(setting, []), f"{where.get(setting, setting)}, {counts}")
+        who = who_of(players_of.get(setting, []), f"{where.get(setting, setting)}, {counts}")
         off = g.filter(pl.col("sure")).sort("gap", "players", "seat", descending=[True, False,
                                                                                    False])
         top = g.sort("gap", "players", "seat", descending=[True, False, False]).row(
@@ -113,86 +75,36 @@ def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
 
         if off.height:
             shown = off.head(3).rows(named=True)
-            more = f" ({off.height - 3} more in Rush)" if off.height > 3 else ""
-            out.append(Verdict("Rush seats", "Not every seat wins its fair share: "
+            more = f" ({off.height - 3} more in {section})" if off.height > 3 else ""
+            out.append(Verdict(topic, "Not every seat wins its fair share: "
                                + "; ".join(_seat_text(r) for r in shown) + more + ".", who,
                                [_seat_stat(r) for r in off.rows(named=True)]
                                + ["Each survives Holm's correction over every seat tested."]))
         else:
             out.append(Verdict(
-                "Rush seats", "Every seat wins about its fair share. The largest gap, "
+                topic, "Every seat wins about its fair share. The largest gap, "
                 + _seat_text(top) + ", is within what chance gives.", who,
                 [_seat_stat(top), "No seat's gap survives Holm's correction over every seat "
                  "tested: each seat's share is consistent with the fair share."]))
     return out
 
 
-def _effect_text(r: dict, unit: str, scale: float = 1.0) -> str:
+def effect_text(r: dict, unit: str, scale: float = 1.0) -> str:
     return (f"{scale * r['difference']:+.1f}{unit} (95% paired interval "
             f"{scale * r['ci_low']:+.1f} to {scale * r['ci_high']:+.1f}, "
             f"{text.count(r['pairs'])} games)")
 
 
-def _holm_text(r: dict, family: int) -> str:
+def holm_text(r: dict, family: int) -> str:
     return (f"clear after Holm's correction over {family} differences" if r["holm"] else
             f"not clear after Holm's correction over {family} differences")
 
 
-def skill_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
-    """The strongest and the weakest skill (each_skill runs) by their paired effect on the
-    mean team score, and the variants' shifts against the baseline (runs sweeping skills)."""
-    from reports.gemrush import skills
-    out = []
-    for name, cmp in cmps:
-        if skills.is_skill_effects(cmp):
-            e = skills.effects(cmp, ("score:mean",)).filter(
-                pl.col("pairs") >= paired.MIN_PAIRS)
-            if e.height < 2:
-                continue
-            top, low = e.row(0, named=True), e.row(-1, named=True)
-
-            def said(r: dict) -> str:
-                d = r["difference"]
-                if not r["found"]:
-                    return f"{r['skill']}, no different from No Skills"
-                return f"{r['skill']}, {abs(d):.1f} points {'more' if d > 0 else 'less'}"
-
-            out.append(Verdict(
-                "Skills", f"The strongest skill is {said(top)} of mean team score than "
-                f"without skills, when the whole team holds it; the weakest is {said(low)}.",
-                _who(players_of.get(name, []), f"{name} run"),
-                [f"{r['skill']}: {_effect_text(r, ' points')}; {_holm_text(r, cmp.family)}"
-                 for r in (top, low)]
-                + [f"Every skill's effect is in the Skills section ({e.height} skills)."]))
-        elif skills.is_skill_variants(cmp):
-            shifts = skills.variant_shifts(cmp).filter(pl.col("pairs") >= paired.MIN_PAIRS)
-            if shifts.height == 0:
-                continue
-            base = skills.swept_value(cmp.label(cmp.baseline), skills.VARIANT_KEY) or ""
-            base = skills.VARIANT_NAMES.get(base, base or "the baseline")
-
-            def named(v: str) -> str:
-                return skills.VARIANT_NAMES.get(v, v)
-
-            clear = shifts.filter(pl.col("holm")).sort("difference")
-            down = [f"{abs(r['difference']):.1f} points with {named(r['variant_name'])}"
-                    for r in clear.filter(pl.col("difference") < 0).iter_rows(named=True)]
-            up = [f"{r['difference']:.1f} with {named(r['variant_name'])}"
-                  for r in clear.filter(pl.col("difference") > 0).iter_rows(named=True)]
-            moves = ([f"falls {text.join_words(down)}"] if down else []) + \
-                ([f"rises {text.join_words(up)}"] if up else [])
-            said = (f"Against {base}, the mean team score " + ", and ".join(moves) if moves
-                    else f"No skill variant clearly moves the mean team score away from {base}")
-            out.append(Verdict(
-                "Skill variants", said + ".", _who(players_of.get(name, []), f"{name} run"),
-                [f"{named(r['variant_name'])}: {_effect_text(r, ' points')}; "
-                 f"{_holm_text(r, cmp.family)}" for r in shifts.iter_rows(named=True)]))
-    return out
-
-
-def lever_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
-    """Per run that compares versions by a lever: its largest clear difference, on the mean
-    team score where there is one, else on any quantity; or that none is clear."""
+def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "score:mean"
+                   ) -> list[Verdict]:
+    """Per run that compares versions by a lever: its largest clear difference, on the
+    `prefer` quantity where there is one, else on a rate, else on any quantity; or that none
+    is clear."""
     out = []
     for name, cmp in cmps:
         d = cmp.differences.filter(pl.col("difference").is_not_nan()
@@ -202,7 +114,7 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict
         base = cmp.label(cmp.baseline)
         clear = d.filter(pl.col("holm"))
         pick = clear if clear.height else d
-        score = pick.filter(pl.col("quantity") == "score:mean")
+        score = pick.filter(pl.col("quantity") == prefer)
         rates = pick.filter(pl.col("kind") == "rate")
         pick = score if score.height else rates if rates.height else pick
         r = pick.sort(pl.col("difference").abs(), "label", descending=[True, False]).row(
@@ -219,98 +131,41 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict
                         f"{r['label']} on the {r['name']} ({way} it by {size}), is within "
                         "what chance gives on these games.")
         out.append(Verdict(f"Versions of {name}", sentence,
-                           _who(players_of.get(name, []), f"{name} run"), [
-            f"{r['label']} against {base}, {r['name']}: {_effect_text(r, unit, scale)}; "
-            f"{_holm_text(r, cmp.family)}.",
+                           who_of(players_of.get(name, []), f"{name} run"), [
+            f"{r['label']} against {base}, {r['name']}: {effect_text(r, unit, scale)}; "
+            f"{holm_text(r, cmp.family)}.",
             "Every difference is in the Comparison section."]))
     return out
 
 
-def player_verdicts(player_targets: pl.DataFrame, players_of: dict[str, list[str]],
-                    where: dict[str, str]) -> list[Verdict]:
-    t = player_targets
-    if t.height == 0 or "spread" not in t.columns:
-        return []
-    t = t.filter(pl.col("spread").is_not_null())
-    if t.height == 0:
-        return []
-    r = t.sort("spread", descending=True).row(0, named=True)
-    at = t.filter((pl.col("base_setting") == r["base_setting"])
-                  & (pl.col("players") == r["players"]) & (pl.col("level") == r["level"]))
-    parts = ", ".join(f"{x['heuristic']} {x['target']}" for x in at.iter_rows(named=True)
-                      if x["target"] is not None)
-    return [Verdict(
-        "Player strength", f"The player moves the verdict: the target won "
-        f"{text.level_label(r['level'])} of the time with "
-        f"{text.plural(r['players'], 'player')} is {parts} ({r['spread']} points apart, "
-        f"on {text.count(at['games'].min())} games or more each).",
-        _who(players_of.get(r["base_setting"], []),
-             where.get(r["setting"], r["base_setting"])),
-        [f"{x['heuristic']}: {x['target']}, won "
-         f"{text.rate(x['win_rate'], x['rate_low'], x['rate_high'])} of "
-         f"{text.count(x['games'])} games" for x in at.iter_rows(named=True)
-         if x["target"] is not None]
-        + ["Verdicts by player compares every target the players would print."])]
-
-
-def ablation_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
-    from reports.gemrush import ablation
+def team_verdicts(team: pl.DataFrame, players_of: dict[str, list[str]],
+                  where: dict[str, str], topic: str = "Team wins") -> list[Verdict]:
+    """Per setting of a cooperative game: how often the team wins, over the player counts
+    (`team`: reports/outcomes.py's team_wins)."""
     out = []
-    for name, cmp in cmps:
-        if not cmp.variants["label"].str.starts_with("ablate=").any():
-            continue
-        e = ablation.effects(cmp).filter(pl.col("quantity") == "score:mean")
-        if e.height == 0:
-            continue
-        r = e.row(0, named=True)
-        if paired.too_few(r["pairs"]):
-            continue  # no room can be ranked on a handful of games
+    for (setting,), g in sorted(team.group_by("setting"), key=lambda kv: kv[0]):
+        g = g.sort("players")
+        lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
+        counts = (text.plural(lo_p, "player") if lo_p == hi_p
+                  else f"{lo_p} to {hi_p} players")
+        lo_r, hi_r = text.pct(g["win_rate"].min()), text.pct(g["win_rate"].max())
+        span = lo_r if lo_r == hi_r else f"{lo_r} to {hi_r}"
         out.append(Verdict(
-            "Rooms", f"The room worth most is {r['room']}: without it the mean team score "
-            f"falls by {r['effect']:.1f} points.",
-            _who(players_of.get(name, []), f"{name} run"),
-            [f"{r['room']}: {r['effect']:.2f} points (95% paired interval {r['ci_low']:.2f} "
-             f"to {r['ci_high']:.2f}, {text.count(r['pairs'])} games); "
-             + ("clear" if r["holm"] else "not clear")
-             + f" after Holm's correction over {cmp.family} differences."]))
+            topic, f"The team wins {span} of its games with {counts}.",
+            who_of(players_of.get(setting, []), where.get(setting, setting)),
+            [f"{text.players_label(r['players'])}: "
+             f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of "
+             f"{text.count(r['games'])} games, 95% Wilson interval"
+             for r in g.iter_rows(named=True)]))
     return out
 
 
-def verdicts(difficulty: pl.DataFrame, seats: pl.DataFrame, player_targets: pl.DataFrame,
-             cmps: list, order: list[str], players_of: dict[str, list[str]],
-             where: dict[str, str] | None = None) -> list[Verdict]:
-    """Every verdict of the first screen, in the module doc's order. `cmps`: (run name,
-    Comparison) of every run compared; `players_of`: the players of each setting, base
-    setting and run; `where`: the run each setting comes from, where the page reads several."""
+def verdicts(seats: pl.DataFrame, team: pl.DataFrame, cmps: list,
+             players_of: dict[str, list[str]], where: dict[str, str] | None = None
+             ) -> list[Verdict]:
+    """The neutral verdicts of the first screen, in the module doc's order. `cmps`: (run name,
+    Comparison) of every run compared; `players_of`: the players of each setting and run;
+    `where`: the run each setting comes from, where the page reads several."""
     where = where or {}
-    from reports.gemrush import skills
-    levers = [(n, c) for n, c in cmps
-              if not skills.is_skill_effects(c) and not skills.is_skill_variants(c)]
-    plain = [(n, c) for n, c in levers
-             if not c.variants["label"].str.starts_with("ablate=").any()]
-    return (crisis_verdicts(difficulty, order, players_of, where)
-            + seat_verdicts(seats, players_of, where) + skill_verdicts(cmps, players_of)
-            + lever_verdicts(plain, players_of) + player_verdicts(player_targets, players_of, where)
-            + ablation_verdicts(levers, players_of))
-
-
-def headline_rows(difficulty: pl.DataFrame, order: list[str] | None = None
-                  ) -> tuple[list[str], list[list[str]]]:
-    """(headers, rows): per setting (in `order`) and player count, the win rate at each named
-    difficulty."""
-    rank = {x: i for i, x in enumerate(order or [])}
-    d = difficulty.filter(pl.col("difficulty").is_not_null()).sort(
-        pl.col("setting").replace_strict(rank, default=len(rank)), "players")
-    if d.height == 0:
-        return [], []
-    names = (d.select("difficulty", "target").group_by("difficulty")
-             .agg(pl.col("target").min()).sort("target")["difficulty"].to_list())
-    rows = []
-    for (setting, players), g in d.group_by("setting", "players", maintain_order=True):
-        cells = []
-        for n in names:
-            x = g.filter(pl.col("difficulty") == n)
-            cells.append(text.rate(x["win_rate"][0], x["ci_low"][0], x["ci_high"][0])
-                         if x.height else text.DASH)
-        rows.append([setting, str(players), *cells])
-    return ["Setting", "Players", *names], rows
+    return (seat_verdicts(seats, players_of, where) + team_verdicts(team, players_of, where)
+            + lever_verdicts(cmps, players_of))

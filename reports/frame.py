@@ -1,41 +1,72 @@
-"""What every analysis shares: the games table's fixed columns, the "setting" a game was played
-under, and the named difficulties and rule values of each variant (distribution summaries are
-in reports/counts.py).
+"""What every analysis shares: which columns of a games table are the game's own, the "setting" a
+game was played under, and the columns the report adds from the manifest (distribution
+summaries are in reports/counts.py).
 
-A *setting* is everything that defines a variant except the player count, the mode and how the
-Crisis was played (to a target or to exhaustion): the edition, the content, the heuristic and
-every swept rule field, and in a report of several runs the run (reports/combine.py). Analyses
-group by setting and player count, so games that differ only in how they were recorded are
-pooled, and a sweep never mixes its arms.
+A game's games table starts with the neutral core columns (balance/contract/game.py,
+CORE_COLUMNS), then the game's own; any other column is a rule the experiment swept. A
+`Layout` says how the report reads a game's table: which of its columns tell kinds of games
+apart, which name a version of the game, and which the report adds from the manifest. A
+game's report declares its layout (reports/game_report.py); the neutral one reads the core
+columns alone.
+
+A *setting* is everything that defines a variant except the player count and the kind of game:
+the layout's setting columns, the players (heuristic), every swept rule field, and in a report
+of several runs the run (reports/combine.py). Analyses group by setting and player count, so
+games that differ only in how they were recorded are pooled, and a sweep never mixes its arms.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import polars as pl
 
-from balance.errors import InputError, Problems
-from balance.games.gemrush.rules import load_profile
+from balance.contract.game import CORE_COLUMNS
+from balance.errors import Problems
 
-# The games table's fixed columns (the schema written by the runner). Any other column is a
-# swept rule field.
-GAME_COLUMNS = (
-    "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
-    "went_first", "target", "exhaust", "won", "end_reason", "turns", "score", "scores",
-    "winner", "score_by_turn", "target_turn", "deck_out_turn", "reshuffles", "cards_burned",
-    "rooms_built", "skills", "engine_version", "source_hash",
-)
-# Columns the analyses read; a table missing one is refused with a clear message.
-REQUIRED_GAME_COLUMNS = (
-    "variant", "game", "edition", "mode", "players", "heuristic", "target", "exhaust", "won",
-    "end_reason", "turns", "score", "scores", "winner", "score_by_turn", "target_turn",
-    "deck_out_turn", "reshuffles", "cards_burned",
-)
-REQUIRED_ROOM_COLUMNS = ("variant", "game", "room", "turn", "builder", "points", "uses", "gained")
-# Added by the report from the manifest (not in the runner's schema). `run` names the run a
-# game comes from in a report of several runs, unless they are merged (reports/combine.py).
-DERIVED_COLUMNS = ("content", "run", "setting", "base_setting")
-CLOCK_END_REASONS = ("cannot_burn", "exhausted")
+# Added by the report (not in any game's table). `run` names the run a game comes from in a
+# report of several runs, unless they are merged (reports/combine.py).
+DERIVED_COLUMNS = ("run", "setting", "base_setting")
 GROUP = ("setting", "players")
+
+# Arrow types as a game declares them (balance/contract/game.py, Table.columns), as polars
+# types: what an empty run's key columns are made of.
+_TYPES = {"string": pl.Utf8, "bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16,
+          "int32": pl.Int32, "int64": pl.Int64, "float32": pl.Float32, "float64": pl.Float64}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the report reads a game's games table."""
+
+    columns: tuple[str, ...] = tuple(CORE_COLUMNS)  # the table's declared columns
+    types: tuple[tuple[str, str], ...] = ()  # (column, arrow type) of the declared columns
+    # The game's columns that tell kinds of games apart beside the variant, the player count
+    # and the players: games of two kinds are never counted together.
+    keys: tuple[str, ...] = ()
+    # The column every setting label starts with, and the other columns that name a version
+    # of the game (shown in the label when they vary within the first).
+    lead: str = "heuristic"
+    setting: tuple[str, ...] = ()
+    # Columns the report adds from the manifest's variants (the value of each variant's key
+    # of that name), beside `run`.
+    derived: tuple[str, ...] = ()
+
+    @classmethod
+    def of_table(cls, columns: dict[str, str], **kw) -> Layout:
+        return cls(columns=tuple(columns), types=tuple(columns.items()), **kw)
+
+    def polars_type(self, column: str):
+        """The polars type of a declared scalar column (Utf8 when not declared)."""
+        return _TYPES.get(dict(self.types).get(column, ""), pl.Utf8)
+
+    @property
+    def added(self) -> tuple[str, ...]:
+        """Every column the report adds."""
+        return (*self.derived, *DERIVED_COLUMNS)
+
+
+NEUTRAL = Layout()
 
 
 def check_columns(df: pl.DataFrame, required: tuple[str, ...], source: str) -> None:
@@ -47,75 +78,72 @@ def check_columns(df: pl.DataFrame, required: tuple[str, ...], source: str) -> N
     probs.raise_if_any()
 
 
-def rule_columns(games: pl.DataFrame) -> list[str]:
-    """The swept rule fields: every column outside the fixed schema, in the order the
-    experiment's [grid] gives them (the games table keeps it)."""
-    known = set(GAME_COLUMNS) | set(DERIVED_COLUMNS)
+def rule_columns(games: pl.DataFrame, layout: Layout = NEUTRAL) -> list[str]:
+    """The swept rule fields: every column outside the game's declared table and the columns
+    the report adds, in the order the experiment's [grid] gives them (the games table keeps
+    it)."""
+    known = set(layout.columns) | set(layout.added)
     return [c for c in games.columns if c not in known]
 
 
-def setting_columns(games: pl.DataFrame) -> list[str]:
-    """The columns that define a setting (see the module docstring)."""
-    cols = ["edition"]
-    if "content" in games.columns:
-        cols.append("content")
-    return cols + ["heuristic"] + rule_columns(games) + (["run"] if "run" in games.columns
-                                                         else [])
+def setting_columns(games: pl.DataFrame, layout: Layout = NEUTRAL) -> list[str]:
+    """The columns that define a setting (see the module doc), the lead first."""
+    cols = [layout.lead] + [c for c in layout.setting if c != layout.lead and c in games.columns]
+    if layout.lead != "heuristic":
+        cols.append("heuristic")
+    return cols + rule_columns(games, layout) + (["run"] if "run" in games.columns else [])
 
 
-def with_setting(games: pl.DataFrame) -> pl.DataFrame:
-    """Add a `setting` label such as "2e" or "2e, hand_limit=5": the edition, then every other
-    setting column that takes more than one value within an edition. Kept if already present."""
+def with_setting(games: pl.DataFrame, layout: Layout = NEUTRAL) -> pl.DataFrame:
+    """Add a `setting` label such as "2e" or "2e, hand_limit=5": the lead column, then every
+    other setting column that takes more than one value within one lead value. Kept if
+    already present."""
     if "setting" in games.columns:
         return games
-    return games.with_columns(setting_label(games, setting_columns(games)).alias("setting"))
+    return games.with_columns(setting_label(games, setting_columns(games, layout),
+                                            layout.setting).alias("setting"))
 
 
-def with_base_setting(games: pl.DataFrame) -> pl.DataFrame:
-    """Add `base_setting`: the setting label without the player (reports/gemrush/players.py compares
-    players within it)."""
-    cols = [c for c in setting_columns(games) if c != "heuristic"]
-    return with_setting(games).with_columns(setting_label(games, cols).alias("base_setting"))
+def with_base_setting(games: pl.DataFrame, layout: Layout = NEUTRAL) -> pl.DataFrame:
+    """Add `base_setting`: the setting label without the players (heuristic), to compare
+    players within it."""
+    cols = [c for c in setting_columns(games, layout) if c != "heuristic"]
+    label = setting_label(games, cols, layout.setting) if cols else pl.lit("every setting")
+    return with_setting(games, layout).with_columns(label.alias("base_setting"))
 
 
-def setting_label(games: pl.DataFrame, cols: list[str]) -> pl.Expr:
-    """The label of `cols` (the first is the edition): the edition, then every other column
-    that takes more than one value within an edition; the run, when it is one of them, last
-    in brackets: "2e, greedy (crisis-difficulty)"."""
+def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] = ()
+                  ) -> pl.Expr:
+    """The label of `cols` (the first leads): its value, then every other column that takes
+    more than one value within one value of the first (as `column=value`, or the value alone
+    for the players and the columns in `plain`); the run, when it is one of them, last in
+    brackets: "2e, greedy (main-run)"."""
+    lead = cols[0]
     varying = [c for c in cols[1:] if games.height and
-               games.group_by("edition").agg(pl.col(c).n_unique())[c].max() > 1]
+               games.group_by(lead).agg(pl.col(c).n_unique())[c].max() > 1]
 
     def part(c: str) -> pl.Expr:
         value = pl.col(c).cast(pl.Utf8).fill_null("default")
-        if c in ("content", "heuristic"):
+        if c == "heuristic" or c in plain:
             return value
         return pl.lit(f"{c}=") + value
 
-    parts = [pl.col("edition").cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying
-                                                                if c != "run"]
+    parts = [pl.col(lead).cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying
+                                                           if c != "run"]
     label = pl.concat_str(parts, separator=", ")
     if "run" in varying:
         label = label + pl.lit(" (") + pl.col("run").cast(pl.Utf8).fill_null("?") + pl.lit(")")
     return label
 
 
-def content_by_variant(manifest: dict | None) -> dict[int, str]:
-    """The manifest's content name of each variant (the games table does not carry it)."""
-    content: dict[int, str] = {}
+def by_variant(manifest: dict | None, key: str) -> dict[int, str]:
+    """The manifest's value of `key` for each variant that has one (the games table does not
+    carry it)."""
+    out: dict[int, str] = {}
     for v in (manifest or {}).get("variants", []):
         if "variant" in v:
-            content.setdefault(int(v["variant"]), str(v.get("content") or ""))
-    return content
-
-
-def with_content(games: pl.DataFrame, content: dict[int, str]) -> pl.DataFrame:
-    """Add `content` from content_by_variant's names, unless the table has it."""
-    if "content" in games.columns or not content:
-        return games
-    # A column computed from the variant, not a join: a join copies every column of a million
-    # games; this adds one and shares the rest.
-    return games.with_columns(pl.col("variant").cast(pl.Int64).replace_strict(
-        content, default=None, return_dtype=pl.Utf8).alias("content"))
+            out.setdefault(int(v["variant"]), str(v.get(key) or ""))
+    return out
 
 
 def run_by_variant(manifest: dict | None) -> dict[int, str]:
@@ -125,94 +153,26 @@ def run_by_variant(manifest: dict | None) -> dict[int, str]:
             if "variant" in v and v.get("run") is not None}
 
 
-def with_run(games: pl.DataFrame, runs: dict[int, str]) -> pl.DataFrame:
-    """Add `run` from run_by_variant's names, unless the table has it or there are none."""
-    if "run" in games.columns or not runs:
+def with_column(games: pl.DataFrame, name: str, values: dict[int, str]) -> pl.DataFrame:
+    """Add `name` from a value per variant, unless the table has it or there are none."""
+    if name in games.columns or not values:
         return games
+    # A column computed from the variant, not a join: a join copies every column of a million
+    # games; this adds one and shares the rest.
     return games.with_columns(pl.col("variant").cast(pl.Int64).replace_strict(
-        runs, default=None, return_dtype=pl.Utf8).alias("run"))
+        values, default=None, return_dtype=pl.Utf8).alias(name))
 
 
-def with_manifest_columns(games: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
-    """Add what the manifest says of each variant: its content, and its run (when a report
-    reads several runs apart)."""
-    return with_run(with_content(games, content_by_variant(manifest)), run_by_variant(manifest))
+def with_manifest_columns(games: pl.DataFrame, manifest: dict | None,
+                          layout: Layout = NEUTRAL) -> pl.DataFrame:
+    """Add what the manifest says of each variant: the layout's derived columns, and its run
+    (when a report reads several runs apart)."""
+    for name in layout.derived:
+        games = with_column(games, name, by_variant(manifest, name))
+    return with_column(games, "run", run_by_variant(manifest))
 
 
-def with_variant_info(games: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
-    """Add the manifest's `content` name (and `run`) per variant, then the setting label."""
-    return with_setting(with_manifest_columns(games, manifest))
-
-
-def difficulties(manifest: dict | None, games: pl.DataFrame) -> pl.DataFrame:
-    """The named Crisis difficulties of every variant: (variant, difficulty, target).
-
-    From the manifest's per-variant `difficulties`; a variant without them gets its edition's
-    profile (`balance.games.gemrush.rules`), so an older manifest still gets its difficulties
-    marked.
-    """
-    by_variant: dict[int, dict[str, int]] = {}
-    for v in (manifest or {}).get("variants", []):
-        if "variant" in v and v.get("difficulties"):
-            by_variant[int(v["variant"])] = {str(k): int(t) for k, t in v["difficulties"].items()}
-    found: dict[str, dict[str, int]] = {}
-    rows = []
-    for variant, edition in games.select("variant", "edition").unique().sort("variant").rows():
-        named = by_variant.get(int(variant))
-        if named is None:
-            if edition not in found:
-                found[edition] = profile_targets(edition)
-            named = found[edition]
-        rows.extend((int(variant), name, int(t)) for name, t in named.items())
-    schema = {"variant": pl.Int64, "difficulty": pl.Utf8, "target": pl.Int64}
-    return pl.DataFrame(rows, schema=schema, orient="row").sort("variant", "target", "difficulty")
-
-
-def profile_targets(edition: str) -> dict[str, int]:
-    """The named Crisis targets of an edition's profile (none for an unknown edition)."""
-    try:
-        return dict(load_profile(edition).crisis_targets)
-    except InputError:
-        return {}
-
-
-def named_difficulties(games: pl.DataFrame, diffs: pl.DataFrame) -> pl.DataFrame:
-    """The named difficulties of each (setting, players): setting, players, difficulty, target."""
-    keys = (with_setting(games).select(pl.col("variant").cast(pl.Int64), "setting", "players")
-            .unique())
-    return (keys.join(diffs, on="variant").select("setting", "players", "difficulty", "target")
-            .unique().sort("setting", "players", "target", "difficulty"))
-
-
-def rule_value(games: pl.DataFrame, manifest: dict | None, name: str) -> pl.Expr:
-    """An expression for a rule's value in each game: its column when the rule was swept,
-    otherwise the manifest variant's `rules`, otherwise the edition's profile."""
-    if name in games.columns:
-        return pl.col(name)
-    per_variant = {}
-    for v in (manifest or {}).get("variants", []):
-        rules = v.get("rules") or {}
-        if "variant" in v and name in rules:
-            try:
-                per_variant[int(v["variant"])] = int(rules[name])
-            except (TypeError, ValueError):
-                continue
-    per_edition = {}
-    for edition in games["edition"].unique().drop_nulls().to_list():
-        try:
-            per_edition[edition] = int(load_profile(edition)[name])
-        except (InputError, KeyError):
-            continue
-    by_edition = pl.col("edition").replace_strict(per_edition, default=None,
-                                                  return_dtype=pl.Int64)
-    by_variant = pl.col("variant").cast(pl.Int64).replace_strict(per_variant, default=None,
-                                                                 return_dtype=pl.Int64)
-    return pl.coalesce(by_variant, by_edition)
-
-
-def crisis_games(games: pl.DataFrame) -> pl.DataFrame:
-    return with_setting(games).filter(pl.col("mode") == "crisis")
-
-
-def rush_games(games: pl.DataFrame) -> pl.DataFrame:
-    return with_setting(games).filter(pl.col("mode") == "rush")
+def with_variant_info(games: pl.DataFrame, manifest: dict | None,
+                      layout: Layout = NEUTRAL) -> pl.DataFrame:
+    """Add the manifest's columns per variant, then the setting label."""
+    return with_setting(with_manifest_columns(games, manifest, layout), layout)

@@ -17,10 +17,12 @@ from dataclasses import dataclass
 import polars as pl
 
 from balance.errors import InputError, Problem
+from reports import text
 
-# What decides how a variant's games are played, beside the setting's name, the mode and the
-# player count (which the grouping compares already) and the seeds.
-PLAYED_ALIKE = ("edition", "content", "content_sha256", "heuristic", "seats", "knobs", "rules")
+# What decides how a variant's games are played, beside the setting's name, the kind of game
+# and the player count (which the grouping compares already) and the seeds; a game's report
+# adds its own keys (reports/game_report.py, GameReport.played_alike), compared first.
+PLAYED_ALIKE = ("heuristic", "seats", "knobs", "rules")
 # The same, of the run: the code that played it.
 CODE = ("source_hash", "engine_version")
 
@@ -28,53 +30,58 @@ CODE = ("source_hash", "engine_version")
 @dataclass(frozen=True)
 class Merged:
     setting: str
-    mode: str
+    kind: str  # the kind of game (a value of the game's kind column), or ""
     players: int
     parts: tuple[tuple[str, int], ...]  # (run, games), in the order the runs were given
 
     def sentence(self) -> str:
-        from reports import text
         counted = text.join_words([f"{text.count(n)} games of {run}" for run, n in self.parts])
-        return (f"{self.setting}, {self.mode.capitalize()} with "
-                f"{text.plural(self.players, 'player')}: {counted} are counted together "
-                "(--merge).")
+        kind = f", {self.kind.capitalize()}" if self.kind else ""
+        return (f"{self.setting}{kind} with {text.plural(self.players, 'player')}: {counted} "
+                "are counted together (--merge).")
 
 
-def merged_groups(kinds: pl.DataFrame, manifest: dict, codes: dict[str, dict] | None = None
-                  ) -> list[Merged]:
-    """The (setting, mode, players) whose games come from more than one run, in a report of
-    merged runs; InputError if two of those runs did not play them alike. `kinds` is
-    Analysis.kinds; `codes` maps each run's name to its manifest's CODE fields."""
+def merged_groups(kinds: pl.DataFrame, manifest: dict, codes: dict[str, dict] | None = None,
+                  kind_column: str = "", played_alike: tuple[str, ...] = ()) -> list[Merged]:
+    """The (setting, kind, players) whose games come from more than one run, in a report of
+    merged runs; InputError if two of those runs did not play them alike. `kinds` is the
+    analysis's kinds; `codes` maps each run's name to its manifest's CODE fields;
+    `kind_column` names the kind of game (none: one kind); `played_alike` the game's own
+    manifest keys that must agree."""
     variants = {int(v["variant"]): v for v in manifest.get("variants", [])
                 if "variant" in v and v.get("from_run") is not None}
     if not variants or kinds.height == 0 or not manifest.get("merged"):
         return []
-    rows = kinds.select(pl.col("variant").cast(pl.Int64), "setting", "mode",
+    kind = pl.col(kind_column).cast(pl.Utf8) if kind_column else pl.lit("")
+    rows = kinds.select(pl.col("variant").cast(pl.Int64), "setting", kind.alias("_kind"),
                         pl.col("players").cast(pl.Int64), "games")
     order = list(dict.fromkeys(v["from_run"] for v in variants.values()))
     out = []
-    for (setting, mode, players), g in sorted(rows.group_by("setting", "mode", "players"),
+    for (setting, what, players), g in sorted(rows.group_by("setting", "_kind", "players"),
                                               key=lambda kv: kv[0]):
         mine = [variants[v] for v in g["variant"].to_list() if v in variants]
         runs = {v["from_run"] for v in mine}
         if len(runs) < 2:
             continue
-        _check_alike(mine, codes or {}, f"{setting}, {mode} with {players} players")
+        where = f"{setting}, {what} with {players} players" if what else \
+            f"{setting} with {players} players"
+        _check_alike(mine, codes or {}, where, (*played_alike, *PLAYED_ALIKE))
         per_run = dict(g.with_columns(pl.col("variant").replace_strict(
             {k: v["from_run"] for k, v in variants.items()}, default=None,
             return_dtype=pl.Utf8).alias("run")).group_by("run").agg(pl.col("games").sum())
             .rows())
-        out.append(Merged(str(setting), str(mode), int(players),
+        out.append(Merged(str(setting), str(what), int(players),
                           tuple((r, int(per_run[r])) for r in order if r in per_run)))
     return out
 
 
-def _check_alike(variants: list[dict], codes: dict[str, dict], where: str) -> None:
+def _check_alike(variants: list[dict], codes: dict[str, dict], where: str,
+                 keys: tuple[str, ...] = PLAYED_ALIKE) -> None:
     first = variants[0]
     for v in variants[1:]:
         if v["from_run"] == first["from_run"]:
             continue
-        for key in PLAYED_ALIKE:
+        for key in keys:
             a, b = first.get(key), v.get(key)
             if _canon(a) != _canon(b):
                 _refuse(first, v, where, f"{key} {_show(a)} against {_show(b)}")

@@ -1,25 +1,27 @@
 """A run's games as counts: one pass over the games table, piece by piece, keeps for every kind
-of game (a *key*: variant, edition, content, player, swept rules, mode, player count, target,
-exhaust) how many games had each value of what the analyses read. Scores, turns and counts of
-cards are small integers, so these tables hold the run exactly in a few thousand rows, and
-every analysis works from them as it would from the games (reports/counts.py).
+of game (a *key*: the variant, the player count, the players, the game's own key columns
+(reports/frame.py, Layout.keys), the columns the report adds and every swept rule) how many
+games had each value of what the analyses read. Scores, turns and seats are small integers, so
+these tables hold the run exactly in a few thousand rows, and every analysis works from them as
+it would from the games (reports/counts.py).
 
 `count(games, manifest)` makes them from a DataFrame or a balance.running.store ShardTable; `of(x)`
-takes either, or Tallies already made. The count tables, each with `kid` (the key's number),
-the value columns and `n` (games):
+takes either, or Tallies already made. The neutral count tables are drawn from the core columns
+every game's table starts with (balance/contract/game.py, CORE_COLUMNS), each with `kid` (the
+key's number), the value columns and `n` (games):
 
-    games       kid                               every game
-    won         kid, won, target_turn             Crisis games played to a target
-    score       kid, score                        Crisis games played to exhaustion (below too)
-    final       kid, final, n, turns              final = best score in score_by_turn, turns =
-                                                  the turns those games recorded, summed
-    turn_score  kid, score                        every turn's team score (one per turn)
-    slack       kid, target, slack_turns, cards_left   per target reached (burn.py)
-    deck_out    kid, deck_out_turn                Crisis games
-    reshuffles  kid, reshuffles                   Crisis games
-    end         kid, end_reason, turns            every game
-    winner      kid, winner                       Rush games
-    margin      kid, margin                       Rush games of 2 players or more
+    games    kid                              every game
+    end      kid, end_reason, turns           every game
+    result   kid, score                       every game: the team's score, or the winner's
+    winner   kid, winner                      games a seat wins (winner set; -1: a tie)
+    margin   kid, margin                      those, of two players or more: the top score
+                                              minus the next best
+    team     kid, won                         games the team wins or loses (won set, no winner)
+    seats    kid, seat, player, score, won    every seat of every game: the listed player who
+                                              sat there (from 1), its score, and whether it won
+
+A game's report counts its own tables in the same pass: its Counter (a subclass, in the game's
+report package) adds them in `piece_counts`.
 """
 
 from __future__ import annotations
@@ -28,20 +30,19 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from balance.contract import registry
 from reports import counts, frame, pieces
 
-KEY_FIXED = ("variant", "edition", "mode", "players", "heuristic", "target", "exhaust")
+KEY_FIXED = ("variant", "players", "heuristic")
 # The types of the key columns in a run without a single piece of games.
-KEY_TYPES = {"variant": pl.Int32, "players": pl.Int16, "target": pl.Int32,
-             "exhaust": pl.Boolean}
+KEY_TYPES = {"variant": pl.Int32, "players": pl.Int16}
 
 
 @dataclass
 class Tallies:
-    keys: pl.DataFrame              # kid, the key columns, setting, games, _burn
+    keys: pl.DataFrame              # kid, the key columns, setting, games
     key_cols: list[str]
     tables: dict[str, pl.DataFrame]
-    diffs: pl.DataFrame             # frame.difficulties of the run
     versions: list[str] = field(default_factory=list)  # engine versions of the games
 
     def table(self, name: str, *cols: str) -> pl.DataFrame:
@@ -50,62 +51,90 @@ class Tallies:
 
     def kinds(self) -> pl.DataFrame:
         """The keys as a games table would show them, one row per kind of game: what the
-        functions that read only these columns (frame.named_difficulties, ...) take."""
+        functions that read only these columns take."""
         return self.keys.select(*self.key_cols, *[c for c in ("setting",)
                                                    if c not in self.key_cols])
 
 
-def of(games, manifest: dict | None = None, diffs: pl.DataFrame | None = None) -> Tallies:
-    return games if isinstance(games, Tallies) else count(games, manifest, diffs)
+def of(games, manifest: dict | None = None, layout: frame.Layout | None = None) -> Tallies:
+    return games if isinstance(games, Tallies) else count(games, manifest, layout)
 
 
-def key_columns(columns: list[str]) -> list[str]:
-    """The columns of a key: the fixed ones, those the report derives when present, and every
-    swept rule field."""
-    derived = [c for c in frame.DERIVED_COLUMNS if c in columns]
-    rules = sorted(c for c in columns
-                   if c not in frame.GAME_COLUMNS and c not in frame.DERIVED_COLUMNS)
-    return [*KEY_FIXED, *derived, *rules]
+def key_columns(columns: list[str], layout: frame.Layout = frame.NEUTRAL) -> list[str]:
+    """The columns of a key: the fixed ones, the layout's, those the report derives when
+    present, and every swept rule field."""
+    own = [c for c in layout.keys if c not in KEY_FIXED]
+    derived = [c for c in layout.added if c in columns]
+    rules = sorted(c for c in columns if c not in layout.columns and c not in layout.added)
+    return [*KEY_FIXED, *own, *derived, *rules]
 
 
-def count(games, manifest: dict | None = None, diffs: pl.DataFrame | None = None) -> Tallies:
-    """The counts of a games table (see the module doc). `diffs` (frame.difficulties) names
-    the targets the slack on the clock is counted at; by default the manifest's and the
-    editions'."""
+def count(games, manifest: dict | None = None, layout: frame.Layout | None = None,
+          counter: type | None = None, **kw) -> Tallies:
+    """The counts of a games table (see the module doc): the neutral tables, and those of
+    `counter` (a Counter subclass; its extra arguments in `kw`). `layout` says how to read the
+    table; by default, as the manifest's game declares it (its columns, no kinds)."""
     manifest = manifest or {}
-    added = [c for c, by_variant in (("content", frame.content_by_variant(manifest)),
-                                     ("run", frame.run_by_variant(manifest)))
-             if by_variant and c not in games.columns]
-    counter = _Counter(key_columns(list(games.columns) + added), manifest, diffs)
+    if layout is None:
+        layout = frame.Layout.of_table(registry.get(manifest.get("game")).games_table.columns)
+    added = [c for c in layout.derived if c not in games.columns
+             and frame.by_variant(manifest, c)]
+    if frame.run_by_variant(manifest) and "run" not in games.columns:
+        added.append("run")
+    c = (counter or Counter)(key_columns(list(games.columns) + added, layout), manifest,
+                             layout, **kw)
     # Every column is read, the unused ones too: reading is what checks each page's checksum.
     for piece in pieces.of(games, list(games.columns)):
-        counter.add(frame.with_manifest_columns(piece, manifest))
-    return counter.tallies(diffs)
+        c.add(frame.with_manifest_columns(piece, manifest, layout))
+    return c.tallies()
 
 
-class _Counter:
-    def __init__(self, key_cols: list[str], manifest: dict, diffs: pl.DataFrame | None):
+class Counter:
+    """Counts pieces of a games table into Tallies. A game's report subclasses it to count its
+    own tables in the same pass: EMPTY and SUMMED name them, `piece_counts` adds them, and
+    `key_added`, `prepare` and `finish` see each new key, each piece and the keys at the
+    end."""
+
+    # The value columns of each count table (an empty run still has every table).
+    EMPTY: dict[str, dict] = {
+        "end": {"end_reason": pl.Utf8, "turns": pl.Int64},
+        "result": {"score": pl.Int64},
+        "winner": {"winner": pl.Int64},
+        "margin": {"margin": pl.Int64},
+        "team": {"won": pl.Boolean},
+        "seats": {"seat": pl.Int64, "player": pl.Int64, "score": pl.Int64, "won": pl.Boolean},
+    }
+    SUMMED: dict[str, tuple[str, ...]] = {}  # columns added up with n rather than told apart
+    TALLIES: type = Tallies
+
+    def __init__(self, key_cols: list[str], manifest: dict,
+                 layout: frame.Layout = frame.NEUTRAL):
         self.key_cols = key_cols
         self.manifest = manifest
+        self.layout = layout
         self.ids: dict[tuple, int] = {}
         self.key_rows: list[pl.DataFrame] = []
-        self.burn: dict[int, int | None] = {}
-        self.sums = counts.Sums({name: ("n", *SUMMED.get(name, ())) for name in
-                                 ("games", *EMPTY)})
+        self.sums = counts.Sums({name: ("n", *self.SUMMED.get(name, ())) for name in
+                                 ("games", *self.EMPTY)})
         self.versions: set[str] = set()
-        self.targets = (set(diffs["target"].to_list()) if diffs is not None
-                        else _manifest_targets(manifest))
-        self.given_diffs = diffs is not None
-        self.profile_targets: dict[str, set[int]] = {}
         self.key_schema = None
 
     def add(self, piece: pl.DataFrame) -> None:
-        piece = self._with_kid(piece)
-        piece = piece.with_columns(pl.col("kid").replace_strict(
-            self.burn, default=None, return_dtype=pl.Int64).alias("_burn"))
-        self.sums.add(_piece_counts(piece, self._targets(piece)))
+        piece = self.prepare(self._with_kid(piece))
+        self.sums.add(self.piece_counts(piece))
         if "engine_version" in piece.columns:
             self.versions.update(piece["engine_version"].drop_nulls().cast(pl.Utf8).to_list())
+
+    def key_added(self, kid: int, key: pl.DataFrame) -> None:
+        """A key seen for the first time (one row of the key columns)."""
+
+    def prepare(self, piece: pl.DataFrame) -> pl.DataFrame:
+        """A piece with its kid, before it is counted."""
+        return piece
+
+    def finish(self, keys: pl.DataFrame) -> pl.DataFrame:
+        """The keys of the whole run, with setting and games."""
+        return keys
 
     def _with_kid(self, piece: pl.DataFrame) -> pl.DataFrame:
         for c in self.key_cols:
@@ -121,8 +150,7 @@ class _Counter:
                 one = local.slice(i, 1)
                 self.key_rows.append(one.with_columns(pl.col(pl.Categorical).cast(pl.Utf8),
                                                       pl.lit(kid, pl.UInt32).alias("kid")))
-                burn = frame.rule_value(one, self.manifest, "burn_per_turn")
-                self.burn[kid] = one.select(burn.alias("b"))["b"][0]
+                self.key_added(kid, one)
             ids.append(self.ids[row])
         if len(ids) == 1:
             return piece.with_columns(pl.lit(ids[0], pl.UInt32).alias("kid"))
@@ -130,144 +158,73 @@ class _Counter:
         return piece.join(local, on=self.key_cols, how="left", nulls_equal=True,
                           maintain_order="left")
 
-    def _targets(self, piece: pl.DataFrame) -> list[int]:
-        """Every target the slack may be asked at for these games (a superset: the named
-        difficulties of a game's setting and player count are only known at the end)."""
-        if self.given_diffs:
-            return sorted(self.targets)
-        found = set(self.targets)
-        for edition in piece["edition"].drop_nulls().cast(pl.Utf8).unique().to_list():
-            if edition not in self.profile_targets:
-                self.profile_targets[edition] = set(frame.profile_targets(edition).values())
-            found |= self.profile_targets[edition]
-        return sorted(found)
-
-    def tallies(self, diffs: pl.DataFrame | None) -> Tallies:
+    def tallies(self, **kw) -> Tallies:
         if self.key_rows:
             keys = pl.concat(self.key_rows, how="diagonal_relaxed")
         else:
-            schema = self.key_schema or {c: KEY_TYPES.get(c, pl.Utf8) for c in self.key_cols}
+            schema = self.key_schema or {c: KEY_TYPES.get(c, self.layout.polars_type(c))
+                                         for c in self.key_cols}
             keys = pl.DataFrame(schema={**schema, "kid": pl.UInt32})
         tables = {k: v for k in self.sums.parts if (v := self.sums.total(k)) is not None}
         per_key = tables.pop("games", None)
         keys = keys.join(per_key.rename({"n": "games"}), on="kid", how="left") \
             if per_key is not None else keys.with_columns(pl.lit(0, pl.Int64).alias("games"))
         if "setting" not in keys.columns:
-            label = frame.setting_label(keys, frame.setting_columns(keys.select(self.key_cols)))
-            keys = keys.with_columns(label.alias("setting"))
-        keys = keys.with_columns(pl.col("kid").replace_strict(
-            self.burn, default=None, return_dtype=pl.Int64).alias("_burn")).sort("kid")
-        for name, schema in EMPTY.items():
+            cols = frame.setting_columns(keys.select(self.key_cols), self.layout)
+            keys = keys.with_columns(frame.setting_label(keys, cols, self.layout.setting)
+                                     .alias("setting"))
+        keys = self.finish(keys).sort("kid")
+        for name, schema in self.EMPTY.items():
             if name not in tables:
                 tables[name] = pl.DataFrame(schema={"kid": pl.UInt32, **schema, "n": pl.Int64})
-        if diffs is None:
-            diffs = frame.difficulties(self.manifest, keys)
-        return Tallies(keys, self.key_cols, tables, diffs, sorted(self.versions))
+        return self.TALLIES(keys, self.key_cols, tables, sorted(self.versions), **kw)
 
-
-SUMMED = {"final": ("turns",)}  # columns added up with n rather than told apart
-# The value columns of each count table (an empty run still has every table).
-EMPTY = {
-    "won": {"won": pl.Boolean, "target_turn": pl.Int64},
-    "score": {"score": pl.Int64},
-    "final": {"final": pl.Int64, "turns": pl.Int64},
-    "turn_score": {"score": pl.Int64},
-    "slack": {"target": pl.Int64, "slack_turns": pl.Int64, "cards_left": pl.Int64},
-    "deck_out": {"deck_out_turn": pl.Int64},
-    "reshuffles": {"reshuffles": pl.Int64},
-    "end": {"end_reason": pl.Utf8, "turns": pl.Int64},
-    "winner": {"winner": pl.Int64},
-    "margin": {"margin": pl.Int64},
-}
-
-
-def _piece_counts(g: pl.DataFrame, targets: list[int]) -> dict[str, pl.DataFrame]:
-    crisis = pl.col("mode") == "crisis"
-    exhaust = pl.col("exhaust").fill_null(False)
-    cg = g.filter(crisis)
-    ex = cg.filter(exhaust).select("kid", "score", "score_by_turn", "turns", "cards_burned",
-                                   "_burn")
-    fixed = cg.filter(~exhaust & pl.col("target").is_not_null())
-    rush = g.filter(pl.col("mode") == "rush")
-    sbt = pl.col("score_by_turn")
-    out = {
-        "games": counts.of_rows(g, ["kid"], []),
-        "won": counts.of_rows(fixed.select("kid", pl.col("won").fill_null(False),
-                                           pl.col("target_turn").cast(pl.Int64)),
-                              ["kid"], ["won", "target_turn"]),
-        "score": counts.of_rows(ex.select("kid", pl.col("score").cast(pl.Int64)), ["kid"],
-                                ["score"]),
-        "final": (ex.select("kid", sbt.list.max().fill_null(0).cast(pl.Int64).alias("final"),
-                            sbt.list.len().fill_null(0).cast(pl.Int64).alias("turns"))
-                  .group_by("kid", "final")
-                  .agg(pl.len().cast(pl.Int64).alias("n"), pl.col("turns").sum())),
-        "turn_score": counts.of_rows(ex.select("kid", sbt.alias("score")).explode("score")
-                                     .drop_nulls("score")
-                                     .with_columns(pl.col("score").cast(pl.Int64)),
-                                     ["kid"], ["score"]),
-        "slack": _slack_counts(ex, targets),
-        "deck_out": counts.of_rows(cg.select("kid", pl.col("deck_out_turn").cast(pl.Int64)),
-                                   ["kid"], ["deck_out_turn"]),
-        "reshuffles": counts.of_rows(cg.select("kid", pl.col("reshuffles").cast(pl.Int64)),
-                                     ["kid"], ["reshuffles"]),
-        "end": counts.of_rows(g.select("kid", pl.col("end_reason").cast(pl.Utf8),
-                                       pl.col("turns").cast(pl.Int64)),
-                              ["kid"], ["end_reason", "turns"]),
-        "winner": counts.of_rows(rush.select("kid", pl.col("winner").cast(pl.Int64)), ["kid"],
-                                 ["winner"]),
-        "margin": counts.of_rows(_margins(rush), ["kid"], ["margin"]),
-    }
-    return out
+    def piece_counts(self, g: pl.DataFrame) -> dict[str, pl.DataFrame]:
+        """The neutral count tables of a piece (the module doc)."""
+        seat_won = pl.col("winner").is_not_null()
+        decided = g.filter(seat_won)
+        return {
+            "games": counts.of_rows(g, ["kid"], []),
+            "end": counts.of_rows(g.select("kid", pl.col("end_reason").cast(pl.Utf8),
+                                           pl.col("turns").cast(pl.Int64)),
+                                  ["kid"], ["end_reason", "turns"]),
+            "result": counts.of_rows(g.select("kid", pl.col("score").cast(pl.Int64)), ["kid"],
+                                     ["score"]),
+            "winner": counts.of_rows(decided.select("kid", pl.col("winner").cast(pl.Int64)),
+                                     ["kid"], ["winner"]),
+            "margin": counts.of_rows(decided.filter(pl.col("players") >= 2)
+                                     .select("kid", margin()), ["kid"], ["margin"]),
+            "team": counts.of_rows(g.filter(~seat_won & pl.col("won").is_not_null())
+                                   .select("kid", "won"), ["kid"], ["won"]),
+            "seats": counts.of_rows(seat_rows(g), ["kid"], ["seat", "player", "score", "won"]),
+        }
 
 
 def margin() -> pl.Expr:
-    """A Rush game's margin: top score minus the next best (0 for a tie)."""
+    """A game's margin: top score minus the next best (0 for a tie)."""
     ranked = pl.col("scores").list.sort(descending=True)
     return (ranked.list.get(0, null_on_oob=True) - ranked.list.get(1, null_on_oob=True)) \
         .cast(pl.Int64).alias("margin")
 
 
-def _margins(rush: pl.DataFrame) -> pl.DataFrame:
-    return rush.filter(pl.col("players") >= 2).select("kid", margin())
-
-
-def slack_rows(ex: pl.DataFrame, targets: list[int]) -> pl.DataFrame:
-    """One row per (game played to exhaustion, target it reached): target, reached_turn,
-    slack_turns and cards_left (burn.py's module doc), with the game's kid. `ex` has kid,
-    score_by_turn, turns, cards_burned and _burn (cards burnt per turn)."""
-    parts = []
-    sbt = pl.col("score_by_turn")
-    for t in targets:
-        hit = (ex.filter(sbt.list.max() >= t)
-               .with_columns((sbt.list.eval(pl.element() < t).list.sum() + 1)
-                             .cast(pl.Int64).alias("reached_turn")))
-        parts.append(hit.select(
-            "kid", pl.lit(t, pl.Int64).alias("target"), "reached_turn",
-            (pl.col("turns").cast(pl.Int64) - pl.col("reached_turn")).alias("slack_turns"),
-            (pl.col("cards_burned").cast(pl.Int64) - pl.col("_burn") * pl.col("reached_turn"))
-            .clip(lower_bound=0).cast(pl.Int64).alias("cards_left")))
-    schema = {"kid": pl.UInt32, "target": pl.Int64, "reached_turn": pl.Int64,
-              "slack_turns": pl.Int64, "cards_left": pl.Int64}
-    return pl.concat(parts) if parts else pl.DataFrame(schema=schema)
-
-
-def _slack_counts(ex: pl.DataFrame, targets: list[int]) -> pl.DataFrame:
-    return counts.of_rows(slack_rows(ex, targets), ["kid"],
-                          ["target", "slack_turns", "cards_left"])
-
-
-def _manifest_targets(manifest: dict) -> set[int]:
-    found = set()
-    for v in manifest.get("variants", []):
-        for t in (v.get("difficulties") or {}).values():
-            found.add(int(t))
-    return found
-
-
-def with_kid(t: Tallies, games: pl.DataFrame, manifest: dict | None = None) -> pl.DataFrame:
-    """The games of a table `t` counted, each with its kid and _burn (cards burnt a turn)."""
-    g = frame.with_manifest_columns(games, manifest)
-    keys = t.keys.select(*t.key_cols, "kid", "_burn")
-    g = g.with_columns(pl.col(c).cast(keys.schema[c]) if c in g.columns
-                       else pl.lit(None, keys.schema[c]).alias(c) for c in t.key_cols)
-    return g.join(keys, on=t.key_cols, how="left", nulls_equal=True, maintain_order="left")
+def seat_rows(g: pl.DataFrame) -> pl.DataFrame:
+    """One row per seat of every game: kid, seat (from 1), player (the listed player who sat
+    there, from 1: listed player i sits in seat (i - went_first) % players + 1), score, and
+    won (the seat is the winner; in a game with no winner, the team won)."""
+    n = pl.col("players").cast(pl.Int64)
+    # Runs written before the first player was drawn have no went_first: seat 1 went first.
+    first = (pl.col("went_first").cast(pl.Int64).fill_null(1) if "went_first" in g.columns
+             else pl.lit(1, pl.Int64))
+    seat = pl.col("seat")
+    return (g.filter(pl.col("scores").is_not_null())
+            .select("kid", n.alias("_n"), first.alias("_first"),
+                    pl.col("winner").cast(pl.Int64).alias("_winner"), "won",
+                    pl.col("scores").cast(pl.List(pl.Int64)).alias("score"),
+                    pl.int_ranges(1, pl.col("scores").list.len() + 1, dtype=pl.Int64)
+                    .alias("seat"))
+            .explode("score", "seat")
+            .select("kid", seat,
+                    ((seat - 1 + pl.col("_first") - 1) % pl.col("_n") + 1).alias("player"),
+                    "score",
+                    pl.when(pl.col("_winner").is_not_null()).then(pl.col("_winner") == seat)
+                    .otherwise(pl.col("won")).alias("won")))

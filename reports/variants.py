@@ -24,7 +24,7 @@ def experiment_table(manifest: dict) -> dict:
 
 
 def _written(value) -> str:
-    # As TOML spells it, less the quotes: hand_limit=5, exhaust=true, target=Master.
+    # As TOML spells it, less the quotes: hand_limit=5, fast=true, level=Master.
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):
@@ -34,7 +34,7 @@ def _written(value) -> str:
 
 def labels(manifest: dict) -> list[str]:
     """One label per variant, in variant order: the [grid] keys and values as written
-    ("hand_limit=5", "players=3, target=Master"). The variants are the grid's cross product
+    ("hand_limit=5", "players=3, level=Master"). The variants are the grid's cross product
     with the last key varying fastest, as balance.running.experiment numbers them. A run whose text
     has no grid matching its variants gets "variant N"."""
     n = len(manifest.get("variants", []))

@@ -273,13 +273,14 @@ def test_curve_difference_at_every_target_matches_the_named_rows():
     base = rng.integers(20, 50, 800)
     variant = base + rng.integers(-1, 4, 800)
     cmp = compare(_crisis_games([base, variant]), _manifest(2))
-    cd = cmp.curve_differences
+    cd = cmp.tables["curve_differences"]
     for name, t in DIFFS.items():
         row = cmp.differences.filter(pl.col("quantity") == f"win:{name}").row(0, named=True)
         at = cd.filter(pl.col("target") == t).row(0, named=True)
         assert at["difference"] == pytest.approx(row["difference"])
         assert (at["ci_low"], at["ci_high"]) == pytest.approx((row["ci_low"], row["ci_high"]))
-    curve = cmp.curve.filter((pl.col("variant") == 1) & (pl.col("target") == 30))
+    curve = cmp.tables["curve"].filter((pl.col("variant") == 1)
+                                       & (pl.col("target") == 30))
     assert curve["wins"].item() == int((variant >= 30).sum())
 
 
@@ -531,7 +532,7 @@ def test_experiment_baseline_is_accepted(tmp_path):
 
 
 def test_rush_headline_gives_each_seat_its_share_and_the_length():
-    from reports.headline import rush_lines
+    from reports.gemrush.headline import rush_lines
 
     winner = np.array([1] * 50 + [2] * 30 + [3] * 15 + [-1] * 5, np.int8)
     turns = np.arange(100) % 10 + 30  # 30..39 player turns: 10..13 rounds at 3 players
@@ -554,7 +555,7 @@ def test_rush_headline_gives_each_seat_its_share_and_the_length():
 def test_seats_are_tested_against_the_fair_share_with_holm_over_every_seat():
     """Issue 26 item 7: each seat's wins among the games one seat won, against 1/players, by
     the exact binomial test; Holm over every seat the headline prints."""
-    from reports.gemrush import rush
+    from reports import outcomes
     from reports.headline import _seat_tests
 
     # Two variants of 4 players: seat 1 wins 290 of 1,000 decided games in the first (p about
@@ -572,8 +573,8 @@ def test_seats_are_tested_against_the_fair_share_with_holm_over_every_seat():
     p = [stats.binomtest(k, 1000, 0.25).pvalue for k in wins[0]]
     assert tests[0] == list(multipletests(p, method="holm")[0]) and tests[0][0]
     assert tests[1] == [None] * 4  # 5 games one seat won: fewer than paired.MIN_PAIRS
-    assert rush.fair_share_p(3, 5, 4) != rush.fair_share_p(3, 5, 4)  # NaN: too few
-    assert rush.fair_share_p(1, 100, 1) != rush.fair_share_p(1, 100, 1)  # one player
+    assert outcomes.fair_share_p(3, 5, 4) != outcomes.fair_share_p(3, 5, 4)  # NaN: too few
+    assert outcomes.fair_share_p(1, 100, 1) != outcomes.fair_share_p(1, 100, 1)  # one player
 
 
 def test_the_report_s_seat_table_carries_the_same_test():
@@ -604,7 +605,7 @@ def test_the_report_s_seat_table_carries_the_same_test():
 
 
 def test_crisis_headline_of_games_played_to_a_target_leaves_higher_targets_out():
-    from reports.headline import crisis_lines
+    from reports.gemrush.headline import crisis_lines
 
     games = pl.DataFrame({"score": [46, 30, 50, 20], "won": [True, False, True, False]})
     info = {"exhaust": False, "target": 45, "difficulties": DIFFS}

@@ -7,6 +7,7 @@ import pytest
 from reports import compare_figures as F
 from reports.compare import compare_run
 from reports.figures import png_bytes
+from reports.gemrush.figures import curves_figure
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ hand_limit = [5, 6, 7]
 
 
 def test_the_curves_have_one_panel_per_player_count(cmp):
-    fig = F.curves_figure(cmp, "t")
+    fig = curves_figure(cmp, "t")
     assert [ax.get_title() for ax in fig.axes] == ["2 players", "3 players"]
     assert len(fig.axes[0].lines) == 3  # three hand limits in each panel
     assert png_bytes(fig)[:4] == b"\x89PNG"

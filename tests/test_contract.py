@@ -56,7 +56,9 @@ def test_the_declaration_is_whole(name):
         assert measure.column in game.games_table.columns, measure.name
     players = game.player_registry()
     assert game.default_player in players and game.end_reasons
-    for hook in ("variants", "play", "players", "bench"):
+    for name in players:  # a mapping of the game's players
+        assert players[name].name == name and isinstance(players[name].knobs, tuple)
+    for hook in ("variants", "play", "bench"):
         assert callable(game.hook(hook)), hook
     assert game.rule_key(game.settings[0].name)
 

@@ -8,14 +8,9 @@ from types import SimpleNamespace
 
 import polars as pl
 
-from reports.findings import (
-    crisis_verdicts,
-    headline_rows,
-    lever_verdicts,
-    seat_verdicts,
-    verdicts,
-)
-from reports.gemrush import rush
+from reports import outcomes
+from reports.findings import lever_verdicts, seat_verdicts
+from reports.gemrush.findings import crisis_verdicts, headline_rows, verdicts
 
 
 def _difficulty(settings):
@@ -29,16 +24,16 @@ def _difficulty(settings):
 
 
 def _seats(wins: list[int], games: int = 2000) -> pl.DataFrame:
-    """A Rush seat table as reports/gemrush/rush.py makes it (seats from 1, no tied games), with its
+    """A Rush seat table as reports/outcomes.py makes it (seats from 1, no tied games), with its
     fair-share test."""
     n = len(wins)
     rate = [w / games for w in wins]
-    p = [rush.fair_share_p(w, games, n) for w in wins]
+    p = [outcomes.fair_share_p(w, games, n) for w in wins]
     return pl.DataFrame({"setting": ["2e"] * n, "players": [n] * n, "seat": list(range(1, n + 1)),
                          "games": [games] * n, "wins": wins, "win_rate": rate,
                          "ci_low": [r - 0.02 for r in rate], "ci_high": [r + 0.02 for r in rate],
                          "fair_share": [1 / n] * n, "p_fair": p,
-                         "off_fair": rush.off_fair_share(p)})
+                         "off_fair": outcomes.off_fair_share(p)})
 
 
 def test_the_crisis_verdict_is_the_designers_first_setting_and_names_its_players():
@@ -53,7 +48,7 @@ def test_the_crisis_verdict_is_the_designers_first_setting_and_names_its_players
 
 def test_a_seat_is_called_unfair_only_past_holms_correction():
     # Seat 1 of 4 wins 31% of 2,000 games against a fair share of 25%: clear.
-    clear = seat_verdicts(_seats([620, 480, 460, 440]), {"2e": ["greedy"]}, {})
+    clear = seat_verdicts(_seats([620, 480, 460, 440]), {"2e": ["greedy"]}, {}, "Rush seats")
     assert len(clear) == 1 and clear[0].topic == "Rush seats"
     assert clear[0].sentence.startswith("Not every seat wins its fair share: seat 1 of 4 wins")
     assert "exact binomial test" in clear[0].details[0] and "greedy" in clear[0].who

@@ -203,8 +203,8 @@ def test_a_comparison_of_two_games_says_too_few_and_finds_nothing():
     d = cmp.differences
     assert d.height and not d["found"].any() and not d["holm"].any()
     assert d["p_value"].is_nan().all() and cmp.family == 0
-    assert not cmp.curve_differences["found"].any()
-    assert cmp.curve_differences["ci_low"].is_nan().all()
+    assert not cmp.tables["curve_differences"]["found"].any()
+    assert cmp.tables["curve_differences"]["ci_low"].is_nan().all()
     full = compare_text.full_table(cmp)
     assert "too few games to compare (2 in common, 6 needed)" in full
     assert "(2 to 4)" not in full and " yes" not in full

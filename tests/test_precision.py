@@ -9,7 +9,7 @@ import pytest
 
 from balance.running import store
 from balance.running.precision import next_games
-from reports.headline import headline_counts, headline_rates, widest_half_width
+from balance.stats.measures import headline_counts, headline_rates, widest_half_width
 
 EXPERIMENT = """\
 [experiment]
@@ -94,8 +94,9 @@ def test_headline_counts_named_targets_and_rush_seats():
         "score": [10, 20, 30, 40, 5, 6, 7],
         "winner": [None] * 4 + [1, 2, 2],
     })
-    manifest = {"variants": [{"variant": 0, "difficulties": {"Easy": 15, "Hard": 35}},
-                             {"variant": 1}]}
+    manifest = {"variants": [{"variant": 0, "mode": "crisis", "players": 2, "exhaust": True,
+                              "difficulties": {"Easy": 15, "Hard": 35}},
+                             {"variant": 1, "mode": "rush", "players": 2, "exhaust": False}]}
     rows = headline_counts(games, manifest).rows()
     assert rows == [(0, "Easy (15)", 3, 4), (0, "Hard (35)", 1, 4),
                     (1, "seat 1 wins", 1, 3), (1, "seat 2 wins", 2, 3)]

@@ -9,8 +9,7 @@ import pytest
 from scipy.stats import binomtest
 
 from balance.stats.intervals import difference, wilson, with_wilson
-from reports import frame
-from reports.gemrush import burn, crisis, rooms, rush
+from reports.gemrush import burn, crisis, frame, rooms, rush
 from tests.report_data import ROOM_SCHEMA, games_frame, synthetic_run
 
 DIFFS_2E = {"Apprentice": 35, "Journeyman": 45, "Artisan": 55, "Expert": 65, "Master": 75}

@@ -301,7 +301,7 @@ def test_report_levels_choose_the_win_rates_targets_are_printed_for(tmp_path, cl
 
 def test_curves_of_every_setting_share_their_axes(tmp_path, monkeypatch):
     """Charts of one quantity across settings share their axes (1st and 2nd edition here)."""
-    from reports import figures as F
+    from reports.gemrush import figures as F
     seen = []
     draw = F.difficulty_curve_figure
 

@@ -12,9 +12,9 @@ import pytest
 from balance.running import store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
-from reports import counts, frame, tally
+from reports import counts
 from reports.build import FIGURES, PAGE, build_report, write_report
-from reports.gemrush import burn, crisis, rush
+from reports.gemrush import burn, crisis, frame, rush, tally
 from tests.report_data import synthetic_run
 
 

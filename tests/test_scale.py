@@ -10,8 +10,7 @@ import pytest
 from balance.running import store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
-from reports import frame
-from reports.gemrush import rooms
+from reports.gemrush import frame, rooms
 from tests.report_data import synthetic_run
 
 EXPERIMENT = """\

@@ -181,7 +181,13 @@ class Game:
     # (a named level of a measure, or one seat's: seat<k>)
     goals: str = ""
     bench: str = ""  # () -> balance.contract.experiment.BenchCase: what `balance bench` times
-    sections: str = ""  # (RunData) -> list[Section]: the game's report sections
+    # -> reports.game_report.GameReport (an instance): the game's report, its analysis, sections,
+    # verdicts, headline and comparison; "" for the neutral report of the core columns.
+    report: str = ""
+    # (variant: dict, as the manifest records it) -> list[balance.stats.measures.Quantity]:
+    # the variant's headline quantities; "" for balance/stats/measures.py's own (each seat's
+    # share of the wins, or the team's win rate, and the measures over plain columns).
+    quantities: str = ""
     # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
     forward: str = ""
     commands: str = ""  # (typer.Typer) -> None: the game's own CLI commands

@@ -75,8 +75,8 @@ def _games_on_disk(run_dir: Path) -> int:
 
 def widest_now(run_dir: Path) -> float:
     """The widest headline half-width of the run as it is on disk, in percentage points."""
-    # lazy: the headline's module is the report's; only a --precision run reads it
-    from reports.headline import headline_rates, widest_half_width
+    from balance.running import store
+    from balance.stats.measures import headline_rates, widest_half_width
 
     scan = store.scan_run(run_dir)
     return 100 * widest_half_width(headline_rates(scan.games, store.read_manifest(run_dir)))

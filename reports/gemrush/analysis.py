@@ -1,9 +1,11 @@
-"""Every analysis of a run at once, as the report uses them: `analyse(games, rooms, manifest)`.
+"""Every analysis of a Gem Rush run at once, as the report uses them: `analyse(games, rooms,
+manifest)`.
 
-Each field is a polars table from one of the concept modules (crisis, rooms, burn, rush); see
-their docstrings for the columns. An analysis that has no games to work on is an empty table.
-None holds a row per game: the games are counted first (reports/tally.py), and every table
-and figure is made from the counts, so the report of ten million games fits in memory.
+Each field is a polars table from one of the concept modules (crisis, rooms, burn, and the
+Rush games' outcomes, reports/outcomes.py); see their docstrings for the columns. An analysis
+that has no games to work on is an empty table. None holds a row per game: the games are
+counted first (reports/gemrush/tally.py), and every table and figure is made from the counts,
+so the report of ten million games fits in memory.
 """
 
 from __future__ import annotations
@@ -14,15 +16,15 @@ import polars as pl
 
 from balance.errors import InputError
 from balance.games.gemrush.content import load_content
-from reports import frame, tally
-from reports.gemrush import burn, crisis, players, rooms, rush, skills
+from reports import analysis
+from reports.frame import check_columns
+from reports.gemrush import burn, crisis, frame, players, rooms, rush, skills, tally
 
 
 @dataclass(frozen=True)
-class Analysis:
-    kinds: pl.DataFrame            # one row per kind of game, with its games (tally keys)
-    versions: list[str]            # engine versions of the games
-    manifest: dict
+class Analysis(analysis.Analysis):
+    """`outcomes` are the Rush games' (rush.of), in rounds."""
+
     difficulties: pl.DataFrame     # variant, difficulty, target
     named: pl.DataFrame            # setting, players, difficulty, target (Crisis)
     curve: pl.DataFrame            # crisis.difficulty_curve
@@ -40,39 +42,31 @@ class Analysis:
     slack: pl.DataFrame
     clock_end_counts: pl.DataFrame
     clock_end: pl.DataFrame
-    rounds_counts: pl.DataFrame    # rush.rounds_counts
-    rounds: pl.DataFrame
-    turn_cap: pl.DataFrame
-    endings: pl.DataFrame          # rush.endings
     player_keys: pl.DataFrame      # players.settings_by_player
     player_curves: pl.DataFrame    # players.curves_by_player
     player_targets: pl.DataFrame   # players.target_spread
-    seat_wins: pl.DataFrame
-    margin_counts: pl.DataFrame    # rush.margin_counts
-    score_margin: pl.DataFrame
     skill_holders: pl.DataFrame = field(default_factory=pl.DataFrame)  # skills.holder_table
 
+    # The Rush games' tables by their names in reports/gemrush/rush.py.
     @property
-    def games(self) -> int:
-        return int(self.kinds["games"].sum()) if self.kinds.height else 0
+    def rounds(self) -> pl.DataFrame:
+        return self.outcomes.lengths
 
-    def games_of(self, column: str) -> dict:
-        """Games per value of a key column (mode, variant, ...)."""
-        if self.kinds.height == 0:
-            return {}
-        return dict(self.kinds.group_by(column).agg(pl.col("games").sum()).rows())
+    @property
+    def seat_wins(self) -> pl.DataFrame:
+        return self.outcomes.seat_wins
 
 
 def analyse(games, room_table, manifest: dict | None,
             levels: tuple[float, ...] | None = None) -> Analysis:
     """Run every analysis; refuses tables that lack a column the analyses read. `games` and
     `room_table` are DataFrames or balance.running.store ShardTables, read a piece at a time: the
-    games once to count them (reports/tally.py), then with the rooms for room value."""
+    games once to count them (reports/gemrush/tally.py), then with the rooms for room value."""
     manifest = manifest or {}
-    frame.check_columns(games, frame.REQUIRED_GAME_COLUMNS, "games table")
+    check_columns(games, frame.REQUIRED_GAME_COLUMNS, "games table")
     has_rooms = room_table is not None and room_table.height > 0
     if has_rooms:
-        frame.check_columns(room_table, frame.REQUIRED_ROOM_COLUMNS, "rooms table")
+        check_columns(room_table, frame.REQUIRED_ROOM_COLUMNS, "rooms table")
     t = tally.count(games, manifest)
     kinds = t.kinds()
     diffs = t.diffs
@@ -99,13 +93,10 @@ def analyse(games, room_table, manifest: dict | None,
         reshuffles=burn.reshuffles(t),
         slack_counts=slack_counts, slack=burn.slack_of(slack_counts),
         clock_end_counts=burn.clock_end_counts(t), clock_end=burn.clock_end(t),
-        rounds_counts=rush.rounds_counts(t), rounds=rush.rounds(t),
-        turn_cap=rush.turn_cap(t), endings=rush.endings(t),
+        outcomes=rush.of(t),
         player_keys=player_keys,
         player_curves=players.curves_by_player(curve, player_keys),
         player_targets=players.target_spread(targets, player_keys),
-        seat_wins=rush.seat_wins(t),
-        margin_counts=rush.margin_counts(t), score_margin=rush.score_margin(t),
         skill_holders=skills.holder_table(skills.holder_counts(games)),
     )
 

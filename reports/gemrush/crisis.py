@@ -14,8 +14,8 @@ import polars as pl
 
 from balance.running.goal_seek import band_crossings, interpolate, nearest
 from balance.stats.intervals import with_wilson
-from reports import tally
-from reports.frame import GROUP, crisis_games, named_difficulties
+from reports.gemrush import tally
+from reports.gemrush.frame import GROUP, crisis_games, named_difficulties
 
 LEVELS = (0.9, 0.75, 0.5, 0.25, 0.1)
 TO_EXHAUSTION = "to exhaustion"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports.frame import with_base_setting
+from reports.gemrush.frame import with_base_setting
 
 SCHEMA = {"base_setting": pl.Utf8, "setting": pl.Utf8, "heuristic": pl.Utf8}
 

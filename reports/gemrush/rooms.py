@@ -18,8 +18,9 @@ from __future__ import annotations
 import polars as pl
 
 from balance.stats.intervals import difference, wilson
-from reports import counts, pieces, tally
-from reports.frame import crisis_games, named_difficulties
+from reports import counts, pieces
+from reports.gemrush import tally
+from reports.gemrush.frame import crisis_games, named_difficulties
 
 KEY = ["setting", "mode", "players"]
 UNIT = ["variant", "game", "seat"]

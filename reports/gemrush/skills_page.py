@@ -10,8 +10,9 @@ import polars as pl
 from balance.stats import paired
 from reports import compare_figures, text
 from reports.gemrush import ablation, skills
-from reports.page import Block, Section, Table, slug
-from reports.page import figure_or_none as _fig
+from reports.gemrush.figures import curves_figure
+from reports.section import Block, Section, Table, slug
+from reports.section import figure_or_none as _fig
 
 INTRO = ["What each skill is worth to a team, how the ways of dealing skills move the game, and "
          "whether a skill's holder wins more in Rush."]
@@ -139,7 +140,7 @@ def _variants_block(name: str, cmp) -> Block:
     b.paragraphs += skills.rulebook_sentences(shifts, base)
     curves = _fig(f"skills-curves-{slug(name)}.png", "Each skill variant's share of Crisis "
                   "games won at each target, one panel per player count, 95% Wilson bands.",
-                  compare_figures.curves_figure(cmp, f"{name}: win rate by skill variant"))
+                  curves_figure(cmp, f"{name}: win rate by skill variant"))
     if curves:
         b.figures.append(curves)
     f = _fig(f"skills-variants-{slug(name)}.png", "Each skill variant's shift of the mean "

@@ -93,4 +93,6 @@ GAME = Game(
     goals=f"{_GOALS}:goal",
     bench="balance.games.gemrush.shard:bench",
     commands="balance.games.gemrush.commands:register",
+    report="reports.gemrush.report:REPORT",
+    quantities="balance.games.gemrush.measures:quantities",
 )

@@ -1,0 +1,189 @@
+"""A game's measures over a run's games, variant by variant: the headline rates `balance run`
+prints and `balance run --precision` makes precise, and every quantity with its interval.
+
+A quantity is a polars expression over the games table, aggregated over the games of one
+variant: a rate (a boolean per game: the share of games where it holds, with its 95% Wilson
+interval; a null counts as not holding) or a mean (a number per game, with its 95% t
+interval; nulls left out). The quantities of a variant are the game's own, when it declares
+them (balance/contract/game.py, Game.quantities: (variant as the manifest records it) ->
+list[Quantity]); otherwise:
+
+- who wins: in a competitive variant (a seat wins: `winner` is set) each seat's share of the
+  wins, seats from 1 (a tie, winner -1, is won by no seat); in a cooperative one the team's
+  win rate (`won`);
+- every Measure the game declares over a column of its own (Measure.kind over
+  Measure.column): a rate over a boolean column, a mean over a number. A measure whose value
+  is more than its column's is left to the game's own quantities.
+
+The headline rates are the rate quantities; `widest_half_width` is what --precision narrows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from balance.contract import registry
+from balance.contract.game import Game
+from balance.stats.intervals import CONFIDENCE, wilson
+
+RATE, MEAN = "rate", "mean"
+
+
+@dataclass(frozen=True)
+class Quantity:
+    key: str  # "seat:1", "won", a measure's name: how a program names it
+    name: str  # how a table prints it: "seat 1 wins"
+    kind: str  # RATE or MEAN
+    expr: pl.Expr  # over the games table: a boolean per game for a rate, a number for a mean
+
+
+def seats(players: int) -> list[Quantity]:
+    """Each seat's share of the wins, seat 1 (who plays first) first."""
+    return [Quantity(f"seat:{s}", f"seat {s} wins", RATE, pl.col("winner") == s)
+            for s in range(1, int(players) + 1)]
+
+
+TEAM = Quantity("won", "won", RATE, pl.col("won"))
+
+
+def of_measures(game: Game, schema: dict | None = None) -> list[Quantity]:
+    """The game's measures as quantities: rates over its boolean columns, means over its
+    number columns (`schema`: the games table's, when known)."""
+    out = []
+    for m in game.measures:
+        # A measure whose game value is more than its column's (a hook computes it) is the
+        # game's own quantities' business.
+        if getattr(m, "outcome", ""):
+            continue
+        dtype = (schema or {}).get(m.column)
+        if m.kind == RATE and (dtype is None or dtype == pl.Boolean):
+            out.append(Quantity(m.name, m.title, RATE, pl.col(m.column)))
+        elif m.kind == MEAN and (dtype is None or dtype.is_numeric()):
+            out.append(Quantity(m.name, m.title, MEAN, pl.col(m.column).cast(pl.Float64)))
+    return out
+
+
+def game_of(manifest: dict) -> Game:
+    """The game a run played (its manifest's `game`; absent: the registry's default)."""
+    return registry.get(manifest.get("game"))
+
+
+def of_variant(game: Game, info: dict, competitive: bool, schema: dict | None = None
+               ) -> list[Quantity]:
+    """The quantities of one variant (`info`: as the manifest records it; `competitive`: a seat
+    wins its games), the game's own when it declares them (see the module doc)."""
+    if game.quantities:
+        return list(game.hook("quantities")(info))
+    if competitive:
+        return seats(int(info.get("players") or 0)) + of_measures(game, schema)
+    # The team's win rate leads; a measure of the same column would say it twice.
+    return [TEAM] + [q for q in of_measures(game, schema)
+                     if q.expr.meta.root_names() != TEAM.expr.meta.root_names()]
+
+
+def _competitive(games: pl.LazyFrame, game: Game) -> dict[int, bool]:
+    """Whether each variant's games are won by a seat (by the game's declaration, else by its
+    games)."""
+    if game.cooperative is not None:
+        return {int(v): not game.cooperative for v in
+                games.select(pl.col("variant").unique()).collect()["variant"].to_list()}
+    found = (games.group_by("variant").agg(pl.col("winner").is_not_null().any().alias("c"))
+             .collect())
+    return {int(v): bool(c) for v, c in found.rows()}
+
+
+def _quantities(games, manifest: dict, game: Game | None) -> tuple[pl.LazyFrame, list]:
+    game = game or game_of(manifest)
+    lf = games.lazy()
+    schema = dict(lf.collect_schema())
+    played = set(lf.select(pl.col("variant").unique()).collect()["variant"].to_list())
+    # The game's own quantities know each variant's kind; otherwise the games tell it.
+    competitive = {} if game.quantities else _competitive(lf, game)
+    per_variant = []
+    for info in sorted(manifest.get("variants", []), key=lambda v: int(v["variant"])):
+        v = int(info["variant"])
+        if v in played:
+            per_variant.append((v, of_variant(game, info, competitive.get(v, False), schema)))
+    return lf, per_variant
+
+
+COUNT_SCHEMA = {"variant": pl.Int64, "measure": pl.Utf8, "wins": pl.Int64, "games": pl.Int64}
+RATE_SCHEMA = {**COUNT_SCHEMA, "rate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
+
+
+def headline_counts(games, manifest: dict, game: Game | None = None) -> pl.DataFrame:
+    """(variant, measure, wins, games) for every rate quantity of every variant that has
+    games, in variant order and, within a variant, in the quantities' order. Computed lazily
+    from the columns the quantities read, so a large run is never loaded whole."""
+    lf, per_variant = _quantities(games, manifest, game)
+    rows = []
+    for v, quantities in per_variant:
+        rates = [q for q in quantities if q.kind == RATE]
+        one = lf.filter(pl.col("variant") == v)
+        got = one.select(pl.len().alias("_n"), *[q.expr.fill_null(False).cast(pl.Int64).sum()
+                                                 .alias(f"_{i}")
+                                                 for i, q in enumerate(rates)]).collect().row(0)
+        n = int(got[0])
+        rows += [(v, q.name, int(k or 0), n) for q, k in zip(rates, got[1:], strict=True)]
+    return pl.DataFrame(rows, schema=COUNT_SCHEMA, orient="row")
+
+
+def headline_rates(games, manifest: dict, game: Game | None = None) -> pl.DataFrame:
+    """headline_counts with each rate and its 95% Wilson interval."""
+    rows = []
+    for variant, measure, k, n in headline_counts(games, manifest, game).rows():
+        lo, hi = wilson(k, n) or (None, None)
+        rows.append((variant, measure, k, n, k / n if n else None, lo, hi))
+    return pl.DataFrame(rows, schema=RATE_SCHEMA, orient="row")
+
+
+def widest_half_width(table: pl.DataFrame) -> float:
+    """The largest half-width of the headline intervals (1.0 when there are none yet)."""
+    if table.height == 0:
+        return 1.0
+    return float(((table["ci_high"] - table["ci_low"]) / 2).max())
+
+
+VALUE_SCHEMA = {"variant": pl.Int64, "key": pl.Utf8, "name": pl.Utf8, "kind": pl.Utf8,
+                "n": pl.Int64, "value": pl.Float64, "ci_low": pl.Float64,
+                "ci_high": pl.Float64}
+
+
+def t_interval(values: np.ndarray, confidence: float = CONFIDENCE
+               ) -> tuple[float, float] | None:
+    """The t interval of a mean; None below two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
+    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+    return mean - half, mean + half
+
+
+def aggregate(games, manifest: dict, game: Game | None = None) -> pl.DataFrame:
+    """Every quantity of every variant (VALUE_SCHEMA): n (the games counted), the value (a
+    rate as a fraction, or a mean) and its 95% interval (Wilson, or t)."""
+    lf, per_variant = _quantities(games, manifest, game)
+    rows = []
+    for v, quantities in per_variant:
+        if not quantities:
+            continue
+        one = lf.filter(pl.col("variant") == v).select(
+            *[(q.expr.fill_null(False).cast(pl.Int64) if q.kind == RATE else q.expr)
+              .alias(f"_{i}") for i, q in enumerate(quantities)]).collect()
+        for i, q in enumerate(quantities):
+            x = one[f"_{i}"].drop_nulls().cast(pl.Float64).to_numpy()
+            n = len(x)
+            if q.kind == RATE:
+                k = int(x.sum())
+                ci = wilson(k, n)
+            else:
+                ci = t_interval(x)
+            lo, hi = ci or (None, None)
+            rows.append((v, q.key, q.name, q.kind, n, float(x.mean()) if n else None, lo, hi))
+    return pl.DataFrame(rows, schema=VALUE_SCHEMA, orient="row")

@@ -1,0 +1,204 @@
+"""Gem Rush's verdicts on the report's first screen (reports/findings.py's, with the Crisis and
+the rooms of Gem Rush), in this order, each only where the run has what it needs:
+- the named difficulty closest to an even game, for the first Crisis setting (the others are in
+  the win-rate table);
+- the Rush seats against their fair share;
+- the strongest and the weakest skill, and the skill variants against Normal;
+- each lever's largest effect (every run that compares versions of the game);
+- how far the target moves between players;
+- the room whose ablation costs most.
+The targets to print for the chosen win rates come as a table beside them (reports/gemrush/
+page.py).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from balance.stats import paired
+from reports import text
+from reports.findings import (
+    Verdict,
+    effect_text,
+    holm_text,
+    lever_verdicts,
+    seat_verdicts,
+    who_of,
+)
+from reports.gemrush import ablation, skills
+
+
+def crisis_verdicts(difficulty: pl.DataFrame, order: list[str],
+                    players_of: dict[str, list[str]], where: dict[str, str]) -> list[Verdict]:
+    """For the first Crisis setting, in the designer's order: the named difficulty closest to
+    an even game over the player counts, and how rarely the harder ones are won."""
+    d = difficulty.filter(pl.col("difficulty").is_not_null() & pl.col("win_rate").is_not_null())
+    if d.height == 0:
+        return []
+    if "source" in d.columns:  # off the curve where there is one ("to exhaustion" sorts first)
+        d = d.sort("source").unique(["setting", "players", "difficulty"], keep="first")
+    rank = {x: i for i, x in enumerate(order)}
+    setting = sorted(set(d["setting"].to_list()), key=lambda x: (rank.get(x, len(rank)), x))[0]
+    g = d.filter(pl.col("setting") == setting).with_columns(
+        (pl.col("win_rate") - 0.5).abs().alias("gap"))
+    best = g.sort("gap", "players").row(0, named=True)
+    lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
+    who = text.plural(lo_p, "player") if lo_p == hi_p else f"{lo_p} to {hi_p} players"
+    rates = g.filter(pl.col("difficulty") == best["difficulty"]).sort("players")
+    lo_r, hi_r = text.pct(rates["win_rate"].min()), text.pct(rates["win_rate"].max())
+    span = lo_r if lo_r == hi_r else f"{lo_r} to {hi_r}"
+    harder = g.filter(pl.col("target") > best["target"])
+    tail = ""
+    if harder.height and harder["win_rate"].max() < 0.05:
+        tail = (f"; no harder difficulty is won more than "
+                f"{text.pct(harder['win_rate'].max(), 1)} of the time")
+    details = [f"{text.players_label(r['players'])}: "
+               f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])}"
+               + (f" of {text.count(r['games'])} games" if r.get("games") else "")
+               for r in rates.iter_rows(named=True)]
+    return [Verdict(
+        "Crisis difficulty",
+        f"{best['difficulty']} ({best['target']} points) is the difficulty closest to an "
+        f"even game, won {span} of the time with {who}{tail}.",
+        who_of(players_of.get(setting, []), where.get(setting, setting)),
+        [f"{best['difficulty']}'s win rate with its 95% Wilson interval:", *details])]
+
+
+def skill_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
+    """The strongest and the weakest skill (each_skill runs) by their paired effect on the
+    mean team score, and the variants' shifts against the baseline (runs sweeping skills)."""
+    out = []
+    for name, cmp in cmps:
+        if skills.is_skill_effects(cmp):
+            e = skills.effects(cmp, ("score:mean",)).filter(
+                pl.col("pairs") >= paired.MIN_PAIRS)
+            if e.height < 2:
+                continue
+            top, low = e.row(0, named=True), e.row(-1, named=True)
+
+            def said(r: dict) -> str:
+                d = r["difference"]
+                if not r["found"]:
+                    return f"{r['skill']}, no different from No Skills"
+                return f"{r['skill']}, {abs(d):.1f} points {'more' if d > 0 else 'less'}"
+
+            out.append(Verdict(
+                "Skills", f"The strongest skill is {said(top)} of mean team score than "
+                f"without skills, when the whole team holds it; the weakest is {said(low)}.",
+                who_of(players_of.get(name, []), f"{name} run"),
+                [f"{r['skill']}: {effect_text(r, ' points')}; {holm_text(r, cmp.family)}"
+                 for r in (top, low)]
+                + [f"Every skill's effect is in the Skills section ({e.height} skills)."]))
+        elif skills.is_skill_variants(cmp):
+            shifts = skills.variant_shifts(cmp).filter(pl.col("pairs") >= paired.MIN_PAIRS)
+            if shifts.height == 0:
+                continue
+            base = skills.swept_value(cmp.label(cmp.baseline), skills.VARIANT_KEY) or ""
+            base = skills.VARIANT_NAMES.get(base, base or "the baseline")
+
+            def named(v: str) -> str:
+                return skills.VARIANT_NAMES.get(v, v)
+
+            clear = shifts.filter(pl.col("holm")).sort("difference")
+            down = [f"{abs(r['difference']):.1f} points with {named(r['variant_name'])}"
+                    for r in clear.filter(pl.col("difference") < 0).iter_rows(named=True)]
+            up = [f"{r['difference']:.1f} with {named(r['variant_name'])}"
+                  for r in clear.filter(pl.col("difference") > 0).iter_rows(named=True)]
+            moves = ([f"falls {text.join_words(down)}"] if down else []) + \
+                ([f"rises {text.join_words(up)}"] if up else [])
+            said = (f"Against {base}, the mean team score " + ", and ".join(moves) if moves
+                    else f"No skill variant clearly moves the mean team score away from {base}")
+            out.append(Verdict(
+                "Skill variants", said + ".", who_of(players_of.get(name, []), f"{name} run"),
+                [f"{named(r['variant_name'])}: {effect_text(r, ' points')}; "
+                 f"{holm_text(r, cmp.family)}" for r in shifts.iter_rows(named=True)]))
+    return out
+
+
+def player_verdicts(player_targets: pl.DataFrame, players_of: dict[str, list[str]],
+                    where: dict[str, str]) -> list[Verdict]:
+    t = player_targets
+    if t.height == 0 or "spread" not in t.columns:
+        return []
+    t = t.filter(pl.col("spread").is_not_null())
+    if t.height == 0:
+        return []
+    r = t.sort("spread", descending=True).row(0, named=True)
+    at = t.filter((pl.col("base_setting") == r["base_setting"])
+                  & (pl.col("players") == r["players"]) & (pl.col("level") == r["level"]))
+    parts = ", ".join(f"{x['heuristic']} {x['target']}" for x in at.iter_rows(named=True)
+                      if x["target"] is not None)
+    return [Verdict(
+        "Player strength", f"The player moves the verdict: the target won "
+        f"{text.level_label(r['level'])} of the time with "
+        f"{text.plural(r['players'], 'player')} is {parts} ({r['spread']} points apart, "
+        f"on {text.count(at['games'].min())} games or more each).",
+        who_of(players_of.get(r["base_setting"], []),
+             where.get(r["setting"], r["base_setting"])),
+        [f"{x['heuristic']}: {x['target']}, won "
+         f"{text.rate(x['win_rate'], x['rate_low'], x['rate_high'])} of "
+         f"{text.count(x['games'])} games" for x in at.iter_rows(named=True)
+         if x["target"] is not None]
+        + ["Verdicts by player compares every target the players would print."])]
+
+
+def ablation_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
+    out = []
+    for name, cmp in cmps:
+        if not cmp.variants["label"].str.starts_with("ablate=").any():
+            continue
+        e = ablation.effects(cmp).filter(pl.col("quantity") == "score:mean")
+        if e.height == 0:
+            continue
+        r = e.row(0, named=True)
+        if paired.too_few(r["pairs"]):
+            continue  # no room can be ranked on a handful of games
+        out.append(Verdict(
+            "Rooms", f"The room worth most is {r['room']}: without it the mean team score "
+            f"falls by {r['effect']:.1f} points.",
+            who_of(players_of.get(name, []), f"{name} run"),
+            [f"{r['room']}: {r['effect']:.2f} points (95% paired interval {r['ci_low']:.2f} "
+             f"to {r['ci_high']:.2f}, {text.count(r['pairs'])} games); "
+             + ("clear" if r["holm"] else "not clear")
+             + f" after Holm's correction over {cmp.family} differences."]))
+    return out
+
+
+def verdicts(difficulty: pl.DataFrame, seats: pl.DataFrame, player_targets: pl.DataFrame,
+             cmps: list, order: list[str], players_of: dict[str, list[str]],
+             where: dict[str, str] | None = None) -> list[Verdict]:
+    """Every verdict of the first screen, in the module doc's order. `cmps`: (run name,
+    Comparison) of every run compared; `players_of`: the players of each setting, base
+    setting and run; `where`: the run each setting comes from, where the page reads several."""
+    where = where or {}
+    levers = [(n, c) for n, c in cmps
+              if not skills.is_skill_effects(c) and not skills.is_skill_variants(c)]
+    plain = [(n, c) for n, c in levers
+             if not c.variants["label"].str.starts_with("ablate=").any()]
+    return (crisis_verdicts(difficulty, order, players_of, where)
+            + seat_verdicts(seats, players_of, where, "Rush seats", "Rush")
+            + skill_verdicts(cmps, players_of)
+            + lever_verdicts(plain, players_of) + player_verdicts(player_targets, players_of, where)
+            + ablation_verdicts(levers, players_of))
+
+
+def headline_rows(difficulty: pl.DataFrame, order: list[str] | None = None
+                  ) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows): per setting (in `order`) and player count, the win rate at each named
+    difficulty."""
+    rank = {x: i for i, x in enumerate(order or [])}
+    d = difficulty.filter(pl.col("difficulty").is_not_null()).sort(
+        pl.col("setting").replace_strict(rank, default=len(rank)), "players")
+    if d.height == 0:
+        return [], []
+    names = (d.select("difficulty", "target").group_by("difficulty")
+             .agg(pl.col("target").min()).sort("target")["difficulty"].to_list())
+    rows = []
+    for (setting, players), g in d.group_by("setting", "players", maintain_order=True):
+        cells = []
+        for n in names:
+            x = g.filter(pl.col("difficulty") == n)
+            cells.append(text.rate(x["win_rate"][0], x["ci_low"][0], x["ci_high"][0])
+                         if x.height else text.DASH)
+        rows.append([setting, str(players), *cells])
+    return ["Setting", "Players", *names], rows

@@ -1,0 +1,102 @@
+"""What a report page is made of: sections of blocks, each with sentences, figures and tables.
+
+Every section builder, the framework's (reports/page.py, comparison_page.py, outcome_page.py)
+and a game's (reports/<game>/), makes these, and reports/page.py renders them. They live apart
+from both so that neither imports the other to build a page.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from reports import figures, text
+
+
+@dataclass
+class Table:
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+    note: str = ""
+    left: int = 1          # leading text columns (left-aligned); the rest are numbers
+    fold: str = ""         # "open" or "closed": shown in a <details> block under its caption
+
+
+@dataclass
+class Figure:
+    name: str              # file name of the PNG beside the page
+    caption: str
+    png: bytes
+
+    @property
+    def data_uri(self) -> str:
+        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+
+
+@dataclass
+class Block:
+    heading: str
+    paragraphs: list[str] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    listing: tuple[str, str] | None = None  # (caption, text): a folded verbatim text
+    items: tuple[str, list[str]] | None = None  # (caption, bullets): a folded list
+    fold: str = ""  # when set, the block's content is folded under this line
+    verdicts: list = field(default_factory=list)  # reports.findings.Verdict: a sentence each,
+    #                                               its statistics folded under it
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    intro: list[str] = field(default_factory=list)  # plain sentences: what the section shows
+    missing: list[str] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    method: list[str] = field(default_factory=list)  # how it is measured, folded
+
+
+def slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "all"
+
+
+def figure(name: str, caption: str, fig) -> Figure:
+    return Figure(name, caption, figures.png_bytes(fig))
+
+
+def figure_or_none(name: str, caption: str, fig) -> Figure | None:
+    """A figure, or None where a chart had nothing to draw."""
+    return None if fig is None else figure(name, caption, fig)
+
+
+def of(df: pl.DataFrame, setting: str) -> pl.DataFrame:
+    """The rows of one setting."""
+    return df.filter(pl.col("setting") == setting) if df.height else df
+
+
+def in_order(kinds: pl.DataFrame, *tables: pl.DataFrame) -> list[str]:
+    """The settings the tables hold, in the order the designer gave the versions (their
+    first variant, from `kinds`: a tally's keys), then by name."""
+    found: set[str] = set()
+    for t in tables:
+        if t.height:
+            found.update(t["setting"].to_list())
+    first = {}
+    if kinds.height and "setting" in kinds.columns:
+        for setting, variant in kinds.select("setting", "variant").rows():
+            first[setting] = min(first.get(setting, variant), variant)
+    return sorted(found, key=lambda x: (first.get(x, 1 << 30), x))
+
+
+BOXES = "Boxes: quartiles and median; whiskers: 10th to 90th percentile."
+DIST_HEADERS = ["Median", "10–90%", "Quartiles", "Mean", "Range"]
+
+
+def dist_row(r: dict) -> list[str]:
+    """A distribution (reports/counts.py) as the cells under DIST_HEADERS."""
+    return [text.num(r["q50"]), text.spread(r), text.spread(r, "q25", "q75"),
+            text.num(r["mean"]), text.spread(r, "min", "max")]

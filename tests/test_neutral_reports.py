@@ -1,0 +1,92 @@
+"""The report framework (reports/*.py at the top level, and its templates) is game-neutral: it
+names no game's concepts and imports no game's package. A game's report lives in its own
+folder, reports/<game>/, and is reached through its declaration (reports/game_report.py).
+
+The words: edition, mode, target, room, door, skill, crisis, rush (issue 27), and the name of
+every registered game. A line is cut into words (identifiers split at underscores and where a
+capital follows a small letter, so `crisis_games`, `RUSH_ENDINGS` and `TargetTurn` are read as
+their parts), and a word is refused when it is one of those, or one of the first eight with an
+`s` or `es`: "rooms", "targets", "modes" are refused; "model", "doorway", "targeted" and
+"brush" are other words and pass. Comments and strings are read too: a page's text that names
+a game's concept is the game's to write.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from balance.contract import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush")
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+# Packages that hold a game's code: a sub-package of any of these is one game's.
+GAME_ROOTS = ("balance.games", "heuristics", "reports")
+
+
+def framework_files() -> list[Path]:
+    return sorted((ROOT / "reports").glob("*.py")) + sorted(
+        (ROOT / "reports" / "templates").glob("*"))
+
+
+def forbidden(line: str, games: tuple[str, ...] = ()) -> list[str]:
+    """The words of `line` the framework may not write."""
+    out = []
+    for word in _WORD.findall(line):
+        w = word.lower()
+        if w in games or any(w in (s, s + "s", s + "es") for s in WORDS):
+            out.append(word)
+    return out
+
+
+def game_packages() -> set[str]:
+    """Every game's package: the sub-packages of GAME_ROOTS."""
+    out = set()
+    for root in GAME_ROOTS:
+        folder = ROOT.joinpath(*root.split("."))
+        out |= {f"{root}.{d.name}" for d in folder.iterdir()
+                if d.is_dir() and (d / "__init__.py").is_file()}
+    return out
+
+
+def imported(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every import in the file, at any depth."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out += [(node.lineno, node.module)]
+            out += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+    return out
+
+
+def test_the_word_rule_catches_parts_and_plurals_and_leaves_other_words():
+    assert forbidden("crisis_games(kinds)") == ["crisis"]
+    assert forbidden("RUSH_ENDINGS = (...)") == ["RUSH"]
+    assert forbidden("a TargetTurn of the rooms") == ["Target", "rooms"]
+    assert forbidden("the Gem Rush page; modes and editions") == ["Rush", "modes", "editions"]
+    assert forbidden("a forward model, a doorway, a targeted brush") == []
+    assert forbidden("from reports.gemrush import page", ("gemrush",)) == ["gemrush"]
+
+
+@pytest.mark.parametrize("path", framework_files(), ids=lambda p: p.name)
+def test_the_framework_names_no_game_concept(path):
+    games = tuple(registry.names())
+    bad = [f"{path.relative_to(ROOT)}:{i}: {', '.join(words)}: {line.strip()}"
+           for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+           if (words := forbidden(line, games))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "reports").glob("*.py")), ids=lambda p: p.name)
+def test_the_framework_imports_no_game_package(path):
+    packages = game_packages()
+    assert "reports.gemrush" in packages and "balance.games.gemrush" in packages
+    bad = [f"{path.name}:{line}: {module}" for line, module in imported(path)
+           if any(module == p or module.startswith(p + ".") for p in packages)]
+    assert not bad, "\n".join(bad)
