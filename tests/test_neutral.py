@@ -19,16 +19,16 @@ NEUTRAL = ("balance/contract", "balance/kernels", "balance/running", "balance/st
 WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush")
 WORD = re.compile("|".join(WORDS), re.IGNORECASE)
 # Names other libraries give, which hold a word by chance (a file's st_mode, the statsmodels
-# package, Numba's targetoptions, a thread's target), and "model" (the forward model).
+# package, Numba's targetoptions, a thread's target), and "model" (the forward model, and
+# class names ending in it: ForwardModel).
 THEIRS = re.compile(r"st_mode|statsmodels|targetoptions|target_is_directory|Thread\(target="
-                    r"|\bmodels?\b", re.IGNORECASE)
+                    r"|\bmodels?\b|[A-Z]\w*Models?\b")
 GAME_IMPORT = re.compile(r"^\s*(from|import)\s+(balance\.games|heuristics|reports)\.(\w+)",
                          re.MULTILINE)
 # The registry is the only list of games: it names them, and nothing else of theirs.
 REGISTRY = "balance/contract/registry.py"
-# Still to be made neutral by another part of issue 27: the code hash's source list follows
-# each game's imports (item 5). Strict: once the file is neutral, this entry must go.
-PENDING = {"balance/kernels/jit.py": "its source list names Gem Rush's folders"}
+# Modules still to be made neutral (strict: once one is, its entry must go).
+PENDING: dict[str, str] = {}
 
 
 def _files() -> list[Path]:

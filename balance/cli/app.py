@@ -108,6 +108,7 @@ def tune(experiment: str = typer.Argument(..., help="experiment file (one varian
     import polars as pl  # lazy: see the module doc
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+    # lazy: the runner brings polars, joblib and Numba, which `balance --help` spares
     from balance.running import goal_seek as gs
     from balance.running.experiment import load_experiment
     from balance.running.runner import check_jobs, default_jobs
@@ -182,6 +183,7 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         TimeRemainingColumn,
     )
 
+    # lazy: the runner brings polars, joblib and Numba, which `balance --help` spares
     from balance.running.experiment import load_experiment
     from balance.running.precision import check_precision, run_to_precision
     from balance.running.runner import RunFailed, run_experiment

@@ -210,6 +210,7 @@ def _start_polars() -> None:
     """Start polars' thread pool now: if the threads cannot be made for want of memory, the
     child says so, instead of a failed read being taken for a damaged file."""
     try:
+        # lazy: only the child process that reads a run starts polars
         import polars as pl
 
         pl.thread_pool_size()

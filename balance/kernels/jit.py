@@ -52,10 +52,10 @@ from balance.kernels import sources
 INLINE_THRESHOLD = 3000
 # An option of LLVM's own, read by every later compile in this process. It is not part of
 # Numba's cache key; the cache folders' hash is, and this file is in every kernel's closure.
-llvm.set_option("gemrush", f"-inline-threshold={INLINE_THRESHOLD}")
+llvm.set_option("balance", f"-inline-threshold={INLINE_THRESHOLD}")
 
-# $NUMBA_CACHE_DIR (an empty one times a cold compile: balance bench), else $GEMRUSH_CACHE.
-CACHE_BASE = Path(os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("GEMRUSH_CACHE")
+# $NUMBA_CACHE_DIR (an empty one times a cold compile: balance bench), else $BALANCE_CACHE.
+CACHE_BASE = Path(os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("BALANCE_CACHE")
                   or sources.ROOT / ".numba_cache")
 STALE_DAYS = 7  # a folder unused while others were used this long is removed
 

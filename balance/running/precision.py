@@ -20,6 +20,7 @@ from balance.errors import InputError, Problem
 from balance.running import store
 from balance.running.experiment import Experiment, check_game_count
 from balance.running.runner import run_experiment
+from balance.stats.measures import headline_rates, widest_half_width
 
 # Half-widths shrink as 1/sqrt(n): the next round aims at the games the widest interval
 # needs, but grows at least by this much (a round has a fixed cost) and at most by GROW_MAX
@@ -75,9 +76,6 @@ def _games_on_disk(run_dir: Path) -> int:
 
 def widest_now(run_dir: Path) -> float:
     """The widest headline half-width of the run as it is on disk, in percentage points."""
-    from balance.running import store
-    from balance.stats.measures import headline_rates, widest_half_width
-
     scan = store.scan_run(run_dir)
     return 100 * widest_half_width(headline_rates(scan.games, store.read_manifest(run_dir)))
 

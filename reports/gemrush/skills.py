@@ -27,6 +27,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from balance.running.store import read_run
 from balance.stats.intervals import with_wilson
 from balance.stats.paired import CONFIDENCE, RESAMPLES, SEED, TOO_FEW, holm, too_few
 from reports import pieces
@@ -131,7 +132,6 @@ def median_skill(scores: np.ndarray, names: list[str], resamples: int = RESAMPLE
 def run_median_skill(cmp) -> MedianSkill | None:
     """median_skill() of the run an each_skill comparison was made from, on the games every
     arm played; None when the comparison is not one of skills against No Skills."""
-    from balance.running.store import read_run
 
     if not getattr(cmp, "run_dir", "") or not is_skill_effects(cmp):
         return None
@@ -333,7 +333,6 @@ def run_interactions(cmp) -> pl.DataFrame:
     """interactions() for the run an each_skill comparison was made from (its run folder):
     the run's games and rooms are read whole, which an each_skill run of thousands of games
     a variant allows."""
-    from balance.running.store import read_run
 
     if not getattr(cmp, "run_dir", ""):
         return pl.DataFrame(schema=INTERACTION_SCHEMA)

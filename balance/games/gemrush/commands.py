@@ -246,6 +246,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
     # lazy: rich's bars, and the strength table's statistics (scipy)
     from rich.progress import Progress
 
+    # lazy: the engine and the players load only when the command runs
     from balance.games.gemrush.engine.forward import FORWARD
     from balance.games.gemrush.strength import strength
     from heuristics.search import searched_mask
@@ -333,6 +334,7 @@ def tune_player_(name: str = typer.Argument("greedy", help="the player to tune")
     # lazy: rich's bars, and the tuning's optimiser and statistics (scipy)
     from rich.progress import Progress
 
+    # lazy: the engine and the players load only when the command runs
     from balance.games.gemrush.tuning import objective
     from balance.running.tune_player import tune_player, write_knobs
 
@@ -384,6 +386,7 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
     # lazy: rich's bars, and the check's independent rules model
     from rich.progress import Progress
 
+    # lazy: the engine and the players load only when the command runs
     from balance.games.gemrush.check import check_content, checked_profile, variants
 
     try:

@@ -13,11 +13,14 @@ import numpy as np
 
 from balance.errors import Problems
 from balance.games.gemrush.content import Content, load_content
-from balance.games.gemrush.engine.state import END_NAMES, State, new_state
+from balance.games.gemrush.engine.game_nb import R_N, RM_N, play_game_nb, play_games_nb
+from balance.games.gemrush.engine.state import END_NAMES, S_EV_N, State, new_state
 from balance.games.gemrush.limits import check_variant
-from balance.games.gemrush.rules import Profile, profile_for
+from balance.games.gemrush.rules import Profile, load_profile, profile_for
 from balance.games.gemrush.tables import Rules, Tables, compile_rules, compile_tables
 from balance.kernels.rng import seed_state, seed_states
+from balance.running.seeds import first_players
+from balance.textfile import short
 from heuristics.external import playing
 from heuristics.gemrush.registry import PLAYERS
 from heuristics.seats import Seats
@@ -45,7 +48,6 @@ class Setup:
     def first_players(self, seeds) -> np.ndarray:
         """For each game seed, which listed player (counting from 0) sits in seat 1 and plays
         first: the rules' `first_player`, or one drawn from the seed's own stream."""
-        from balance.running.seeds import first_players
 
         seeds = np.asarray(seeds, dtype=np.int64)
         k = self.rules.first_player
@@ -98,7 +100,6 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
                      target=target, exhaust=exhaust, rules=rules, content=content, seats=seats,
                      knobs=knobs)
     if content is None:
-        from balance.games.gemrush.rules import load_profile
 
         content = load_profile(edition or "2e").content
     c = content if isinstance(content, Content) else load_content(content)
@@ -142,7 +143,6 @@ def _whole(v) -> bool:
 
 
 def _check_arguments(source: str, **values) -> None:
-    from balance.textfile import short
 
     probs = Problems(source)
     for name, value in values.items():
@@ -177,7 +177,6 @@ def _python_players(setup: Setup, st: State):
 def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None) -> Batch:
     """Play one game per seed. Games whose first player differs (first_player = random) are
     played in groups, one per seating, and returned in the order of `seeds`."""
-    from balance.games.gemrush.engine.game_nb import R_N, RM_N
 
     seeds = np.asarray(seeds, dtype=np.int64)
     st = state if state is not None else new_state(setup.tables, setup.rules)
@@ -204,7 +203,6 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
 
 
 def _play(setup: Setup, st: State, words: np.ndarray, check: bool, batch: Batch) -> None:
-    from balance.games.gemrush.engine.game_nb import play_games_nb
 
     with _python_players(setup, st):
         play_games_nb(st, setup.tables, setup.rules, setup.players, words, int(check),
@@ -214,14 +212,12 @@ def _play(setup: Setup, st: State, words: np.ndarray, check: bool, batch: Batch)
 def play_traced(setup: Setup, seed: int, check: bool = True):
     """One game with its event log: (state, events array). The seats are those of
     `setup.seated_for(seed)`: tell the game with that Setup."""
-    from balance.games.gemrush.engine.game_nb import play_game_nb
 
     setup = setup.seated_for(seed)
     st = new_state(setup.tables, setup.rules, ev_max=200_000)
     with _python_players(setup, st):
         play_game_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed), 1,
                      int(check))
-    from balance.games.gemrush.engine.state import S_EV_N
 
     return st, st.ev[: st.sc[S_EV_N]].copy()
 
