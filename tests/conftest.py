@@ -18,8 +18,11 @@ from balance.contract import registry
 from tests.games.dice.game import GAME as DICE
 
 registry.register(DICE)
-# `balance` in a new process, with the dice race registered as in this one.
-CLI = [sys.executable, "-c", "from balance.contract import registry; "
+ROOT = Path(__file__).resolve().parents[1]
+# `balance` in a new process, with the dice race registered as in this one (the tests are not
+# installed: the project's root is put on the path, whatever folder the process starts in).
+CLI = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+       "from balance.contract import registry; "
        "from tests.games.dice.game import GAME; registry.register(GAME); "
        "from balance.cli.app import app; app()"]
 

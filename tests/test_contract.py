@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -58,7 +59,7 @@ def test_the_declaration_is_whole(name):
     assert game.default_player in players and game.end_reasons
     for name in players:  # a mapping of the game's players
         assert players[name].name == name and isinstance(players[name].knobs, tuple)
-    for hook in ("variants", "play", "bench"):
+    for hook in ("variants", "play", "check", "bench"):
         assert callable(game.hook(hook)), hook
     assert game.rule_key(game.settings[0].name)
 
@@ -142,6 +143,30 @@ def test_a_two_variant_run_resumes_after_a_loss_and_plays_nothing_new_again(name
     for table in a.tables:
         assert a.tables[table].equals(b.tables[table]), table
     assert json.loads(store.manifest_text(a.manifest))["game"] == name
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_games_played_in_check_mode_break_no_invariant(name):
+    game = registry.get(name)
+    exp = _experiment(game, 1, _two_counts(game))
+    seeds = np.arange(100, 100 + (40 if name == "dice" else 12))
+    for variant in exp.variants:
+        assert game.hook("check")(variant, seeds) == [], variant.label
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_two_variant_run_reports_and_compares(name, tmp_path, cli):
+    game = registry.get(name)
+    exp = _experiment(game, 30, _two_counts(game), shard_size=10)
+    run = run_experiment(exp, tmp_path, jobs=1).run_dir
+    r = cli("report", run, "--out", tmp_path / "report")
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "report" / "report.html").read_text()
+    assert game.title in page and exp.name in page
+    r = cli("compare", run, "--json")
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)
+    assert rows, "a comparison of two variants says something"
 
 
 def test_balance_games_lists_every_game(cli):

@@ -176,6 +176,9 @@ class Game:
     # (balance.contract.experiment.ExperimentInput) -> GameVariants: the game's keys of a file
     variants: str = ""
     play: str = ""  # (Job) -> dict[table name, pyarrow.Table]: one shard of games
+    # (Variant, seeds) -> [(seed, what it broke)]: the games played with the game's invariant
+    # checks on, each game that broke one (the contract tests ask every game for this)
+    check: str = ""
     players: str = ""  # -> Roster (heuristics/player.py): the game's players by name
     # (name) -> (measure, at) or None: a `balance tune --goal` name that is not a measure's
     # (a named level of a measure, or one seat's: seat<k>)

@@ -88,6 +88,7 @@ GAME = Game(
                     "balance.games.gemrush.play"),
     variants="balance.games.gemrush.experiment:variants",
     play="balance.games.gemrush.shard:play",
+    check="balance.games.gemrush.shard:check",
     players="heuristics.gemrush.registry:PLAYERS",
     forward="balance.games.gemrush.engine.forward:FORWARD",
     goals=f"{_GOALS}:goal",

@@ -11,7 +11,8 @@ from collections import OrderedDict
 
 from balance.contract.experiment import BenchCase
 from balance.games.gemrush import records
-from balance.games.gemrush.engine.state import new_state
+from balance.games.gemrush.engine.game_nb import R_VIOLATION
+from balance.games.gemrush.engine.state import VIOLATION_NAMES, new_state
 from balance.games.gemrush.experiment import prepare_variant
 from balance.games.gemrush.play import ENGINE_VERSION, play_batch, prepare
 
@@ -48,6 +49,13 @@ def play(job) -> dict:
                                 ENGINE_VERSION, job.source_hash, setup.skill_names)
     rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
     return {"games": games, "rooms": rooms}
+
+
+def check(variant, seeds) -> list[tuple[int, str]]:
+    """The variant's games in check mode (engine/check_nb.py): each that broke an invariant."""
+    out = play_batch(prepare_variant(variant), seeds, check=True).out
+    return [(int(s), VIOLATION_NAMES[int(v)])
+            for s, v in zip(seeds, out[:, R_VIOLATION], strict=True) if v]
 
 
 BENCH = dict(edition="2e", mode="crisis", players=4, heuristic="greedy", exhaust=True)

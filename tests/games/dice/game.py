@@ -114,6 +114,25 @@ def play(job) -> dict:
     return {"games": table, "seats": seats}
 
 
+def check(v, seeds) -> list[tuple[int, str]]:
+    """The race's invariants, per game: a winner banked at least the target and no one else
+    did; a game without one ran out of turns; no seat banked more than it could have."""
+    rules = v.settings["race"]
+    names = v.seats or (v.heuristic,) * v.players
+    out, scores, _, _ = play_seeds(rules, names, v.knobs, seeds)
+    bad = []
+    for seed, o, s in zip(seeds, out, scores, strict=True):
+        w = o[k.OUT_WINNER]
+        reached = [i for i in range(len(s)) if s[i] >= rules["target"]]
+        if w >= 0 and reached != [w]:
+            bad.append((int(seed), f"winner {w + 1} but seats {reached} reached the target"))
+        elif w < 0 and (reached or o[k.OUT_TURNS] != rules["max_turns"]):
+            bad.append((int(seed), "no winner before the turn cap"))
+        elif (s > rules["target"] + rules["faces"] * rules["target"]).any():
+            bad.append((int(seed), "a seat banked more than a turn can roll"))
+    return bad
+
+
 def bench() -> BenchCase:
     return BenchCase("2 stoppers to 30 points", {"players": 2, "heuristic": "stopper"},
                      lambda: lambda seeds: play_seeds(DEFAULTS, ("stopper",) * 2, {},
@@ -134,4 +153,5 @@ GAME = Game(
     end_reasons=k.END_REASONS, default_player="stopper",
     kernel_modules=("tests.games.dice.kernel",),
     variants="tests.games.dice.game:variants", play="tests.games.dice.game:play",
+    check="tests.games.dice.game:check",
     players="tests.games.dice.game:PLAYERS", bench="tests.games.dice.game:bench")
