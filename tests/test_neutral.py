@@ -19,10 +19,10 @@ NEUTRAL = ("balance/contract", "balance/kernels", "balance/running", "balance/st
 WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush")
 WORD = re.compile("|".join(WORDS), re.IGNORECASE)
 # Names other libraries give, which hold a word by chance (a file's st_mode, the statsmodels
-# package, Numba's targetoptions, a thread's target), and "model" (the forward model, and
-# class names ending in it: ForwardModel).
+# package, Numba's targetoptions and object mode, a thread's target), and "model" (the
+# forward model, and class names ending in it: ForwardModel).
 THEIRS = re.compile(r"st_mode|statsmodels|targetoptions|target_is_directory|Thread\(target="
-                    r"|\bmodels?\b|[A-Z]\w*Models?\b")
+                    r"|\bmodels?\b|[A-Z]\w*Models?\b|objmode|object mode")
 GAME_IMPORT = re.compile(r"^\s*(from|import)\s+(balance\.games|heuristics|reports)\.(\w+)",
                          re.MULTILINE)
 # The registry is the only list of games: it names them, and nothing else of theirs.
@@ -36,7 +36,8 @@ def _files() -> list[Path]:
     for name in NEUTRAL:
         path = ROOT / name
         out += sorted(path.rglob("*.py")) if path.is_dir() else [path]
-    return out
+    # The neutral players and the search (a game's own are in heuristics/<game>/).
+    return out + sorted((ROOT / "heuristics").glob("*.py"))
 
 
 def _case(path: Path):
