@@ -2,8 +2,7 @@
 pairing, and the Holm correction for reading many differences at once.
 
 Game i of every variant of an experiment is dealt from the same seed (balance/running/seeds.py), so
-the
-two arms of a comparison share their shuffles, and most of the game-to-game spread cancels in
+the two arms of a comparison share their shuffles, and most of the game-to-game spread cancels in
 the per-game differences. Each method here works on those pairs; each comes with the p-value
 of the test it inverts, so that an interval that excludes zero and a p-value under 0.05 say
 the same thing, and Holm can be applied to the p-values:

@@ -1,6 +1,5 @@
 """The report's Skills section (reports/gemrush/skills.py computes it): each skill's worth to a
-Crisis
-team, ranked; the skill variants against Normal beside the rulebook; the Rush holders' share
+Crisis team, ranked; the skill variants against Normal beside the rulebook; the Rush holders' share
 of wins; and the skill x room associations."""
 
 from __future__ import annotations

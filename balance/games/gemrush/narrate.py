@@ -1,7 +1,6 @@
 """A game told with every decision's options and the pick, as OpenSpiel's playthroughs do: the
 rule goldens (tests/games/gemrush/golden/) are such games, played by a uniformly random chooser, so
-that
-they pin the rules (what is offered) and not a strategy.
+that they pin the rules (what is offered) and not a strategy.
 
 The chooser is a Python player (heuristics/external.py) that picks uniformly among the options
 with its own generator, seeded by the game's seed."""

@@ -15,6 +15,7 @@ from balance.errors import Problems
 from balance.games.gemrush.content import Content, load_content
 from balance.games.gemrush.engine.game_nb import R_N, RM_N, play_game_nb, play_games_nb
 from balance.games.gemrush.engine.state import END_NAMES, S_EV_N, State, new_state
+from balance.games.gemrush.game import ENGINE_VERSION
 from balance.games.gemrush.limits import check_variant
 from balance.games.gemrush.rules import Profile, load_profile, profile_for
 from balance.games.gemrush.tables import Rules, Tables, compile_rules, compile_tables
@@ -24,8 +25,6 @@ from balance.textfile import short
 from heuristics.external import playing
 from heuristics.gemrush.registry import PLAYERS
 from heuristics.seats import Seats
-
-ENGINE_VERSION = "5"  # bump whenever the engine's behaviour changes
 
 
 @dataclass

@@ -1,8 +1,7 @@
 """Rule profiles: every number and switch of an edition, by name.
 
-An edition is a profile (balance/games/gemrush/data/profiles/<name>.toml) plus its content file.
-Any field can
-be overridden by name, from the CLI (`--set hand_limit=5`) or a `[rules]` table in a file.
+An edition is a profile (balance/games/gemrush/data/profiles/<name>.toml) plus its content file. Any
+field can be overridden by name, from the CLI (`--set hand_limit=5`) or a `[rules]` table in a file.
 The schema below is the single list of tunable rules: its ranges are what validation enforces.
 
 Seats are places in the turn order: seat 1 plays first (it holds the first player marker),

@@ -1,8 +1,7 @@
 """Skill cards (2nd edition): the deal of each variant, and every use of a skill.
 
 A skill is an effect from balance/games/gemrush/skill.py with a number of uses per turn. Every use
-is a
-decision: the engine lists where a skill may be used and the player picks, or declines.
+is a decision: the engine lists where a skill may be used and the player picks, or declines.
 - In the movement step, OPT_SKILL rows of D_STEP (slot, a, b):
     extra steps (once the steps are spent): a = b = 0;
     recover: a = b = 0;
