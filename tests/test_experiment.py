@@ -4,8 +4,6 @@ keys, the settings' types and ranges, the cross product of the grid, and the gam
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from balance.contract.experiment import MAX_VARIANTS
@@ -30,13 +28,9 @@ target = [20, 30, 40]
 
 
 @pytest.fixture
-def write(tmp_path):
-    def write(text: str, name: str = "exp.toml") -> Path:
-        p = tmp_path / name
-        p.write_text(text, encoding="utf-8")
-        return p
-
-    return write
+def write(write_content):
+    """write(text, name="exp.toml") -> the path: conftest's writer, named for experiments."""
+    return lambda text, name="exp.toml": write_content(text, name)
 
 
 def test_variants_are_the_cross_product_last_key_fastest(write):

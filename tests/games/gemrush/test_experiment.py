@@ -34,13 +34,9 @@ hand_limit = [4, 5, 6]
 
 
 @pytest.fixture
-def write(tmp_path):
-    def write(text: str, name: str = "exp.toml") -> Path:
-        p = tmp_path / name
-        p.write_text(text, encoding="utf-8")
-        return p
-
-    return write
+def write(write_content):
+    """write(text, name="exp.toml") -> the path: conftest's writer, named for experiments."""
+    return lambda text, name="exp.toml": write_content(text, name)
 
 
 def test_shipped_experiment_files_exist():
