@@ -27,21 +27,22 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = registry.names()
 
 
-def _experiment(game, games: int, counts: tuple[int, ...] = (), shard_size: int = 4):
-    """The game's bench case as an experiment; with `counts`, one variant per player count."""
+def _experiment(game, games: int, two: bool = False, shard_size: int = 4):
+    """The game's bench case as an experiment; with `two`, two variants: two player counts,
+    or for a game of one count, the two lowest values of its first whole-number setting."""
     head = {**bench_case(game).experiment, "name": f"contract-{game.name}",
             "description": "the contract's", "game": game.name, "games": games, "seed": 5,
             "shard_size": shard_size}
     data = {"experiment": head}
-    if counts:
-        head.pop("players", None)
-        data["grid"] = {"players": list(counts)}
+    if two:
+        many = [n for n in game.player_counts if n >= 2]
+        if len(many) >= 2:
+            head.pop("players", None)
+            data["grid"] = {"players": many[:2]}
+        else:
+            s = next(s for s in game.settings if s.kind is int and s.lo is not None)
+            data["grid"] = {s.name: [int(s.lo), int(s.lo) + 1]}
     return parse_experiment(data, "", "contract.toml")
-
-
-def _two_counts(game) -> tuple[int, int]:
-    many = [n for n in game.player_counts if n >= 2]
-    return many[0], many[1]
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -67,7 +68,7 @@ def test_the_declaration_is_whole(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_the_tables_are_the_declared_ones(name):
     game = registry.get(name)
-    exp = _experiment(game, 6, _two_counts(game))
+    exp = _experiment(game, 6, two=True)
     tables = simulate_tables(exp)
     assert list(tables) == [t.name for t in game.tables]
     for table in game.tables:
@@ -121,7 +122,7 @@ def test_every_game_has_rule_goldens(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_a_two_variant_run_resumes_after_a_loss_and_plays_nothing_new_again(name, tmp_path):
     game = registry.get(name)
-    exp = _experiment(game, 10, _two_counts(game))
+    exp = _experiment(game, 10, two=True)
     assert len(exp.variants) == 2
     whole = run_experiment(exp, tmp_path / "whole", jobs=1)
     assert (whole.shards, whole.played) == (6, 6)
@@ -148,7 +149,7 @@ def test_a_two_variant_run_resumes_after_a_loss_and_plays_nothing_new_again(name
 @pytest.mark.parametrize("name", GAMES)
 def test_games_played_in_check_mode_break_no_invariant(name):
     game = registry.get(name)
-    exp = _experiment(game, 1, _two_counts(game))
+    exp = _experiment(game, 1, two=True)
     seeds = np.arange(100, 100 + (40 if name == "dice" else 12))
     for variant in exp.variants:
         assert game.hook("check")(variant, seeds) == [], variant.label
@@ -157,7 +158,7 @@ def test_games_played_in_check_mode_break_no_invariant(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_a_two_variant_run_reports_and_compares(name, tmp_path, cli):
     game = registry.get(name)
-    exp = _experiment(game, 30, _two_counts(game), shard_size=10)
+    exp = _experiment(game, 30, two=True, shard_size=10)
     run = run_experiment(exp, tmp_path, jobs=1).run_dir
     r = cli("report", run, "--out", tmp_path / "report")
     assert r.exit_code == 0, r.output

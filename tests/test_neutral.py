@@ -1,6 +1,6 @@
 """The neutral toolkit names no game: its folders never speak of a game's own things (the words
 below, whole or as part of a word: `skills`, `rooms`, `Gemrush`) nor import a game's package.
-Gem Rush's words are the ones listed; a second game's join them when it comes."""
+Each game's words are listed, Gem Rush's and Rusship's."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ NEUTRAL = ("balance/contract", "balance/kernels", "balance/running", "balance/st
            "balance/cli", "balance/errors.py", "balance/files.py", "balance/textfile.py")
 # Gem Rush's: its rule profiles (edition), ways to play (mode, Crisis, Rush), the points a
 # game plays to (target), its tiles and their doors (room, door), and its skill cards.
-WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush")
+WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush",
+         # Rusship's: its sides, their ships and planets, the powers an attack hands out.
+         "mothership", "planet", "power", "attack", "alien", "humanity", "token")
 WORD = re.compile("|".join(WORDS), re.IGNORECASE)
 # Names other libraries give, which hold a word by chance (a file's st_mode, the statsmodels
 # package, Numba's targetoptions and object mode, a thread's target), and "model" (the

@@ -22,7 +22,8 @@ import pytest
 from balance.contract import registry
 
 ROOT = Path(__file__).resolve().parent.parent
-WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush")
+WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush",
+         "mothership", "planet", "power", "attack", "alien", "humanity", "token")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 # Packages that hold a game's code: a sub-package of any of these is one game's.
 GAME_ROOTS = ("balance.games", "heuristics", "reports")

@@ -17,6 +17,7 @@ DEFAULT = "gemrush"
 
 _DECLARED: dict[str, str] = {
     "gemrush": "balance.games.gemrush.game:GAME",
+    "rusship": "balance.games.rusship.game:GAME",
 }
 _LOADED: dict[str, Game] = {}
 

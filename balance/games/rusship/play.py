@@ -1,0 +1,70 @@
+"""Playing Rusship from Python: a Setup (the compiled rules, the dice tables, the seats) and
+batches of games, traced games and games in check mode. The runner's play hook (shard.py),
+`balance rusship play`, the tests and the bench all come through here."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.games.rusship import rules as rules_mod
+from balance.games.rusship.engine.state import (
+    MAX_EVENTS,
+    S_EV_N,
+    Rules,
+    State,
+    Tables,
+    new_state,
+    new_tables,
+)
+from balance.games.rusship.engine.turn_nb import R_N, play_games_nb, play_traced_nb
+from balance.kernels.rng import seed_state, seed_states
+from heuristics.external import playing
+from heuristics.rusship.registry import PLAYERS
+from heuristics.seats import Seats
+
+
+@dataclass
+class Setup:
+    values: dict  # every rule setting's value
+    rules: Rules
+    tables: Tables
+    seats: tuple[str, str]  # the player of seat 1 (Humanity) and seat 2 (the Alien Empire)
+    players: Seats
+
+
+def prepare(overrides: dict | None = None, seats=("racer", "racer"), knobs: dict | None = None,
+            source: str = "--knob") -> Setup:
+    """A Setup: the rules with `overrides` (values checked already), a player per seat, and
+    knobs by name for the seats whose players have them."""
+    values = rules_mod.rules(overrides)
+    tables = new_tables()
+    seats = tuple(seats)
+    return Setup(values, rules_mod.compiled(values), tables, seats,
+                 PLAYERS.seats(seats, tables, knobs, source))
+
+
+def _python_players(setup: Setup, st: State):
+    game = PLAYERS.python_player(setup, st)
+    return playing(game) if game is not None else contextlib.nullcontext()
+
+
+def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None
+               ) -> np.ndarray:
+    """One game per seed: the records (turn_nb.R_*), one row per game."""
+    words = seed_states(np.asarray(seeds, dtype=np.int64))
+    out = np.zeros((len(words), R_N), np.int64)
+    st = state if state is not None else new_state()
+    with _python_players(setup, st):
+        play_games_nb(st, setup.tables, setup.rules, setup.players, words, out, int(check))
+    return out
+
+
+def play_traced(setup: Setup, seed: int) -> tuple[State, np.ndarray]:
+    """One game with its events, in check mode: (the final state, the events)."""
+    st = new_state(MAX_EVENTS)
+    with _python_players(setup, st):
+        play_traced_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed))
+    return st, st.ev[: st.sc[S_EV_N]].copy()

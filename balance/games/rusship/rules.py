@@ -1,0 +1,108 @@
+"""Rusship's rule settings: each a Setting with its type and range (balance/contract/game.py),
+their default values from data/rules.toml, and the compiled Rules they make
+(engine/state.py). Every open reading of the rulebook is a setting here; the guide's Rusship
+page states which reading each default takes and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from balance.contract.game import Setting
+from balance.errors import InputError, Problem
+from balance.games.rusship.engine.state import MAX_LENGTH, POWER_NAMES, TOKENS, Rules
+from balance.textfile import read_toml
+
+RULES_FILE = Path(__file__).parent / "data" / "rules.toml"
+
+SETTINGS = (
+    Setting("length", int, "spaces between the two planets (reconstructed: 12)", 3, MAX_LENGTH),
+    Setting("hits_to_lose", int, "attacks that destroy a planet", 1, 6),
+    Setting("entry", str, "counted: an entering token counts its die from the mothership's "
+            "space; placed: it is set next to the mothership and the die is spent",
+            choices=("counted", "placed")),
+    Setting("must_move", bool, "a die that can move a token must be used"),
+    Setting("blocked_die", str, "a die no move can use: lost, or it moves the mothership one "
+            "space forward", choices=("lost", "mothership")),
+    Setting("mothership_moves", str, "a rolled 1 moves the mothership forward only, or either "
+            "way", choices=("forward", "either")),
+    Setting("mothership_space", str, "shared: tokens and motherships may share a space; "
+            "blocked: no token ends on a mothership and no mothership on a token",
+            choices=("shared", "blocked")),
+    Setting("plus_one_use", str, "the +1 power: chosen each turn after the roll, or always",
+            choices=("optional", "always")),
+    Setting("back_captures", bool, "a token moving back (that power) captures"),
+    Setting("jump_protected", bool, "the one-die jump passes a protected pair uncaptured"),
+    Setting("second_tokens", int, "tokens the second player starts with on the track, next to "
+            "its mothership", 0, TOKENS - 1),
+    Setting("second_bonus", int, "added to each die of the second player's first turn", 0, 6),
+    Setting("max_turns", int, "turns (both sides') after which a game stops undecided", 10,
+            5000),
+    *(Setting(f"box_{name}", bool, f"the {name.replace('_', ' ')} power is in the box")
+      for name in POWER_NAMES),
+)
+
+
+def _defaults() -> dict:
+    data = read_toml(RULES_FILE)
+    names = {s.name for s in SETTINGS}
+    probs = [Problem(str(RULES_FILE), "", k, "is no Rusship setting") for k in data
+             if k not in names]
+    probs += [Problem(str(RULES_FILE), "", s.name, "is missing") for s in SETTINGS
+              if s.name not in data]
+    probs += [Problem(str(RULES_FILE), "", s.name, why) for s in SETTINGS if s.name in data
+              and (why := s.problem(data[s.name])) is not None]
+    if probs:
+        raise InputError(probs)
+    return data
+
+
+DEFAULTS = _defaults()
+
+
+def rules(overrides: dict | None = None) -> dict:
+    """Every setting's value: the defaults, then `overrides` (checked already by the
+    experiment parser, or by `parse_set`)."""
+    return {**DEFAULTS, **(overrides or {})}
+
+
+def compiled(values: dict) -> Rules:
+    """The engine's Rules for a full set of values (rules())."""
+    box = sum(1 << k for k, name in enumerate(POWER_NAMES) if values[f"box_{name}"])
+    return Rules(players=2, length=int(values["length"]), tokens=TOKENS,
+                 hits_to_lose=int(values["hits_to_lose"]),
+                 entry_counted=int(values["entry"] == "counted"),
+                 must_move=int(values["must_move"]),
+                 blocked_mothership=int(values["blocked_die"] == "mothership"),
+                 mothership_back=int(values["mothership_moves"] == "either"),
+                 mothership_blocks=int(values["mothership_space"] == "blocked"),
+                 plus_always=int(values["plus_one_use"] == "always"),
+                 back_captures=int(values["back_captures"]),
+                 jump_protected=int(values["jump_protected"]),
+                 second_tokens=int(values["second_tokens"]),
+                 second_bonus=int(values["second_bonus"]),
+                 max_turns=int(values["max_turns"]), box=box)
+
+
+def parse_set(items: list[str], source: str = "--set") -> dict:
+    """`--set NAME=VALUE` items as rule values, each checked against its setting."""
+    out, probs = {}, []
+    for item in items:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        s = next((x for x in SETTINGS if x.name == name), None)
+        if not sep or s is None:
+            known = ", ".join(x.name for x in SETTINGS)
+            probs.append(Problem(source, "", name or item, f"is no Rusship setting "
+                                 f"(NAME=VALUE; known: {known})"))
+            continue
+        raw = raw.strip()
+        value = {"true": True, "false": False}.get(raw.lower(), raw) if s.kind is bool else \
+            int(raw) if s.kind is int and raw.lstrip("-").isdigit() else raw
+        why = s.problem(value)
+        if why:
+            probs.append(Problem(source, "", name, why))
+        else:
+            out[name] = value
+    if probs:
+        raise InputError(probs)
+    return out
