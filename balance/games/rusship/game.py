@@ -26,7 +26,7 @@ GAMES = Table("games", {
     "hits_2": "int8",  # attacks seat 2's planet (the Alien planet) suffered
     "winner_hits": "int8",  # attacks the winner's planet suffered: how close the game was
     "first_hit": "int8",  # the seat whose planet was attacked first; 0: none was
-    "first_hit_turn": "int16",  # the turn of the first attack, from 1; 0: none
+    "first_hit_turn": "int16",  # the turn of the first attack, from 1; null: none
     "comeback": "bool",  # the seat attacked first won; null: no attack, or undecided
     "captures_1": "int16",
     "captures_2": "int16",

@@ -64,8 +64,8 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, out: np
         "starter_won": pa.array(won == out[:, R_STARTER], pa.bool_(), mask=~decided),
         "hits_1": hits[:, 0].astype(np.int8), "hits_2": hits[:, 1].astype(np.int8),
         "winner_hits": winner_hits.astype(np.int8), "first_hit": _seat(first),
-        "first_hit_turn": np.where(first >= 0, out[:, R_FIRST_HIT_TURN] + 1, 0
-                                   ).astype(np.int16),
+        "first_hit_turn": pa.array((out[:, R_FIRST_HIT_TURN] + 1).astype(np.int16),
+                                   pa.int16(), mask=first < 0),
         "comeback": pa.array(won == first, pa.bool_(), mask=~decided | (first < 0)),
         "captures_1": out[:, R_CAPT0].astype(np.int16),
         "captures_2": out[:, R_CAPT1].astype(np.int16),
