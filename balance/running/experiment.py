@@ -132,11 +132,13 @@ def resolve_experiment_path(name_or_path: str | Path) -> Path:
     p = Path(name_or_path)
     if _exists(p) or p.suffix == ".toml":
         return p
-    for d in experiment_dirs():
-        q = d / f"{name_or_path}.toml"
-        if _exists(q):
-            return q
-    return p
+    found = [q for d in experiment_dirs() if _exists(q := d / f"{name_or_path}.toml")]
+    # One name in two games' folders would play whichever came first: say so instead.
+    games = sorted({q.parent.name for q in found if q.parent.name != "experiments"})
+    if len(found) > 1 and len({q.parent.resolve() for q in found}) > 1 and len(games) > 1:
+        raise InputError([Problem(str(name_or_path), "", "", "names an experiment of several "
+                                  f"games: write {' or '.join(f'{g}/{p}' for g in games)}")])
+    return found[0] if found else p
 
 
 def load_experiment(name_or_path: str | Path) -> Experiment:
