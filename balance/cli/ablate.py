@@ -56,7 +56,7 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
         parse_experiment,
         resolve_experiment_path,
     )
-    from balance.running.runner import RunFailed, run_experiment
+    from balance.running.runner import RunFailed, run_experiment  # lazy: as the line above
 
     try:
         base = load_experiment(experiment)
