@@ -13,6 +13,7 @@ import typer.main
 
 from balance.cli.app import app
 from balance.contract import registry
+from balance.contract.game import Option
 from balance.contract.tuning import TuneRequest
 from balance.running.seeds import game_seeds
 from tests.games.dice.game import GAME as DICE
@@ -213,3 +214,15 @@ def test_tune_player_lists_the_games_own_options_with_their_game(cli):
     for option in ("--edition", "--mode", "--content", "--game", "--players", "--set"):
         assert option in r.stdout
     assert "gemrush only" in r.stdout
+
+
+def test_a_games_option_never_takes_the_place_of_the_commands_own():
+    clash = registry.register(dataclasses.replace(
+        DICE, name="clash", tune_options=(Option("set", "a rule set of its own"),)))
+    try:
+        group, ctx = _balance()
+        command = group.get_command(ctx, "tune-player")
+        with pytest.raises(ValueError, match="clash: --set is an option"):
+            command.get_params(typer.Context(command))
+    finally:
+        registry.unregister(clash.name)

@@ -56,10 +56,10 @@ class TunePlayerCommand(TyperCommand):
             for game in registry.games():
                 for option in game.tune_options:
                     declared.setdefault(option.name, []).append((game, option))
-            own = {p.name for p in self.params}
+            own = {p.name for p in self.params} | {o for p in self.params for o in p.opts}
             made = []
             for name, takers in declared.items():
-                if name.replace("-", "_") in own:
+                if name.replace("-", "_") in own or f"--{name}" in own:
                     raise ValueError(f"game {takers[0][0].name}: --{name} is an option "
                                      f"`balance {self.name}` has already")
                 made.append(_text_option(name, "; ".join(
