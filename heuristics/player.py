@@ -168,14 +168,21 @@ class Roster(Mapping):
     def describe(self) -> list[str]:
         """`balance players`: every player, what it does, and its knobs with default and
         range."""
-        lines = []
-        for h in self.players.values():
-            lines.append(f"{h.name}: {h.doc}")
-            lines.append(f"  memory: {h.remembers}")
-            for k in h.knobs:
-                kind = "whole number" if k.integer else "number"
-                lines.append(f"  {k.name:<17} default {k.default:g}  range {k.lo:g} to "
-                             f"{k.hi:g} ({kind})  {k.doc}")
-            if not h.knobs:
-                lines.append("  (no knobs)")
-        return lines
+        return describe(self)
+
+
+def describe(players: Mapping) -> list[str]:
+    """The lines `balance players` prints for a game's players, whatever holds them (a
+    Roster, or a game's own mapping of players that have a name, doc, remembers and knobs):
+    every player, what it does and remembers, and its knobs with default and range."""
+    lines = []
+    for h in players.values():
+        lines.append(f"{h.name}: {h.doc}")
+        lines.append(f"  memory: {h.remembers}")
+        for k in h.knobs:
+            kind = "whole number" if k.integer else "number"
+            lines.append(f"  {k.name:<17} default {k.default:g}  range {k.lo:g} to "
+                         f"{k.hi:g} ({kind})  {k.doc}")
+        if not h.knobs:
+            lines.append("  (no knobs)")
+    return lines

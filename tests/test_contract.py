@@ -66,6 +66,39 @@ def test_the_declaration_is_whole(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_each_declared_ablation_parses(name):
+    """`balance ablate --how HOW` adds `ablate = "<how>"` to a file of the game's: variant 0
+    the unchanged game, then one per part taken out, swept as `ablate`."""
+    game = registry.get(name)
+    if game.ablations:
+        assert "ablate" in game.experiment_keys
+        assert len({how for how, _ in game.ablations}) == len(game.ablations)
+    for how, what in game.ablations:
+        assert how.isidentifier() and what, how
+        base = _experiment(game, 4)
+        exp = parse_experiment({"experiment": {**base.data["experiment"], "ablate": how}}, "",
+                               "contract.toml")
+        assert len(exp.variants) >= 2 and "ablate" in exp.grid, how
+        assert len({v.swept["ablate"] for v in exp.variants}) == len(exp.variants), how
+        if game.ablation_notes:
+            notes = game.hook("ablation_notes")(base)
+            assert isinstance(notes, list) and all(isinstance(x, str) for x in notes)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_declared_tuning_resolves_and_its_options_are_the_games_own(name, cli):
+    game = registry.get(name)
+    if game.tuning:
+        assert callable(game.hook("tuning"))
+    names = [o.name for o in game.tune_options]
+    assert len(set(names)) == len(names)
+    assert not game.tune_options or game.tuning, "options no tuning reads"
+    r = cli("tune-player", "--help")  # the options join the command's, none in place of one
+    assert r.exit_code == 0
+    assert all(f"--{option}" in r.stdout for option in names)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_the_tables_are_the_declared_ones(name):
     game = registry.get(name)
     exp = _experiment(game, 6, two=True)

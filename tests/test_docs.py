@@ -72,11 +72,9 @@ def code_lines(info: str, body: str) -> list[str]:
 
 def cli_tree() -> dict[str, set[str]]:
     """Each `balance` command's options, from the click command typer builds."""
-    from balance.docs.gen_cli import commands
+    from balance.docs.gen_cli import commands, options
 
-    return {name: {o for p in cmd.params for o in [*p.opts, *p.secondary_opts]
-                   if o.startswith("-")} | {"--help"}
-            for name, cmd in commands().items()}
+    return {name: options(cmd) | {"--help"} for name, cmd in commands().items()}
 
 
 def _tokens(span: str) -> list[str]:
@@ -163,11 +161,19 @@ def test_cli_reference_is_current():
 
 
 def test_cli_reference_lists_every_command_and_option():
+    from balance.docs.gen_cli import commands, options
+
     page = (GUIDE / "reference" / "cli.md").read_text(encoding="utf-8")
-    for name, opts in cli_tree().items():
+    cmds = commands()
+    for name, cmd in cmds.items():
         assert f"## balance {name}\n" in page
-        section = page.split(f"## balance {name}\n", 1)[1].split("\n## ", 1)[0]
-        assert all(f"`{o}`" in section for o in opts - {"--help"}), name
+        # A game's group: each command in its own section, the default game's at the top.
+        each = {(sub if cmds.get(sub) is c else f"{name} {sub}"): c
+                for sub, c in cmd.commands.items()} if hasattr(cmd, "commands") else {name: cmd}
+        for full, c in each.items():
+            assert f"## balance {full}\n" in page, full
+            section = page.split(f"## balance {full}\n", 1)[1].split("\n## ", 1)[0]
+            assert all(f"`{o}`" in section for o in options(c)), full
 
 
 # --- links -------------------------------------------------------------------------------

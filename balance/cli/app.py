@@ -1,8 +1,10 @@
 """The `balance` command line. Each command is a thin front over a function you can call.
 
-The commands here serve every game; each game adds its own through its `commands` hook
-(balance/contract/game.py), called for every registered game the first time a command that is
-not the toolkit's is asked for (or `balance --help` lists them all).
+The commands here (and in ablate.py and players.py) serve every game; each game adds its own
+through its `commands` hook (balance/contract/game.py) as a group, `balance <game> COMMAND`,
+and the default game's are also `balance COMMAND`. The hooks are called for every registered
+game the first time a command that is not the toolkit's is asked for (or `balance --help`
+lists them all).
 
 This module imports nothing heavy, and a toolkit command imports what it needs when it runs:
 `balance report` under a memory limit must get as far as its child process to say so, and
@@ -20,8 +22,8 @@ import typer.main
 from typer.core import TyperGroup
 
 from balance import files
-from balance.cli import guard
-from balance.cli.common import closing_headline, fail, os_problem, stopped
+from balance.cli import ablate, guard, players
+from balance.cli.common import closing_headline, counts_text, fail, os_problem, stopped
 from balance.cli.guard import OutOfMemory, Terminated, signals, stop_workers
 from balance.contract import registry
 from balance.errors import InputError, Problem
@@ -46,17 +48,31 @@ class Commands(TyperGroup):
         return super().list_commands(ctx)
 
     def _add_games(self) -> bool:
-        """Each registered game's commands (its `commands` hook), after the toolkit's; False
-        when they were added already."""
+        """After the toolkit's commands, a group of each registered game's own (its
+        `commands` hook), `balance <game> COMMAND`, and the default game's commands on
+        their own too, `balance COMMAND`, where no toolkit command has the name (so a game
+        never shadows one, and the commands the guide shows keep working); False when they
+        were added already."""
         if self.games_added:
             return False
         self.games_added = True
+        toolkit = set(self.commands)
         for game in registry.games():
-            if game.commands:
-                own = typer.Typer()
-                game.hook("commands")(own)
-                for name, command in typer.main.get_group(own).commands.items():
-                    self.add_command(command, name)
+            if not game.commands:
+                continue
+            if game.name in toolkit:
+                raise ValueError(f"game {game.name!r} has the name of a toolkit command")
+            own = typer.Typer(name=game.name, no_args_is_help=True)
+            game.hook("commands")(own)
+            group = typer.main.get_group(own)
+            group.help = group.short_help = (f"{game.title}'s own commands: "
+                                             f"{', '.join(group.commands)}")
+            group.rich_help_panel = "Games"  # `balance --help`: one line per game, apart
+            self.add_command(group, game.name)
+            if game.name == registry.DEFAULT:
+                for name, command in group.commands.items():
+                    if name not in toolkit:
+                        self.add_command(command, name)
         return True
 
     def invoke(self, ctx):
@@ -435,23 +451,20 @@ def compare_(run_dir: Path = typer.Argument(..., metavar="RUN_DIR",
 def games_() -> None:
     """List the games: name, title, version, player counts, tables, measures and players."""
     for g in registry.games():
-        typer.echo(f"{g.name}: {g.title}, version {g.version}, {_counts(g.player_counts)} "
+        typer.echo(f"{g.name}: {g.title}, version {g.version}, {counts_text(g.player_counts)} "
                    "players")
         typer.echo("  tables:   " + ", ".join(f"{t.name} ({len(t.columns)} columns)"
                                               for t in g.tables))
         typer.echo("  measures: " + ", ".join(f"{m.name} ({m.kind})" for m in g.measures))
         typer.echo("  players:  " + (", ".join(g.player_registry()) if g.players else "none"))
+        if g.ablations:
+            typer.echo("  ablations: " + "; ".join(f"{how} ({what})" for how, what in g.ablations))
 
 
-def _counts(counts: tuple[int, ...]) -> str:
-    """Player counts as runs: 1-7, or 2, 4, 6."""
-    runs: list[list[int]] = []
-    for n in sorted(counts):
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+# Every game's, though each game says what it means for it (balance/cli/ablate.py, players.py).
+app.command("ablate")(ablate.ablate)
+app.command("players")(players.players)
+app.command("tune-player", cls=players.TunePlayerCommand)(players.tune_player)
 
 
 def main() -> None:  # pragma: no cover - console entry

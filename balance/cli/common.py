@@ -11,7 +11,7 @@ import typer
 
 from balance.cli import guard
 from balance.cli.guard import OutOfMemory, Terminated, stop_workers
-from balance.errors import InputError, Problem
+from balance.errors import InputError, Problem, Problems
 
 
 def fail(err: InputError) -> None:
@@ -59,3 +59,28 @@ def stopped(bar, e: KeyboardInterrupt, run_dir: Path) -> None:
     typer.echo(f"\n{how}: every finished shard is saved in {run_dir}; run the same command "
                "again to resume", err=True)
     raise typer.Exit(143 if isinstance(e, Terminated) else 130) from None
+
+
+def counts_text(counts: tuple[int, ...]) -> str:
+    """Player counts as runs: 1-7, or 2, 4, 6."""
+    runs: list[list[int]] = []
+    for n in sorted(counts):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def pairs(texts: list[str], source: str = "--set") -> dict[str, str]:
+    """NAME=VALUE texts (`--set`) as a dict, the values as typed; one message per bad one."""
+    probs = Problems(source)
+    out: dict[str, str] = {}
+    for text in texts:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            probs.add("", text, "expected NAME=VALUE")
+            continue
+        out[key.strip()] = value.strip()
+    probs.raise_if_any()
+    return out

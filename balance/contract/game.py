@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from balance.errors import Problems
+
 # Columns every game's games table starts with, so that neutral report sections (win share
 # by seat against the fair share, length, margin, scores by player count and by player, the
 # comparison) serve every game. Seats count from 1.
@@ -78,6 +80,25 @@ class Setting:
         return None
 
 
+    def from_text(self, text: str):
+        """A value typed on the command line (`--set NAME=VALUE`) as this setting's type,
+        for `problem` to check: a whole number, a number, true or false, or the text itself
+        (a named value, or what is no number: `problem` says so)."""
+        text = text.strip()
+        if self.kind is str or text in dict(self.words):
+            return text
+        if self.kind is bool:
+            return {"true": True, "false": False}.get(text.lower(), text)
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            return float(text) if self.kind is float else text
+        except ValueError:
+            return text
+
+
 def _num(x: float | None) -> str:
     return "any" if x is None else str(int(x)) if float(x).is_integer() else str(x)
 
@@ -134,6 +155,20 @@ def arrow_type(kind: str):
     if kind.startswith("list<") and kind.endswith(">"):
         return pa.list_(arrow_type(kind[5:-1]))
     return pa.type_for_alias(kind)
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option a game adds to one of the toolkit's commands (`balance tune-player --NAME
+    VALUE`): text, read by the game's own hook."""
+
+    name: str  # as typed without its dashes; a lower-case word, hyphens allowed
+    help: str
+    default: str | None = None  # the value the hook gets when the option is not given
+
+    def __post_init__(self):
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", self.name):
+            raise ValueError(f"an option's name is a lower-case word, got {self.name!r}")
 
 
 def resolve(ref: str) -> Any:
@@ -193,7 +228,25 @@ class Game:
     quantities: str = ""
     # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
     forward: str = ""
-    commands: str = ""  # (typer.Typer) -> None: the game's own CLI commands
+    # (typer.Typer) -> None: the game's own CLI commands, reached as `balance <name> COMMAND`
+    # (the default game's also as `balance COMMAND`, where no toolkit command has the name)
+    commands: str = ""
+    # What `balance ablate --how HOW` may take out of an experiment's game, in the order
+    # --help lists them, the first the default: (how, what it takes out, in words). The
+    # game's `variants` hook reads `[experiment] ablate = "<how>"` (so "ablate" is one of its
+    # experiment_keys) and makes the unchanged game variant 0, then one variant per part
+    # taken out, its grid key `ablate`, that part's name.
+    ablations: tuple[tuple[str, str], ...] = ()
+    # (base: balance.running.experiment.Experiment, the file without `ablate`) -> list[str]:
+    # what `balance ablate` says before it plays (parts the experiment takes out already,
+    # say); "" for nothing.
+    ablation_notes: str = ""
+    # (balance.contract.tuning.TuneRequest) -> balance.contract.tuning.Tuning: what
+    # `balance tune-player` scores a player's candidate knobs on; "" when it cannot tune.
+    tuning: str = ""
+    # Options of `balance tune-player` that only this game takes (its rule profile, say); given
+    # for another game, the command refuses them. Their values reach `tuning` as text.
+    tune_options: tuple[Option, ...] = ()
     extras: dict = field(default_factory=dict)  # anything else a game's own code reads
 
     def __post_init__(self):
@@ -236,6 +289,26 @@ class Game:
         """The rule keys as a message lists them."""
         return ", ".join([*(s.name for s in self.settings),
                           *(shown for _, shown in self.setting_forms)])
+
+    def rules_from_text(self, pairs: dict[str, str], source: str = "--set") -> dict:
+        """`--set NAME=VALUE` pairs as rule values: a setting's value read as its type and
+        checked against its range, a setting form's kept as text for the game to read. An
+        unknown name or a bad value is one message each (InputError)."""
+        probs = Problems(source)
+        out = {}
+        for key, text in pairs.items():
+            s = self.setting(key)
+            if s is None and not self.setting_form(key):
+                probs.add("", key, f"is no rule of {self.title} (known: "
+                          f"{self.rule_keys_text()})")
+                continue
+            value = text if s is None else s.from_text(text)
+            wrong = None if s is None else s.problem(value)
+            if wrong:
+                probs.add("", key, wrong)
+            out[key] = value
+        probs.raise_if_any()
+        return out
 
     def hook(self, which: str) -> Any:
         ref = getattr(self, which)

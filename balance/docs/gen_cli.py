@@ -16,6 +16,9 @@ import re
 import sys
 from pathlib import Path
 
+import typer
+import typer.main
+
 PAGE = Path(__file__).parent / "guide" / "reference" / "cli.md"
 
 HEAD = """\
@@ -85,9 +88,24 @@ def _argument_name(p) -> str:
     return name if name.endswith("...") or p.nargs != -1 else name + "..."
 
 
+def _params(cmd) -> list:
+    """The command's arguments and options as its --help lists them (a command may add some
+    when asked, as `balance tune-player` adds the games' own), without --help itself."""
+    ctx = typer.Context(cmd)
+    return [p for p in cmd.get_params(ctx) if p is not cmd.get_help_option(ctx)]
+
+
+def options(cmd) -> set[str]:
+    """Every option a command takes, as typed (--games, --no-cold); a game's group, those
+    of its commands (`balance <game> COMMAND --seed`)."""
+    if hasattr(cmd, "commands"):
+        return set().union(*(options(c) for c in cmd.commands.values()))
+    return {o for p in _params(cmd) for o in [*p.opts, *p.secondary_opts] if o.startswith("-")}
+
+
 def _usage(name: str, cmd) -> str:
     args = []
-    for p in cmd.params:
+    for p in _params(cmd):
         if p.param_type_name == "argument":
             a = _argument_name(p)
             args.append(a if p.required else f"[{a}]")
@@ -96,8 +114,8 @@ def _usage(name: str, cmd) -> str:
 
 def _command(name: str, cmd) -> list[str]:
     out = [f"## balance {name}", "", _text(cmd.help), "", "```text", _usage(name, cmd), "```", ""]
-    arguments = [p for p in cmd.params if p.param_type_name == "argument"]
-    options = [p for p in cmd.params if p.param_type_name == "option" and not p.hidden]
+    arguments = [p for p in _params(cmd) if p.param_type_name == "argument"]
+    options = [p for p in _params(cmd) if p.param_type_name == "option" and not p.hidden]
     if arguments:
         out += ["| argument | value | default | meaning |", "|---|---|---|---|"]
         out += [f"| `{_argument_name(p)}` | {_kind(p)} | {_default(p)} | {_text(p.help)} |"
@@ -114,10 +132,35 @@ def _command(name: str, cmd) -> list[str]:
     return out
 
 
-def commands() -> dict:
-    """The click commands of `balance`, by name, in the order `balance --help` lists them."""
-    import typer.main
+def _game(name: str, group, top: dict) -> list[str]:
+    """A game's group of commands: each the same as a top-level one (the default game's) or
+    written out in full, as `balance <game> COMMAND`."""
+    out = [f"## balance {name}", "", _text(group.help), "", "```text",
+           f"balance {name} COMMAND [OPTIONS] [ARGS]...", "```", "",
+           "| command | what it does |", "|---|---|"]
+    own = []
+    for sub, cmd in group.commands.items():
+        if top.get(sub) is cmd:
+            out.append(f"| `balance {name} {sub}` | the same as [`balance {sub}`]"
+                       f"(#balance-{sub}) |")
+        else:
+            out.append(f"| [`balance {name} {sub}`](#balance-{name}-{sub}) | "
+                       f"{_first(cmd)} |")
+            own.append((f"{name} {sub}", cmd))
+    out.append("")
+    for full, cmd in own:
+        out += _command(full, cmd)
+    return out
 
+
+def _first(cmd) -> str:
+    """The first sentence of a command's help."""
+    return re.split(r"(?<=[.?])\s", _text(cmd.help))[0].rstrip(".")
+
+
+def commands() -> dict:
+    """The click commands of `balance`, by name, in the order `balance --help` lists them: a
+    game's group (`balance <game> COMMAND`) among them, with its own `commands`."""
     from balance.cli.app import app
 
     group = typer.main.get_command(app)
@@ -129,11 +172,10 @@ def render() -> str:
     cmds = commands()
     lines = [HEAD.rstrip("\n")]
     for name, cmd in cmds.items():
-        first = re.split(r"(?<=[.?])\s", _text(cmd.help))[0].rstrip(".")
-        lines.append(f"| [`balance {name}`](#balance-{name}) | {first} |")
+        lines.append(f"| [`balance {name}`](#balance-{name}) | {_first(cmd)} |")
     lines.append("")
     for name, cmd in cmds.items():
-        lines += _command(name, cmd)
+        lines += _game(name, cmd, cmds) if hasattr(cmd, "commands") else _command(name, cmd)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -78,12 +78,16 @@ def tune_player(name: str, knobs, objective: Objective, objective_name: str,
     hi = np.array([k.hi for k in knobs])
 
     def decode(x) -> dict[str, float]:
-        v = lo + np.clip(x, 0, 1) * (hi - lo)
+        v = lo + np.clip(x[: len(knobs)], 0, 1) * (hi - lo)
         return {k.name: (float(round(val)) if k.integer else float(val))
                 for k, val in zip(knobs, v, strict=True)}
 
     tune_seeds = game_seeds(seed, 0, games)
     x0 = (np.array([k.default for k in knobs]) - lo) / np.where(hi > lo, hi - lo, 1)
+    if len(knobs) == 1:
+        # pycma does not search one dimension (its issues #86 and #302): a second coordinate,
+        # which no knob reads, gives it two.
+        x0 = np.append(x0, 0.5)
     es = cma.CMAEvolutionStrategy(list(x0), 0.2, {"bounds": [0, 1], "seed": seed % 2**31 + 1,
                                                    "maxfevals": evaluations, "verbose": -9})
     # The defaults are the first candidate: the tuned knobs never do worse on these seeds.

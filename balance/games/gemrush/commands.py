@@ -1,6 +1,8 @@
-"""Gem Rush's own commands (its Game.commands hook adds them to `balance`): check content and
-rules, play and trace one game, write a variant's box, rank the rooms by ablation, measure and
-tune the players, check the invariants."""
+"""Gem Rush's own commands (its Game.commands hook adds them to `balance`, as `balance gemrush
+COMMAND` and, Gem Rush being the default game, `balance COMMAND`): check content and rules,
+play and trace one game, write a variant's box, measure the players, check the invariants.
+Ranking the rooms by ablation and tuning a player are the toolkit's `balance ablate` and
+`balance tune-player`, with Gem Rush's ablations and tuning declared in game.py."""
 
 from __future__ import annotations
 
@@ -9,30 +11,21 @@ from pathlib import Path
 import typer
 
 from balance import files
-from balance.cli.common import closing_headline, fail, stopped
+from balance.cli.common import fail
 from balance.errors import InputError, Problem
 from balance.games.gemrush.content import CONTENT_DIR, load_content
-from balance.games.gemrush.experiment import ABLATE_MODES, rooms_taken_out
 from balance.games.gemrush.play import play_traced, prepare
 from balance.games.gemrush.rules import load_profile, parse_overrides
 from balance.games.gemrush.summary import content_summary, format_summary
 from balance.games.gemrush.tables import compile_tables
 from balance.games.gemrush.trace import format_game
-from balance.running.experiment import (
-    MAX_NAME,
-    load_experiment,
-    parse_experiment,
-    resolve_experiment_path,
-)
-from balance.running.runner import RunFailed, run_experiment
-from heuristics.gemrush.registry import PLAYERS
+from balance.running.experiment import load_experiment
 
 
 def register(app: typer.Typer) -> None:
     """Add the commands to `app` (balance/cli/app.py calls this)."""
     for command, name in ((validate, None), (rules, None), (play, None),
-                          (content_, "content"), (ablate, "ablate"), (strength_, "strength"),
-                          (players_, "players"), (tune_player_, "tune-player"), (check, None)):
+                          (content_, "content"), (strength_, "strength"), (check, None)):
         app.command(name)(command)
 
 
@@ -140,70 +133,6 @@ def content_(experiment: str = typer.Argument(..., help="experiment file, or a n
     typer.echo(f"variant {variant} ({v.label}): content written to {out}")
 
 
-def ablate(experiment: str = typer.Argument(..., help="experiment file (one variant), or a "
-                                            "name in experiments/"),
-           how: str = typer.Option("out", help="out: take each room out of the box; plain: "
-                                   "swap it for a plain room with the same doors and no "
-                                   "ability (the ability's own worth)"),
-           games: int = typer.Option(None, min=1, help="games per variant (default: the "
-                                     "file's)"),
-           jobs: int = typer.Option(None, min=1, help="worker processes (default: one per "
-                                    "core)"),
-           out: Path = typer.Option(Path("runs"), help="the run goes to "
-                                    "OUT/<name>-ablate-<how>/"),
-           ) -> None:
-    """Each room's causal worth: one variant per room (taken out, or made plain) against the
-    unchanged box, on common seeds, ranked with paired intervals and Holm's correction."""
-    # lazy: rich's bars only where a command shows one
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    try:
-        if how not in ABLATE_MODES:
-            raise InputError([Problem("--how", "", "", f"must be one of "
-                                      f"{', '.join(ABLATE_MODES)}, got {how!r}")])
-        base = load_experiment(experiment)
-        data = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.data.items()}
-        head = data["experiment"]
-        if "ablate" in head:
-            raise InputError([Problem(base.file, "[experiment]", "ablate", "is set already: "
-                                      "play the file with `balance run`")])
-        suffix = f"-ablate-{how}"
-        if len(base.name) + len(suffix) > MAX_NAME:
-            raise InputError([Problem(base.file, "[experiment]", "name", f"is {len(base.name)} "
-                                      f"characters; the ablation's run folder adds {suffix!r} "
-                                      f"and may have at most {MAX_NAME}: shorten the name to "
-                                      f"{MAX_NAME - len(suffix)} characters")])
-        head["ablate"] = how
-        head["name"] = base.name + suffix
-        exp = parse_experiment(data, base.text + f"\n# balance ablate --how {how}\n",
-                               base.file, resolve_experiment_path(base.file).parent)
-    except InputError as e:
-        fail(e)
-    typer.echo(f"{exp.name}: the unchanged box and {len(exp.variants) - 1} rooms, "
-               f"{games or exp.games:,} games each -> {out / exp.name}")
-    for room, patch in rooms_taken_out(base).items():
-        typer.echo(f"{room}: not ablated; the experiment's patch {patch!r} takes it out of the "
-                   "box already")
-    with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("games"), transient=True) as bar:
-        task = bar.add_task("playing", total=None)
-        try:
-            run_experiment(exp, out, games, jobs,
-                           on_start=lambda total, done: bar.update(task, total=total,
-                                                                   completed=done),
-                           on_shard=lambda k: bar.advance(task, k))
-        except InputError as e:
-            fail(e)
-        except RunFailed as e:
-            typer.echo(f"error: {out / exp.name}: the run failed: {e}. Run the same command "
-                       "again to resume", err=True)
-            raise typer.Exit(1) from None
-        except KeyboardInterrupt as e:
-            stopped(bar, e, out / exp.name)
-    # The ranking is the ablation run's headline.
-    typer.echo(closing_headline(out / exp.name, len(exp.variants) * (games or exp.games)))
-
-
 def _turn_span(text: str) -> tuple[int, int]:
     """--turns FIRST-LAST (or one turn N): counted from 1, as `balance play` prints turns."""
     first, sep, last = text.strip().partition("-")
@@ -289,87 +218,6 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
     except InputError as e:
         fail(e)
     typer.echo(table)
-
-
-def players_() -> None:
-    """List the players a seat can have, with their knobs (default and range)."""
-    for line in PLAYERS.describe():
-        typer.echo(line)
-
-
-def _player_counts(text: str) -> list[int]:
-    """--players N or N,M,...: each from 1 to 16."""
-    try:
-        counts = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        counts = []
-    if not counts or any(not 1 <= n <= 16 for n in counts):
-        raise InputError([Problem("--players", "", "", "must be a player count from 1 to 16, "
-                                  f"or several separated by commas (e.g. 1,4,7), got {text!r}")])
-    return list(dict.fromkeys(counts))
-
-
-def tune_player_(name: str = typer.Argument("greedy", help="the player to tune"),
-                 edition: str = typer.Option("2e", help="rule profile: 1e or 2e"),
-                 mode: str = typer.Option("crisis", help="crisis (team score) or rush (seat "
-                                          "1's win rate)"),
-                 players: str = typer.Option("4", help="number of players, or several "
-                                             "(e.g. 1,4,7): then one set of knobs is tuned "
-                                             "for the mean over them"),
-                 games: int = typer.Option(400, min=20, max=100_000,
-                                           help="games per candidate and player count (common "
-                                           "seeds)"),
-                 evaluations: int = typer.Option(120, min=4, max=10_000,
-                                                 help="candidates CMA-ES may try"),
-                 seed: int = typer.Option(0, min=0, max=2**63 - 1, help="seed of the games"),
-                 content: str = typer.Option(None, help="content file (default: the "
-                                             "edition's)"),
-                 set_: list[str] = typer.Option([], "--set", help="override a rule: "
-                                                "NAME=VALUE"),
-                 out: Path = typer.Option(None, help="write the tuned knobs here (TOML), for "
-                                          "`balance play --knobs`"),
-                 ) -> None:
-    """Tune a player's knobs for this content and rule profile (CMA-ES on common seeds), and
-    check the result against the defaults on fresh games with a paired interval."""
-    # lazy: rich's bars, and the tuning's optimiser and statistics (scipy)
-    from rich.progress import Progress
-
-    # lazy: the engine and the players load only when the command runs
-    from balance.games.gemrush.tuning import objective
-    from balance.running.tune_player import tune_player, write_knobs
-
-    try:
-        if out is not None:  # refused before the tuning, not after it
-            files.check_new(out, "--out")
-        counts = _player_counts(players)
-        overrides = parse_overrides(set_)
-        with Progress(transient=True) as bar:
-            task = bar.add_task(f"tuning {name}", total=evaluations)
-            knobs, score, what = objective(name, edition, mode, counts, content, overrides)
-            r = tune_player(name, knobs, score, what, counts, games, evaluations, seed,
-                            progress=lambda n: bar.advance(task, n))
-    except InputError as e:
-        fail(e)
-    shown = ",".join(map(str, counts))
-    typer.echo(f"{r.player}, {edition} {mode}, {shown} players: {r.evaluations} candidates "
-               f"on {r.games} common games each" + (" at each count" if len(counts) > 1
-                                                     else ""))
-    for k, v in r.knobs.items():
-        typer.echo(f"  {k:<17} {v:8.3f}   (default {r.defaults[k]:g})")
-    if len(counts) > 1:
-        for c in r.by_players:
-            typer.echo(f"  {c.players} players: {c.tuned:.3f} tuned, {c.default:.3f} default; "
-                       f"difference {c.tuned - c.default:+.3f} (paired 95% interval "
-                       f"{c.diff_low:+.3f} to {c.diff_high:+.3f})")
-    typer.echo(f"{r.objective} on {r.validation_games} fresh games"
-               + (" at each count, the mean over them" if len(counts) > 1 else "")
-               + f": {r.tuned:.3f} tuned, {r.default:.3f} default; difference "
-               f"{r.tuned - r.default:+.3f} (paired 95% interval {r.diff_low:+.3f} to "
-               f"{r.diff_high:+.3f})")
-    if out is not None:
-        write_knobs(r, out, f"balance tune-player {name} --edition {edition} --mode {mode} "
-                    f"--players {shown} --games {games} --evaluations {evaluations}")
-        typer.echo(f"knobs written to {out}; play them with `balance play --knobs {out}`")
 
 
 def check(content: str = typer.Option(None, help="content file (default: the edition's)"),

@@ -42,6 +42,7 @@ from balance.contract.experiment import (
 from balance.errors import InputError, Problem, Problems
 from balance.files import read_bytes
 from balance.games.gemrush.content import CONTENT_DIR, load_content, parse_content, read_toml
+from balance.games.gemrush.game import ABLATIONS
 from balance.games.gemrush.patches import (
     Patch,
     apply_patches,
@@ -59,10 +60,11 @@ from balance.games.gemrush.rules import (
 )
 from balance.textfile import MAX_BYTES, read_text, short
 
-# `ablate = "out"` (or "plain") makes one variant per room on top of the unchanged box
-# (variant 0, the baseline): the room taken out of the box, or swapped for a plain room with
-# the same doors and no ability. The variants' swept column is `ablate` (the room's name).
-ABLATE_MODES = ("out", "plain")
+# `ablate = "out"` (or "plain", Game.ablations) makes one variant per room on top of the
+# unchanged box (variant 0, the baseline): the room taken out of the box, or swapped for a plain
+# room with the same doors and no ability. The variants' swept column is `ablate` (the room's
+# name).
+ABLATE_MODES = tuple(how for how, _ in ABLATIONS)
 # `each_skill = true` makes one variant per skill of the box, every player holding it (the
 # Shared Skill variant), on top of No Skills (variant 0, the baseline), on the same seeds:
 # each skill's paired worth to a Crisis team. The variants' swept column is `skill`.
@@ -475,6 +477,13 @@ def rooms_taken_out(exp) -> dict[str, str]:
         after = {r.get("name") for r in data.get("rooms", []) if isinstance(r, dict)}
         out.update({room: patch.name for room in before if room not in after})
     return out
+
+
+def ablation_notes(base) -> list[str]:
+    """Gem Rush's `ablation_notes` hook: what `balance ablate` says before it plays, each
+    room the experiment's own patches take out of the box already (and so not ablated)."""
+    return [f"{room}: not ablated; the experiment's patch {patch!r} takes it out of the box "
+            "already" for room, patch in rooms_taken_out(base).items()]
 
 
 def _resolve_content(content: str, base_dir: Path) -> str:

@@ -3,7 +3,7 @@ and where its engine, players, experiment keys, report sections and commands liv
 
 from __future__ import annotations
 
-from balance.contract.game import CORE_COLUMNS, Game, Measure, Setting, Table
+from balance.contract.game import CORE_COLUMNS, Game, Measure, Option, Setting, Table
 from balance.games.gemrush.engine.state import END_NAMES
 from balance.games.gemrush.rules import PER_SEAT, SCHEMA
 
@@ -50,6 +50,19 @@ ROOMS = Table("rooms", {
 }, help="one row per placed tile, in placement order", widened=("uses", "gained"),
     seat_columns=("builder",))
 
+# What `balance ablate --how` takes out (experiment.py reads `ablate = "<how>"`).
+ABLATIONS = (
+    ("out", "each room taken out of the box"),
+    ("plain", "each room swapped for a plain room with the same doors and no ability (the "
+              "ability's own worth)"),
+)
+# `balance tune-player`'s options of Gem Rush's own (tuning.py reads them).
+TUNE_OPTIONS = (
+    Option("edition", "rule profile: 1e or 2e", "2e"),
+    Option("mode", "crisis (team score) or rush (seat 1's win rate)", "crisis"),
+    Option("content", "content file (default: the edition's)"),
+)
+
 _GOALS = "balance.games.gemrush.goals"
 MEASURES = (
     Measure("win", "Win rate", "rate", "won",
@@ -95,6 +108,10 @@ GAME = Game(
     goals=f"{_GOALS}:goal",
     bench="balance.games.gemrush.shard:bench",
     commands="balance.games.gemrush.commands:register",
+    ablations=ABLATIONS,
+    ablation_notes="balance.games.gemrush.experiment:ablation_notes",
+    tuning="balance.games.gemrush.tuning:tuning",
+    tune_options=TUNE_OPTIONS,
     report="reports.gemrush.report:REPORT",
     quantities="balance.games.gemrush.measures:quantities",
 )

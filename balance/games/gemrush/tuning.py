@@ -1,14 +1,17 @@
 """What `balance tune-player` scores a Gem Rush player on (balance/running/tune_player.py): in
 Crisis the mean team score, played to exhaustion; in Rush, the win rate of the candidate,
-listed first, against default greedy players in the other seats."""
+listed first, against default greedy players in the other seats. `tuning` is Gem Rush's
+tuning hook (Game.tuning), reading its own options --edition, --mode and --content."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from balance.contract.tuning import TuneRequest, Tuning
 from balance.errors import Problems
 from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE, R_WINNER
 from balance.games.gemrush.play import play_batch, prepare
+from balance.games.gemrush.rules import Typed
 from heuristics.gemrush.registry import PLAYERS
 
 
@@ -50,3 +53,14 @@ def objective(name: str, edition: str | None, mode: str, counts: list[int],
         return seat_objective(setup_for(n, values), mode, seeds)
 
     return knobs, score, "team score" if mode == "crisis" else "seat 1's win rate"
+
+
+def tuning(ask: TuneRequest) -> Tuning:
+    """Gem Rush's tuning hook: `objective` for the options given (by default 2e Crisis at 4
+    players), the rules' --set values read as the rule profile reads typed text."""
+    edition, mode = ask.options["edition"], ask.options["mode"]
+    counts = list(ask.players or (4,))
+    knobs, score, what = objective(ask.player, edition, mode, counts, ask.options["content"],
+                                   {k: Typed(v) for k, v in ask.rules.items()})
+    return Tuning(tuple(knobs), score, what, tuple(counts), f"{edition} {mode}",
+                  "play them with `balance play --knobs {out}`")

@@ -60,5 +60,5 @@ GAME = Game(
     play="balance.games.rusship.shard:play", check="balance.games.rusship.shard:check",
     players="heuristics.rusship.registry:PLAYERS", bench="balance.games.rusship.shard:bench",
     forward="balance.games.rusship.engine.forward:FORWARD",
-    extras={"ablations": ABLATIONS, "powers": POWER_NAMES},
+    ablations=ABLATIONS, extras={"powers": POWER_NAMES},
 )

@@ -1,6 +1,7 @@
 """A dice race, the toy game that proves the contract (balance/contract/game.py) without any
-real game: its declaration, the hooks the runner and the experiment parser call, its two
-players and its rules as settings. tests/conftest.py registers it for the whole suite."""
+real game: its declaration, the hooks the runner, the experiment parser and `balance
+tune-player` call, its two players and its rules as settings. tests/conftest.py registers it
+for the whole suite."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from balance.contract.experiment import (
     VariantSpec,
 )
 from balance.contract.game import CORE_COLUMNS, Game, Measure, Setting, Table
+from balance.contract.tuning import TuneRequest, Tuning
+from balance.errors import InputError, Problem
 from balance.kernels.rng import seed_states
 from heuristics.knobs import Knob, knob_values
 from tests.games.dice import kernel as k
@@ -35,6 +38,7 @@ class Player:
     policy: int
     doc: str
     knobs: tuple[Knob, ...] = ()
+    remembers: str = "nothing"  # as `balance players` says it
 
 
 PLAYERS = {"random": Player("random", k.RANDOM, "rolls again on a coin flip"),
@@ -43,13 +47,28 @@ PLAYERS = {"random": Player("random", k.RANDOM, "rolls again on a coin flip"),
                                               integer=True),))}
 
 
+# What `balance ablate --how` takes out of a race (`[experiment] ablate = "random"`).
+ABLATIONS = (("random", "each seat's player swapped for the random player, one seat at a time"),)
+
+
 def variants(inp: ExperimentInput) -> GameVariants:
-    """The dice race reads no key of its own: every grid key is a rule, a player or a knob."""
+    """The dice race reads one key of its own, `ablate`: every grid key is a rule, a player
+    or a knob."""
     grid = dict(inp.grid)
     for key in inp.game_keys:
         inp.unknown_key(key)
         del grid[key]
+    ablate = inp.head.get("ablate")
+    if ablate is not None and ablate not in dict(ABLATIONS):
+        inp.probs.add("[experiment]", "ablate", f"must be one of {', '.join(dict(ABLATIONS))}, "
+                      f"got {ablate!r}")
+    elif ablate is not None and grid:
+        inp.probs.add("[experiment]", "ablate", "makes the variants itself (one per seat): "
+                      "it takes no [grid]")
     inp.probs.raise_if_any()
+    if ablate is not None:  # variant 0 the file's seats, then one per seat made random
+        n = inp.cells({})[0].players
+        grid = {"ablate": ["none", *(f"seat{i}" for i in range(1, (n or 0) + 1))]}
     specs = []
     for cell in inp.cells(grid):
         if cell.players not in GAME.player_counts:
@@ -59,7 +78,12 @@ def variants(inp: ExperimentInput) -> GameVariants:
         rules = {**DEFAULTS, **cell.rules}
         swept = {key: cell.values[key] for key in cell.grid
                  if key not in VARIANT_KEYS and not key.startswith(KNOB_PREFIX)}
-        specs.append(VariantSpec(cell, {"race": rules}, swept))
+        settings = {"race": rules}
+        if cell.values.get("ablate", "none") != "none":
+            seated = list(cell.seats or (cell.heuristic,) * cell.players)
+            seated[int(cell.values["ablate"][4:]) - 1] = "random"
+            settings["seated"] = seated
+        specs.append(VariantSpec(cell, settings, swept))
     inp.probs.raise_if_any()
     return GameVariants({}, grid, specs)
 
@@ -82,13 +106,14 @@ def play_seeds(rules: dict, names: tuple, knobs: dict, seeds, events: int = 0):
 def play(job) -> dict:
     """One shard: the games table and the seats table."""
     v, seeds = job.variant, job.seeds()
-    names = v.seats or (v.heuristic,) * v.players
+    names = tuple(v.settings.get("seated") or v.seats or (v.heuristic,) * v.players)
     out, scores, busts, _ = play_seeds(v.settings["race"], names, v.knobs, seeds)
     n, won = len(seeds), out[:, k.OUT_WINNER]
     games = {"experiment": [job.experiment] * n, "variant": np.full(n, v.index, np.int32),
              "game": np.arange(job.shard.start, job.shard.stop, dtype=np.int64),
              "seed": seeds.astype(np.int64), "players": np.full(n, v.players, np.int16),
-             "heuristic": [v.heuristic] * n, "went_first": np.ones(n, np.int8),
+             "heuristic": [",".join(names) if len(set(names)) > 1 else names[0]] * n,
+             "went_first": np.ones(n, np.int8),
              "won": pa.nulls(n, pa.bool_()),
              "winner": np.where(won >= 0, won + 1, -1).astype(np.int8),
              "score": scores.max(axis=1).astype(np.int16),
@@ -103,7 +128,7 @@ def play(job) -> dict:
     for key, value in v.swept.items():  # a swept rule, knob or seats list: a column of its own
         if key not in GAMES.columns:
             kind = pa.float64() if key.startswith(KNOB_PREFIX) else \
-                pa.string() if key == "seats" else pa.int32()
+                pa.string() if key in ("seats", "ablate") else pa.int32()
             table = table.append_column(key, pa.array([value] * n, kind))
     seat = np.tile(np.arange(1, v.players + 1, dtype=np.int8), n)
     seats = pa.table({"experiment": [job.experiment] * (n * v.players),
@@ -118,7 +143,7 @@ def check(v, seeds) -> list[tuple[int, str]]:
     """The race's invariants, per game: a winner banked at least the target and no one else
     did; a game without one ran out of turns; no seat banked more than it could have."""
     rules = v.settings["race"]
-    names = v.seats or (v.heuristic,) * v.players
+    names = tuple(v.settings.get("seated") or v.seats or (v.heuristic,) * v.players)
     out, scores, _, _ = play_seeds(rules, names, v.knobs, seeds)
     bad = []
     for seed, o, s in zip(seeds, out, scores, strict=True):
@@ -131,6 +156,41 @@ def check(v, seeds) -> list[tuple[int, str]]:
         elif (s > rules["target"] + rules["faces"] * rules["target"]).any():
             bad.append((int(seed), "a seat banked more than a turn can roll"))
     return bad
+
+
+def tuning(ask: TuneRequest) -> Tuning:
+    """The race's tuning hook: a candidate's win rate against default players of its own kind
+    (by default at 2 players), seated in turn in every seat on the same seeds, so that seat
+    1's head start favours no knob."""
+    player = PLAYERS.get(ask.player)
+    if player is None:
+        raise InputError([Problem("tune-player", "", "player", f"unknown player "
+                                  f"{ask.player!r} (known: {', '.join(PLAYERS)})")])
+    counts = ask.players or (2,)
+    if any(n < 2 for n in counts):
+        raise InputError([Problem("--players", "", "", "a race against default players "
+                                  "needs at least 2 players")])
+    rules = {**DEFAULTS, **GAME.rules_from_text(ask.rules)}
+
+    def win_rate(n: int, values: dict | None, seeds) -> np.ndarray:
+        mine = knob_values(player.knobs, values or {}, "knobs", player.name).get("stop_at", 0)
+        default = knob_values(player.knobs, {}, "knobs", player.name).get("stop_at", 0)
+        seeds = np.asarray(seeds)
+        won = np.zeros(len(seeds))
+        for seat in range(n):
+            stop_at = np.full(n, default, np.int64)
+            stop_at[seat] = mine
+            out = np.zeros((len(seeds), k.OUT_N), np.int64)
+            k.play_games_nb(seed_states(seeds), rules["target"], rules["faces"],
+                            rules["max_turns"], np.full(n, player.policy, np.int64), stop_at,
+                            np.zeros((len(seeds), n), np.int64),
+                            np.zeros((len(seeds), n), np.int64), out,
+                            np.zeros((0, k.EV_N), np.int64))
+            won += out[:, k.OUT_WINNER] == seat
+        return won / n
+
+    return Tuning(player.knobs, win_rate, f"win rate against default {player.name}s",
+                  tuple(counts), f"to {rules['target']} points on a {rules['faces']}-faced die")
 
 
 def bench() -> BenchCase:
@@ -150,8 +210,9 @@ GAME = Game(
     measures=(Measure("first", "Seat 1's wins", "rate", "first_won"),
               Measure("score", "Winning score", "mean", "score"),
               Measure("turns", "Length", "mean", "turns")),
-    end_reasons=k.END_REASONS, default_player="stopper",
+    end_reasons=k.END_REASONS, default_player="stopper", experiment_keys=("ablate",),
     kernel_modules=("tests.games.dice.kernel",),
     variants="tests.games.dice.game:variants", play="tests.games.dice.game:play",
     check="tests.games.dice.game:check",
-    players="tests.games.dice.game:PLAYERS", bench="tests.games.dice.game:bench")
+    players="tests.games.dice.game:PLAYERS", bench="tests.games.dice.game:bench",
+    ablations=ABLATIONS, tuning="tests.games.dice.game:tuning")
