@@ -60,5 +60,6 @@ GAME = Game(
     play="balance.games.rusship.shard:play", check="balance.games.rusship.shard:check",
     players="heuristics.rusship.registry:PLAYERS", bench="balance.games.rusship.shard:bench",
     forward="balance.games.rusship.engine.forward:FORWARD",
+    commands="balance.games.rusship.commands:register",
     extras={"ablations": ABLATIONS, "powers": POWER_NAMES},
 )
