@@ -35,6 +35,7 @@ from balance.games.rusship.engine.state import (
     M_ENTER,
     M_MOTHERSHIP,
     M_PASS,
+    MAX_EVENTS,
     POWER_NAMES,
     TOKENS,
 )
@@ -203,6 +204,8 @@ def format_game(setup: Setup, events: np.ndarray) -> str:
             if turn_open:
                 out.append(track.line())
             out.append(_end(a, b, turn, track))
+    if len(events) >= MAX_EVENTS:
+        out.append(f"(the trace stops here: the engine keeps the first {MAX_EVENTS:,} events)")
     return "\n".join(out)
 
 

@@ -1,8 +1,12 @@
 """Rusship's rule goldens are unchanged (tests/games/rusship/golden_games.py), and they show
 what a designer reads them for."""
 
+import numpy as np
 import pytest
 
+from balance.games.rusship.engine.state import MAX_EVENTS
+from balance.games.rusship.play import play_traced, prepare
+from balance.games.rusship.trace import format_game
 from tests.games.rusship.golden_games import GAMES, GOLDEN, render_golden
 
 
@@ -37,3 +41,11 @@ def test_the_goldens_cover_the_tie_every_power_and_the_switches():
     for what in ("starts with a", "pass", "has no move: the", "moves with", "moves a ship back",
                  "adds +1"):
         assert what in switched, what
+
+
+def test_a_trace_the_engine_cut_short_says_so():
+    setup = prepare(None, ("random", "random"))
+    _, events = play_traced(setup, 9)
+    assert "the trace stops here" not in format_game(setup, events)
+    full = np.concatenate([events] + [events[-2:-1]] * (MAX_EVENTS - len(events)))
+    assert format_game(setup, full).endswith(f"keeps the first {MAX_EVENTS:,} events)")
