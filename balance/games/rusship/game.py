@@ -15,7 +15,7 @@ from balance.games.rusship.experiment import ABLATIONS
 from balance.games.rusship.rules import SETTINGS
 
 # Bumped by hand whenever the same seeds would play differently.
-VERSION = "1"
+VERSION = "2"
 
 
 GAMES = Table("games", {
@@ -60,5 +60,6 @@ GAME = Game(
     play="balance.games.rusship.shard:play", check="balance.games.rusship.shard:check",
     players="heuristics.rusship.registry:PLAYERS", bench="balance.games.rusship.shard:bench",
     forward="balance.games.rusship.engine.forward:FORWARD",
+    commands="balance.games.rusship.commands:register",
     ablations=ABLATIONS, extras={"powers": POWER_NAMES},
 )

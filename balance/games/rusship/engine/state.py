@@ -48,9 +48,11 @@ VIOLATION_NAMES = ("none", "a player chose an option that was not offered",
                    "a power is held twice, or a side holds more powers than attacks suffered",
                    "a token or mothership is off the track", "a side was attacked past the end")
 
-# Events (trace mode): (turn, side, code, a, b, c, d).
+# Events (trace mode): (turn, side, code, a, b, c, d). EV_START is one roll-off (first
+# side, or -1 for a tie rolled again; the two dice), EV_DICE the dice's values a turn moves
+# with (after reroll, +1 and the second player's bonus); the rest as emitted.
 (EV_TURN, EV_ROLL, EV_REROLL, EV_PLUS, EV_MOVE, EV_CAPTURE, EV_ATTACK, EV_POWER, EV_LOST,
- EV_END, EV_OPTION, EV_PICK, EV_START) = range(13)
+ EV_END, EV_OPTION, EV_PICK, EV_START, EV_DICE) = range(14)
 MAX_EVENTS = 20_000
 
 

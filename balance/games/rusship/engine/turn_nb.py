@@ -19,6 +19,7 @@ from balance.games.rusship.engine.moves_nb import (
     apply_move_nb,
     forward_nb,
     holds_nb,
+    landing_ok_nb,
     mothership_ok_nb,
     moves_nb,
 )
@@ -31,8 +32,10 @@ from balance.games.rusship.engine.state import (
     D_REROLL,
     END_NONE,
     END_TURN_CAP,
+    EV_DICE,
     EV_END,
     EV_LOST,
+    EV_MOVE,
     EV_PLUS,
     EV_POWER,
     EV_REROLL,
@@ -40,6 +43,7 @@ from balance.games.rusship.engine.state import (
     EV_START,
     EV_TURN,
     IN_BOX,
+    M_ENTER,
     M_PASS,
     MAX_OPTS,
     O_DIE,
@@ -120,17 +124,25 @@ def setup_nb(st, ru):
     a = _roll_nb(st)
     b = _roll_nb(st)
     while a == b:
+        emit_nb(st, EV_START, -1, a, b, 0)  # a tie: both roll again
         a = _roll_nb(st)
         b = _roll_nb(st)
     first = 0 if a > b else 1
     st.sc[S_STARTER] = first
     emit_nb(st, EV_START, first, a, b, 0)
     second = 1 - first
+    st.sc[S_CUR] = second  # the side the placed tokens' events name
     d = forward_nb(second)
+    # On the spaces after its mothership, one each, as far as a token may stand there: a short
+    # track (or a mothership in the way, with mothership_space = "blocked") keeps the rest in
+    # supply rather than put a token on a planet or beside an ally.
     for j in range(min(ru.second_tokens, st.pos.shape[1])):
         t = st.ms[second] + d * (j + 1)
+        if t < 1 or t > ru.length or not landing_ok_nb(st, ru, second, t, False):
+            break
         st.pos[second, j] = t
         st.occ[second, t] += 1
+        emit_nb(st, EV_MOVE, M_ENTER, -1, t, 0)
 
 
 @njit
@@ -231,11 +243,12 @@ def play_turn_nb(st, tb, ru, pp, p):
         emit_nb(st, EV_PLUS, plus, 0, 0, 0)
     for i in range(2):
         st.die[i] = st.face[i] + plus + bonus if i < ndice else 0
+    emit_nb(st, EV_DICE, st.die[0], st.die[1], 0, 0)
     while not (st.used[0] and st.used[1]) and not st.sc[S_ENDED]:
         n = moves_nb(st, ru, p)
         if n == 0:
-            _blocked_nb(st, ru, p)
-            break
+            _blocked_nb(st, ru, p)  # one die; then the moves the other has, looked at again
+            continue
         if not ru.must_move and n < MAX_OPTS:
             st.opt[n, O_DIE] = -1
             st.opt[n, O_KIND] = M_PASS
@@ -244,25 +257,35 @@ def play_turn_nb(st, tb, ru, pp, p):
             n += 1
         k = decide_nb(st, tb, ru, pp, D_MOVE, n, p)
         if st.opt[k, O_KIND] == M_PASS:
-            _blocked_nb(st, ru, p)
+            _pass_nb(st, p)
             break
         apply_move_nb(st, ru, p, st.opt[k])
 
 
 @njit
 def _blocked_nb(st, ru, p):
-    """The dice left unspent: each is lost, or (blocked_mothership) moves the mothership one
-    space forward where it can."""
+    """No move can use any die left: the first of them is lost, or (blocked_mothership) moves
+    the mothership one space forward where it can. The turn then looks again at the other
+    die, which the mothership's step may have given a move (an entry from its new space)."""
+    i = 0 if not st.used[0] else 1
+    st.used[i] = 1
+    t = st.ms[p] + forward_nb(p)
+    if ru.blocked_mothership and mothership_ok_nb(st, ru, p, t):
+        st.ms[p] = t
+        st.ms_moves[p] += 1
+        emit_nb(st, EV_LOST, i, st.die[i], 1, 0)
+    else:
+        st.lost[p] += 1
+        emit_nb(st, EV_LOST, i, st.die[i], 0, 0)
+
+
+@njit
+def _pass_nb(st, p):
+    """The player passed (must_move off): the dice left are lost. They could move, so
+    blocked_die, which speaks of a die no move can use, does not apply."""
     for i in range(2):
-        if st.used[i]:
-            continue
-        st.used[i] = 1
-        t = st.ms[p] + forward_nb(p)
-        if ru.blocked_mothership and mothership_ok_nb(st, ru, p, t):
-            st.ms[p] = t
-            st.ms_moves[p] += 1
-            emit_nb(st, EV_LOST, i, st.die[i], 1, 0)
-        else:
+        if not st.used[i]:
+            st.used[i] = 1
             st.lost[p] += 1
             emit_nb(st, EV_LOST, i, st.die[i], 0, 0)
 
