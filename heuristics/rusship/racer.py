@@ -326,31 +326,42 @@ def _power_nb(st, w, n):
 
 
 @njit
-def _tables_nb(st, tb, ru, w, p, h, top, jumps_too):
-    """h[SC + v]: the best gain of one token moving v spaces, v up to top (h[SJ + v] the
-    same with the one-die jumps, v up to 13); h[SC]: the mothership's step."""
-    for v in range(1, top + 1):
-        h[SC + v] = _best_for_value_nb(st, tb, ru, w, p, v, 0, h, False)
-    if jumps_too:
-        for v in range(1, 14):
-            h[SJ + v] = _best_for_value_nb(st, tb, ru, w, p, v, 0, h, True)
-    h[SC] = _gain_nb(st, tb, ru, w, p, M_MOTHERSHIP, st.ms[p], st.ms[p] + forward_nb(p), h,
-                     False)
-
-
-@njit(inline=True)
-def _die_value_nb(h, base, f, add):
-    """A single die showing f, add added: its best move (the mothership too on a 1)."""
-    g = h[base + f + add]
-    return max(g, h[SC]) if f == 1 else g
+def _clear_tables_nb(h):
+    """Forget the tables: each entry is worked out when first asked for (a roll's value
+    needs only some of them, and each costs a pass over the side's tokens)."""
+    for v in range(SJ + 32 - SC):
+        h[SC + v] = np.nan
 
 
 @njit
-def _pair_value_nb(h, a, b, add):
+def _single_nb(st, tb, ru, w, p, h, base, v):
+    """h[SC + v]: the best gain of one token moving v spaces (h[SJ + v] the same with the
+    one-die jumps); h[SC]: the mothership's step."""
+    x = h[base + v]
+    if x != x:
+        if v == 0:
+            x = _gain_nb(st, tb, ru, w, p, M_MOTHERSHIP, st.ms[p], st.ms[p] + forward_nb(p), h,
+                         False)
+        else:
+            x = _best_for_value_nb(st, tb, ru, w, p, v, 0, h, base == SJ)
+        h[base + v] = x
+    return x
+
+
+@njit
+def _die_value_nb(st, tb, ru, w, p, h, base, f, add):
+    """A single die showing f, add added: its best move (the mothership too on a 1)."""
+    g = _single_nb(st, tb, ru, w, p, h, base, f + add)
+    return max(g, _single_nb(st, tb, ru, w, p, h, SC, 0)) if f == 1 else g
+
+
+@njit
+def _pair_value_nb(st, tb, ru, w, p, h, a, b, add):
     """Two dice a and b, add added to each: the better of their best uses one by one and
     one token moving both (an estimate: it ignores what lies between)."""
-    return max(_die_value_nb(h, SC, a, add) + _die_value_nb(h, SC, b, add),
-               h[SC + a + b + 2 * add])
+    return max(_die_value_nb(st, tb, ru, w, p, h, SC, a, add)
+               + _die_value_nb(st, tb, ru, w, p, h, SC, b, add),
+               _single_nb(st, tb, ru, w, p, h, SC, a + b + 2 * add))
 
 
 @njit
@@ -366,14 +377,14 @@ def _adds_nb(st, ru, p):
 
 
 @njit
-def _roll_value_nb(h, ndice, a, b, lo, hi):
+def _roll_value_nb(st, tb, ru, w, p, h, ndice, a, b, lo, hi):
     """The value of a roll (b unused with one die), the +1 taken where it helps."""
     best = -1e18
     for add in range(lo, hi + 1):
         if ndice == 1:
-            v = _die_value_nb(h, SJ, a, add)
+            v = _die_value_nb(st, tb, ru, w, p, h, SJ, a, add)
         else:
-            v = _pair_value_nb(h, a, b, add)
+            v = _pair_value_nb(st, tb, ru, w, p, h, a, b, add)
         best = max(best, v)
     return best
 
@@ -382,12 +393,12 @@ def _roll_value_nb(h, ndice, a, b, lo, hi):
 def _one_die_nb(st, tb, ru, w, p, h, n):
     """One die when its expected worth, jumps captured, beats two dice's by the margin."""
     lo, hi = _adds_nb(st, ru, p)
-    _tables_nb(st, tb, ru, w, p, h, 12 + 2 * hi, True)
+    _clear_tables_nb(h)
     one = two = 0.0
     for a in range(1, 7):
-        one += _roll_value_nb(h, 1, a, 0, lo, hi) / 6.0
+        one += _roll_value_nb(st, tb, ru, w, p, h, 1, a, 0, lo, hi) / 6.0
         for b in range(1, 7):
-            two += _roll_value_nb(h, 2, a, b, lo, hi) / 36.0
+            two += _roll_value_nb(st, tb, ru, w, p, h, 2, a, b, lo, hi) / 36.0
     want = 1 if one > two + w[W_ONE_MARGIN] else 2
     for k in range(n):
         if st.opt[k, O_KIND] == want:
@@ -400,16 +411,17 @@ def _reroll_nb(st, tb, ru, w, p, h, n):
     """Reroll the die whose fresh roll is expected to make the roll worth most, or none."""
     lo, hi = _adds_nb(st, ru, p)
     nd = st.sc[S_NDICE]
-    _tables_nb(st, tb, ru, w, p, h, 12 + 2 * hi, nd == 1)
+    _clear_tables_nb(h)
     fa, fb = st.face[0], st.face[1]
-    best, pick = _roll_value_nb(h, nd, fa, fb, lo, hi), 0
+    best, pick = _roll_value_nb(st, tb, ru, w, p, h, nd, fa, fb, lo, hi), 0
     for k in range(n):
         i = st.opt[k, O_KIND]
         if i < 0:
             continue
         v = 0.0
         for f in range(1, 7):
-            v += _roll_value_nb(h, nd, f if i == 0 else fa, f if i == 1 else fb, lo, hi) / 6.0
+            a, b = (f, fb) if i == 0 else (fa, f)
+            v += _roll_value_nb(st, tb, ru, w, p, h, nd, a, b, lo, hi) / 6.0
         if v > best:
             best, pick = v, k
     return pick
@@ -420,9 +432,9 @@ def _plus_nb(st, tb, ru, w, p, h, n):
     """+1 on both dice when the roll is worth at least as much with it."""
     lo, _hi = _adds_nb(st, ru, p)
     nd = st.sc[S_NDICE]
-    _tables_nb(st, tb, ru, w, p, h, 14 + 2 * lo, nd == 1)
-    with_ = _roll_value_nb(h, nd, st.face[0], st.face[1], lo + 1, lo + 1)
-    without = _roll_value_nb(h, nd, st.face[0], st.face[1], lo, lo)
+    _clear_tables_nb(h)
+    with_ = _roll_value_nb(st, tb, ru, w, p, h, nd, st.face[0], st.face[1], lo + 1, lo + 1)
+    without = _roll_value_nb(st, tb, ru, w, p, h, nd, st.face[0], st.face[1], lo, lo)
     want = 1 if with_ >= without else 0
     for k in range(n):
         if st.opt[k, O_KIND] == want:
