@@ -14,7 +14,8 @@ ROLLOUTS = "heuristics.rusship.rollout_nb"
 
 RACER = Player(
     "racer", "attacks and captures when it can, keeps tokens out of the enemy's reach, "
-    "credits a move with the other die's best use; ranks the powers",
+    "plans its two dice together, values rerolls, +1 and one die by the same scores; ranks "
+    "the powers by the comebacks they give",
     choose="heuristics.rusship.racer:racer_choose_nb",
     args=("kind", "st", "tb", "ru", "w", "mem", "n", "p"),
     memory=Memory("heuristics.rusship.racer:new_memory",

@@ -1,0 +1,68 @@
+"""What `balance tune-player` scores a Rusship player on (balance/running/tune_player.py): the
+candidate's win rate against racer with its default knobs, each seed played twice with the
+seats swapped. The dice are the game's own stream, apart from the players' (heuristics/
+seats.py), so both games of a seed roll the same dice and the same side starts: the pair
+cancels the luck of the dice and the seat, and what is left is the players' difference.
+
+`match` is the same measurement between any two players with any knobs (racer against an
+older racer, the search against racer, racer against random): the strength table of the
+players' tests and of the guide comes from it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.games.rusship.engine.turn_nb import R_WINNER
+from balance.games.rusship.play import Setup, play_batch, prepare
+from heuristics.rusship import racer
+from heuristics.rusship.registry import PLAYERS
+
+# The knobs `balance tune-player` tunes: racer's own (a Python player's would not be the
+# engine's to tune; the search's are its budget and the like, not strategy).
+KNOBS = racer.KNOBS
+OPPONENT = "racer"  # with its default knobs
+OBJECTIVE_NAME = "win rate against default racer, seats swapped on common seeds"
+
+
+def _seated(a: str, a_knobs: dict | None, b: str, b_knobs: dict | None,
+            rules: dict | None) -> Setup:
+    """Player a in seat 1 with a_knobs, player b in seat 2 with b_knobs (None: defaults)."""
+    setup = prepare(rules, (a, b))
+    for seat, (name, knobs) in enumerate(((a, a_knobs), (b, b_knobs))):
+        v = PLAYERS.weights(name, setup.tables, knobs or {}, "knobs")
+        setup.players.w[seat, :] = 0.0
+        setup.players.w[seat, : len(v)] = v
+    return setup
+
+
+def _score(out: np.ndarray, seat: int) -> np.ndarray:
+    """Per game: 1 when `seat` won, 0 when it lost, a half when the game stopped undecided."""
+    w = out[:, R_WINNER]
+    return np.where(w < 0, 0.5, (w == seat).astype(float))
+
+
+def match(a: str, b: str, seeds, a_knobs: dict | None = None, b_knobs: dict | None = None,
+          rules: dict | None = None) -> np.ndarray:
+    """Per seed, player a's score against player b, the mean of its two games on that seed:
+    a in seat 1, then a in seat 2 (1: a won both; a half: one each, or two undecided)."""
+    seeds = np.asarray(seeds, np.int64)
+    first = _score(play_batch(_seated(a, a_knobs, b, b_knobs, rules), seeds), 0)
+    second = _score(play_batch(_seated(b, b_knobs, a, a_knobs, rules), seeds), 1)
+    return (first + second) / 2
+
+
+def objective(player: str, knobs: dict | None, seeds, rules: dict | None = None
+              ) -> np.ndarray:
+    """Per seed (more is better): `player` with `knobs` against racer with its defaults, the
+    mean of the seed's two games with the seats swapped (`match`). One value per seed, not
+    per game: the two games of a seed share their dice, so a paired interval over seeds is
+    the honest one."""
+    return match(player, OPPONENT, seeds, knobs, None, rules)
+
+
+def interval(x: np.ndarray) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of per-seed values and its 95% interval (normal: the
+    seeds are independent and there are hundreds of them)."""
+    x = np.asarray(x, float)
+    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
+    return float(x.mean()), float(x.mean() - half), float(x.mean() + half)
