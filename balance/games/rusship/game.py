@@ -60,5 +60,6 @@ GAME = Game(
     play="balance.games.rusship.shard:play", check="balance.games.rusship.shard:check",
     players="heuristics.rusship.registry:PLAYERS", bench="balance.games.rusship.shard:bench",
     forward="balance.games.rusship.engine.forward:FORWARD",
+    report="reports.rusship.report:REPORT",
     extras={"ablations": ABLATIONS, "powers": POWER_NAMES},
 )
