@@ -62,8 +62,8 @@ def _rate_stat(label: str, r: dict) -> str:
             f"{text.count(r['games'])} games, 95% Wilson interval")
 
 
-def _per_setting(df: pl.DataFrame, settings: list[str]) -> list[str]:
-    return [_rate_stat(st, r) for st in settings
+def _per_setting(a: Analysis, df: pl.DataFrame, settings: list[str]) -> list[str]:
+    return [_rate_stat(a.name(st), r) for st in settings
             if (r := page.rate_row(df, st)) is not None and r["games"]]
 
 
@@ -87,7 +87,7 @@ def first_player(a: Analysis) -> list[Verdict]:
                    f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of the decided "
                    f"games, {side}.")
         out.append(Verdict("First player", say, who_of([h], _where(settings)),
-                           [_rate_stat("pooled", r), *_per_setting(a.starter, settings)]))
+                           [_rate_stat("pooled", r), *_per_setting(a, a.starter, settings)]))
     return out
 
 
@@ -136,7 +136,7 @@ def catch_up(a: Analysis) -> list[Verdict]:
             say = (f"The catch-up evens out the first attack: the side attacked first wins "
                    f"{share} of the decided games, within chance of 50%.")
         out.append(Verdict("Catch-up", say, who_of([h], _where(settings)),
-                           [_rate_stat("pooled", r), *_per_setting(a.comeback, settings)]))
+                           [_rate_stat("pooled", r), *_per_setting(a, a.comeback, settings)]))
     return out
 
 
@@ -163,8 +163,8 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
                            [f"{e['what']}: comebacks {text.pct(e['row']['value'], 1)} against "
                             f"{text.pct(e['row']['baseline'], 1)}, "
                             f"{findings.effect_text(e['row'], ' percentage points', 100.0)}"
-                            for e in effects] + [findings.holm_text(r, top["pair"].cmp.family)
-                                                 .capitalize() + " for the first."]))
+                            for e in effects]
+                           + [f"The first is {findings.holm_text(r, top['pair'].cmp.family)}."]))
     for h, settings in unchanged(a).items():
         fp = a.first_power.filter(pl.col("setting").is_in(settings))
         if fp.height == 0:
@@ -180,6 +180,15 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
                          "ci_high": hi})
         rows.sort(key=lambda x: (-x["win_rate"], x["power"]))
         best = rows[0]
+        chosen = int(fp["games"].sum())
+        if best["games"] == chosen:
+            out.append(Verdict("Power chosen first", (
+                f"The side attacked first always chooses {best['power']} first "
+                f"({text.count(chosen)} games) and then wins "
+                f"{text.rate(best['win_rate'], best['ci_low'], best['ci_high'])}: one choice "
+                "cannot rank the powers; the box runs (power-ablation) do."),
+                who_of([h], _where(settings)), [_rate_stat(best["power"], best)]))
+            continue
         ahead = len(rows) > 1 and best["ci_low"] > max(x["ci_high"] for x in rows[1:])
         say = (f"The side attacked first wins most often after choosing {best['power']}: "
                f"{text.rate(best['win_rate'], best['ci_low'], best['ci_high'])} of "
