@@ -51,19 +51,18 @@ main: $(STAMP)
 # racer, the reference against racer and against itself, 200 games each (the reference is
 # slow). Its report goes beside Gem Rush's, to runs/main/rusship/report/report.html, and
 # runs/main/rusship/latest names the folder of the code that played it, as for Gem Rush.
-# The files are named by path: `players` alone is Gem Rush's (experiments/gemrush/ is read
-# first).
+# Bare names would do (the shipped names are distinct across games); paths say whose they are.
 RUSSHIP_CODE = $(shell $(PY) -c "import balance.running.provenance as p; print(p.source_hash('rusship'))")
 RUSSHIP_RUNS = runs/main/rusship/$(RUSSHIP_CODE)
 RUSSHIP_GAMES := 4000
 RUSSHIP_PLAYER_GAMES := 200
-RUSSHIP_MAIN := first-player power-ablation board-length players
+RUSSHIP_MAIN := first-player power-ablation board-length rusship-players
 
 rusship: $(STAMP)
 	$(BALANCE) run experiments/rusship/first-player.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
 	$(BALANCE) run experiments/rusship/power-ablation.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
 	$(BALANCE) run experiments/rusship/board-length.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
-	$(BALANCE) run experiments/rusship/players.toml --games $(RUSSHIP_PLAYER_GAMES) \
+	$(BALANCE) run experiments/rusship/rusship-players.toml --games $(RUSSHIP_PLAYER_GAMES) \
 		--out $(RUSSHIP_RUNS)
 	$(BALANCE) report $(addprefix $(RUSSHIP_RUNS)/,$(RUSSHIP_MAIN)) --out runs/main/rusship/report
 	$(PY) -m balance.running.latest runs/main/rusship $(RUSSHIP_CODE)

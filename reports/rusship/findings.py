@@ -181,10 +181,11 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         rows.sort(key=lambda x: (-x["win_rate"], x["power"]))
         best = rows[0]
         chosen = int(fp["games"].sum())
-        if best["games"] == chosen:
+        if len(rows) == 1:  # one power in 30 games or more: its rate ranks nothing
+            how = ("always" if best["games"] == chosen else
+                   f"in {text.count(best['games'])} of {text.count(chosen)} games")
             out.append(Verdict("Power chosen first", (
-                f"The side attacked first always chooses {best['power']} first "
-                f"({text.count(chosen)} games) and then wins "
+                f"The side attacked first chooses {best['power']} first {how} and then wins "
                 f"{text.rate(best['win_rate'], best['ci_low'], best['ci_high'])}: one choice "
                 "cannot rank the powers; the box runs (power-ablation) do."),
                 who_of([h], _where(settings)), [_rate_stat(best["power"], best)]))

@@ -439,6 +439,6 @@ def players_section(a: Analysis, pairs: list[Pair]) -> Section:
              "Length change (turns)", "Seat 1 wins change"], rows, note=HOLM)]))
     if not s.blocks:
         s.missing.append("No run here plays the same rules with different players: a "
-                         "players experiment (experiments/rusship/players.toml) does.")
+                         "players experiment (experiments/rusship/rusship-players.toml) does.")
     return s
 

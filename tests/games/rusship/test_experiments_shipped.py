@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = sorted((ROOT / "experiments" / "rusship").glob("*.toml"))
 # What each file sweeps: its variant count, and its baseline's rules (the unchanged ones)
 WANT = {"first-player": 9, "power-ablation": 6, "power-strength": 32, "board-length": 7,
-        "players": 3}
+        "rusship-players": 3}
 
 
 def test_the_designers_questions_each_have_a_file():
@@ -41,7 +41,7 @@ def test_each_baseline_is_what_its_question_compares_with():
     assert not any(strength.variants[0].rules.values())  # the empty box
     alone = [v for v in strength.variants if sum(v.rules.values()) == 1]
     assert len(alone) == 5
-    players = load_experiment(ROOT / "experiments" / "rusship" / "players.toml")
+    players = load_experiment(ROOT / "experiments" / "rusship" / "rusship-players.toml")
     assert [v.heuristic for v in players.variants] == ["racer", "reference,racer",
                                                         "reference"]
 

@@ -161,10 +161,10 @@ def test_the_length_fit_recovers_a_power_law():
 @pytest.fixture(scope="module")
 def tiny_runs(tmp_path_factory):
     out = tmp_path_factory.mktemp("runs")
-    names = ["first-player", "power-ablation", "board-length", "players"]
+    names = ["first-player", "power-ablation", "board-length", "rusship-players"]
     for name in names:
         exp = load_experiment(ROOT / "experiments" / "rusship" / f"{name}.toml")
-        run_experiment(exp, out, games=40 if name != "players" else 8, jobs=1)
+        run_experiment(exp, out, games=40 if name != "rusship-players" else 8, jobs=1)
     return out, names
 
 
