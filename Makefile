@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 BALANCE := $(VENV)/bin/balance
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: all main report test lint bench docs clean
+.PHONY: all main rusship report test lint bench docs clean
 
 all: main
 
@@ -43,6 +43,29 @@ main: $(STAMP)
 	$(BALANCE) report $(MAIN_RUNS)/crisis-difficulty $(MAIN_RUNS)/rush $(MAIN_RUNS)/players \
 		$(MAIN_RUNS)/skills $(MAIN_RUNS)/skill-variants --out runs/main/report
 	$(PY) -m balance.running.latest runs/main $(CODE)
+	$(MAKE) --no-print-directory rusship
+
+# Rusship's part of the main job: the first-player compensation grid (9 variants), each power
+# taken out of the box (6) and the board's length from 6 to 24 (7), racer against racer,
+# 4,000 games a variant (the first player's wins within about +-1.5 points); racer against
+# racer, the reference against racer and against itself, 200 games each (the reference is
+# slow). Its report goes beside Gem Rush's, to runs/main/rusship/report/report.html, and
+# runs/main/rusship/latest names the folder of the code that played it, as for Gem Rush.
+# Bare names would do (the shipped names are distinct across games); paths say whose they are.
+RUSSHIP_CODE = $(shell $(PY) -c "import balance.running.provenance as p; print(p.source_hash('rusship'))")
+RUSSHIP_RUNS = runs/main/rusship/$(RUSSHIP_CODE)
+RUSSHIP_GAMES := 4000
+RUSSHIP_PLAYER_GAMES := 200
+RUSSHIP_MAIN := first-player power-ablation board-length rusship-players
+
+rusship: $(STAMP)
+	$(BALANCE) run experiments/rusship/first-player.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
+	$(BALANCE) run experiments/rusship/power-ablation.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
+	$(BALANCE) run experiments/rusship/board-length.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
+	$(BALANCE) run experiments/rusship/rusship-players.toml --games $(RUSSHIP_PLAYER_GAMES) \
+		--out $(RUSSHIP_RUNS)
+	$(BALANCE) report $(addprefix $(RUSSHIP_RUNS)/,$(RUSSHIP_MAIN)) --out runs/main/rusship/report
+	$(PY) -m balance.running.latest runs/main/rusship $(RUSSHIP_CODE)
 
 report: main
 

@@ -54,6 +54,9 @@ class Words:
         "where the seats were played by different players (heuristics): every seat each "
         "played, its score, and how often it won against the fair share of a seat.",)
     missing: str = "The run has no games, so there are no outcomes."
+    # What seat 1 is, in the seat tables' captions: a game whose seats do not play in turn
+    # order (the first player rolled for, say) names them otherwise.
+    seats: str = "seat 1 plays first"
     # What the intro and the method say of a cooperative game (the team wins or loses).
     TEAM_INTRO = ("How often the team wins, how long the games last, how they end, and the "
                   "scores.",)
@@ -76,7 +79,7 @@ def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block) -> Table | N
     if multi.height:
         lead.figures.append(figure(
             f"{words.sid}-seats-{slug(setting)}.png",
-            "Share of games won by each seat (seat 1 plays first), with 95% intervals; "
+            f"Share of games won by each seat ({words.seats}), with 95% intervals; "
             "dashed: the fair share.",
             figures.seat_wins_figure(multi, f"{setting}: {what} by seat")))
     team = of(o.team_wins, setting)
@@ -93,7 +96,7 @@ def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block) -> Table | N
     if not seats.height:
         return None
     return Table(
-        "Win rate by seat (seat 1 plays first)",
+        f"Win rate by seat ({words.seats})",
         ["Players", "Seat", "Games", "Won (95% interval)", "Fair share"],
         [[str(r["players"]), str(r["seat"]), text.count(r["games"]),
           text.rate(r["win_rate"], r["ci_low"], r["ci_high"]), text.pct(r["fair_share"])]

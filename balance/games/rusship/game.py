@@ -61,5 +61,6 @@ GAME = Game(
     players="heuristics.rusship.registry:PLAYERS", bench="balance.games.rusship.shard:bench",
     forward="balance.games.rusship.engine.forward:FORWARD",
     commands="balance.games.rusship.commands:register",
+    report="reports.rusship.report:REPORT",
     ablations=ABLATIONS, extras={"powers": POWER_NAMES},
 )

@@ -1,0 +1,258 @@
+"""Rusship's verdicts on the report's first screen (reports/findings.py, Verdict): one plain
+sentence per question, each naming the players whose play it describes, with its statistics
+one click away.
+
+- First player and Catch-up: the unchanged rules' games of each player, pooled over the
+  settings that play them (runs kept apart play different seeds, so their games are
+  different games), against 50%, 95% Wilson;
+- Compensation: per run that plays the first-player levers, the setting nearest 50%, paired
+  against the unchanged rules;
+- Strongest power: per box run, the power whose presence changes the comebacks most (paired),
+  and the power whose first chooser wins most often (an association);
+- Length: the unchanged rules' turns, and each length sweep's slope;
+- Players: per run that changes the players alone, how the answers move (paired);
+- the neutral verdict of a lever the sections above do not read."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from balance.stats.intervals import wilson
+from reports import counts, findings, text
+from reports.findings import Verdict, who_of
+from reports.rusship import page
+from reports.rusship.analysis import Analysis
+from reports.rusship.levers import (
+    BOX_KIND,
+    COMPENSATION_KIND,
+    OTHER_KIND,
+    PLAYERS_KIND,
+    Pair,
+    by_run,
+)
+
+UNCHANGED = "unchanged rules"
+
+
+def unchanged(a: Analysis) -> dict[str, list[str]]:
+    """The settings that play Rusship's unchanged rules, by their players."""
+    out: dict[str, list[str]] = {}
+    for st, h in a.levers.filter(pl.col("changed") == "").select("setting", "heuristic").rows():
+        out.setdefault(h, []).append(st)
+    return out
+
+
+def pooled(df: pl.DataFrame, settings: list[str]) -> dict | None:
+    """A rate pooled over settings: games, wins, rate and its 95% Wilson interval."""
+    r = df.filter(pl.col("setting").is_in(settings))
+    n, k = int(r["games"].sum()), int(r["wins"].sum())
+    if n == 0:
+        return None
+    lo, hi = wilson(k, n)
+    return {"games": n, "wins": k, "win_rate": k / n, "ci_low": lo, "ci_high": hi}
+
+
+def _where(settings: list[str]) -> str:
+    return UNCHANGED + (f", {text.plural(len(settings), 'setting')} pooled"
+                        if len(settings) > 1 else "")
+
+
+def _rate_stat(label: str, r: dict) -> str:
+    return (f"{label}: {text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of "
+            f"{text.count(r['games'])} games, 95% Wilson interval")
+
+
+def _per_setting(a: Analysis, df: pl.DataFrame, settings: list[str]) -> list[str]:
+    return [_rate_stat(a.name(st), r) for st in settings
+            if (r := page.rate_row(df, st)) is not None and r["games"]]
+
+
+def first_player(a: Analysis) -> list[Verdict]:
+    out = []
+    for h, settings in unchanged(a).items():
+        r = pooled(a.starter, settings)
+        if r is None:
+            continue
+        side = page.against_half(r)
+        if r["ci_low"] > 0.5:
+            say = (f"The first player has an advantage: it wins "
+                   f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of the decided "
+                   f"games, {text.signed_points(r['win_rate'] - 0.5, 1)} over a fair start.")
+        elif r["ci_high"] < 0.5:
+            say = (f"The first player is at a disadvantage: it wins "
+                   f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of the decided "
+                   f"games, {text.signed_points(r['win_rate'] - 0.5, 1)} under a fair start.")
+        else:
+            say = (f"No first-player advantage shows: the first player wins "
+                   f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of the decided "
+                   f"games, {side}.")
+        out.append(Verdict("First player", say, who_of([h], _where(settings)),
+                           [_rate_stat("pooled", r), *_per_setting(a, a.starter, settings)]))
+    return out
+
+
+def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict]:
+    out = []
+    for run, mine in by_run(pairs, COMPENSATION_KIND).items():
+        best, r = page.closest(mine)
+        first = mine[0].row("starter")
+        if first is None:
+            continue
+        base = mine[0].base_label
+        if best is None:
+            say = (f"No compensation brings the first player's wins nearer 50% than the "
+                   f"unchanged rules ({text.pct(first['baseline'], 1)}).")
+            details = [f"{p.label}: {text.pct(p.row('starter')['value'], 1)}"
+                       for p in mine if p.row("starter") is not None]
+        else:
+            say = (f"{best.label} brings the first player's wins closest to 50%: "
+                   f"{text.pct(r['value'], 1)} against {text.pct(r['baseline'], 1)} with "
+                   f"the unchanged rules, a paired change of "
+                   f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])}.")
+            details = [f"{best.label} against {base}: "
+                       f"{findings.effect_text(r, ' percentage points', 100.0)}; "
+                       f"{findings.holm_text(r, best.cmp.family)}.",
+                       "Picked as the nearest of several compensations: the First player "
+                       "section lists each with its interval."]
+        out.append(Verdict("Compensation", say, who_of(players_of.get(run, []),
+                                                       f"{run} run"), details))
+    return out
+
+
+def catch_up(a: Analysis) -> list[Verdict]:
+    out = []
+    for h, settings in unchanged(a).items():
+        r = pooled(a.comeback, settings)
+        if r is None:
+            continue
+        share = text.rate(r["win_rate"], r["ci_low"], r["ci_high"])
+        if r["ci_low"] > 0.5:
+            say = (f"The catch-up more than makes up for being attacked first: that side "
+                   f"still wins {share} of the decided games.")
+        elif r["ci_high"] < 0.5:
+            say = (f"The catch-up does not make up for being attacked first: that side wins "
+                   f"{share} of the decided games.")
+        else:
+            say = (f"The catch-up evens out the first attack: the side attacked first wins "
+                   f"{share} of the decided games, within chance of 50%.")
+        out.append(Verdict("Catch-up", say, who_of([h], _where(settings)),
+                           [_rate_stat("pooled", r), *_per_setting(a, a.comeback, settings)]))
+    return out
+
+
+def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
+              ) -> list[Verdict]:
+    out = []
+    for run, mine in by_run(pairs, BOX_KIND).items():
+        effects = page.power_effects(mine)
+        if not effects:
+            continue
+        top = effects[0]
+        r = top["row"]
+        clear = [e for e in effects if e["row"]["found"]]
+        size = (f"{text.signed_points(top['effect'], 1)} (paired 95% "
+                f"{text.signed_points(top['low'], 1)} to {text.signed_points(top['high'], 1)})")
+        if top in clear:
+            say = (f"{top['power']} is the strongest catch-up power: it adds {size} to the "
+                   f"comebacks ({top['what']} against {top['pair'].base_label}).")
+        else:
+            say = (f"No power clearly changes the comebacks; the largest, {top['power']}, "
+                   f"adds {size}, within what chance gives on these games.")
+        out.append(Verdict("Strongest power", say, who_of(players_of.get(run, []),
+                                                          f"{run} run"),
+                           [f"{e['what']}: comebacks {text.pct(e['row']['value'], 1)} against "
+                            f"{text.pct(e['row']['baseline'], 1)}, "
+                            f"{findings.effect_text(e['row'], ' percentage points', 100.0)}"
+                            for e in effects]
+                           + [f"The first is {findings.holm_text(r, top['pair'].cmp.family)}."]))
+    for h, settings in unchanged(a).items():
+        fp = a.first_power.filter(pl.col("setting").is_in(settings))
+        if fp.height == 0:
+            continue
+        per = (fp.group_by("power").agg(pl.col("games").sum(), pl.col("wins").sum())
+               .filter(pl.col("games") >= 30).sort("power"))
+        if per.height == 0:
+            continue
+        rows = []
+        for power, n, k in per.rows():
+            lo, hi = wilson(k, n)
+            rows.append({"power": power, "games": n, "win_rate": k / n, "ci_low": lo,
+                         "ci_high": hi})
+        rows.sort(key=lambda x: (-x["win_rate"], x["power"]))
+        best = rows[0]
+        chosen = int(fp["games"].sum())
+        if len(rows) == 1:  # one power in 30 games or more: its rate ranks nothing
+            how = ("always" if best["games"] == chosen else
+                   f"in {text.count(best['games'])} of {text.count(chosen)} games")
+            out.append(Verdict("Power chosen first", (
+                f"The side attacked first chooses {best['power']} first {how} and then wins "
+                f"{text.rate(best['win_rate'], best['ci_low'], best['ci_high'])}: one choice "
+                "cannot rank the powers; the box runs (power-ablation) do."),
+                who_of([h], _where(settings)), [_rate_stat(best["power"], best)]))
+            continue
+        ahead = len(rows) > 1 and best["ci_low"] > max(x["ci_high"] for x in rows[1:])
+        say = (f"The side attacked first wins most often after choosing {best['power']}: "
+               f"{text.rate(best['win_rate'], best['ci_low'], best['ci_high'])} of "
+               f"{text.count(best['games'])} games"
+               + (", clearly ahead of every other power." if ahead else
+                  "; its interval overlaps another power's (an association, not a cause)."))
+        out.append(Verdict("Power chosen first", say, who_of([h], _where(settings)),
+                           [_rate_stat(x["power"], x) for x in rows]
+                           + ["Powers chosen first in 30 games or more."]))
+    return out
+
+
+def length(a: Analysis) -> list[Verdict]:
+    out = []
+    for h, settings in unchanged(a).items():
+        c = (a.turn_counts.filter(pl.col("setting").is_in(settings)).group_by("turns")
+             .agg(pl.col("n").sum()).with_columns(pl.lit("all").alias("g")))
+        if c.height == 0:
+            continue
+        d = counts.distribution(c, "turns", ["g"]).row(0, named=True)
+        out.append(Verdict("Length", f"A game lasts {text.num(d['mean'])} turns on average "
+                           f"(median {text.num(d['q50'])}, 10–90%: {text.spread(d)}).",
+                           who_of([h], _where(settings)),
+                           [f"{text.count(d['games'])} games; turns count each side's turn."]))
+    for f in page.fits(a):
+        out.append(Verdict("Length", page.fit_text(f), who_of(
+            sorted({x for st in f.lengths["setting"].to_list()
+                    for x in a.levers.filter(pl.col("setting") == st)["heuristic"].to_list()}),
+            f.group), [f"length {r['length']}: {r['mean']:.2f} turns "
+                       f"({r['ci_low']:.2f}–{r['ci_high']:.2f}), {text.count(r['games'])} games"
+                       for r in f.lengths.iter_rows(named=True)]))
+    return out
+
+
+def players(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict]:
+    out = []
+    for run, mine in by_run(pairs, PLAYERS_KIND).items():
+        for p in mine:
+            s, c, seat = p.row("starter"), p.row("comeback"), p.row("seat:1")
+            if s is None or c is None:
+                continue
+            moved = [n for n, r in (("the first player's wins", s), ("the comebacks", c))
+                     if r["found"]]
+            say = (f"With {p.label} rather than {p.base_label}, "
+                   f"the first player's wins move by "
+                   f"{text.difference(s['difference'], s['ci_low'], s['ci_high'])} and "
+                   f"the comebacks by "
+                   f"{text.difference(c['difference'], c['ci_low'], c['ci_high'])}: "
+                   + (f"{text.join_words(moved)} move beyond chance"
+                      if moved else "neither beyond chance")
+                   + (f"; seat 1 wins {text.pct(seat['value'], 0)} of the games."
+                      if seat is not None else "."))
+            out.append(Verdict("Players", say, who_of(players_of.get(run, []), f"{run} run"),
+                               [f"{n}: {findings.effect_text(r, ' percentage points', 100.0)}"
+                                for n, r in (("First player's wins", s), ("Comebacks", c),
+                                             ("Seat 1 wins", seat)) if r is not None]))
+    return out
+
+
+def verdicts(a: Analysis, pairs: list[Pair], cmps: list, players_of: dict[str, list[str]]
+             ) -> list[Verdict]:
+    others = {p.run for p in pairs if p.kind == OTHER_KIND}
+    return (first_player(a) + compensation(pairs, players_of) + catch_up(a)
+            + strongest(a, pairs, players_of) + length(a) + players(pairs, players_of)
+            + findings.lever_verdicts([(n, c) for n, c in cmps if n in others], players_of,
+                                      prefer="starter"))

@@ -1,0 +1,76 @@
+"""Rusship's report, as the report framework reaches it (reports/game_report.py; named in
+Rusship's declaration, balance/games/rusship/game.py): its analysis (reports/rusship/
+analysis.py), its four sections before the neutral Outcomes (reports/rusship/page.py), their
+verdicts (reports/rusship/findings.py), and which comparisons it reads itself."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from balance.games.rusship.game import GAME
+from reports import game_report, outcome_page, text
+from reports.analysis import REQUIRED
+from reports.frame import check_columns
+from reports.rusship import analysis, page
+from reports.rusship import findings as rfindings
+from reports.rusship.levers import is_box_sweep, pairs_of
+from reports.section import Section
+
+# The game's columns its analyses read, beside the neutral ones.
+COLUMNS = ("starter_won", "comeback", "first_power", "first_hit_turn")
+
+
+class RusshipReport(game_report.GameReport):
+    def __init__(self):
+        super().__init__(GAME)
+
+    def analyse(self, data, levels: tuple[float, ...] | None = None) -> analysis.Analysis:
+        check_columns(data.games, (*REQUIRED, *COLUMNS), "games table")
+        return analysis.analyse(data.games, data.manifest or {}, self.layout)
+
+    def words(self, a, merged: list) -> outcome_page.Words:
+        """Seat 1 is Humanity (Earth), seat 2 the Alien Empire, whoever the roll-off lets play
+        first (the First player section reads that)."""
+        return replace(super().words(a, merged), seats="seat 1: Humanity, seat 2: the Alien "
+                       "Empire", intro=(
+                           "How often each side wins against its fair share, whoever plays "
+                           "first (the roll-off decides that: see First player); how long "
+                           "the games last and how they end.",), method=(
+                           "Seat 1 is Humanity (Earth), seat 2 the Alien Empire; the first "
+                           "player is rolled for, so a seat's share says whether the sides "
+                           "are even, not whether playing first pays. Win rates by seat "
+                           "carry 95% Wilson intervals. A seat is off its fair share when "
+                           "its wins among the decided games differ from 1/2 beyond chance "
+                           "(the exact binomial test, Holm-corrected over every seat). A "
+                           "side's score is the attacks it made; the margin, the winner's "
+                           "attacks less the loser's: 1 is a photo finish.",))
+
+    def sections(self, a, cmps: list, merged: list) -> list[Section]:
+        pairs = pairs_of(cmps, a.manifest, a.kinds)
+        return [page.first_player_section(a, pairs), page.powers_section(a, pairs),
+                page.length_section(a), page.players_section(a, pairs),
+                *super().sections(a, cmps, merged)]
+
+    def verdicts(self, a, cmps: list, players_of: dict[str, list[str]],
+                 where: dict[str, str]) -> list:
+        return rfindings.verdicts(a, pairs_of(cmps, a.manifest, a.kinds), cmps, players_of)
+
+    def sentences(self, a) -> list[str]:
+        every = []
+        for st in a.settings():
+            s, c = page.rate_row(a.starter, st), page.rate_row(a.comeback, st)
+            t = a.turns.filter(a.turns["setting"] == st)
+            every.append(f"{st}: the first player wins {page.rate_cell(s)} of the decided "
+                         f"games, the side attacked first {page.rate_cell(c)}, in "
+                         f"{text.num(t['mean'][0]) if t.height else text.DASH} turns on "
+                         "average.")
+        every += [page.fit_text(f) for f in page.fits(a)]
+        return every + outcome_page.sentences(a.outcomes, self.words(a, []))
+
+    def in_comparison(self, cmp) -> bool:
+        """A run that sweeps the box (32 versions of it, say) is read in Powers and
+        catch-up, where each power is ranked; the others in Comparison too."""
+        return not is_box_sweep(cmp)
+
+
+REPORT = RusshipReport()
