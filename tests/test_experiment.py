@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from balance.contract import registry
 from balance.contract.experiment import MAX_VARIANTS
 from balance.errors import InputError
 from balance.running.experiment import load_experiment
@@ -70,7 +71,7 @@ def test_an_unknown_game_is_one_message_naming_the_file_field_and_games(write, c
         load_experiment(path)
     (p,) = e.value.problems
     assert (p.file, p.where, p.field) == (str(path), "[experiment]", "game")
-    assert p.message == "no such game 'chess' (known: dice, gemrush)"
+    assert p.message == f"no such game 'chess' (known: {', '.join(registry.names())})"
     r = cli("run", path)
     assert r.exit_code == 2 and r.stderr.count("error: ") == 1
 

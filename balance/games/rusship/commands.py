@@ -3,6 +3,8 @@ game, print the rules, check the invariants over the rules and their switches.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from balance.cli.common import fail
@@ -50,13 +52,19 @@ def play(seed: int = typer.Option(7, min=0, max=2**63 - 1,
                                    "Alien Empire's, e.g. racer,random"),
          knob: list[str] = typer.Option([], "--knob", help="set a player's knob: NAME=VALUE "
                                         "(see `balance players --game rusship`)"),
+         knobs: Path = typer.Option(None, help="knob values from a file written by "
+                                    "`balance tune-player --game rusship`"),
          set_: list[str] = typer.Option([], "--set", help="change a rule: NAME=VALUE (see "
                                         "`balance rusship rules`)"),
          ) -> None:
     """Play one game and print it turn by turn: every decision's options and pick, and the
     track after each turn."""
+    # lazy: read_knobs's module brings scipy, which `balance --help` should not load
+    from balance.running.tune_player import read_knobs
+
     try:
-        setup = prepare(parse_set(set_), _seats(heuristic, seats), _knobs(knob))
+        tuned = read_knobs(knobs) if knobs else {}
+        setup = prepare(parse_set(set_), _seats(heuristic, seats), {**tuned, **_knobs(knob)})
     except InputError as e:
         fail(e)
     _, events = play_traced(setup, seed)

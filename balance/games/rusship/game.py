@@ -61,6 +61,6 @@ GAME = Game(
     players="heuristics.rusship.registry:PLAYERS", bench="balance.games.rusship.shard:bench",
     forward="balance.games.rusship.engine.forward:FORWARD",
     commands="balance.games.rusship.commands:register",
-    report="reports.rusship.report:REPORT",
+    report="reports.rusship.report:REPORT", tuning="balance.games.rusship.tuning:tuning",
     ablations=ABLATIONS, extras={"powers": POWER_NAMES},
 )

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.contract.tuning import TuneRequest, Tuning
+from balance.errors import InputError, Problem
 from balance.games.rusship.engine.turn_nb import R_WINNER
+from balance.games.rusship.game import GAME
 from balance.games.rusship.play import Setup, play_batch, prepare
 from heuristics.rusship import racer
 from heuristics.rusship.registry import PLAYERS
@@ -66,3 +69,22 @@ def interval(x: np.ndarray) -> tuple[float, float, float]:
     x = np.asarray(x, float)
     half = 1.96 * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
     return float(x.mean()), float(x.mean() - half), float(x.mean() + half)
+
+
+def tuning(ask: TuneRequest) -> Tuning:
+    """Rusship's tuning hook (Game.tuning, `balance tune-player --game rusship`): a compiled
+    player's knobs, scored by `objective` at 2 players, under the rules `--set` gives."""
+    player = PLAYERS.player(ask.player)  # an unknown name: one message naming the known
+    if not player.knobs or player.python is not None:
+        raise InputError([Problem("tune-player", "", "player", f"{ask.player!r} has no knobs "
+                                  "the engine reads: tune racer (the search's rollouts play "
+                                  "racer's knobs)")])
+    rules = GAME.rules_from_text(ask.rules)
+
+    def score(n: int, values: dict | None, seeds) -> np.ndarray:
+        return objective(ask.player, values, seeds, rules)
+
+    said = ", ".join(f"{k}={v}" for k, v in rules.items())
+    return Tuning(player.knobs, score, OBJECTIVE_NAME, (2,),
+                  f"Rusship, {said or 'the default rules'}",
+                  "play them: balance rusship play --knobs {out}")
