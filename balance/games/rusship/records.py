@@ -22,6 +22,7 @@ from balance.games.rusship.engine.turn_nb import (
     R_MS0,
     R_MS1,
     R_POWER,
+    R_POWER_ORDER,
     R_STARTER,
     R_TURNS,
     R_WINNER,
@@ -42,12 +43,12 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, out: np
     first = out[:, R_FIRST_HIT]
     hits = out[:, [R_HITS0, R_HITS1]]
     winner_hits = np.where(decided, hits[np.arange(n), np.maximum(won, 0)], 0)
-    turns_of = out[:, R_POWER + 5: R_POWER + 10]
+    order = out[:, R_POWER_ORDER: R_POWER_ORDER + 5]
     holders = out[:, R_POWER: R_POWER + 5]
-    firsts = []
-    for row_t, row_h in zip(turns_of, holders, strict=True):
-        taken = [(t, k) for k, (t, h) in enumerate(zip(row_t, row_h, strict=True)) if h >= 0]
-        firsts.append(POWER_NAMES[min(taken)[1]] if taken else None)
+    # The power chosen first: the one whose place among the game's choices is 0.
+    first_pick = np.where((order == 0) & (holders >= 0), 1, 0)
+    names = np.array(POWER_NAMES, object)
+    firsts = np.where(first_pick.any(axis=1), names[first_pick.argmax(axis=1)], None)
     cols = {
         "experiment": [experiment] * n, "variant": np.full(n, variant.index, np.int32),
         "game": np.arange(start, start + n, dtype=np.int64), "seed": seeds.astype(np.int64),
@@ -72,7 +73,7 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, out: np
         "captures": (out[:, R_CAPT0] + out[:, R_CAPT1]).astype(np.int16),
         "mothership_moves": (out[:, R_MS0] + out[:, R_MS1]).astype(np.int16),
         "lost_dice": (out[:, R_LOST0] + out[:, R_LOST1]).astype(np.int16),
-        "first_power": pa.array(firsts, pa.string()),
+        "first_power": pa.array(list(firsts), pa.string()),
         **{f"power_{name}": _seat(holders[:, k]) for k, name in enumerate(POWER_NAMES)},
         "decisions": out[:, R_DECISIONS].astype(np.int32),
     }

@@ -39,7 +39,7 @@ def copy_state_nb(dst, src):
     copy_array_nb(dst.hits, src.hits)
     copy_array_nb(dst.owed, src.owed)
     copy_array_nb(dst.power, src.power)
-    copy_array_nb(dst.power_turn, src.power_turn)
+    copy_array_nb(dst.power_order, src.power_order)
     copy_array_nb(dst.face, src.face)
     copy_array_nb(dst.die, src.die)
     copy_array_nb(dst.used, src.used)

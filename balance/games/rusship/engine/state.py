@@ -93,7 +93,7 @@ class State(NamedTuple):
     hits: np.ndarray  # (2,) int64: attacks each side's planet suffered
     owed: np.ndarray  # (2,) int64: powers a side is still to choose
     power: np.ndarray  # (N_POWERS,) int64: holder side, IN_BOX or OUT_OF_GAME
-    power_turn: np.ndarray  # (N_POWERS,) int64: the turn it was chosen, -1
+    power_order: np.ndarray  # (N_POWERS,) int64: its place among the game's choices, -1
     face: np.ndarray  # (2,) int64: the dice as rolled (0: not rolled)
     die: np.ndarray  # (2,) int64: the dice's values (face, +1, the second player's bonus)
     used: np.ndarray  # (2,) int64: 1 once spent
@@ -110,7 +110,7 @@ def new_state(events: int = 0) -> State:
                  occ=np.zeros((2, MAX_LENGTH + 2), np.int64), ms=np.zeros(2, np.int64),
                  hits=np.zeros(2, np.int64), owed=np.zeros(2, np.int64),
                  power=np.full(N_POWERS, IN_BOX, np.int64),
-                 power_turn=np.full(N_POWERS, -1, np.int64), face=np.zeros(2, np.int64),
+                 power_order=np.full(N_POWERS, -1, np.int64), face=np.zeros(2, np.int64),
                  die=np.zeros(2, np.int64), used=np.zeros(2, np.int64),
                  captures=np.zeros(2, np.int64), ms_moves=np.zeros(2, np.int64),
                  lost=np.zeros(2, np.int64), opt=np.zeros((MAX_OPTS, O_N), np.int64),

@@ -78,8 +78,8 @@ from heuristics.rusship.dispatch_nb import reset_memories_nb, turn_start_nb
 (R_WINNER, R_STARTER, R_TURNS, R_END, R_HITS0, R_HITS1, R_FIRST_HIT, R_FIRST_HIT_TURN,
  R_CAPT0, R_CAPT1, R_MS0, R_MS1, R_LOST0, R_LOST1, R_DECISIONS, R_VIOLATION,
  R_POWER) = range(17)
-R_POWER_TURN = R_POWER + 5
-R_N = R_POWER_TURN + 5
+R_POWER_ORDER = R_POWER + 5
+R_N = R_POWER_ORDER + 5
 
 
 @njit(inline=True)
@@ -111,7 +111,7 @@ def reset_nb(st, ru, pp, words, trace, check):
         st.used[s] = 0
     for k in range(st.power.shape[0]):
         st.power[k] = IN_BOX if (ru.box >> k) & 1 else OUT_OF_GAME
-        st.power_turn[k] = -1
+        st.power_order[k] = -1
     reset_memories_nb(pp.mem)
 
 
@@ -197,8 +197,12 @@ def choose_powers_nb(st, tb, ru, pp, p):
             return
         j = 0 if n == 1 else decide_nb(st, tb, ru, pp, D_POWER, n, p)
         k = st.opt[j, O_KIND]
+        taken = 0  # its place among the game's choices: two can come in one turn
+        for q in range(st.power.shape[0]):
+            if st.power[q] >= 0:
+                taken += 1
         st.power[k] = p
-        st.power_turn[k] = st.sc[S_TURN]
+        st.power_order[k] = taken
         emit_nb(st, EV_POWER, k, 0, 0, 0)
 
 
@@ -311,7 +315,7 @@ def record_nb(st, out, g):
     r[R_VIOLATION] = st.sc[S_VIOLATION]
     for k in range(5):
         r[R_POWER + k] = st.power[k]
-        r[R_POWER_TURN + k] = st.power_turn[k]
+        r[R_POWER_ORDER + k] = st.power_order[k]
 
 
 @njit
