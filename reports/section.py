@@ -8,6 +8,7 @@ from both so that neither imports the other to build a page.
 from __future__ import annotations
 
 import base64
+import hashlib
 import re
 from dataclasses import dataclass, field
 
@@ -60,8 +61,16 @@ class Section:
     method: list[str] = field(default_factory=list)  # how it is measured, folded
 
 
+SLUG_MAX = 80  # a figure's file name holds one; a file name may have 255 bytes
+
+
 def slug(s: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "all"
+    """`s` as a file-name part. A long one (a setting named by every rule the report's runs
+    sweep) is cut, with a hash of the whole that keeps two such names apart."""
+    out = re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "all"
+    if len(out) > SLUG_MAX:
+        out = out[:SLUG_MAX - 9].rstrip("-") + "-" + hashlib.sha256(s.encode()).hexdigest()[:8]
+    return out
 
 
 def figure(name: str, caption: str, fig) -> Figure:
