@@ -3,8 +3,10 @@ game, print the rules, check the invariants over the rules and their switches.""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import numpy as np
 import typer
 
 from balance.cli.common import fail
@@ -13,11 +15,12 @@ from balance.games.rusship.check import check_rules, rule_switches
 from balance.games.rusship.play import play_traced, prepare
 from balance.games.rusship.rules import SETTINGS, parse_set, rules
 from balance.games.rusship.trace import format_game
+from balance.games.rusship.tuning import interval, match
 
 
 def register(app: typer.Typer) -> None:
     """Add the commands to `app` (balance/cli/app.py calls this)."""
-    for command in (play, rules_, check):
+    for command in (play, rules_, check, strength):
         app.command(command.__name__.rstrip("_"))(command)
 
 
@@ -113,3 +116,47 @@ def check(games: int = typer.Option(300, min=1, help="games per rule variant and
     typer.echo(f"{sum(r.games for r in results)} games checked, {bad} broke an invariant")
     if bad:
         raise typer.Exit(1)
+
+
+def strength(games: int = typer.Option(1000, min=20, max=1_000_000, help="seeds per pairing; "
+                                       "each is played twice, the seats swapped"),
+             budgets: str = typer.Option("16,64", help="the reference's budgets (rollouts a "
+                                         "decision), e.g. 16,64,256"),
+             seed: int = typer.Option(7_000_000, min=0, max=2**62, help="the first seed"),
+             set_: list[str] = typer.Option([], "--set", help="change a rule: NAME=VALUE"),
+             ) -> None:
+    """How strong the players are, on the same seeds: racer against random, and the search
+    (reference) at each budget against racer. Each seed is played twice with the seats
+    swapped; the interval is over seeds (their two games share the dice)."""
+    # lazy: rich's bars load only when the command runs
+    from rich.progress import Progress
+
+    try:
+        overrides = parse_set(set_)
+        try:
+            levels = [int(b) for b in budgets.split(",")]
+        except ValueError:
+            levels = []
+        if not levels or any(not 2 <= b <= 4096 for b in levels):
+            raise InputError([Problem("--budgets", "", budgets, "must be whole numbers from 2 "
+                                      "to 4096 separated by commas, e.g. 16,64")])
+    except InputError as e:
+        fail(e)
+    pairings = [("racer", "random", None)] + [("reference", "racer", b) for b in levels]
+    seeds = np.arange(seed, seed + games, dtype=np.int64)
+    typer.echo(f"{games:,} seeds from {seed}, each played with the seats swapped")
+    typer.echo(f"  {'pairing':<34} {'win rate':>9}  {'95% interval':<15} {'games/s':>8}")
+    with Progress(transient=True) as bar:
+        task = bar.add_task("playing", total=games * len(pairings))
+        for a, b, budget in pairings:
+            knobs = {"budget": budget} if budget else None
+            start = time.perf_counter()
+            parts = []
+            for part in np.array_split(seeds, max(1, games // 200)):  # for the bar's sake
+                parts.append(match(a, b, part, knobs, None, overrides))
+                bar.advance(task, len(part))
+            per = np.concatenate(parts)
+            rate = 2 * games / (time.perf_counter() - start)
+            mean, lo, hi = interval(per)
+            name = f"{a} (budget {budget}) vs {b}" if budget else f"{a} vs {b}"
+            typer.echo(f"  {name:<34} {mean:>8.1%}  {lo:.1%} to {hi:.1%}  {rate:>8,.0f}")

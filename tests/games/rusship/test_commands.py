@@ -52,6 +52,9 @@ def test_play_takes_seats_knobs_and_rules(invoke):
     (("play", "--knob", "risk"), "expected NAME=VALUE"),
     (("rules", "--set", "box_share=3"), "must be true or false"),
     (("check", "--set", "hits_to_lose=0"), "must be between 1 and 6"),
+    (("strength", "--budgets", "16,x"), "must be whole numbers from 2 to 4096"),
+    (("strength", "--budgets", "1"), "must be whole numbers from 2 to 4096"),
+    (("strength", "--set", "length=2"), "must be between 3 and 40"),
 ])
 def test_bad_input_is_one_message_and_exit_2(invoke, args, says):
     r = invoke(*args)
@@ -93,3 +96,11 @@ def test_check_exits_1_when_a_game_breaks_an_invariant(invoke, monkeypatch):
     assert r.exit_code == 1
     assert "1 BROKEN" in r.output and "seed 11: a side's tokens are not its five" in r.output
     assert "1 broke an invariant" in r.output
+
+
+def test_strength_measures_racer_and_the_search_on_common_seeds(invoke):
+    r = invoke("strength", "--games", "40", "--budgets", "4")
+    assert r.exit_code == 0, r.output
+    racer = next(x for x in r.output.splitlines() if x.strip().startswith("racer vs random"))
+    assert float(racer.split()[3].rstrip("%")) > 80  # racer beats random: 98% on 4,000
+    assert "reference (budget 4) vs racer" in r.output
