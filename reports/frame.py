@@ -116,21 +116,24 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
                   ) -> pl.Expr:
     """The label of `cols` (the first leads): its value, then every other column that takes
     more than one value within one value of the first (as `column=value`, or the value alone
-    for the players and the columns in `plain`); the run, when it is one of them, last in
-    brackets: "2e, greedy (main-run)"."""
+    for the players and the columns in `plain`; a null column=value, one its run does not
+    sweep, left out); the run, when it is one of them, last in brackets: "2e, greedy
+    (main-run)"."""
     lead = cols[0]
     varying = [c for c in cols[1:] if games.height and
                games.group_by(lead).agg(pl.col(c).n_unique())[c].max() > 1]
 
     def part(c: str) -> pl.Expr:
-        value = pl.col(c).cast(pl.Utf8).fill_null("default")
+        value = pl.col(c).cast(pl.Utf8)
         if c == "heuristic" or c in plain:
-            return value
+            return value.fill_null("default")
+        # A column a run does not sweep (null in its games) is left out of its label: a report
+        # of several runs would otherwise name every rule any of them swept, "=default" each.
         return pl.lit(f"{c}=") + value
 
     parts = [pl.col(lead).cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying
                                                            if c != "run"]
-    label = pl.concat_str(parts, separator=", ")
+    label = pl.concat_str(parts, separator=", ", ignore_nulls=True)
     if "run" in varying:
         label = label + pl.lit(" (") + pl.col("run").cast(pl.Utf8).fill_null("?") + pl.lit(")")
     return label

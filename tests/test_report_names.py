@@ -1,8 +1,12 @@
-"""A figure's file name stays a file name: a setting named by every rule a report's runs sweep
-is cut to a short part with a hash of the whole, so two long names stay apart."""
+"""A setting's name stays readable and a figure's file name stays a file name: a label leaves
+out the rules its run does not sweep, and a long name is cut with a hash of the whole, so two
+long names stay apart."""
 
 from __future__ import annotations
 
+import polars as pl
+
+from reports.frame import setting_label
 from reports.section import SLUG_MAX, slug
 
 
@@ -12,3 +16,13 @@ def test_a_short_name_is_kept_and_a_long_one_cut_apart():
     long_b = long_a[:-1] + "b"
     assert len(slug(long_a)) <= SLUG_MAX and slug(long_a) != slug(long_b)
     assert slug(long_a).startswith("rule-0-default-rule-1")
+
+
+def test_a_setting_label_leaves_out_what_its_run_does_not_sweep():
+    games = pl.DataFrame({"heuristic": ["racer"] * 4, "length": [6, 9, None, None],
+                          "ablate": [None, None, "none", "share"],
+                          "run": ["board", "board", "powers", "powers"]})
+    labels = games.select(setting_label(games, ["heuristic", "length", "ablate", "run"]))
+    assert labels.to_series().to_list() == [
+        "racer, length=6 (board)", "racer, length=9 (board)", "racer, ablate=none (powers)",
+        "racer, ablate=share (powers)"]
