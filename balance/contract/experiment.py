@@ -192,7 +192,10 @@ class ExperimentInput:
         mine = {k.name for p in (seats or (heuristic,)) if p in registry
                 for k in registry[p].knobs}
         self.used_knobs.update(k for k in knobs if k in mine)
-        label = control or ", ".join(f"{k}={values[k]}" for k in keys) or beside
+        # A list (a seats value) as "reference,racer", as the games table's column has it.
+        label = control or ", ".join(
+            f"{k}={','.join(map(str, values[k])) if isinstance(values[k], list) else values[k]}"
+            for k in keys) or beside
         return Cell(index, values, grid, control is not None, label,
                     players if isinstance(players, int) and not isinstance(players, bool)
                     else None, seats[0] if seats else heuristic, seats,
