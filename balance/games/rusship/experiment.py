@@ -17,6 +17,7 @@ from balance.contract.experiment import (
     VariantSpec,
 )
 from balance.games.rusship.engine.state import POWER_NAMES
+from balance.games.rusship.rules import conflict, rules as rule_values
 
 ABLATIONS = (("powers", "each power in the box taken out, one variant each"),)
 
@@ -59,6 +60,9 @@ def variants(inp: ExperimentInput) -> GameVariants:
         out = cell.values.get("ablate", "none")
         if out != "none":
             played[f"box_{out}"] = False
+        if (bad := conflict(rule_values(played))) is not None:
+            inp.probs.add(cell.at, *bad)
+            continue
         swept = {key: cell.values.get(key) for key in grid
                  if key not in VARIANT_KEYS and not key.startswith(KNOB_PREFIX)}
         specs.append(VariantSpec(cell, {"ablate": out} if ablate else {}, swept, rules=played))

@@ -56,7 +56,7 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
     """One game per seed: the records (turn_nb.R_*), one row per game."""
     words = seed_states(np.asarray(seeds, dtype=np.int64))
     out = np.zeros((len(words), R_N), np.int64)
-    st = state if state is not None else new_state()
+    st = state if state is not None else new_state(tokens=setup.rules.tokens)
     with _python_players(setup, st):
         play_games_nb(st, setup.tables, setup.rules, setup.players, words, out, int(check))
     return out
@@ -64,7 +64,7 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
 
 def play_traced(setup: Setup, seed: int) -> tuple[State, np.ndarray]:
     """One game with its events, in check mode: (the final state, the events)."""
-    st = new_state(MAX_EVENTS)
+    st = new_state(MAX_EVENTS, setup.rules.tokens)
     with _python_players(setup, st):
         play_traced_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed))
     return st, st.ev[: st.sc[S_EV_N]].copy()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from balance.contract.game import Setting
 from balance.errors import InputError, Problem
-from balance.games.rusship.engine.state import MAX_LENGTH, POWER_NAMES, TOKENS, Rules
+from balance.games.rusship.engine.state import MAX_LENGTH, MAX_TOKENS, POWER_NAMES, Rules
 from balance.textfile import read_toml
 
 RULES_FILE = Path(__file__).parent / "data" / "rules.toml"
@@ -17,6 +17,7 @@ RULES_FILE = Path(__file__).parent / "data" / "rules.toml"
 SETTINGS = (
     Setting("length", int, "spaces between the two planets (reconstructed: 12)", 3, MAX_LENGTH),
     Setting("hits_to_lose", int, "attacks that destroy a planet", 1, 6),
+    Setting("tokens", int, "ship tokens a side (the rulebook's box: 5)", 1, MAX_TOKENS),
     Setting("entry", str, "counted: an entering token counts its die from the mothership's "
             "space; placed: it is set next to the mothership and the die is spent",
             choices=("counted", "placed")),
@@ -33,7 +34,7 @@ SETTINGS = (
     Setting("back_captures", bool, "a token moving back (that power) captures"),
     Setting("jump_protected", bool, "the one-die jump passes a protected pair uncaptured"),
     Setting("second_tokens", int, "tokens the second player starts with on the track, next to "
-            "its mothership", 0, TOKENS - 1),
+            "its mothership (at most its tokens)", 0, MAX_TOKENS - 1),
     Setting("second_bonus", int, "added to each die of the second player's first turn", 0, 6),
     Setting("max_turns", int, "turns (both sides') after which a game stops undecided", 10,
             5000),
@@ -59,6 +60,15 @@ def _defaults() -> dict:
 DEFAULTS = _defaults()
 
 
+def conflict(values: dict) -> tuple[str, str] | None:
+    """The one rule that two settings' values break together, as (setting, why), or None.
+    Each value alone is checked by its Setting; this is what no single range can say."""
+    if values["second_tokens"] > values["tokens"]:
+        return "second_tokens", (f"is {values['second_tokens']}, more than the side's "
+                                 f"{values['tokens']} tokens (tokens)")
+    return None
+
+
 def rules(overrides: dict | None = None) -> dict:
     """Every setting's value: the defaults, then `overrides` (checked already by the
     experiment parser, or by `parse_set`)."""
@@ -68,7 +78,7 @@ def rules(overrides: dict | None = None) -> dict:
 def compiled(values: dict) -> Rules:
     """The engine's Rules for a full set of values (rules())."""
     box = sum(1 << k for k, name in enumerate(POWER_NAMES) if values[f"box_{name}"])
-    return Rules(players=2, length=int(values["length"]), tokens=TOKENS,
+    return Rules(players=2, length=int(values["length"]), tokens=int(values["tokens"]),
                  hits_to_lose=int(values["hits_to_lose"]),
                  entry_counted=int(values["entry"] == "counted"),
                  must_move=int(values["must_move"]),
@@ -103,6 +113,8 @@ def parse_set(items: list[str], source: str = "--set") -> dict:
             probs.append(Problem(source, "", name, why))
         else:
             out[name] = value
+    if not probs and (bad := conflict(rules(out))) is not None:
+        probs.append(Problem(source, "", *bad))
     if probs:
         raise InputError(probs)
     return out

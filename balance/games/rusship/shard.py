@@ -30,7 +30,8 @@ def _prepared(variant):
         cache = _local.setups = OrderedDict()
     key = repr(sorted(variant.describe().items()))
     if key not in cache:
-        cache[key] = (prepare(variant.rules, _names(variant), variant.knobs), new_state())
+        setup = prepare(variant.rules, _names(variant), variant.knobs)
+        cache[key] = (setup, new_state(tokens=setup.rules.tokens))
         while len(cache) > _CACHE_SIZE:
             cache.popitem(last=False)
     cache.move_to_end(key)
@@ -56,7 +57,7 @@ def bench() -> BenchCase:
     """The case `balance bench --game rusship` times: two racers, the rulebook's rules."""
     def player():
         setup = prepare()
-        st = new_state()
+        st = new_state(tokens=setup.rules.tokens)
         return lambda seeds: play_batch(setup, np.asarray(seeds), state=st)
 
     return BenchCase("two racers, the default rules", {"players": 2, "heuristic": "racer"},

@@ -37,7 +37,6 @@ from balance.games.rusship.engine.state import (
     M_PASS,
     MAX_EVENTS,
     POWER_NAMES,
-    TOKENS,
 )
 from balance.games.rusship.play import Setup
 from balance.games.rusship.rules import DEFAULTS
@@ -63,16 +62,17 @@ class Track:
     """The track as the events leave it: tokens per side and space, motherships, supplies,
     attacks suffered, powers held."""
 
-    def __init__(self, length: int, hits_to_lose: int):
+    def __init__(self, length: int, hits_to_lose: int, tokens: int):
         self.length = length
         self.hits_to_lose = hits_to_lose
+        self.tokens = tokens
         self.occ = np.zeros((2, length + 2), np.int64)
         self.ms = [1, length]
         self.hits = [0, 0]
         self.powers: list[list[str]] = [[], []]
 
     def supply(self, s: int) -> int:
-        return TOKENS - int(self.occ[s].sum())
+        return self.tokens - int(self.occ[s].sum())
 
     def on_planet(self, s: int, t: int) -> bool:
         """Space t is side s's enemy planet, or past it: an attack."""
@@ -129,7 +129,7 @@ def option_text(kind: int, row, dice: list[int], track: Track, s: int) -> str:
 def format_game(setup: Setup, events: np.ndarray) -> str:
     """The game as text, one line per event that matters and the track after each turn."""
     v = setup.values
-    track = Track(int(v["length"]), int(v["hits_to_lose"]))
+    track = Track(int(v["length"]), int(v["hits_to_lose"]), int(v["tokens"]))
     changed = [f"{k}={v[k]}".lower() for k in v if v[k] != DEFAULTS.get(k)]
     out = [f"Rusship: Humanity (seat 1, {setup.seats[0]}) against the Alien Empire (seat 2, "
            f"{setup.seats[1]}); {track.length} spaces between the planets, "

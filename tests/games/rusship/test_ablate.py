@@ -44,3 +44,13 @@ def test_ablate_refuses_a_bad_how_and_a_grid(cli, tmp_path):
     r = cli("ablate", f, "--out", tmp_path / "runs")
     assert r.exit_code == 2 and "takes no [grid]" in r.stderr
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_grid_cell_with_more_starting_tokens_than_tokens_is_refused(cli, tmp_path):
+    f = tmp_path / "base.toml"
+    f.write_text(BASE.replace("[rules]\n", "[rules]\ntokens = 2\n")
+                 + "[grid]\nsecond_tokens = [1, 3]\n", encoding="utf-8")
+    r = cli("run", f, "--out", tmp_path / "runs")
+    assert r.exit_code == 2 and r.stderr.count("error:") == 1, r.stderr
+    assert "second_tokens" in r.stderr and "more than the side's 2 tokens" in r.stderr
+    assert not (tmp_path / "runs").exists()

@@ -55,6 +55,8 @@ def test_play_takes_seats_knobs_and_rules(invoke):
     (("strength", "--budgets", "16,x"), "must be whole numbers from 2 to 4096"),
     (("strength", "--budgets", "1"), "must be whole numbers from 2 to 4096"),
     (("strength", "--set", "length=2"), "must be between 3 and 40"),
+    (("play", "--set", "tokens=3", "--set", "second_tokens=4"), "more than the side's 3"),
+    (("play", "--set", "tokens=9"), "must be between 1 and 8"),
 ])
 def test_bad_input_is_one_message_and_exit_2(invoke, args, says):
     r = invoke(*args)

@@ -68,6 +68,20 @@ def test_hits_to_lose__attacks_that_destroy_a_planet():
         assert bool(st.sc[S_ENDED]) == ends and st.owed[ALIEN] == (0 if ends else 1)
 
 
+def test_tokens__a_side_enters_no_more_ships_than_it_has():
+    for tokens in (1, 8):
+        s = setup({"tokens": tokens})
+        st = board(s)
+        assert st.pos.shape == (2, tokens)
+        roll(st, 3, 4)
+        move(st, s, HUMANITY, 3, "enter", -1, 4)
+        entries = [o for o in options(st, s, HUMANITY) if o[1] == "enter"]
+        assert bool(entries) == (tokens > 1)  # one ship: on the track, none left to enter
+    # Eight ships a side play whole games without breaking an invariant.
+    st, _ = play_traced(prepare({"tokens": 8, "second_tokens": 7}, ("random", "random")), 4)
+    assert st.sc[S_VIOLATION] == 0 and st.sc[S_ENDED]
+
+
 def test_entry__placed_sets_the_token_next_to_the_mothership():
     s = setup({"entry": "placed"})
     st = board(s, ms=(3, 12))

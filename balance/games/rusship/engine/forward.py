@@ -26,7 +26,7 @@ from balance.kernels.rng import next32_nb
 
 
 def new_forward_state(tables, rules):
-    return new_state()
+    return new_state(tokens=rules.tokens)
 
 @njit
 def copy_state_nb(dst, src):

@@ -36,13 +36,14 @@ O_DIE, O_KIND, O_FROM, O_TO, O_N = range(5)
 M_ENTER, M_FORWARD, M_BACK, M_MOTHERSHIP, M_PASS = range(5)
 MOVE_NAMES = ("enter", "forward", "back", "mothership", "pass")
 MAX_OPTS = 64
-TOKENS = 5  # ship tokens a side (the rulebook's box)
+TOKENS = 5  # ship tokens a side in the rulebook's box (the rule `tokens`)
+MAX_TOKENS = 8
 MAX_LENGTH = 40  # the longest track a setting may ask for
 
 # Invariant violations (check mode); the first one found is recorded.
 (V_NONE, V_BAD_CHOICE, V_TOKENS, V_SHARED, V_POWERS, V_BOARD, V_ATTACKS) = range(7)
 VIOLATION_NAMES = ("none", "a player chose an option that was not offered",
-                   "a side's tokens on the track and in supply are not its five",
+                   "a side's tokens on the track and in supply are not its number (tokens)",
                    "two tokens of a side share a space without the power, or a space holds "
                    "tokens of both sides",
                    "a power is held twice, or a side holds more powers than attacks suffered",
@@ -87,7 +88,7 @@ class Tables(NamedTuple):
 class State(NamedTuple):
     sc: np.ndarray  # (S_N_SCALARS,) int64
     rng: np.ndarray  # (4,) int64: the game's stream, the dice
-    pos: np.ndarray  # (2, TOKENS) int64: each token's space, -1 in supply
+    pos: np.ndarray  # (2, tokens) int64: each token's space, -1 in supply
     occ: np.ndarray  # (2, MAX_LENGTH + 2) int64: tokens of a side on each space
     ms: np.ndarray  # (2,) int64: each mothership's space
     hits: np.ndarray  # (2,) int64: attacks each side's planet suffered
@@ -104,9 +105,11 @@ class State(NamedTuple):
     ev: np.ndarray  # (events, 7) int64: (turn, side, code, a, b, c, d)
 
 
-def new_state(events: int = 0) -> State:
+def new_state(events: int = 0, tokens: int = TOKENS) -> State:
+    """A state for games of `tokens` ships a side (Rules.tokens): the token arrays are that
+    long, so every loop over a side's tokens is as long as the game's."""
     return State(sc=np.zeros(S_N_SCALARS, np.int64), rng=np.zeros(4, np.int64),
-                 pos=np.full((2, TOKENS), -1, np.int64),
+                 pos=np.full((2, tokens), -1, np.int64),
                  occ=np.zeros((2, MAX_LENGTH + 2), np.int64), ms=np.zeros(2, np.int64),
                  hits=np.zeros(2, np.int64), owed=np.zeros(2, np.int64),
                  power=np.full(N_POWERS, IN_BOX, np.int64),
