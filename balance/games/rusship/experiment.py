@@ -17,7 +17,8 @@ from balance.contract.experiment import (
     VariantSpec,
 )
 from balance.games.rusship.engine.state import POWER_NAMES
-from balance.games.rusship.rules import conflict, rules as rule_values
+from balance.games.rusship.rules import conflict
+from balance.games.rusship.rules import rules as rule_values
 
 ABLATIONS = (("powers", "each power in the box taken out, one variant each"),)
 
