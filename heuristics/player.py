@@ -149,6 +149,15 @@ class Roster(Mapping):
                 probs.add("knobs", k, f"no player seated has this knob (known: "
                           f"{', '.join(sorted(known)) or 'none'})")
             probs.raise_if_any()
+        slow = [n for n, h in seated.items() if h.python is not None]
+        if len(slow) > 1:
+            # Every Python seat of a game shares one object (python_player): a second one
+            # would silently play as the first.
+            probs = Problems(source)
+            probs.add("seats", "heuristic", f"seats {' and '.join(slow)}: one game seats at "
+                      "most one player written in Python (one of them, on as many seats as "
+                      "wanted, beside compiled players)")
+            probs.raise_if_any()
         weights = {}
         for name, h in seated.items():
             mine = {k: v for k, v in knobs.items() if any(x.name == k for x in h.knobs)}
@@ -158,7 +167,8 @@ class Roster(Mapping):
 
     def python_player(self, setup, st):
         """The object the callbacks of a Python player reach for one engine call (None when
-        every seat is compiled)."""
+        every seat is compiled). One engine call has one such object, so one game seats at
+        most one player written in Python (seats() refuses two)."""
         for name in dict.fromkeys(setup.seats):
             h = self.player(name)
             if h.python is not None:

@@ -87,11 +87,17 @@ class Rollouts(NamedTuple):
 
 
 def search_player(name: str, doc: str, rollout: Player, forward: str, roster: str,
-                  ) -> Player:
+                  clairvoyant: bool = False) -> Player:
     """A search player over the forward model `forward` ("module:attribute" of the game's
     ForwardModel) with `rollout` as its rollout player, in the roster `roster`
     ("module:attribute"; resolved when a game is played, since the roster holds this player).
-    Its weights are the rollout player's, then its own knobs."""
+    Its weights are the rollout player's, then its own knobs.
+
+    `clairvoyant`: its rollouts keep the true hidden information instead of resampling it
+    (what Hanabi research calls a cheating bot). It is no fair player: it is the upper
+    reference that, beside the honest search at the same budget, says what the hidden
+    information costs. Its decisions outside the search are the rollout player's, which
+    reads nothing hidden."""
     fm = resolve_forward(forward)
     own = search_knobs(fm.searchable)
 
@@ -102,7 +108,7 @@ def search_player(name: str, doc: str, rollout: Player, forward: str, roster: st
         return np.concatenate([inner, np.array(values[n:], np.float64)])
 
     return Player(name, doc, python=partial(Search, forward=forward, roster=roster,
-                                            rollout=rollout),
+                                            rollout=rollout, clairvoyant=clairvoyant),
                   knobs=rollout.knobs + own, engine_knobs=len(rollout.knobs), weights=weights,
                   remembers=f"{rollout.name}'s, for its own decisions and its rollouts' "
                   "(copied at each search), and in Python the state at the start of the turn "
@@ -120,9 +126,11 @@ class Search:
     """The Python side of one engine call with search seats: the callbacks of
     heuristics/external.py land here."""
 
-    def __init__(self, setup, st, *, forward: str, roster: str, rollout: Player):
+    def __init__(self, setup, st, *, forward: str, roster: str, rollout: Player,
+                 clairvoyant: bool = False):
         self.setup = setup
         self.st = st
+        self.resample = 0 if clairvoyant else 1
         fm = resolve_forward(forward)
         players: Roster = resolve(roster)
         dispatch = players.generated()
@@ -199,7 +207,7 @@ class Search:
             opts = np.array(alive, np.int64)
             vals = np.zeros((len(alive), per))
             self._search_nb(ws, s.tables, s.rules, s.players.rng, m, opts, per, p,
-                            np.zeros(4 * per, np.int64), vals)
+                            np.zeros(4 * per, np.int64), vals, self.resample)
             self.rollouts += vals.size
             base = vals[alive.index(first_choice)]
             for j, i in enumerate(alive):

@@ -29,10 +29,10 @@ from heuristics.search_nb import (
 POLICY_GREEDY = 0
 POLICY_RANDOM = 1
 POLICY_SCRIPTED = 2
-POLICY_PYTHON = 3  # every player written in Python: reference
+POLICY_PYTHON = 3  # every player written in Python: reference, clairvoyant
 POLICY_REPLAY = 4  # a search's rollouts (heuristics/search_nb.py)
 POLICY_SLOW = 3  # this id and later ones are decided outside the decision sites
-POLICIES = {"greedy": 0, "random": 1, "scripted": 2, "reference": 3}
+POLICIES = {"greedy": 0, "random": 1, "scripted": 2, "reference": 3, "clairvoyant": 3}
 
 
 class Memories(NamedTuple):

@@ -34,6 +34,11 @@ PLAYERS = Roster((
                   "rollouts (slow: for measuring)", GREEDY,
                   "balance.games.gemrush.engine.forward:FORWARD",
                   "heuristics.gemrush.registry:PLAYERS"),
+    search_player("clairvoyant", "the reference's search, but its rollouts play the true "
+                  "deck and room tiles instead of a resampled order: a cheating upper bound "
+                  "on what a team could score, not a fair player (slow: for measuring)",
+                  GREEDY, "balance.games.gemrush.engine.forward:FORWARD",
+                  "heuristics.gemrush.registry:PLAYERS", clairvoyant=True),
     Player("random", "uniform among legal options (rule coverage, not strategy)",
            choose="heuristics.random_player:random_choose_nb", args=("rng", "n"),
            remembers="nothing; it draws from the players' stream (Seats.rng)"),

@@ -34,12 +34,13 @@ def rollout_nb(ws, tb, ru, rng, m, p, resample):
 
 
 @njit
-def search_nb(ws, tb, ru, rng, m, opts, per, p, seeds, vals):
+def search_nb(ws, tb, ru, rng, m, opts, per, p, seeds, vals, resample):
     """Flat Monte Carlo over the options opts[j] of seat p's decision: `per` rollouts
     each, the replay's first m - 1 choices being the turn's decisions so far. Rollout r
     of every option is seeded alike, from `rng` (common random numbers: the options are
     compared on the same resampled worlds). `seeds` (4 * per) is scratch; vals[j, r]
-    gets the value of rollout r of option opts[j]."""
+    gets the value of rollout r of option opts[j]. `resample` = 0 keeps the true
+    hidden information: the clairvoyant bound (heuristics/search.py)."""
     for j in range(4 * per):
         seeds[j] = next32_nb(rng) | 1
     for j in range(opts.shape[0]):
@@ -47,4 +48,4 @@ def search_nb(ws, tb, ru, rng, m, opts, per, p, seeds, vals):
         for r in range(per):
             for k in range(4):
                 ws.words[k] = seeds[4 * r + k]
-            vals[j, r] = rollout_nb(ws, tb, ru, ws.words, m, p, 1)
+            vals[j, r] = rollout_nb(ws, tb, ru, ws.words, m, p, resample)

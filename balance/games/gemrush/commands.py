@@ -147,6 +147,18 @@ def _turn_span(text: str) -> tuple[int, int]:
     return a, b
 
 
+def _budgets(option: str, text: str) -> list[int]:
+    """A list of search budgets, e.g. "64,256"; one message naming `option` if it is not."""
+    try:
+        bs = [int(b) for b in text.split(",") if b.strip()]
+    except ValueError:
+        bs = []
+    if not bs or any(not 2 <= b <= 4096 for b in bs):
+        raise InputError([Problem(option, "", "", f"must be budgets from 2 to 4096, e.g. "
+                                  f"64,256, got {text!r}")])
+    return bs
+
+
 def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default: the "
                                           "content's, else 2e)"),
               players: int = typer.Option(4, min=1, max=16, help="number of players"),
@@ -156,6 +168,11 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
                                                   "reference at each budget"),
               budgets: str = typer.Option("64,256", help="the reference's budgets, e.g. "
                                           "64,256"),
+              clairvoyant: str = typer.Option(None, help="also play the clairvoyant bound "
+                                              "(the search seeing the deck and room tiles) "
+                                              "at these budgets, e.g. 64; at a budget the "
+                                              "reference plays too, what the hidden "
+                                              "information costs follows the table"),
               search: str = typer.Option(None, help="the reference searches only these "
                                          "decisions, greedy takes the rest: some of steps, "
                                          "action, payments, discards, rotations, skills"),
@@ -170,8 +187,9 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
               set_: list[str] = typer.Option([], "--set", help="override a rule: "
                                              "NAME=VALUE"),
               ) -> None:
-    """How strong are the players? Random, greedy and the search-based reference on the same
-    Crisis games to exhaustion: scores, paired differences, win rates, speed."""
+    """How strong are the players? Random, greedy, the search-based reference and (with
+    --clairvoyant) the cheating bound on the same Crisis games to exhaustion: scores, paired
+    differences, win rates, speed."""
     # lazy: rich's bars, and the strength table's statistics (scipy)
     from rich.progress import Progress
 
@@ -181,13 +199,8 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
     from heuristics.search import searched_mask
 
     try:
-        try:
-            bs = [int(b) for b in budgets.split(",") if b.strip()]
-        except ValueError:
-            bs = []
-        if not bs or any(not 2 <= b <= 4096 for b in bs):
-            raise InputError([Problem("--budgets", "", "", f"must be budgets from 2 to 4096, "
-                                      f"e.g. 64,256, got {budgets!r}")])
+        bs = _budgets("--budgets", budgets)
+        sees = None if clairvoyant is None else _budgets("--clairvoyant", clairvoyant)
         kinds = None
         if search is not None:
             kinds = [k.strip() for k in search.split(",") if k.strip()]
@@ -214,7 +227,8 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
 
             table = strength(edition, players, games, reference_games, bs, seed, given,
                              say=lambda m: None, rules=overrides, content=content,
-                             searched=kinds, turns=span, progress=progress)
+                             searched=kinds, turns=span, progress=progress,
+                             clairvoyant=sees)
     except InputError as e:
         fail(e)
     typer.echo(table)

@@ -10,6 +10,9 @@ Below balance.stats.paired.MIN_PAIRS games a row gives no interval, difference o
 games to compare.
 Searching only some kinds of decision (`searched`), or only some turns (`turns`), the rest
 greedy's, shows how much greedy loses on those.
+The clairvoyant bound (the same search, its rollouts on the true deck and room tiles) plays
+the reference's games at its own budgets; where both play a budget, the table is followed by
+what the hidden information costs there: the clairvoyant's lead over the reference, paired.
 """
 
 from __future__ import annotations
@@ -124,16 +127,45 @@ def table(rows: list[Strength], against: str) -> str:
     return "\n".join(out)
 
 
+def hidden_cost(rows: list[Strength]) -> str:
+    """For each budget both the reference and the clairvoyant bound played: the bound's mean
+    lead over the reference on the same seeds, with its paired 95% interval."""
+    out = []
+    honest = {r.label.removeprefix("reference "): r for r in rows
+              if r.label.startswith("reference ")}
+    for r in rows:
+        if not r.label.startswith("clairvoyant "):
+            continue
+        tag = r.label.removeprefix("clairvoyant ")
+        ref = honest.get(tag)
+        if ref is None:
+            continue
+        n = min(len(r.scores), len(ref.scores))
+        d = mean_difference(ref.scores[:n], r.scores[:n])
+        if d is None or d.too_few:
+            out.append(f"- budget {tag}: {TOO_FEW}")
+        else:
+            out.append(f"- budget {tag}: the clairvoyant bound scores {d.estimate:+.2f} "
+                       f"({d.low:+.2f} to {d.high:+.2f}) over the reference, paired on "
+                       f"{n:,} games")
+    if not out:
+        return ""
+    return "\n".join(["", "What the hidden information costs the search (the deck and the "
+                       "room tiles it cannot see):", *out])
+
+
 def strength(edition: str | None, players: int, games: int, reference_games: int,
              budgets: list[int], seed: int = 7000, baseline_knobs: dict | None = None,
              say: Callable[[str], None] = print, rules: dict | None = None,
              content: str | None = None, searched: list[str] | None = None,
              turns: tuple[int, int] | None = None,
-             progress: Callable[[str, int], Callable[[int], None]] | None = None) -> str:
-    """Play random, greedy (and greedy with `baseline_knobs`, when given) and the reference
-    at each budget (searching only the decision kinds `searched` names, and only the turns
-    `turns` spans, first and last counted from 1, when given); return the Markdown table.
-    `progress(label, games)` returns the callback a player's games advance."""
+             progress: Callable[[str, int], Callable[[int], None]] | None = None,
+             clairvoyant: list[int] | None = None) -> str:
+    """Play random, greedy (and greedy with `baseline_knobs`, when given), the reference at
+    each budget (searching only the decision kinds `searched` names, and only the turns
+    `turns` spans, first and last counted from 1, when given) and the clairvoyant bound at
+    each of its budgets; return the Markdown table, and what the hidden information costs
+    (hidden_cost). `progress(label, games)` returns the callback a player's games advance."""
     rows = []
     plan = [("random", "random", games, None), ("greedy", "greedy", games, None)]
     if baseline_knobs:
@@ -149,9 +181,11 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
     tag = f" ({'; '.join(tags)})" if tags else ""
     plan += [(f"reference {b}{tag}", "reference", reference_games, {"budget": b, **ref})
              for b in budgets]
+    plan += [(f"clairvoyant {b}{tag}", "clairvoyant", reference_games, {"budget": b, **ref})
+             for b in clairvoyant or ()]
     for label, heuristic, n, knobs in plan:
         say(f"{label}: {n:,} games...")
         tick = progress(label, n) if progress is not None else None
         rows.append(play(label, edition, players, heuristic, n, seed, knobs, rules, content,
                          tick))
-    return table(rows, "greedy")
+    return table(rows, "greedy") + hidden_cost(rows)

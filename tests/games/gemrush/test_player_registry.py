@@ -71,3 +71,10 @@ def test_play_refuses_a_bad_knob_cleanly(cli):
     out = cli("play", "--knob", "draw_value=-1")
     assert out.exit_code == 2
     assert "draw_value" in out.output and "Traceback" not in out.output
+
+
+def test_two_python_players_in_one_game_are_refused():
+    # They would share one Search object, so the clairvoyant seat would play honestly.
+    with pytest.raises(InputError, match="at most one player written in Python"):
+        prepare("2e", "crisis", 2, seats=["reference", "clairvoyant"])
+    prepare("2e", "crisis", 3, seats=["clairvoyant", "greedy", "clairvoyant"])  # one is fine

@@ -196,3 +196,46 @@ def test_turns_label_the_row_and_bad_turns_are_refused(cli):
         r = cli("strength", "--turns", bad)
         assert r.exit_code == 2 and "--turns" in r.output and repr(bad) in r.output, bad
         assert "Traceback" not in r.output
+
+
+def test_clairvoyant_rows_and_the_cost_of_hidden_information(cli):
+    r = cli("strength", "--players", "2", "--games", "20", "--reference-games", "6",
+            "--budgets", "4", "--clairvoyant", "4")
+    assert r.exit_code == 0, r.output
+    rows = [x.split(" | ")[0] for x in r.stdout.splitlines() if x.startswith("| ")][1:]
+    assert rows == ["| random", "| greedy", "| reference 4", "| clairvoyant 4"]
+    cost = r.stdout.split("What the hidden information costs")[1]
+    assert "budget 4: the clairvoyant bound scores" in cost and "paired on 6 games" in cost
+
+
+def test_bad_clairvoyant_budgets_are_refused(cli):
+    r = cli("strength", "--clairvoyant", "64,x")
+    assert r.exit_code == 2 and "--clairvoyant" in r.output and "Traceback" not in r.output
+
+
+def test_the_clairvoyant_s_rollouts_play_the_true_world(monkeypatch):
+    """The reference's rollouts of one option differ (each resamples the deck and the room
+    tiles); the clairvoyant's play the true ones, and greedy plays them alike: every rollout
+    of an option ends the same."""
+    from balance.games.gemrush.play import play_batch, prepare
+    from heuristics.search import Search
+
+    spreads: dict[str, list[float]] = {"reference": [], "clairvoyant": []}
+    init = Search.__init__
+
+    def spy(self, *args, clairvoyant=False, **kw):
+        init(self, *args, clairvoyant=clairvoyant, **kw)
+        kernel = self._search_nb
+        who = "clairvoyant" if clairvoyant else "reference"
+
+        def search_nb(ws, tb, ru, rng, m, opts, per, p, seeds, vals, resample):
+            kernel(ws, tb, ru, rng, m, opts, per, p, seeds, vals, resample)
+            spreads[who].extend(np.ptp(vals, axis=1).tolist())
+
+        self._search_nb = search_nb
+
+    monkeypatch.setattr(Search, "__init__", spy)
+    for who in spreads:
+        play_batch(prepare("2e", "crisis", 2, who, exhaust=True, knobs={"budget": 8}), [5])
+    assert len(spreads["clairvoyant"]) > 10 and max(spreads["clairvoyant"]) == 0
+    assert max(spreads["reference"]) > 0
