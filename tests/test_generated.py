@@ -47,7 +47,8 @@ def test_a_roster_edit_makes_the_dispatch_stale():
     new = dispatch_source(game, grown, fm)
     assert new != text
     assert "first_nb, new_script" in new and "return first_nb(n)" in new
-    assert "POLICY_FIRST = 3" in new and "POLICY_PYTHON = 4" in new
+    first = len(roster.compiled)  # after the compiled players, before the Python ones
+    assert f"POLICY_FIRST = {first}" in new and f"POLICY_PYTHON = {first + 1}" in new
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)

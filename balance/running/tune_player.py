@@ -18,7 +18,7 @@ import numpy as np
 from scipy import stats
 
 from balance import files
-from balance.errors import Problems
+from balance.errors import InputError, Problem, Problems
 from balance.running.seeds import game_seeds
 from balance.textfile import read_toml
 
@@ -161,6 +161,16 @@ def write_knobs(result: TuneResult, path: Path, how: str) -> None:
                       f"({c.diff_low:+.3f} to {c.diff_high:+.3f})" for c in result.by_players]
     lines += [f"{k} = {v!r}" for k, v in result.knobs.items()]  # repr: read back exactly
     files.write_new(path, ("\n".join(lines) + "\n").encode("utf-8"), "--out")
+
+
+def knobs_player(path: str | Path, default: str = "greedy") -> str:
+    """The player a knob file names (`player = "..."`), else `default`."""
+    p = Path(path)
+    name = read_toml(p, "knob file").get("player", default)
+    if not isinstance(name, str):
+        raise InputError([Problem(str(p), "", "player", f"must be a player's name, got "
+                                  f"{name!r}")])
+    return name
 
 
 def read_knobs(path: str | Path) -> dict[str, float]:

@@ -14,6 +14,8 @@ from balance.games.gemrush.engine.forward import determinize_nb
 from balance.kernels.jit import njit
 from heuristics.external import external_choose_nb, external_turn_start_nb
 from heuristics.gemrush.greedy import greedy_choose_nb
+from heuristics.gemrush.learned import new_learned
+from heuristics.gemrush.learned_nb import copy_learned_nb, learned_choose_nb, reset_learned_nb
 from heuristics.gemrush.memory import copy_memory_nb, new_memory, reset_memory_nb
 from heuristics.random_player import random_choose_nb
 from heuristics.scripted import new_script, reset_script_nb, scripted_choose_nb
@@ -27,31 +29,34 @@ from heuristics.search_nb import (
 )
 
 POLICY_GREEDY = 0
-POLICY_RANDOM = 1
-POLICY_SCRIPTED = 2
-POLICY_PYTHON = 3  # every player written in Python: reference, clairvoyant
-POLICY_REPLAY = 4  # a search's rollouts (heuristics/search_nb.py)
-POLICY_SLOW = 3  # this id and later ones are decided outside the decision sites
-POLICIES = {"greedy": 0, "random": 1, "scripted": 2, "reference": 3, "clairvoyant": 3}
+POLICY_LEARNED = 1
+POLICY_RANDOM = 2
+POLICY_SCRIPTED = 3
+POLICY_PYTHON = 4  # every player written in Python: reference, clairvoyant
+POLICY_REPLAY = 5  # a search's rollouts (heuristics/search_nb.py)
+POLICY_SLOW = 4  # this id and later ones are decided outside the decision sites
+POLICIES = {"greedy": 0, "learned": 1, "random": 2, "scripted": 3, "reference": 4, "clairvoyant": 4}
 
 
 class Memories(NamedTuple):
     """Every player's memory, by player name (Seats.mem)."""
 
     greedy: object
+    learned: object
     scripted: object
     replay: object
 
 
 def new_memories(tables, players):
-    return Memories(greedy=new_memory(tables, players), scripted=new_script(tables, players),
-                    replay=new_replay(tables, players))
+    return Memories(greedy=new_memory(tables, players), learned=new_learned(tables, players),
+                    scripted=new_script(tables, players), replay=new_replay(tables, players))
 
 
 @njit
 def reset_memories_nb(mem):
     """Forget the last game: called when a game starts."""
     reset_memory_nb(mem.greedy)
+    reset_learned_nb(mem.learned)
     reset_script_nb(mem.scripted)
     reset_replay_nb(mem.replay)
 
@@ -60,6 +65,7 @@ def reset_memories_nb(mem):
 def copy_memories_nb(dst, src):
     """dst <- src: the memories a search's rollouts go on from."""
     copy_memory_nb(dst.greedy, src.greedy)
+    copy_learned_nb(dst.learned, src.learned)
 
 
 @njit(inline=True)
@@ -67,6 +73,8 @@ def choose_nb(pol, kind, st, tb, ru, pp, n, p):
     """The choice of compiled player `pol` among the n options of seat p's decision."""
     if pol == POLICY_GREEDY:
         return greedy_choose_nb(kind, st, tb, ru, pp, pp.mem.greedy, n, p)
+    if pol == POLICY_LEARNED:
+        return learned_choose_nb(kind, st, tb, ru, pp, pp.mem.learned, n, p)
     if pol == POLICY_RANDOM:
         return random_choose_nb(pp.rng, n)
     return scripted_choose_nb(pp.mem.scripted)

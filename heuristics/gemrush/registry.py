@@ -7,7 +7,7 @@ edit here)."""
 
 from __future__ import annotations
 
-from heuristics.gemrush import greedy
+from heuristics.gemrush import greedy, learned
 from heuristics.player import Memory, Player, Roster
 from heuristics.search import search_player
 
@@ -27,8 +27,21 @@ GREEDY = Player(
     "estimates per gem, a breadth-first search from its room and this turn's plan, each "
     "stamped with the engine counters it was computed from; one memory for every greedy seat")
 
+LEARNED = Player(
+    "learned", "greedy, but it turns new tiles by a model learned from the search's decisions "
+    "(balance train-player): what each rotation leaves the team's hands and the turns left",
+    choose="heuristics.gemrush.learned_nb:learned_choose_nb",
+    args=("kind", "st", "tb", "ru", "pp", "mem", "n", "p"),
+    memory=Memory("heuristics.gemrush.learned:new_learned",
+                  "heuristics.gemrush.learned_nb:reset_learned_nb",
+                  "heuristics.gemrush.learned_nb:copy_learned_nb"),
+    knobs=learned.KNOBS, weights=learned.weights,
+    remembers="Seats.mem.learned: greedy's memory (heuristics/gemrush/memory.py) for its "
+    "other decisions, and room for one decision's features")
+
 PLAYERS = Roster((
     GREEDY,
+    LEARNED,
     search_player("reference", "determinized flat Monte Carlo over steps, action, payments, "
                   "discards, rotations and skill uses (its `searched` knob), with greedy "
                   "rollouts (slow: for measuring)", GREEDY,

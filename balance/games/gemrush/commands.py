@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import typer
 
 from balance import files
@@ -25,7 +26,8 @@ from balance.running.experiment import load_experiment
 def register(app: typer.Typer) -> None:
     """Add the commands to `app` (balance/cli/app.py calls this)."""
     for command, name in ((validate, None), (rules, None), (play, None),
-                          (content_, "content"), (strength_, "strength"), (check, None)):
+                          (content_, "content"), (strength_, "strength"), (check, None),
+                          (train_player, "train-player")):
         app.command(name)(command)
 
 
@@ -179,17 +181,18 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
               turns: str = typer.Option(None, help="the reference searches only these turns "
                                         "(FIRST-LAST, from 1, e.g. 18-25), greedy plays the "
                                         "rest"),
-              knobs: Path = typer.Option(None, help="also play greedy with these knobs (a "
-                                         "file from `balance tune-player`)"),
+              knobs: Path = typer.Option(None, help="also play the player the file names "
+                                         "(greedy, or learned) with these knobs (a file from "
+                                         "`balance tune-player` or `balance train-player`)"),
               seed: int = typer.Option(7000, min=0, max=2**62, help="first game seed"),
               content: str = typer.Option(None, help="content file (default: the "
                                           "edition's)"),
               set_: list[str] = typer.Option([], "--set", help="override a rule: "
                                              "NAME=VALUE"),
               ) -> None:
-    """How strong are the players? Random, greedy, the search-based reference and (with
-    --clairvoyant) the cheating bound on the same Crisis games to exhaustion: scores, paired
-    differences, win rates, speed."""
+    """How strong are the players? Random, greedy, learned, the search-based reference and
+    (with --clairvoyant) the cheating bound on the same Crisis games to exhaustion: scores,
+    paired differences, win rates, speed."""
     # lazy: rich's bars, and the strength table's statistics (scipy)
     from rich.progress import Progress
 
@@ -214,12 +217,15 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
         span = None if turns is None else _turn_span(turns)
         overrides = parse_overrides(set_)
         given = None
+        whose = "greedy"
         if knobs is not None:
-            from balance.running.tune_player import read_knobs  # lazy: scipy, as in play
+            # lazy: the knob reader's module brings scipy
+            from balance.running.tune_player import knobs_player, read_knobs
 
             given = read_knobs(knobs)
-        prepare(edition, "crisis", players, "greedy", exhaust=True, rules=overrides,
-                content=content, knobs=given)
+            whose = knobs_player(knobs)
+        prepare(edition, "crisis", players, whose, exhaust=True, rules=overrides,
+                content=content, knobs=given, source=str(knobs) if knobs else "arguments")
         with Progress(transient=True) as bar:
             def progress(label: str, n: int):
                 task = bar.add_task(label, total=n)
@@ -228,7 +234,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
             table = strength(edition, players, games, reference_games, bs, seed, given,
                              say=lambda m: None, rules=overrides, content=content,
                              searched=kinds, turns=span, progress=progress,
-                             clairvoyant=sees)
+                             clairvoyant=sees, knobs_player=whose)
     except InputError as e:
         fail(e)
     typer.echo(table)
@@ -279,3 +285,80 @@ def check(content: str = typer.Option(None, help="content file (default: the edi
     if bad:
         raise typer.Exit(1)
 
+
+
+def train_player(out: Path = typer.Option(..., help="the knob file to write (a new file): "
+                                          "the learned player's weights"),
+                 players: int = typer.Option(4, min=1, max=16, help="number of players"),
+                 games: int = typer.Option(600, min=8, max=1_000_000, help="games whose "
+                                           "rotations are labelled"),
+                 rollouts: int = typer.Option(64, min=4, max=4096, help="rollouts an option "
+                                              "(half fit the weights, half check them)"),
+                 rollout: str = typer.Option("greedy", help="the rollout player: greedy, or "
+                                             "learned (expert iteration: with --knobs, the "
+                                             "weights of the last round)"),
+                 knobs: Path = typer.Option(None, help="the rollout player's knobs (a file "
+                                            "from this command or `balance tune-player`)"),
+                 holdout: float = typer.Option(0.25, min=0.05, max=0.5, help="share of the "
+                                               "games kept out of the fit, to check it"),
+                 alpha: float = typer.Option(1.0, min=0.0, max=1e6, help="the ridge "
+                                             "penalty"),
+                 seed: int = typer.Option(100_000, min=0, max=2**62, help="first game seed "
+                                          "(strength measures from 7000: keep them apart)"),
+                 jobs: int = typer.Option(2, min=1, max=256, help="worker processes"),
+                 labels: Path = typer.Option(None, help="also write the labels (every "
+                                             "option's features and rollout values) to this "
+                                             "new .npz file"),
+                 edition: str = typer.Option(None, help="rule profile: 1e or 2e (default: the "
+                                             "content's, else 2e)"),
+                 content: str = typer.Option(None, help="content file (default: the "
+                                             "edition's): train on your box"),
+                 set_: list[str] = typer.Option([], "--set", help="override a rule: "
+                                                "NAME=VALUE"),
+                 ) -> None:
+    """Learn the `learned` player's weights from the search's rollouts: label every tile
+    rotation of Crisis games with each option's rollout value, fit a linear model, check
+    it on held-out games, and write the weights as a knob file."""
+    # lazy: rich's bars, the engine, the players and scikit-learn load only when it runs
+    from rich.progress import Progress
+
+    # lazy: the engine, the players and scikit-learn, as above
+    from balance.games.gemrush import train
+    from balance.running.tune_player import read_knobs
+
+    try:
+        if rollout not in train.ROLLOUT_PLAYERS:
+            raise InputError([Problem("--rollout", "", "", f"must be one of "
+                                      f"{', '.join(train.ROLLOUT_PLAYERS)}, got {rollout!r}")])
+        files.check_new(out, "--out")
+        if labels is not None:
+            files.check_new(labels, "--labels")
+        given = read_knobs(knobs) if knobs is not None else {}
+        overrides = parse_overrides(set_)
+        prepare(edition, "crisis", players, rollout, exhaust=True, rules=overrides,
+                content=content, knobs=given, source="--knobs")
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"labelling rotations ({rollouts} rollouts an option)",
+                                total=games)
+            lab = train.label_parallel(edition, players, np.arange(seed, seed + games),
+                                       rollouts, rollout, jobs, overrides, content, given,
+                                       progress=lambda k: bar.advance(task, k))
+        if lab.decisions < 20:
+            raise InputError([Problem("--games", "", "", f"{games} games gave "
+                                      f"{lab.decisions} rotations with a choice: too few to "
+                                      "fit; play more games")])
+        result = train.fit(lab, holdout=holdout, alpha=alpha)
+        how = (f"balance train-player --players {players} --games {games} --rollouts "
+               f"{rollouts} --rollout {rollout} --seed {seed}"
+               + (f" --edition {edition}" if edition else "")
+               + (f" --content {content}" if content else "")
+               + "".join(f" --set {x}" for x in set_)
+               + (f" --knobs {knobs}" if knobs else ""))
+        text = train.knob_text(result, lab, how, rollouts, rollout)
+        if labels is not None:
+            train.save_labels(lab, labels)
+        train.write(out, text)
+    except InputError as e:
+        fail(e)
+    typer.echo(text, nl=False)
+    typer.echo(f"wrote {out}")

@@ -160,16 +160,18 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
              content: str | None = None, searched: list[str] | None = None,
              turns: tuple[int, int] | None = None,
              progress: Callable[[str, int], Callable[[int], None]] | None = None,
-             clairvoyant: list[int] | None = None) -> str:
-    """Play random, greedy (and greedy with `baseline_knobs`, when given), the reference at
+             clairvoyant: list[int] | None = None, knobs_player: str = "greedy") -> str:
+    """Play random, greedy, learned (and `knobs_player` with `baseline_knobs`, when given),
+    the reference at
     each budget (searching only the decision kinds `searched` names, and only the turns
     `turns` spans, first and last counted from 1, when given) and the clairvoyant bound at
     each of its budgets; return the Markdown table, and what the hidden information costs
     (hidden_cost). `progress(label, games)` returns the callback a player's games advance."""
     rows = []
-    plan = [("random", "random", games, None), ("greedy", "greedy", games, None)]
+    plan = [("random", "random", games, None), ("greedy", "greedy", games, None),
+            ("learned", "learned", games, None)]
     if baseline_knobs:
-        plan.insert(1, ("greedy (given knobs)", "greedy", games, baseline_knobs))
+        plan.insert(1, (f"{knobs_player} (given knobs)", knobs_player, games, baseline_knobs))
     ref = {}
     tags = []
     if searched:

@@ -35,7 +35,7 @@ def test_the_state_holds_no_player_memory():
     # Every player's memory travels with the seats, by player name.
     s = prepare("2e", "crisis", 2)
     assert isinstance(s.players.mem.greedy, Memory)
-    assert set(s.players.mem._fields) == {"greedy", "scripted", "replay"}
+    assert set(s.players.mem._fields) == {"greedy", "learned", "scripted", "replay"}
 
 
 class Watcher:

@@ -16,7 +16,7 @@ def test_strength_table_pairs_every_player_with_greedy(cli):
     assert r.exit_code == 0, r.output
     rows = [x for x in r.stdout.splitlines() if x.startswith("| ") and "---" not in x][1:]
     assert [x.split(" | ")[0] for x in rows] == ["| random", "| greedy (given knobs)",
-                                                 "| greedy", "| reference 4"]
+                                                 "| greedy", "| learned", "| reference 4"]
     greedy = next(x for x in rows if x.startswith("| greedy |"))
     assert " — " in greedy  # the row the others are paired with
     random = rows[0].split(" | ")
@@ -203,7 +203,7 @@ def test_clairvoyant_rows_and_the_cost_of_hidden_information(cli):
             "--budgets", "4", "--clairvoyant", "4")
     assert r.exit_code == 0, r.output
     rows = [x.split(" | ")[0] for x in r.stdout.splitlines() if x.startswith("| ")][1:]
-    assert rows == ["| random", "| greedy", "| reference 4", "| clairvoyant 4"]
+    assert rows == ["| random", "| greedy", "| learned", "| reference 4", "| clairvoyant 4"]
     cost = r.stdout.split("What the hidden information costs")[1]
     assert "budget 4: the clairvoyant bound scores" in cost and "paired on 6 games" in cost
 

@@ -1,0 +1,290 @@
+"""`balance train-player`: the `learned` player's weights, learned from the search's judgement.
+
+1. Labels. Crisis games to exhaustion are played from `seed` onwards. At every tile rotation
+   with two options or more, each option gets `rollouts` rollouts. These are the
+   reference's rollouts (heuristics/search.py): the turn is replayed, the deck and room
+   tiles the seat cannot see are resampled, the rollout player plays every seat to the end,
+   and rollout r of every option shares one resampled world. An option's label is its mean
+   final team score. The game goes on with the rollout player's own choice, so the labels
+   describe the positions that player reaches.
+2. Fit. Options are compared only within their decision, so features and labels are centred
+   per decision, and a ridge regression (scikit-learn) finds the linear weights. The
+   rollouts are split in halves: the fit reads the first half, and the held-out check the
+   second. The games are split too: the last `holdout` share of them is never fitted.
+3. Check. On the held-out games, each decision's pick by the weights is valued on the other
+   half of the rollouts, against the rollout player's pick. The same is done for a small
+   two-layer network (scikit-learn's MLPRegressor) fitted to the same rows, and for the
+   best option by the first half (the most any scorer could find in these labels). This
+   says what each step of complexity bought.
+4. The weights are written as a knob file of `learned` (NAME = VALUE lines), headed by the
+   command, the data and the check. `--knobs FILE` and `[knobs]` read it. The shipped
+   defaults are heuristics/gemrush/learned.knobs.toml.
+
+With `--rollout learned` the rollouts (and the game's own choices) are the learned player's
+with the weights given by `--knobs`. This is expert iteration: a better rollout policy gives
+better labels.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from balance import files
+from balance.games.gemrush.engine.decisions import D_ROTATION
+from balance.games.gemrush.engine.game_nb import play_game_nb
+from balance.games.gemrush.engine.state import new_state
+from balance.games.gemrush.play import Setup, prepare
+from balance.kernels.rng import seed_state
+from heuristics.external import playing
+from heuristics.gemrush.learned import PREFIX
+from heuristics.gemrush.learned_nb import F_GREEDY, FEATURES, N_FEATURES, rotation_features_nb
+from heuristics.gemrush.registry import PLAYERS
+from heuristics.search import Search
+from heuristics.search_nb import RP_AT
+
+FORWARD_REF = "balance.games.gemrush.engine.forward:FORWARD"
+ROSTER_REF = "heuristics.gemrush.registry:PLAYERS"
+ROLLOUT_PLAYERS = ("greedy", "learned")
+
+
+@dataclass
+class Labels:
+    """One row per option of every labelled decision."""
+
+    game: np.ndarray  # (rows,) the seed of the game
+    decision: np.ndarray  # (rows,) the decision's number, from 0
+    x: np.ndarray  # (rows, N_FEATURES)
+    y_fit: np.ndarray  # (rows,) mean final team score, first half of the rollouts
+    y_check: np.ndarray  # (rows,) the same, second half
+    chosen: np.ndarray  # (rows,) bool: the rollout player's own pick
+    games: int = 0
+    seconds: float = 0.0
+
+    @property
+    def decisions(self) -> int:
+        return int(self.decision.max()) + 1 if len(self.decision) else 0
+
+
+class _Labeler(Search):
+    """A Python player that plays the rollout player's choices, and at each rotation records
+    every option's features and rollout values."""
+
+    def __init__(self, setup: Setup, st, rollouts: int, rollout_name: str, rows: list,
+                 game: int):
+        super().__init__(setup, st, forward=FORWARD_REF, roster=ROSTER_REF,
+                         rollout=PLAYERS.player(rollout_name))
+        self.per = rollouts
+        self.rows = rows  # shared by every game's labeler: (game, features, ...) per decision
+        self.feats = np.zeros((64, N_FEATURES), np.float64)
+        self.game = game
+
+    def choose(self, kind: int, n: int, p: int) -> int:
+        s, st = self.setup, self.st
+        g = int(self._pick(self.then, kind, st, s.tables, s.rules, s.players, n, p))
+        in_turn = self.turn == int(self._turn(st))
+        if in_turn and kind == D_ROTATION and n >= 2:
+            self._label(n, p, g)
+        if in_turn:
+            self.history.append(g)
+        return g
+
+    def _label(self, n: int, p: int, g: int) -> None:
+        s, ws = self.setup, self.ws
+        if self.feats.shape[0] < n:
+            self.feats = np.zeros((n, N_FEATURES), np.float64)
+        rotation_features_nb(self.st, s.tables, s.rules, s.players.w[p], n, p, self.feats)
+        m = len(self.history) + 1
+        self.replay[RP_AT: RP_AT + m - 1] = self.history
+        self._copy_memories(ws.mem, s.players.mem)
+        ws.seats.w[:] = s.players.w[p]
+        vals = np.zeros((n, self.per))
+        self._search_nb(ws, s.tables, s.rules, s.players.rng, m, np.arange(n, dtype=np.int64),
+                        self.per, p, np.zeros(4 * self.per, np.int64), vals, 1)
+        half = self.per // 2
+        self.rows.append((self.game, self.feats[:n].copy(), vals[:, :half].mean(axis=1),
+                          vals[:, half:].mean(axis=1), np.arange(n) == g))
+
+
+def label(setup: Setup, seeds, rollouts: int, rollout: str = "greedy",
+          progress: Callable[[int], None] | None = None) -> Labels:
+    """Play one game per seed and label its rotations (the module's step 1). `setup` seats
+    the search player (its weights carry the rollout player's knobs first)."""
+    rows: list = []
+    st = new_state(setup.tables, setup.rules)
+    t = time.process_time()
+    seeds = [int(x) for x in seeds]
+    for seed in seeds:
+        seated = setup.seated_for(seed)
+        with playing(_Labeler(seated, st, rollouts, rollout, rows, seed)):
+            play_game_nb(st, seated.tables, seated.rules, seated.players, seed_state(seed), 0,
+                         0)
+        if progress is not None:
+            progress(1)
+    size = [len(r[1]) for r in rows]
+    return Labels(game=np.repeat([r[0] for r in rows], size).astype(np.int64),
+                  decision=np.repeat(np.arange(len(rows)), size).astype(np.int64),
+                  x=np.concatenate([r[1] for r in rows]) if rows else np.zeros((0, N_FEATURES)),
+                  y_fit=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0),
+                  y_check=np.concatenate([r[3] for r in rows]) if rows else np.zeros(0),
+                  chosen=np.concatenate([r[4] for r in rows]) if rows else np.zeros(0, bool),
+                  games=len(seeds), seconds=time.process_time() - t)
+
+
+def merge(parts: list[Labels]) -> Labels:
+    """Labels of several batches of games as one, decisions numbered anew."""
+    offset, decisions = 0, []
+    for part in parts:
+        decisions.append(part.decision + offset)
+        offset += part.decisions
+    return Labels(np.concatenate([p.game for p in parts]), np.concatenate(decisions),
+                  np.concatenate([p.x for p in parts]), np.concatenate([p.y_fit for p in parts]),
+                  np.concatenate([p.y_check for p in parts]),
+                  np.concatenate([p.chosen for p in parts]), sum(p.games for p in parts),
+                  sum(p.seconds for p in parts))
+
+
+def label_chunk(edition, players, rules, content, knobs, seeds, rollouts, rollout) -> Labels:
+    """label() in a worker process, from plain arguments."""
+    s = prepare(edition, "crisis", players, "reference", exhaust=True, rules=rules,
+                content=content, knobs=knobs)
+    return label(s, seeds, rollouts, rollout)
+
+
+def label_parallel(edition, players: int, seeds: np.ndarray, rollouts: int, rollout: str,
+                   jobs: int, rules: dict | None = None, content=None, knobs: dict | None = None,
+                   progress: Callable[[int], None] | None = None, chunk: int = 8) -> Labels:
+    """label() over `jobs` worker processes, `chunk` games a task."""
+    # lazy: joblib's workers start only when labels are made
+    from joblib import Parallel, delayed
+
+    chunks = [seeds[i: i + chunk] for i in range(0, len(seeds), chunk)]
+    tasks = (delayed(label_chunk)(edition, players, rules, content, knobs, c, rollouts,
+                                  rollout) for c in chunks)
+    parts = []
+    for part in Parallel(n_jobs=jobs, return_as="generator")(tasks):
+        parts.append(part)
+        if progress is not None:
+            progress(part.games)
+    return merge(parts)
+
+
+@dataclass
+class Check:
+    """Points a game that a scorer's picks gain over the rollout player's, on held-out games,
+    each pick valued on the half of the rollouts no fit read (step 3)."""
+
+    name: str
+    per_decision: float
+    low: float  # its 95% interval, per decision
+    high: float
+    per_game: float  # per_decision times the held-out games' decisions per game
+
+
+@dataclass
+class Fit:
+    weights: dict[str, float]  # by feature name
+    checks: list[Check] = field(default_factory=list)
+    train_decisions: int = 0
+    check_decisions: int = 0
+
+
+def _centred(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """values less their mean over each decision's rows (rows of a decision are adjacent)."""
+    _, start, count = np.unique(groups, return_index=True, return_counts=True)
+    means = np.add.reduceat(values, start, axis=0) / (count[:, None] if values.ndim > 1
+                                                      else count)
+    return values - np.repeat(means, count, axis=0)
+
+
+def _gain(scores: np.ndarray, lab: Labels, rows: np.ndarray, name: str, games: int) -> Check:
+    """Step 3 for one scorer: each held-out decision's best-scoring option (the rollout
+    player's pick on ties) valued on the second half of the rollouts, less that pick's."""
+    gains = []
+    dec = lab.decision[rows]
+    for d in np.unique(dec):
+        r = rows[dec == d]
+        s = scores[np.searchsorted(rows, r)]
+        chosen = int(np.flatnonzero(lab.chosen[r])[0])
+        best = int(np.argmax(s))
+        if s[best] <= s[chosen] + 1e-9:
+            best = chosen
+        gains.append(lab.y_check[r[best]] - lab.y_check[r[chosen]])
+    g = np.asarray(gains)
+    se = g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
+    per_game = len(g) / max(games, 1)
+    return Check(name, float(g.mean()), float(g.mean() - 1.96 * se),
+                 float(g.mean() + 1.96 * se), float(g.mean() * per_game))
+
+
+def fit(lab: Labels, holdout: float = 0.25, alpha: float = 1.0, network: bool = True) -> Fit:
+    """Steps 2 and 3: the ridge weights on the games before the held-out share, and the
+    check of them, of a two-layer network and of the labels' own best, on the rest."""
+    # lazy: scikit-learn loads only when a model is fitted
+    from sklearn.linear_model import Ridge
+    from sklearn.neural_network import MLPRegressor
+
+    seeds = np.unique(lab.game)
+    cut = seeds[int(np.floor(len(seeds) * (1 - holdout)))] if len(seeds) > 1 else seeds[-1] + 1
+    train = np.flatnonzero(lab.game < cut)
+    held = np.flatnonzero(lab.game >= cut)
+    xc = _centred(lab.x, lab.decision)
+    yc = _centred(lab.y_fit, lab.decision)
+    # Within a decision a constant feature says nothing: the greedy column carries the rollout
+    # player's own judgement, the rest what each option leaves the team.
+    linear = Ridge(alpha=alpha, fit_intercept=False).fit(xc[train], yc[train])
+    out = Fit({name: float(w) for (name, _doc), w in zip(FEATURES, linear.coef_, strict=True)},
+              train_decisions=len(np.unique(lab.decision[train])),
+              check_decisions=len(np.unique(lab.decision[held])))
+    if len(held) == 0:
+        return out
+    n_held = len(np.unique(lab.game[held]))
+    out.checks.append(_gain(lab.y_fit[held], lab, held, "the labels' own best (a ceiling)",
+                            n_held))
+    out.checks.append(_gain(lab.x[held] @ linear.coef_, lab, held, "linear (ridge)", n_held))
+    if network:
+        mlp = MLPRegressor(hidden_layer_sizes=(32,), alpha=1e-2, max_iter=600,
+                           random_state=0, early_stopping=True)
+        mlp.fit(lab.x[train], yc[train])
+        out.checks.append(_gain(mlp.predict(lab.x[held]), lab, held,
+                                "two-layer network (32 hidden units)", n_held))
+    return out
+
+
+def knob_text(result: Fit, lab: Labels, how: str, rollouts: int, rollout: str) -> str:
+    """The weights as a knob file of `learned`, headed by how they were made."""
+    lines = [f"# The learned player's weights (rotations), written by `{how}`.",
+             f"# Labels: {lab.games:,} games, {lab.decisions:,} rotations, "
+             f"{len(lab.x):,} options, {rollouts} {rollout} rollouts an option "
+             f"({lab.seconds:,.0f} CPU-s).",
+             f"# Fitted on {result.train_decisions:,} decisions; checked on "
+             f"{result.check_decisions:,} of held-out games, each pick valued on rollouts the "
+             "fit never read:"]
+    lines += [f"#   {c.name}: {c.per_game:+.3f} points a game over {rollout}'s picks "
+              f"({c.per_decision:+.4f} a decision, {c.low:+.4f} to {c.high:+.4f})"
+              for c in result.checks]
+    lines.append('player = "learned"')
+    lines += [f"{PREFIX}{name} = {round(w, 6)!r}" for name, w in result.weights.items()]
+    return "\n".join(lines) + "\n"
+
+
+def save_labels(lab: Labels, path: Path) -> None:
+    """The labels as a NumPy archive (a new file), for a fit of one's own."""
+    buf = io.BytesIO()
+    np.savez_compressed(buf, game=lab.game, decision=lab.decision, x=lab.x.astype(np.float32),
+                        y_fit=lab.y_fit, y_check=lab.y_check, chosen=lab.chosen,
+                        features=np.array([name for name, _doc in FEATURES]))
+    files.write_new(path, buf.getvalue(), "--labels")
+
+
+def write(path: Path, text: str) -> None:
+    files.write_new(path, text.encode("utf-8"), "--out")
+
+
+__all__ = ["Labels", "Fit", "Check", "label", "label_parallel", "merge", "fit", "knob_text",
+           "save_labels", "write", "F_GREEDY", "ROLLOUT_PLAYERS"]
