@@ -17,8 +17,9 @@ $(STAMP): pyproject.toml
 
 # The main job: check both editions' reference content, play the default experiments
 # (2nd-edition Crisis for 1-7 players to exhaustion, Rush for 2-7 players, 4-player Crisis
-# by greedy and by the search-based reference player, each skill against No Skills, and the
-# six skill variants; the 2nd edition plays with skills, dealt as the Normal variant) and
+# by greedy, the learned player and the search-based reference player, each skill against No
+# Skills, and the six skill variants; the 2nd edition plays with skills, dealt as the Normal
+# variant) and
 # write their report to runs/main/report/report.html. 10,000 games per player count keep the headline win rates
 # within about +-1 point; the reference is slow, so it plays 200. A rerun reuses the games
 # already played.
