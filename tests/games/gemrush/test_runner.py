@@ -205,11 +205,11 @@ def test_the_pool_warms_every_set_of_players_before_any_shard(monkeypatch):
     import joblib
 
     from balance.running import runner
-    exp = load_experiment("players")  # greedy, then the reference
+    exp = load_experiment("players")  # greedy, learned, then the reference
     shards = store.plan(len(exp.variants), 50, 25)
     warm = runner.warm_jobs(exp, shards)
-    assert [(j.variant.heuristic, j.shard.start) for j in warm] == [("greedy", 0),
-                                                                     ("reference", 0)]
+    assert [(j.variant.heuristic, j.shard.start) for j in warm] == [
+        ("greedy", 0), ("learned", 0), ("reference", 0)]
     calls = []
 
     class Recorder:
