@@ -9,16 +9,32 @@ in Crisis the open hands of the team, the turn clock; never the deck, the room t
 come or, in Rush, another player's hand.
 """
 
-from balance.games.gemrush.engine.decisions import D_ROTATION
+from balance.games.gemrush.engine.decisions import (
+    D_ROTATION,
+    D_STEP,
+    OPT_ABILITY,
+    OPT_CART,
+    OPT_DOOR,
+    OPT_FREE,
+    OPT_STOP,
+    OPT_WARP_BUILD,
+    OPT_WARP_MOVE,
+)
 from balance.games.gemrush.engine.mine_nb import step_xy_nb
 from balance.games.gemrush.engine.payment_nb import door_covered_nb, hand_supply_nb
 from balance.games.gemrush.engine.state import PL_ROT, PL_TYPE, PL_X, PL_Y, S_STEPS_LEFT
-from balance.games.gemrush.tables import CRISIS, TUNNEL
+from balance.games.gemrush.engine.usable_nb import ability_usable_nb
+from balance.games.gemrush.tables import ACTION, CRISIS, FREE, MOVEMENT, TUNNEL
 from balance.kernels.jit import njit
 from heuristics.gemrush.greedy import (
+    W_DRAW,
+    choose_goal_nb,
+    frontier_doors_at_nb,
     greedy_choose_nb,
     pick_rotation_nb,
     plays_again_nb,
+    refresh_frontier_nb,
+    room_value_nb,
     turns_after_nb,
 )
 from heuristics.gemrush.memory import copy_memory_nb, reset_memory_nb
@@ -50,6 +66,28 @@ FEATURES = (
     ("greedy", "greedy's choice (1) or not (0)"),
 )
 assert len(FEATURES) == N_FEATURES
+
+# The features of a movement step's options (D_STEP), in the order of STEP_FEATURES.
+(G_STOP, G_BUILD, G_MOVE, G_WARP_BUILD, G_ABILITY, G_SKILL, G_BUILD_POINTS, G_LATE_BUILD,
+ G_DEST_VALUE, G_LATE_VALUE, G_LAST_VALUE, G_DEST_FRONT, G_STOP_STEPS, G_GREEDY,
+ N_STEP_FEATURES) = range(15)
+STEP_FEATURES = (
+    ("stop", "ends the movement"),
+    ("build", "builds a door of the room it stands in"),
+    ("move", "moves to another room (a door, a mine cart, a Warpstone)"),
+    ("warp_build", "builds with a Warpstone, for no step"),
+    ("ability", "uses a movement or free room's ability"),
+    ("skill", "uses a skill"),
+    ("build_points", "the built door's points"),
+    ("late_build", "those points, in the last two rounds of a public clock"),
+    ("dest_value", "the worth of the ability where it ends (stopping: this room's), over a draw"),
+    ("late_value", "that worth, in the last two rounds of a public clock"),
+    ("last_value", "that worth, on the mover's last turn"),
+    ("dest_front", "frontier doors of the room it ends in"),
+    ("stop_steps", "steps left unused when it stops"),
+    ("greedy", "greedy's choice (1) or not (0)"),
+)
+assert len(STEP_FEATURES) == N_STEP_FEATURES
 
 
 @njit
@@ -156,16 +194,74 @@ def rotation_features_nb(st, tb, ru, w, n, p, out):
 
 
 @njit
-def learned_rotation_nb(st, tb, ru, w, n, p, feats):
-    """The option whose features score most by the learned weights (the last N_FEATURES of
-    w); greedy's choice wins ties."""
-    g = rotation_features_nb(st, tb, ru, w, n, p, feats)
-    off = w.shape[0] - N_FEATURES
+def _worth_nb(st, m, tb, ru, w, p, room):
+    """What using this room's ability is worth to greedy now, over a draw (0: none to use)."""
+    k = tb.room_kind[st.pl[PL_TYPE, room]]
+    if k != ACTION and k != MOVEMENT and k != FREE:
+        return 0.0
+    if not ability_usable_nb(st, tb, ru, p, room):
+        return 0.0
+    return room_value_nb(st, m, tb, ru, w, p, room) - w[W_DRAW]
+
+
+@njit
+def step_features_nb(st, tb, ru, w, m, n, p, g, out):
+    """out[i, :N_STEP_FEATURES] = the features of movement-step option i of seat p, whose
+    greedy weights are w and greedy's choice g. m is a copy of greedy's memory as greedy left
+    it at this decision: the features refresh its caches (the goal door, the reach) at
+    moments greedy would not, and greedy's own memory must not see them."""
+    refresh_frontier_nb(st, m, tb, w)
+    choose_goal_nb(st, m, tb, ru, w, p)
+    after = turns_after_nb(st, tb, ru)
+    late = 0 <= after < 2 * ru.players
+    last = after >= 0 and not plays_again_nb(ru, p, p, after)
+    steps = st.sc[S_STEPS_LEFT]
+    cur = st.pos[p]
+    for i in range(n):
+        for f in range(N_STEP_FEATURES):
+            out[i, f] = 0.0
+        out[i, G_GREEDY] = 1.0 if i == g else 0.0
+        kind, a, b = st.opt[i, 0], st.opt[i, 1], st.opt[i, 2]
+        dest = -1
+        pts = -1.0
+        if kind == OPT_STOP:
+            out[i, G_STOP] = 1.0
+            out[i, G_STOP_STEPS] = float(steps)
+            dest = cur
+        elif kind == OPT_DOOR and b < 0:
+            out[i, G_BUILD] = 1.0
+            pts = float(tb.door_points[st.pl[PL_TYPE, cur], st.pl[PL_ROT, cur], a])
+        elif kind == OPT_DOOR or kind == OPT_CART or kind == OPT_WARP_MOVE:
+            out[i, G_MOVE] = 1.0
+            dest = b if kind != OPT_CART else a
+        elif kind == OPT_WARP_BUILD:
+            out[i, G_WARP_BUILD] = 1.0
+            pts = float(tb.door_points[st.pl[PL_TYPE, a], st.pl[PL_ROT, a], b])
+        elif kind == OPT_ABILITY or kind == OPT_FREE:
+            out[i, G_ABILITY] = 1.0
+        else:
+            out[i, G_SKILL] = 1.0
+        if pts >= 0:
+            out[i, G_BUILD_POINTS] = pts
+            out[i, G_LATE_BUILD] = pts if late else 0.0
+        if dest >= 0:
+            v = _worth_nb(st, m, tb, ru, w, p, dest)
+            out[i, G_DEST_VALUE] = v
+            out[i, G_LATE_VALUE] = v if late else 0.0
+            out[i, G_LAST_VALUE] = v if last else 0.0
+            out[i, G_DEST_FRONT] = float(frontier_doors_at_nb(m, dest))
+    hand_supply_nb(st, tb, p)
+
+
+@njit
+def _best_nb(w, off, feats, n, nf, g):
+    """The option whose features score most by w[off: off + nf]; greedy's choice g wins
+    ties."""
     best = g
     best_v = -1e300
     for i in range(n):
         v = 0.0
-        for f in range(N_FEATURES):
+        for f in range(nf):
             v += w[off + f] * feats[i, f]
         if v > best_v + 1e-9 or (abs(v - best_v) <= 1e-9 and i == g):
             best, best_v = i, v
@@ -173,10 +269,39 @@ def learned_rotation_nb(st, tb, ru, w, n, p, feats):
 
 
 @njit
+def learned_step_nb(st, tb, ru, pp, mem, n, p):
+    """The movement step whose features score most by the step weights (the last
+    N_STEP_FEATURES of w). Greedy decides first, with its own memory, so that its plan goes
+    on as greedy's; the features read a copy."""
+    g = greedy_choose_nb(D_STEP, st, tb, ru, pp, mem.greedy, n, p)
+    w = pp.w[p]
+    off = w.shape[0] - N_STEP_FEATURES
+    weighted = False
+    for f in range(N_STEP_FEATURES):
+        weighted = weighted or w[off + f] != 0.0
+    if not weighted:
+        return g  # no step weights: greedy's step, without the features' cost
+    copy_memory_nb(mem.scratch, mem.greedy)
+    step_features_nb(st, tb, ru, w, mem.scratch, n, p, g, mem.feats)
+    return _best_nb(w, off, mem.feats, n, N_STEP_FEATURES, g)
+
+
+@njit
+def learned_rotation_nb(st, tb, ru, w, n, p, feats):
+    """The rotation whose features score most by the rotation weights (before the step
+    weights, at the end of w); greedy's choice wins ties."""
+    g = rotation_features_nb(st, tb, ru, w, n, p, feats)
+    return _best_nb(w, w.shape[0] - N_STEP_FEATURES - N_FEATURES, feats, n, N_FEATURES, g)
+
+
+@njit
 def learned_choose_nb(kind, st, tb, ru, pp, mem, n, p):
-    """Greedy's choice, except at a tile rotation: the learned scorer's."""
+    """Greedy's choice, except at a tile rotation and a movement step: the learned
+    scorers'."""
     if kind == D_ROTATION:
         return learned_rotation_nb(st, tb, ru, pp.w[p], n, p, mem.feats)
+    if kind == D_STEP and n >= 2:
+        return learned_step_nb(st, tb, ru, pp, mem, n, p)
     return greedy_choose_nb(kind, st, tb, ru, pp, mem.greedy, n, p)
 
 
@@ -187,5 +312,12 @@ def reset_learned_nb(m):
 
 @njit
 def copy_learned_nb(dst, src):
-    """For a search's replay: greedy's caches and plan; the features are scratch."""
+    """For a search's replay: greedy's caches and plan; the features and the copy of
+    greedy's memory are scratch."""
     copy_memory_nb(dst.greedy, src.greedy)
+
+
+@njit
+def greedy_step_nb(st, tb, ru, pp, m, n, p):
+    """Greedy's choice at a movement step with the memory m (train.py: a copy)."""
+    return greedy_choose_nb(D_STEP, st, tb, ru, pp, m, n, p)

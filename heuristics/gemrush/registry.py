@@ -28,8 +28,8 @@ GREEDY = Player(
     "stamped with the engine counters it was computed from; one memory for every greedy seat")
 
 LEARNED = Player(
-    "learned", "greedy, but it turns new tiles by a model learned from the search's decisions "
-    "(balance train-player): what each rotation leaves the team's hands and the turns left",
+    "learned", "greedy, but it turns new tiles (and takes steps, where a trained model earns "
+    "it) by linear models learned from the search's rollouts (balance train-player)",
     choose="heuristics.gemrush.learned_nb:learned_choose_nb",
     args=("kind", "st", "tb", "ru", "pp", "mem", "n", "p"),
     memory=Memory("heuristics.gemrush.learned:new_learned",
@@ -37,7 +37,8 @@ LEARNED = Player(
                   "heuristics.gemrush.learned_nb:copy_learned_nb"),
     knobs=learned.KNOBS, weights=learned.weights,
     remembers="Seats.mem.learned: greedy's memory (heuristics/gemrush/memory.py) for its "
-    "other decisions, and room for one decision's features")
+    "other decisions, a copy of it for the step features, and room for one decision's "
+    "features")
 
 PLAYERS = Roster((
     GREEDY,

@@ -299,6 +299,9 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
                                              "weights of the last round)"),
                  knobs: Path = typer.Option(None, help="the rollout player's knobs (a file "
                                             "from this command or `balance tune-player`)"),
+                 decisions: str = typer.Option("rotations,steps", help="the decisions to "
+                                               "learn: rotations, steps or both; a kind left "
+                                               "out plays greedy's choices"),
                  holdout: float = typer.Option(0.25, min=0.05, max=0.5, help="share of the "
                                                "games kept out of the fit, to check it"),
                  alpha: float = typer.Option(1.0, min=0.0, max=1e6, help="the ridge "
@@ -317,8 +320,9 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
                                                 "NAME=VALUE"),
                  ) -> None:
     """Learn the `learned` player's weights from the search's rollouts: label every tile
-    rotation of Crisis games with each option's rollout value, fit a linear model, check
-    it on held-out games, and write the weights as a knob file."""
+    rotation and movement step of Crisis games with each option's rollout value, fit a
+    linear model per kind, check it on held-out games, and write the weights as a knob
+    file."""
     # lazy: rich's bars, the engine, the players and scikit-learn load only when it runs
     from rich.progress import Progress
 
@@ -335,28 +339,37 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
             files.check_new(labels, "--labels")
         given = read_knobs(knobs) if knobs is not None else {}
         overrides = parse_overrides(set_)
+        names = [k.strip() for k in decisions.split(",") if k.strip()]
+        known = [k.name for k in train.KINDS]
+        if not names or any(k not in known for k in names):
+            raise InputError([Problem("--decisions", "", "", f"must name some of "
+                                      f"{', '.join(known)}, got {decisions!r}")])
+        kinds = [k for k in train.KINDS if k.name in names]
         prepare(edition, "crisis", players, rollout, exhaust=True, rules=overrides,
                 content=content, knobs=given, source="--knobs")
         with Progress(transient=True) as bar:
-            task = bar.add_task(f"labelling rotations ({rollouts} rollouts an option)",
-                                total=games)
-            lab = train.label_parallel(edition, players, np.arange(seed, seed + games),
-                                       rollouts, rollout, jobs, overrides, content, given,
-                                       progress=lambda k: bar.advance(task, k))
-        if lab.decisions < 20:
-            raise InputError([Problem("--games", "", "", f"{games} games gave "
-                                      f"{lab.decisions} rotations with a choice: too few to "
-                                      "fit; play more games")])
-        result = train.fit(lab, holdout=holdout, alpha=alpha)
+            task = bar.add_task(f"labelling {', '.join(names)} ({rollouts} rollouts an "
+                                "option)", total=games)
+            labs = train.label_parallel(edition, players, np.arange(seed, seed + games),
+                                        rollouts, rollout, jobs, overrides, content, given,
+                                        tuple(k.name for k in kinds),
+                                        progress=lambda k: bar.advance(task, k))
+        for k in kinds:
+            if labs[k.name].decisions < 20:
+                raise InputError([Problem("--games", "", "", f"{games} games gave "
+                                          f"{labs[k.name].decisions} {k.name} with a choice: "
+                                          "too few to fit; play more games")])
+        fits = {k.name: (train.fit(labs[k.name], k.features, holdout=holdout, alpha=alpha),
+                         labs[k.name]) for k in kinds}
         how = (f"balance train-player --players {players} --games {games} --rollouts "
-               f"{rollouts} --rollout {rollout} --seed {seed}"
+               f"{rollouts} --rollout {rollout} --decisions {','.join(names)} --seed {seed}"
                + (f" --edition {edition}" if edition else "")
                + (f" --content {content}" if content else "")
                + "".join(f" --set {x}" for x in set_)
                + (f" --knobs {knobs}" if knobs else ""))
-        text = train.knob_text(result, lab, how, rollouts, rollout)
+        text = train.knob_text(fits, how, rollouts, rollout)
         if labels is not None:
-            train.save_labels(lab, labels)
+            train.save_labels(labs, labels)
         train.write(out, text)
     except InputError as e:
         fail(e)

@@ -1,21 +1,24 @@
 """`balance train-player`: the `learned` player's weights, learned from the search's judgement.
 
 1. Labels. Crisis games to exhaustion are played from `seed` onwards. At every tile rotation
-   with two options or more, each option gets `rollouts` rollouts. These are the
+   and every movement step with two options or more (the kinds asked for, KINDS), each
+   option gets `rollouts` rollouts. These are the
    reference's rollouts (heuristics/search.py): the turn is replayed, the deck and room
    tiles the seat cannot see are resampled, the rollout player plays every seat to the end,
    and rollout r of every option shares one resampled world. An option's label is its mean
    final team score. The game goes on with the rollout player's own choice, so the labels
    describe the positions that player reaches.
-2. Fit. Options are compared only within their decision, so features and labels are centred
-   per decision, and a ridge regression (scikit-learn) finds the linear weights. The
+2. Fit, one model per kind. Options are compared only within their decision, so features
+   and labels are centred per decision, and a ridge regression (scikit-learn) finds the
+   linear weights. The
    rollouts are split in halves: the fit reads the first half, and the held-out check the
    second. The games are split too: the last `holdout` share of them is never fitted.
 3. Check. On the held-out games, each decision's pick by the weights is valued on the other
-   half of the rollouts, against the rollout player's pick. The same is done for a small
-   two-layer network (scikit-learn's MLPRegressor) fitted to the same rows, and for the
-   best option by the first half (the most any scorer could find in these labels). This
-   says what each step of complexity bought.
+   half of the rollouts, against the rollout player's pick. A kind whose linear model gains
+   nothing there gets weights of 0: learned then takes greedy's choices for it. The same
+   check is made for a small two-layer network (scikit-learn's MLPRegressor) fitted to the
+   same rows, and for the best option by the first half (the most any scorer could find in
+   these labels). This says what each step of complexity bought.
 4. The weights are written as a knob file of `learned` (NAME = VALUE lines), headed by the
    command, the data and the check. `--knobs FILE` and `[knobs]` read it. The shipped
    defaults are heuristics/gemrush/learned.knobs.toml.
@@ -27,6 +30,7 @@ better labels.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import time
 from collections.abc import Callable
@@ -36,14 +40,24 @@ from pathlib import Path
 import numpy as np
 
 from balance import files
-from balance.games.gemrush.engine.decisions import D_ROTATION
+from balance.games.gemrush.capacity import MAX_OPTS
+from balance.games.gemrush.engine.decisions import D_ROTATION, D_STEP
 from balance.games.gemrush.engine.game_nb import play_game_nb
 from balance.games.gemrush.engine.state import new_state
 from balance.games.gemrush.play import Setup, prepare
 from balance.kernels.rng import seed_state
 from heuristics.external import playing
-from heuristics.gemrush.learned import PREFIX
-from heuristics.gemrush.learned_nb import F_GREEDY, FEATURES, N_FEATURES, rotation_features_nb
+from heuristics.gemrush.learned import PREFIX, STEP_PREFIX
+from heuristics.gemrush.learned_nb import (
+    FEATURES,
+    N_FEATURES,
+    N_STEP_FEATURES,
+    STEP_FEATURES,
+    greedy_step_nb,
+    rotation_features_nb,
+    step_features_nb,
+)
+from heuristics.gemrush.memory import copy_memory_nb, new_memory
 from heuristics.gemrush.registry import PLAYERS
 from heuristics.search import Search
 from heuristics.search_nb import RP_AT
@@ -53,13 +67,28 @@ ROSTER_REF = "heuristics.gemrush.registry:PLAYERS"
 ROLLOUT_PLAYERS = ("greedy", "learned")
 
 
+@dataclass(frozen=True)
+class Kind:
+    """A kind of decision the learned player scores: its engine kind, its features and the
+    prefix of its weights' knobs."""
+
+    name: str
+    decision: int
+    features: tuple[tuple[str, str], ...]
+    prefix: str
+
+
+KINDS = (Kind("rotations", D_ROTATION, FEATURES, PREFIX),
+         Kind("steps", D_STEP, STEP_FEATURES, STEP_PREFIX))
+
+
 @dataclass
 class Labels:
-    """One row per option of every labelled decision."""
+    """One row per option of every labelled decision of one kind."""
 
     game: np.ndarray  # (rows,) the seed of the game
     decision: np.ndarray  # (rows,) the decision's number, from 0
-    x: np.ndarray  # (rows, N_FEATURES)
+    x: np.ndarray  # (rows, features)
     y_fit: np.ndarray  # (rows,) mean final team score, first half of the rollouts
     y_check: np.ndarray  # (rows,) the same, second half
     chosen: np.ndarray  # (rows,) bool: the rollout player's own pick
@@ -71,34 +100,62 @@ class Labels:
         return int(self.decision.max()) + 1 if len(self.decision) else 0
 
 
-class _Labeler(Search):
-    """A Python player that plays the rollout player's choices, and at each rotation records
-    every option's features and rollout values."""
+def _labels(rows: list, width: int, games: int, seconds: float) -> Labels:
+    size = [len(r[1]) for r in rows]
+    return Labels(game=np.repeat([r[0] for r in rows], size).astype(np.int64),
+                  decision=np.repeat(np.arange(len(rows)), size).astype(np.int64),
+                  x=np.concatenate([r[1] for r in rows]) if rows else np.zeros((0, width)),
+                  y_fit=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0),
+                  y_check=np.concatenate([r[3] for r in rows]) if rows else np.zeros(0),
+                  chosen=np.concatenate([r[4] for r in rows]) if rows else np.zeros(0, bool),
+                  games=games, seconds=seconds)
 
-    def __init__(self, setup: Setup, st, rollouts: int, rollout_name: str, rows: list,
+
+class _Labeler(Search):
+    """A Python player that plays the rollout player's choices, and at each decision of the
+    kinds asked for records every option's features and rollout values. Its seats carry the
+    rollout player's weights; the search's own knobs read 0, and are not used."""
+
+    def __init__(self, setup: Setup, st, rollouts: int, rollout_name: str, rows: dict,
                  game: int):
         super().__init__(setup, st, forward=FORWARD_REF, roster=ROSTER_REF,
                          rollout=PLAYERS.player(rollout_name))
         self.per = rollouts
-        self.rows = rows  # shared by every game's labeler: (game, features, ...) per decision
-        self.feats = np.zeros((64, N_FEATURES), np.float64)
+        self.rows = rows  # kind -> rows, shared by every game: (game, features, ...) each
+        # as many rows as any decision has options: the kernels write n rows unchecked
+        self.feats = np.zeros((MAX_OPTS, max(N_FEATURES, N_STEP_FEATURES)), np.float64)
         self.game = game
+        mem = setup.players.mem
+        # greedy's memory as the rollout player keeps it, and a copy to compute features on
+        # (the step features ask greedy, whose plan must not see the question twice)
+        self.greedy = mem.greedy if rollout_name == "greedy" else mem.learned.greedy
+        self.scratch = new_memory(setup.tables, setup.rules.players)
 
     def choose(self, kind: int, n: int, p: int) -> int:
         s, st = self.setup, self.st
-        g = int(self._pick(self.then, kind, st, s.tables, s.rules, s.players, n, p))
         in_turn = self.turn == int(self._turn(st))
-        if in_turn and kind == D_ROTATION and n >= 2:
-            self._label(n, p, g)
+        wanted = in_turn and n >= 2 and kind in (D_ROTATION, D_STEP) and \
+            ("rotations" if kind == D_ROTATION else "steps") in self.rows
+        if wanted:
+            tb, ru = s.tables, s.rules
+            if kind == D_ROTATION:
+                rotation_features_nb(st, tb, ru, s.players.w[p], n, p, self.feats)
+            else:
+                # As learned does it: greedy decides, then the features read its memory.
+                copy_memory_nb(self.scratch, self.greedy)
+                g0 = greedy_step_nb(st, tb, ru, s.players, self.scratch, n, p)
+                step_features_nb(st, tb, ru, s.players.w[p], self.scratch, n, p, g0,
+                                 self.feats)
+        g = int(self._pick(self.then, kind, st, s.tables, s.rules, s.players, n, p))
+        if wanted:
+            self._label("rotations" if kind == D_ROTATION else "steps", n, p, g)
         if in_turn:
             self.history.append(g)
         return g
 
-    def _label(self, n: int, p: int, g: int) -> None:
+    def _label(self, name: str, n: int, p: int, g: int) -> None:
         s, ws = self.setup, self.ws
-        if self.feats.shape[0] < n:
-            self.feats = np.zeros((n, N_FEATURES), np.float64)
-        rotation_features_nb(self.st, s.tables, s.rules, s.players.w[p], n, p, self.feats)
+        width = N_FEATURES if name == "rotations" else N_STEP_FEATURES
         m = len(self.history) + 1
         self.replay[RP_AT: RP_AT + m - 1] = self.history
         self._copy_memories(ws.mem, s.players.mem)
@@ -107,33 +164,32 @@ class _Labeler(Search):
         self._search_nb(ws, s.tables, s.rules, s.players.rng, m, np.arange(n, dtype=np.int64),
                         self.per, p, np.zeros(4 * self.per, np.int64), vals, 1)
         half = self.per // 2
-        self.rows.append((self.game, self.feats[:n].copy(), vals[:, :half].mean(axis=1),
-                          vals[:, half:].mean(axis=1), np.arange(n) == g))
+        self.rows[name].append((self.game, self.feats[:n, :width].copy(),
+                                vals[:, :half].mean(axis=1), vals[:, half:].mean(axis=1),
+                                np.arange(n) == g))
 
 
 def label(setup: Setup, seeds, rollouts: int, rollout: str = "greedy",
-          progress: Callable[[int], None] | None = None) -> Labels:
-    """Play one game per seed and label its rotations (the module's step 1). `setup` seats
-    the search player (its weights carry the rollout player's knobs first)."""
-    rows: list = []
+          kinds: tuple[str, ...] = ("rotations", "steps"),
+          progress: Callable[[int], None] | None = None) -> dict[str, Labels]:
+    """Play one game per seed and label its decisions of `kinds` (the module's step 1).
+    `setup` seats the rollout player; its seats are handed to the labeler here."""
+    rows: dict = {k: [] for k in kinds}
     st = new_state(setup.tables, setup.rules)
     t = time.process_time()
     seeds = [int(x) for x in seeds]
     for seed in seeds:
         seated = setup.seated_for(seed)
+        pp = seated.players._replace(pol=np.full_like(seated.players.pol, PLAYERS.python_policy))
+        seated = dataclasses.replace(seated, players=pp)
         with playing(_Labeler(seated, st, rollouts, rollout, rows, seed)):
             play_game_nb(st, seated.tables, seated.rules, seated.players, seed_state(seed), 0,
                          0)
         if progress is not None:
             progress(1)
-    size = [len(r[1]) for r in rows]
-    return Labels(game=np.repeat([r[0] for r in rows], size).astype(np.int64),
-                  decision=np.repeat(np.arange(len(rows)), size).astype(np.int64),
-                  x=np.concatenate([r[1] for r in rows]) if rows else np.zeros((0, N_FEATURES)),
-                  y_fit=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0),
-                  y_check=np.concatenate([r[3] for r in rows]) if rows else np.zeros(0),
-                  chosen=np.concatenate([r[4] for r in rows]) if rows else np.zeros(0, bool),
-                  games=len(seeds), seconds=time.process_time() - t)
+    dt = time.process_time() - t
+    widths = {"rotations": N_FEATURES, "steps": N_STEP_FEATURES}
+    return {k: _labels(rows[k], widths[k], len(seeds), dt) for k in kinds}
 
 
 def merge(parts: list[Labels]) -> Labels:
@@ -149,29 +205,32 @@ def merge(parts: list[Labels]) -> Labels:
                   sum(p.seconds for p in parts))
 
 
-def label_chunk(edition, players, rules, content, knobs, seeds, rollouts, rollout) -> Labels:
+def label_chunk(edition, players, rules, content, knobs, seeds, rollouts, rollout,
+                kinds) -> dict[str, Labels]:
     """label() in a worker process, from plain arguments."""
-    s = prepare(edition, "crisis", players, "reference", exhaust=True, rules=rules,
+    s = prepare(edition, "crisis", players, rollout, exhaust=True, rules=rules,
                 content=content, knobs=knobs)
-    return label(s, seeds, rollouts, rollout)
+    return label(s, seeds, rollouts, rollout, kinds)
 
 
 def label_parallel(edition, players: int, seeds: np.ndarray, rollouts: int, rollout: str,
                    jobs: int, rules: dict | None = None, content=None, knobs: dict | None = None,
-                   progress: Callable[[int], None] | None = None, chunk: int = 8) -> Labels:
+                   kinds: tuple[str, ...] = ("rotations", "steps"),
+                   progress: Callable[[int], None] | None = None,
+                   chunk: int = 8) -> dict[str, Labels]:
     """label() over `jobs` worker processes, `chunk` games a task."""
     # lazy: joblib's workers start only when labels are made
     from joblib import Parallel, delayed
 
     chunks = [seeds[i: i + chunk] for i in range(0, len(seeds), chunk)]
     tasks = (delayed(label_chunk)(edition, players, rules, content, knobs, c, rollouts,
-                                  rollout) for c in chunks)
+                                  rollout, kinds) for c in chunks)
     parts = []
     for part in Parallel(n_jobs=jobs, return_as="generator")(tasks):
         parts.append(part)
         if progress is not None:
-            progress(part.games)
-    return merge(parts)
+            progress(next(iter(part.values())).games)
+    return {k: merge([part[k] for part in parts]) for k in kinds}
 
 
 @dataclass
@@ -192,6 +251,9 @@ class Fit:
     checks: list[Check] = field(default_factory=list)
     train_decisions: int = 0
     check_decisions: int = 0
+    # False: the held-out check found the linear model no better than the rollout player's
+    # picks, so its weights were set to 0 (the learned player then takes greedy's choices)
+    kept: bool = True
 
 
 def _centred(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -222,7 +284,8 @@ def _gain(scores: np.ndarray, lab: Labels, rows: np.ndarray, name: str, games: i
                  float(g.mean() + 1.96 * se), float(g.mean() * per_game))
 
 
-def fit(lab: Labels, holdout: float = 0.25, alpha: float = 1.0, network: bool = True) -> Fit:
+def fit(lab: Labels, features: tuple[tuple[str, str], ...] = FEATURES, holdout: float = 0.25,
+        alpha: float = 1.0, network: bool = True) -> Fit:
     """Steps 2 and 3: the ridge weights on the games before the held-out share, and the
     check of them, of a two-layer network and of the labels' own best, on the rest."""
     # lazy: scikit-learn loads only when a model is fitted
@@ -238,7 +301,7 @@ def fit(lab: Labels, holdout: float = 0.25, alpha: float = 1.0, network: bool = 
     # Within a decision a constant feature says nothing: the greedy column carries the rollout
     # player's own judgement, the rest what each option leaves the team.
     linear = Ridge(alpha=alpha, fit_intercept=False).fit(xc[train], yc[train])
-    out = Fit({name: float(w) for (name, _doc), w in zip(FEATURES, linear.coef_, strict=True)},
+    out = Fit({name: float(w) for (name, _doc), w in zip(features, linear.coef_, strict=True)},
               train_decisions=len(np.unique(lab.decision[train])),
               check_decisions=len(np.unique(lab.decision[held])))
     if len(held) == 0:
@@ -246,7 +309,12 @@ def fit(lab: Labels, holdout: float = 0.25, alpha: float = 1.0, network: bool = 
     n_held = len(np.unique(lab.game[held]))
     out.checks.append(_gain(lab.y_fit[held], lab, held, "the labels' own best (a ceiling)",
                             n_held))
-    out.checks.append(_gain(lab.x[held] @ linear.coef_, lab, held, "linear (ridge)", n_held))
+    linear_check = _gain(lab.x[held] @ linear.coef_, lab, held, "linear (ridge)", n_held)
+    out.checks.append(linear_check)
+    if linear_check.per_decision <= 0:
+        # A model that loses to the rollout player on decisions it never saw is not shipped.
+        out.weights = dict.fromkeys(out.weights, 0.0)
+        out.kept = False
     if network:
         mlp = MLPRegressor(hidden_layer_sizes=(32,), alpha=1e-2, max_iter=600,
                            random_state=0, early_stopping=True)
@@ -256,29 +324,51 @@ def fit(lab: Labels, holdout: float = 0.25, alpha: float = 1.0, network: bool = 
     return out
 
 
-def knob_text(result: Fit, lab: Labels, how: str, rollouts: int, rollout: str) -> str:
-    """The weights as a knob file of `learned`, headed by how they were made."""
-    lines = [f"# The learned player's weights (rotations), written by `{how}`.",
-             f"# Labels: {lab.games:,} games, {lab.decisions:,} rotations, "
-             f"{len(lab.x):,} options, {rollouts} {rollout} rollouts an option "
-             f"({lab.seconds:,.0f} CPU-s).",
-             f"# Fitted on {result.train_decisions:,} decisions; checked on "
-             f"{result.check_decisions:,} of held-out games, each pick valued on rollouts the "
-             "fit never read:"]
-    lines += [f"#   {c.name}: {c.per_game:+.3f} points a game over {rollout}'s picks "
-              f"({c.per_decision:+.4f} a decision, {c.low:+.4f} to {c.high:+.4f})"
-              for c in result.checks]
+def knob_text(fits: dict[str, tuple[Fit, Labels]], how: str, rollouts: int,
+              rollout: str) -> str:
+    """The weights of each kind as one knob file of `learned`, headed by how they were made.
+    A kind not fitted keeps no line: its weights read 0 (greedy's choices)."""
+    lines = [f"# The learned player's weights, written by `{how}`.",
+             f"# {rollouts} {rollout} rollouts an option; each kind fitted on the first "
+             "games and checked on held-out games, each pick valued on rollouts the fit "
+             "never read."]
+    for kind in KINDS:
+        if kind.name not in fits:
+            continue
+        result, lab = fits[kind.name]
+        lines.append(f"# {kind.name}: {lab.games:,} games, {lab.decisions:,} decisions, "
+                     f"{len(lab.x):,} options ({lab.seconds:,.0f} CPU-s, all kinds); fitted "
+                     f"on {result.train_decisions:,} decisions, checked on "
+                     f"{result.check_decisions:,}:")
+        lines += [f"#   {c.name}: {c.per_game:+.3f} points a game over {rollout}'s picks "
+                  f"({c.per_decision:+.4f} a decision, {c.low:+.4f} to {c.high:+.4f})"
+                  for c in result.checks]
+        if not result.kept:
+            lines.append(f"#   The linear model did not beat {rollout}'s picks: its weights "
+                         "are 0, and learned takes greedy's choices here.")
     lines.append('player = "learned"')
-    lines += [f"{PREFIX}{name} = {round(w, 6)!r}" for name, w in result.weights.items()]
+    for kind in KINDS:
+        if kind.name in fits:
+            lines += [f"{kind.prefix}{name} = {round(w, 6)!r}"
+                      for name, w in fits[kind.name][0].weights.items()]
     return "\n".join(lines) + "\n"
 
 
-def save_labels(lab: Labels, path: Path) -> None:
-    """The labels as a NumPy archive (a new file), for a fit of one's own."""
+def save_labels(labels: dict[str, Labels], path: Path) -> None:
+    """The labels as a NumPy archive (a new file), for a fit of one's own: for each kind,
+    <kind>_game, _decision, _x, _y_fit, _y_check, _chosen and _features."""
+    arrays = {}
+    for kind in KINDS:
+        if kind.name not in labels:
+            continue
+        lab = labels[kind.name]
+        arrays.update({f"{kind.name}_game": lab.game, f"{kind.name}_decision": lab.decision,
+                       f"{kind.name}_x": lab.x.astype(np.float32),
+                       f"{kind.name}_y_fit": lab.y_fit, f"{kind.name}_y_check": lab.y_check,
+                       f"{kind.name}_chosen": lab.chosen,
+                       f"{kind.name}_features": np.array([n for n, _doc in kind.features])})
     buf = io.BytesIO()
-    np.savez_compressed(buf, game=lab.game, decision=lab.decision, x=lab.x.astype(np.float32),
-                        y_fit=lab.y_fit, y_check=lab.y_check, chosen=lab.chosen,
-                        features=np.array([name for name, _doc in FEATURES]))
+    np.savez_compressed(buf, **arrays)
     files.write_new(path, buf.getvalue(), "--labels")
 
 
@@ -286,5 +376,5 @@ def write(path: Path, text: str) -> None:
     files.write_new(path, text.encode("utf-8"), "--out")
 
 
-__all__ = ["Labels", "Fit", "Check", "label", "label_parallel", "merge", "fit", "knob_text",
-           "save_labels", "write", "F_GREEDY", "ROLLOUT_PLAYERS"]
+__all__ = ["KINDS", "Kind", "Labels", "Fit", "Check", "label", "label_parallel", "merge", "fit",
+           "knob_text", "save_labels", "write", "ROLLOUT_PLAYERS"]

@@ -1,7 +1,8 @@
 """The learned player (heuristics/gemrush/learned.py, learned_nb.py) and its training
 (balance/games/gemrush/train.py, `balance train-player`):
 
-- with every learned weight 0 it is greedy, game for game;
+- with every learned weight 0 it is greedy, game for game, and so it is when only the weight
+  of greedy's own choice is set (the step features read a copy of greedy's memory);
 - its choice does not change when hidden information it cannot know is permuted;
 - in Rush it reads no other hand;
 - the labels are whole, the fit finds weights that a known model planted, and the command
@@ -13,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.games.gemrush.engine.decisions import D_ROTATION
+from balance.games.gemrush.capacity import MAX_OPTS
+from balance.games.gemrush.engine.decisions import D_ROTATION, D_STEP
 from balance.games.gemrush.engine.forward import copy_state_nb, determinize_nb
 from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE, play_game_nb
 from balance.games.gemrush.engine.state import S_CARD_VER, S_TEAM_SCORE, new_state
@@ -28,7 +30,7 @@ from heuristics.gemrush.dispatch_nb import (
     new_memories,
     pick_nb,
 )
-from heuristics.gemrush.learned import PREFIX
+from heuristics.gemrush.learned import PREFIX, STEP_PREFIX, weight_names
 from heuristics.gemrush.learned_nb import (
     F_LATER,
     F_NEXT,
@@ -36,14 +38,18 @@ from heuristics.gemrush.learned_nb import (
     F_NEXT_POINTS,
     FEATURES,
     N_FEATURES,
+    STEP_FEATURES,
     rotation_features_nb,
 )
 from heuristics.seats import Seats
 
-ZERO = {PREFIX + name: 0.0 for name, _doc in FEATURES}
-# Weights that lean on what the team's hands can pay: the features a cheat would feed.
+ZERO = {k: 0.0 for k in weight_names()}
+# Weights that lean on what the team's hands can pay and on the worth of where a step ends:
+# the features a cheat would feed.
 TEAM = {**ZERO, PREFIX + "next": 2.0, PREFIX + "later": 1.5, PREFIX + "nobody": -1.0,
-        PREFIX + "mine": 1.0, PREFIX + "greedy": 0.5}
+        PREFIX + "mine": 1.0, PREFIX + "greedy": 0.5, STEP_PREFIX + "dest_value": 1.0,
+        STEP_PREFIX + "late_value": 1.0, STEP_PREFIX + "build_points": 0.3,
+        STEP_PREFIX + "greedy": 0.5}
 
 
 def test_with_every_weight_zero_it_is_greedy():
@@ -54,6 +60,9 @@ def test_with_every_weight_zero_it_is_greedy():
         lz = play_batch(prepare("2e", mode, players, "learned", exhaust=exhaust, knobs=ZERO),
                         seeds).out
         assert (g == lz).all()
+        lg = play_batch(prepare("2e", mode, players, "learned", exhaust=exhaust,
+                                knobs={**ZERO, STEP_PREFIX + "greedy": 1.0}), seeds).out
+        assert (g == lg).all()
     # ...and weights change its games.
     g = play_batch(prepare("2e", "crisis", 4, "greedy", exhaust=True), seeds).out
     lt = play_batch(prepare("2e", "crisis", 4, "learned", exhaust=True, knobs=TEAM), seeds).out
@@ -72,33 +81,37 @@ class _Watcher:
         self.other_seats = Seats(pol=s.players.pol.copy(), w=s.players.w, rng=np.zeros(4, np.int64),
                                  mem=new_memories(tb, ru.players))
         self.same = self.changed = 0
-        self.feats = np.zeros((64, N_FEATURES))
+        self.feats = np.zeros((MAX_OPTS, N_FEATURES))
         self.rush_team = 0.0
+        self.kinds = set()
 
     def turn_start(self, p):
         pass
 
     def choose(self, kind, n, p):
         s = self.s
-        if kind == D_ROTATION and n >= 2:
+        if kind in (D_ROTATION, D_STEP) and n >= 2:
             o = self.other
+            agains = []
             for k in range(3):
                 copy_state_nb(o, self.st)
                 o.opt[:] = self.st.opt
                 determinize_nb(o, s.tables, s.rules, p, np.array([9, 8, k, n], np.int64))
                 o.sc[S_CARD_VER] = self.st.sc[S_CARD_VER]
                 copy_memories_nb(self.other_seats.mem, s.players.mem)
-                again = int(pick_nb(POLICY_LEARNED, kind, o, s.tables, s.rules,
-                                    self.other_seats, n, p))
-                mine = int(pick_nb(POLICY_LEARNED, kind, self.st, s.tables, s.rules,
-                                   s.players, n, p))
-                self.same += again == mine
-                self.changed += again != mine
-            if s.rules.mode == 1:
+                agains.append(int(pick_nb(POLICY_LEARNED, kind, o, s.tables, s.rules,
+                                          self.other_seats, n, p)))
+            if kind == D_ROTATION and s.rules.mode == 1:
                 rotation_features_nb(self.st, s.tables, s.rules, s.players.w[p], n, p,
                                      self.feats)
                 self.rush_team += np.abs(self.feats[:n, [F_NEXT, F_NEXT_POINTS, F_LATER,
                                                          F_NEXT_NEAR]]).sum()
+            mine = int(pick_nb(POLICY_LEARNED, kind, self.st, s.tables, s.rules, s.players,
+                               n, p))
+            self.same += sum(a == mine for a in agains)
+            self.changed += sum(a != mine for a in agains)
+            self.kinds.add(kind)
+            return mine
         return int(pick_nb(POLICY_LEARNED, kind, self.st, s.tables, s.rules, s.players, n, p))
 
 
@@ -115,21 +128,24 @@ def test_its_choice_does_not_depend_on_hidden_information(mode, players):
             play_game_nb(st, s.tables, s.rules, s.players, seed_state(seed), 0, 1)
             scores.append(int(st.sc[S_TEAM_SCORE]))
     assert scores == list(real)  # the watcher played the learned player's games
-    assert w.same > 20 and w.changed == 0
+    assert w.same > 20 and w.changed == 0 and w.kinds == {D_ROTATION, D_STEP}
     assert w.rush_team == 0  # in Rush no feature reads another hand
 
 
 def test_labels_are_whole():
-    s = prepare("2e", "crisis", 3, "reference", exhaust=True)
-    lab = label(s, [11, 12], rollouts=4)
-    assert lab.games == 2 and lab.decisions > 10
-    assert lab.x.shape == (len(lab.game), N_FEATURES)
-    for d in range(lab.decisions):
-        rows = lab.decision == d
-        assert rows.sum() >= 2 and lab.chosen[rows].sum() == 1  # one pick of two options or more
-        assert len(set(lab.game[rows])) == 1
-    assert set(lab.game) == {11, 12}
-    assert np.isfinite(lab.y_fit).all() and np.isfinite(lab.y_check).all()
+    s = prepare("2e", "crisis", 3, "greedy", exhaust=True)
+    labels = label(s, [11, 12], rollouts=4)
+    assert set(labels) == {"rotations", "steps"}
+    for name, width in (("rotations", N_FEATURES), ("steps", len(STEP_FEATURES))):
+        lab = labels[name]
+        assert lab.games == 2 and lab.decisions > 10, name
+        assert lab.x.shape == (len(lab.game), width)
+        for d in range(lab.decisions):
+            rows = lab.decision == d
+            assert rows.sum() >= 2 and lab.chosen[rows].sum() == 1  # one pick of 2 or more
+            assert len(set(lab.game[rows])) == 1
+        assert set(lab.game) == {11, 12}
+        assert np.isfinite(lab.y_fit).all() and np.isfinite(lab.y_check).all()
 
 
 def test_the_fit_finds_planted_weights_and_checks_on_held_out_rollouts():
@@ -160,7 +176,8 @@ def test_train_player_writes_a_knob_file_the_players_read(cli, tmp_path):
     text = out.read_text()
     assert text.startswith("# The learned player's weights") and 'player = "learned"' in text
     assert all(f"{PREFIX}{name} = " in text for name, _doc in FEATURES)
-    assert "linear (ridge)" in text and "8 games" in text
+    assert "linear (ridge)" in text and "rotations: 8 games" in text and "steps: 8 games" in text
+    assert all(f"{STEP_PREFIX}{name} = " in text for name, _doc in STEP_FEATURES)
     r = cli("play", "--players", "2", "--heuristic", "learned", "--knobs", out)
     assert r.exit_code == 0, r.output
     r = cli("strength", "--players", "2", "--games", "12", "--reference-games", "2",
@@ -172,6 +189,7 @@ def test_train_player_writes_a_knob_file_the_players_read(cli, tmp_path):
 @pytest.mark.parametrize("args, says", [
     (("--rollout", "bob"), "--rollout"),
     (("--set", "no_such_rule=1"), "no_such_rule"),
+    (("--decisions", "rotations,payments"), "--decisions"),
 ])
 def test_train_player_refuses_bad_input(cli, tmp_path, args, says):
     out = tmp_path / "w.toml"
@@ -186,3 +204,19 @@ def test_train_player_never_overwrites(cli, tmp_path):
     r = cli("train-player", "--out", out, "--games", "8")
     assert r.exit_code == 2 and "already exists" in r.output
     assert out.read_text() == "mine"
+
+
+def test_a_model_that_loses_on_held_out_decisions_is_not_shipped():
+    rng = np.random.default_rng(1)
+    n_dec, k = 2000, 3
+    x = rng.normal(size=(n_dec * k, N_FEATURES))
+    true = np.zeros(N_FEATURES)
+    true[2] = 1.0
+    # The first half of the rollouts says one thing, the held-out half the opposite.
+    lab = Labels(game=np.repeat(np.arange(n_dec) // 10, k),
+                 decision=np.repeat(np.arange(n_dec), k), x=x, y_fit=x @ true,
+                 y_check=-(x @ true), chosen=np.tile([True, False, False], n_dec),
+                 games=n_dec // 10)
+    f = fit(lab, network=False)
+    assert not f.kept and set(f.weights.values()) == {0.0}
+    assert f.checks[1].per_decision < 0
