@@ -1,9 +1,11 @@
 """The compiled part of `learned` (heuristics/gemrush/learned.py): the features of a tile
-rotation's options, and the decision that scores them with the learned weights.
+rotation's options and of a movement step's, and the decisions that score them with the
+learned weights.
 
 A rotation decides which doors a new tile opens, and so which hands can pay them before
 its builder plays again: greedy weighs only its own hand and the doors' points
-(greedy.pick_rotation_nb). These features describe what each option leaves the team. Every
+(greedy.pick_rotation_nb). The rotation features describe what each option leaves the team;
+the step features, what kind of move each is and what greedy thinks of where it ends. Every
 one reads what a seat at the table knows (the audit in learned.py): the mine, its own hand,
 in Crisis the open hands of the team, the turn clock; never the deck, the room tiles to
 come or, in Rush, another player's hand.
