@@ -15,7 +15,7 @@ from balance.kernels.jit import njit
 from heuristics.external import external_choose_nb, external_turn_start_nb
 from heuristics.gemrush.greedy import greedy_choose_nb
 from heuristics.gemrush.learned import new_learned
-from heuristics.gemrush.learned_nb import copy_learned_nb, learned_choose_nb, reset_learned_nb
+from heuristics.gemrush.learned_nb import learned_choose_nb, reset_learned_nb
 from heuristics.gemrush.memory import copy_memory_nb, new_memory, reset_memory_nb
 from heuristics.random_player import random_choose_nb
 from heuristics.scripted import new_script, reset_script_nb, scripted_choose_nb
@@ -65,7 +65,6 @@ def reset_memories_nb(mem):
 def copy_memories_nb(dst, src):
     """dst <- src: the memories a search's rollouts go on from."""
     copy_memory_nb(dst.greedy, src.greedy)
-    copy_learned_nb(dst.learned, src.learned)
 
 
 @njit(inline=True)

@@ -39,7 +39,7 @@ from heuristics.gemrush.greedy import (
     room_value_nb,
     turns_after_nb,
 )
-from heuristics.gemrush.memory import copy_memory_nb, reset_memory_nb
+from heuristics.gemrush.memory import copy_memory_nb
 
 # One column per feature, in the order of FEATURES (and of the weights).
 (F_OPEN, F_POINTS, F_MAX_POINTS, F_MINE, F_MINE_POINTS, F_NOW, F_NEXT, F_NEXT_POINTS,
@@ -275,7 +275,7 @@ def learned_step_nb(st, tb, ru, pp, mem, n, p):
     """The movement step whose features score most by the step weights (the last
     N_STEP_FEATURES of w). Greedy decides first, with its own memory, so that its plan goes
     on as greedy's; the features read a copy."""
-    g = greedy_choose_nb(D_STEP, st, tb, ru, pp, mem.greedy, n, p)
+    g = greedy_choose_nb(D_STEP, st, tb, ru, pp, pp.mem.greedy, n, p)
     w = pp.w[p]
     off = w.shape[0] - N_STEP_FEATURES
     weighted = False
@@ -283,7 +283,7 @@ def learned_step_nb(st, tb, ru, pp, mem, n, p):
         weighted = weighted or w[off + f] != 0.0
     if not weighted:
         return g  # no step weights: greedy's step, without the features' cost
-    copy_memory_nb(mem.scratch, mem.greedy)
+    copy_memory_nb(mem.scratch, pp.mem.greedy)
     step_features_nb(st, tb, ru, w, mem.scratch, n, p, g, mem.feats)
     return _best_nb(w, off, mem.feats, n, N_STEP_FEATURES, g)
 
@@ -304,19 +304,12 @@ def learned_choose_nb(kind, st, tb, ru, pp, mem, n, p):
         return learned_rotation_nb(st, tb, ru, pp.w[p], n, p, mem.feats)
     if kind == D_STEP and n >= 2:
         return learned_step_nb(st, tb, ru, pp, mem, n, p)
-    return greedy_choose_nb(kind, st, tb, ru, pp, mem.greedy, n, p)
+    return greedy_choose_nb(kind, st, tb, ru, pp, pp.mem.greedy, n, p)
 
 
 @njit
 def reset_learned_nb(m):
-    reset_memory_nb(m.greedy)
-
-
-@njit
-def copy_learned_nb(dst, src):
-    """For a search's replay: greedy's caches and plan; the features and the copy of
-    greedy's memory are scratch."""
-    copy_memory_nb(dst.greedy, src.greedy)
+    """Nothing to forget: both arrays are written before they are read, at each decision."""
 
 
 @njit

@@ -33,12 +33,11 @@ LEARNED = Player(
     choose="heuristics.gemrush.learned_nb:learned_choose_nb",
     args=("kind", "st", "tb", "ru", "pp", "mem", "n", "p"),
     memory=Memory("heuristics.gemrush.learned:new_learned",
-                  "heuristics.gemrush.learned_nb:reset_learned_nb",
-                  "heuristics.gemrush.learned_nb:copy_learned_nb"),
+                  "heuristics.gemrush.learned_nb:reset_learned_nb"),
     knobs=learned.KNOBS, weights=learned.weights,
-    remembers="Seats.mem.learned: greedy's memory (heuristics/gemrush/memory.py) for its "
-    "other decisions, a copy of it for the step features, and room for one decision's "
-    "features")
+    remembers="greedy's memory (Seats.mem.greedy, heuristics/gemrush/memory.py), shared "
+    "with greedy's seats as greedy's seats share it; in Seats.mem.learned a copy of it for the "
+    "step features and room for one decision's features")
 
 PLAYERS = Roster((
     GREEDY,

@@ -125,10 +125,10 @@ class _Labeler(Search):
         # as many rows as any decision has options: the kernels write n rows unchecked
         self.feats = np.zeros((MAX_OPTS, max(N_FEATURES, N_STEP_FEATURES)), np.float64)
         self.game = game
-        mem = setup.players.mem
-        # greedy's memory as the rollout player keeps it, and a copy to compute features on
-        # (the step features ask greedy, whose plan must not see the question twice)
-        self.greedy = mem.greedy if rollout_name == "greedy" else mem.learned.greedy
+        # greedy's memory as the rollout player keeps it (learned keeps greedy's too), and a
+        # copy to compute features on (the step features ask greedy, whose plan must not see
+        # the question twice)
+        self.greedy = setup.players.mem.greedy
         self.scratch = new_memory(setup.tables, setup.rules.players)
 
     def choose(self, kind: int, n: int, p: int) -> int:
