@@ -14,7 +14,6 @@ from balance.games.rusship.engine.state import (
     MAX_LENGTH,
     MAX_TOKENS,
     POWER_NAMES,
-    TOKENS,
     VIOLATION_NAMES,
 )
 from balance.games.rusship.engine.turn_nb import R_VIOLATION
@@ -35,7 +34,7 @@ def rule_switches() -> list[dict]:
         elif s.choices:
             out += [{s.name: c} for c in s.choices if c != DEFAULTS[s.name]]
     out += [{"length": 3}, {"length": MAX_LENGTH}, {"hits_to_lose": 6},
-            {"second_tokens": TOKENS - 1, "length": 3}, {"second_bonus": 6},
+            {"second_tokens": DEFAULTS["tokens"] - 1, "length": 3}, {"second_bonus": 6},
             {"tokens": 1}, {"tokens": MAX_TOKENS, "second_tokens": MAX_TOKENS - 1},
             {"max_turns": 10}, {f"box_{name}": False for name in POWER_NAMES},
             # every switch away from its default at once, on a short track

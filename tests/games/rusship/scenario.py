@@ -46,7 +46,7 @@ def board(s: Setup, tokens=((), ()), ms=None, powers=None, hits=(0, 0), turn=2):
     motherships on `ms` (default: their starting spaces), `powers` {name: side} held, and
     the trace on."""
     ru = s.rules
-    st = new_state(MAX_EVENTS, ru.tokens)
+    st = new_state(MAX_EVENTS, tokens=ru.tokens)
     st.sc[S_TRACE] = 1
     st.sc[S_TURN] = turn
     st.sc[S_FIRST_HIT] = -1

@@ -101,7 +101,8 @@ class Recorder:
         seats = Seats(pol=np.full(2, POLICY_REPLAY, np.int64), w=setup.players.w.copy(),
                       rng=np.zeros(4, np.int64), mem=new_memories(tb, 2))
         seats.mem.replay[RP_THEN] = POLICY_RACER
-        self.ws = Rollouts(sim=new_state(), snap=new_state(), mem=new_memories(tb, 2),
+        self.ws = Rollouts(sim=new_state(tokens=setup.rules.tokens),
+                           snap=new_state(tokens=setup.rules.tokens), mem=new_memories(tb, 2),
                            seats=seats, words=np.zeros(4, np.int64))
         self.history: list[int] = []
         self.kept: list[tuple] = []
@@ -146,7 +147,7 @@ def test_rollouts_never_see_the_real_dice():
         if real[R_TURNS] <= 6:
             continue
         s.players.pol[:] = POLICY_PYTHON
-        st = new_state()
+        st = new_state(tokens=s.rules.tokens)
         rec = Recorder(s, st)
         with playing(rec):
             play_game_nb(st, s.tables, s.rules, s.players, seed_state(seed), 0, 1)
@@ -165,15 +166,15 @@ def test_rollouts_never_see_the_real_dice():
 
 def test_determinize_reseeds_only_the_dice():
     s = prepare()
-    st = new_state()
+    st = new_state(tokens=s.rules.tokens)
     play_batch(prepare(overrides={"max_turns": 10}), [5], state=st)
-    a = new_state()
+    a = new_state(tokens=s.rules.tokens)
     copy_state_nb(a, st)
     determinize_nb(a, s.tables, s.rules, 0, np.array([1, 2, 3, 4], np.int64))
     for name in ("sc", "pos", "occ", "ms", "hits", "owed", "power", "face", "die", "used"):
         assert np.array_equal(getattr(a, name), getattr(st, name)), name
     assert not np.array_equal(a.rng, st.rng)
-    b = new_state()
+    b = new_state(tokens=s.rules.tokens)
     copy_state_nb(b, st)
     determinize_nb(b, s.tables, s.rules, 0, np.array([1, 2, 3, 5], np.int64))
     assert not np.array_equal(a.rng, b.rng)

@@ -48,7 +48,7 @@ def test_every_setting_has_a_test_here():
 def test_length__the_track_and_where_the_planet_is():
     for length in (12, 20):
         s = setup({"length": length})
-        st = new_state()
+        st = new_state(tokens=s.rules.tokens)
         st.rng[:] = seed_state(1)[:4]
         setup_nb(st, s.rules)
         assert list(st.ms) == [1, length]  # each mothership starts by its own planet

@@ -36,8 +36,7 @@ O_DIE, O_KIND, O_FROM, O_TO, O_N = range(5)
 M_ENTER, M_FORWARD, M_BACK, M_MOTHERSHIP, M_PASS = range(5)
 MOVE_NAMES = ("enter", "forward", "back", "mothership", "pass")
 MAX_OPTS = 64
-TOKENS = 5  # ship tokens a side in the rulebook's box (the rule `tokens`)
-MAX_TOKENS = 8
+MAX_TOKENS = 8  # the most ship tokens a side a setting may ask for (the rule `tokens`)
 MAX_LENGTH = 40  # the longest track a setting may ask for
 
 # Invariant violations (check mode); the first one found is recorded.
@@ -105,7 +104,7 @@ class State(NamedTuple):
     ev: np.ndarray  # (events, 7) int64: (turn, side, code, a, b, c, d)
 
 
-def new_state(events: int = 0, tokens: int = TOKENS) -> State:
+def new_state(events: int = 0, *, tokens: int) -> State:
     """A state for games of `tokens` ships a side (Rules.tokens): the token arrays are that
     long, so every loop over a side's tokens is as long as the game's."""
     return State(sc=np.zeros(S_N_SCALARS, np.int64), rng=np.zeros(4, np.int64),
