@@ -162,11 +162,11 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
              progress: Callable[[str, int], Callable[[int], None]] | None = None,
              clairvoyant: list[int] | None = None, knobs_player: str = "greedy") -> str:
     """Play random, greedy, learned (and `knobs_player` with `baseline_knobs`, when given),
-    the reference at
-    each budget (searching only the decision kinds `searched` names, and only the turns
-    `turns` spans, first and last counted from 1, when given) and the clairvoyant bound at
-    each of its budgets; return the Markdown table, and what the hidden information costs
-    (hidden_cost). `progress(label, games)` returns the callback a player's games advance."""
+    the reference at each budget (searching only the decision kinds `searched` names, and
+    only the turns `turns` spans, first and last counted from 1, when given) and the
+    clairvoyant bound at each of its budgets; return the Markdown table, and what the hidden
+    information costs (hidden_cost). `progress(label, games)` returns the callback a player's
+    games advance."""
     rows = []
     plan = [("random", "random", games, None), ("greedy", "greedy", games, None),
             ("learned", "learned", games, None)]

@@ -80,6 +80,8 @@ class Kind:
 
 KINDS = (Kind("rotations", D_ROTATION, FEATURES, PREFIX),
          Kind("steps", D_STEP, STEP_FEATURES, STEP_PREFIX))
+BY_NAME = {k.name: k for k in KINDS}
+BY_DECISION = {k.decision: k for k in KINDS}
 
 
 @dataclass
@@ -134,8 +136,8 @@ class _Labeler(Search):
     def choose(self, kind: int, n: int, p: int) -> int:
         s, st = self.setup, self.st
         in_turn = self.turn == int(self._turn(st))
-        wanted = in_turn and n >= 2 and kind in (D_ROTATION, D_STEP) and \
-            ("rotations" if kind == D_ROTATION else "steps") in self.rows
+        k = BY_DECISION.get(kind)
+        wanted = in_turn and n >= 2 and k is not None and k.name in self.rows
         if wanted:
             tb, ru = s.tables, s.rules
             if kind == D_ROTATION:
@@ -148,14 +150,13 @@ class _Labeler(Search):
                                  self.feats)
         g = int(self._pick(self.then, kind, st, s.tables, s.rules, s.players, n, p))
         if wanted:
-            self._label("rotations" if kind == D_ROTATION else "steps", n, p, g)
+            self._label(k, n, p, g)
         if in_turn:
             self.history.append(g)
         return g
 
-    def _label(self, name: str, n: int, p: int, g: int) -> None:
+    def _label(self, kind: Kind, n: int, p: int, g: int) -> None:
         s, ws = self.setup, self.ws
-        width = N_FEATURES if name == "rotations" else N_STEP_FEATURES
         m = len(self.history) + 1
         self.replay[RP_AT: RP_AT + m - 1] = self.history
         self._copy_memories(ws.mem, s.players.mem)
@@ -164,9 +165,9 @@ class _Labeler(Search):
         self._search_nb(ws, s.tables, s.rules, s.players.rng, m, np.arange(n, dtype=np.int64),
                         self.per, p, np.zeros(4 * self.per, np.int64), vals, 1)
         half = self.per // 2
-        self.rows[name].append((self.game, self.feats[:n, :width].copy(),
-                                vals[:, :half].mean(axis=1), vals[:, half:].mean(axis=1),
-                                np.arange(n) == g))
+        self.rows[kind.name].append((self.game, self.feats[:n, :len(kind.features)].copy(),
+                                     vals[:, :half].mean(axis=1), vals[:, half:].mean(axis=1),
+                                     np.arange(n) == g))
 
 
 def label(setup: Setup, seeds, rollouts: int, rollout: str = "greedy",
@@ -188,8 +189,7 @@ def label(setup: Setup, seeds, rollouts: int, rollout: str = "greedy",
         if progress is not None:
             progress(1)
     dt = time.process_time() - t
-    widths = {"rotations": N_FEATURES, "steps": N_STEP_FEATURES}
-    return {k: _labels(rows[k], widths[k], len(seeds), dt) for k in kinds}
+    return {k: _labels(rows[k], len(BY_NAME[k].features), len(seeds), dt) for k in kinds}
 
 
 def merge(parts: list[Labels]) -> Labels:
