@@ -325,14 +325,25 @@ def bench(game: str = typer.Option(registry.DEFAULT, help="the game whose bench 
                                          "runs copy its shards"),
           folder: Path = typer.Option(Path("runs/bench-report"), help="--report: where the "
                                       "runs are made (kept, so a second bench reuses them)"),
+          compile_profile: bool = typer.Option(False, "--compile-profile", help="measure a "
+                                               "cold compile instead: each kernel's compile "
+                                               "time, largest first"),
+          top: int = typer.Option(25, min=1, help="--compile-profile: kernels shown"),
           ) -> None:
     """Engine speed on the game's bench case (`balance games` names it), one core.
     With --runner: the same batch through `balance run` with 1 and 2 workers. With --report:
-    `balance report` on runs of that case of growing size."""
+    `balance report` on runs of that case of growing size. With --compile-profile: where a
+    cold compile of the bench player spends its time, kernel by kernel."""
     try:
         chosen = registry.get(game, "--game", "", "")
     except InputError as e:
         fail(e)
+    if sum((runner, report, compile_profile)) > 1:
+        fail(InputError([Problem("--runner/--report/--compile-profile", "", "",
+                                 "choose one of them")]))
+    if compile_profile:
+        _compile_profile(chosen.name, top)
+        return
     if report:
         from balance.running.bench_report import BASE_UNIT, report_bench  # lazy: module doc
 
@@ -381,6 +392,33 @@ def bench(game: str = typer.Option(registry.DEFAULT, help="the game whose bench 
     if cold:
         typer.echo(f"compile time, cold cache                 {r.cold_compile_s:10.0f} s")
     typer.echo(f"start-up to first game, warm cache       {r.warm_start_s:10.2f} s")
+
+
+def _compile_profile(game: str, top: int) -> None:
+    from balance.running.compile_profile import profile  # lazy: only this bench needs it
+
+    typer.echo(f"compiling {game}'s bench player with an empty cache (minutes)...")
+    try:
+        p = profile(game)
+    except InputError as e:
+        fail(e)
+    typer.echo("")
+    typer.echo(f"cold compile to the first game          {p.total_s:8.1f} s")
+    typer.echo(f"  of which inside LLVM                  {p.llvm_s:8.1f} s "
+               f"({p.llvm_s / max(p.total_s, 1e-9):.0%})")
+    typer.echo(f"kernels compiled                        {len(p.kernels):8d}")
+    typer.echo("")
+    typer.echo("Own time: the kernel's compile less its callees' compiles; it includes "
+               "optimising the copies of its callees linked into it.")
+    typer.echo(f"{'own s':>8} {'share':>6} {'with callees s':>15}  kernel")
+    for k in p.kernels[:top]:
+        typer.echo(f"{k.own_s:8.1f} {k.own_s / max(p.total_s, 1e-9):6.1%} "
+                   f"{k.with_callees_s:15.1f}  {k.kernel}"
+                   + (f" ({k.compiles} signatures)" if k.compiles > 1 else ""))
+    rest = p.kernels[top:]
+    if rest:
+        typer.echo(f"{sum(k.own_s for k in rest):8.1f} {'':6} {'':15}  "
+                   f"{len(rest)} more kernels")
 
 
 @app.command()
