@@ -170,18 +170,25 @@ def clock_end_figure(ended: pl.DataFrame, title: str) -> Figure:
 def player_curves_figure(curves: pl.DataFrame, named: pl.DataFrame, title: str) -> Figure:
     """Win rate against target, one panel per player count played by two players or more,
     one line per player with its 95% Wilson band: how far the verdict moves with the strength
-    of play. Panels share their axes; dotted lines mark the named difficulties."""
+    of play, a bound dashed. `curves` has `player`, and `label` where the legend should say
+    more (its games and run: they differ between panels, so each panel has its legend).
+    Panels share their axes; dotted lines mark the named difficulties."""
+    if "label" not in curves.columns:
+        curves = curves.with_columns(pl.col("player").alias("label"))
     counts = sorted(p for p in set(curves["players"].to_list())
-                    if curves.filter(pl.col("players") == p)["heuristic"].n_unique() > 1)
-    names = sorted(set(curves["heuristic"].to_list()))
+                    if curves.filter(pl.col("players") == p)["player"].n_unique() > 1)
+    names = sorted(set(curves["player"].to_list()))
     colors = sns.color_palette("colorblind", max(len(names), 1))
     with canvas(min(4.5 * len(counts) + 2.5, 13.5), 4.2, len(counts)) as (fig, axes):
         for ax, p in zip(axes, counts, strict=True):
             for i, h in enumerate(names):
-                c = curves.filter((pl.col("players") == p) & (pl.col("heuristic") == h))
+                c = curves.filter((pl.col("players") == p) & (pl.col("player") == h))
                 if c.height:
                     c = c.sort("target")
-                    ax.plot(c["target"], c["win_rate"], color=colors[i], label=h)
+                    # A bound (it sees the deck) dashed: no team plays it.
+                    dashed = "bound" in c.columns and bool(c["bound"][0])
+                    ax.plot(c["target"], c["win_rate"], color=colors[i], label=c["label"][0],
+                            linestyle="--" if dashed else "-")
                     ax.fill_between(c["target"], c["ci_low"], c["ci_high"], color=colors[i],
                                     alpha=0.2, linewidth=0)
             marks = named.filter(pl.col("players") == p).select("target").unique()
@@ -190,16 +197,12 @@ def player_curves_figure(curves: pl.DataFrame, named: pl.DataFrame, title: str) 
             ax.set_ylim(-0.02, 1.02)
             percent_axis(ax)
             ax.set_title(plural(p, "player"))
+            ax.legend(loc="lower left", frameon=True, fontsize="small")
             if ax is not axes[0]:
                 ax.sharex(axes[0])
                 ax.sharey(axes[0])
         axes[0].set_ylabel("Games won (%)")
         fig.supxlabel("Crisis target (team points); dotted: the named difficulties")
-        seen = {}
-        for ax in axes:
-            for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
-                seen.setdefault(label, h)
-        axes[0].legend(list(seen.values()), list(seen), loc="lower left", frameon=True)
         fig.suptitle(title)
     return fig
 
