@@ -119,7 +119,7 @@ def test_the_crisis_verdict_shows_the_band_at_its_difficulty_across_runs():
     # Apprentice (33): greedy (30-36) wins 4 games in 7, the reference (32-38) 6 in 7
     assert "won 57% of the time by greedy (406 games a player count) with 2 to 3 players" \
         in v.sentence
-    assert ("Across players, Apprentice is won with 3 players in 57% of 406 games by greedy "
+    assert ("Across players with 3 players, Apprentice is won in 57% of 406 games by greedy "
             "and 86% of 42 by reference (budget 64) (29 percentage points apart), and in 100% "
             "of 42 by the clairvoyant bound (budget 8), which sees the deck. At 2 players only "
             "greedy played.") in v.sentence
@@ -163,6 +163,25 @@ def test_the_headline_comes_from_a_full_count_player_that_is_clearly_stronger():
     assert "learned" in v.who and "cd run" in v.who
 
 
+def test_over_several_player_counts_each_other_player_is_given_as_its_gap():
+    v = _verdict(_analysed([
+        {"heuristic": "greedy", "players": 2, "scores": _scores(30, 301)},
+        {"heuristic": "greedy", "players": 3, "scores": _scores(30, 301)},
+        {"heuristic": "learned", "players": 2, "scores": _scores(31, 301)},
+        {"heuristic": "learned", "players": 3, "scores": _scores(32, 301)},
+        {"heuristic": "reference", "players": 3, "scores": _scores(33, 42)},
+    ], runs=False))
+    # learned wins Apprentice (33) in 5 of 7 games at 2 players, 6 of 7 at 3; greedy in 4
+    assert "won 71% to 86% of the time by learned (301 games a player count)" in v.sentence
+    assert ("It comes from learned, the strongest player that played all 301 games a player "
+            "count: +1.5 points a game against greedy; reference scores 1.0 points more but "
+            "played 42 games.") in v.sentence
+    assert v.sentence.endswith(
+        "Across players: greedy wins it −29 to −14 percentage points against learned with 2 "
+        "and 3 players (301 games each); reference wins it 100% of 42 games with 3 players, "
+        "against 86% for learned.")
+
+
 def test_a_full_count_player_not_clearly_stronger_leaves_the_default():
     a = _analysed([
         {"heuristic": "greedy", "scores": _scores(30, 301)},
@@ -174,8 +193,8 @@ def test_a_full_count_player_not_clearly_stronger_leaves_the_default():
     [(who, s)] = choice.rivals
     assert who == "learned" and s.low < 0 < s.high and not s.clear
     v = _verdict(a)
-    assert "It comes from greedy: learned (+0.0 points) also played all 301 games but is not " \
-           "clearly stronger." in v.sentence
+    assert "It comes from greedy: learned also played all 301 games but is not clearly " \
+           "stronger (0.0 points a game)." in v.sentence
 
 
 def test_the_clairvoyant_bound_is_never_the_headline():
@@ -205,15 +224,31 @@ def test_a_paired_comparison_is_used_where_one_run_played_both():
         {"heuristic": "learned", "scores": _scores(30, 301, shift=1)},
     ], runs=False)
     # Paired on the same games, learned's small lead is clear where Welch's is not.
-    pairs = pl.DataFrame([("2e", 3, "learned", "greedy", 300, 0.3, 0.1, 0.5)],
+    pairs = pl.DataFrame([("2e, learned", "2e, greedy", 3, 301, 0.3, 0.1, 0.5)],
                          schema=players.PAIRS, orient="row")
     band = a.band()
+    welch = band.strength({3: "2e, greedy"}, {3: "2e, learned"})
+    assert welch.how == "Welch" and not welch.clear
     band = players.Band(band.roster, band.lineup, band.curve, band.scores, pairs)
-    s = band.strength("2e", ("greedy", {3: "2e, greedy"}), ("learned", {3: "2e, learned"}))
+    s = band.strength({3: "2e, greedy"}, {3: "2e, learned"})
     assert s.how == "paired" and abs(s.difference - 0.3) < 1e-12 and s.clear
-    back = band.strength("2e", ("learned", {3: "2e, learned"}), ("greedy", {3: "2e, greedy"}))
+    back = band.strength({3: "2e, learned"}, {3: "2e, greedy"})
     assert abs(back.difference + 0.3) < 1e-12 and back.high < 0
     assert players.headline(band, "2e, greedy").setting == "2e, learned"
+
+
+def test_the_comparisons_pairs_are_read_by_setting_and_player_count():
+    games, manifest = _data([
+        {"heuristic": "greedy", "scores": _scores(30, 14)},
+        {"heuristic": "learned", "scores": _scores(31, 14)},
+    ], runs=False)
+    a = analysis.analyse(games, None, dict(manifest, experiment="pl"))
+    cmp = _lever_run([("heuristic=learned", "heuristic=greedy", 1.0, 0.4, 1.6)])
+    # the comparison's variants as the manifest names them
+    manifest["variants"][0]["label"], manifest["variants"][1]["label"] = \
+        "heuristic=greedy", "heuristic=learned"
+    pairs = players.paired_scores([("pl", cmp)], a.kinds, manifest)
+    assert pairs.rows() == [("2e, learned", "2e, greedy", 3, 400, 1.0, 0.4, 1.6)]
 
 
 def test_welch_averages_the_player_counts_each_with_its_own_variance():
@@ -224,8 +259,7 @@ def test_welch_averages_the_player_counts_each_with_its_own_variance():
         {"heuristic": "learned", "players": 3, "scores": _scores(30, 100)},
     ], runs=False)
     band = a.band()
-    s = band.strength("2e", ("greedy", band.settings_of("2e", "greedy")),
-                      ("learned", band.settings_of("2e", "learned")))
+    s = band.strength(band.settings_of("2e", "greedy"), band.settings_of("2e", "learned"))
     assert s.counts == (2, 3) and s.how == "Welch"
     assert abs(s.difference - 1.0) < 1e-12  # (+2 at 2 players, 0 at 3) / 2
     var = pl.Series(_scores(30, 100)).var()

@@ -62,7 +62,7 @@ class Analysis(analysis.Analysis):
     def band(self, cmps: list | None = None) -> players.Band:
         """What the verdicts read of the players, with the paired differences of the runs'
         comparisons (`cmps`: (run name, reports.compare.Comparison))."""
-        pairs = players.paired_scores(cmps or [], self.kinds, self.manifest, self.roster)
+        pairs = players.paired_scores(cmps or [], self.kinds, self.manifest)
         return players.Band(self.roster, self.lineup, self.curve, self.scores, pairs)
 
 

@@ -49,9 +49,8 @@ LINEUP = {"base_setting": pl.Utf8, "players": pl.Int64, "player": pl.Utf8,
           "bound": pl.Boolean, "setting": pl.Utf8, "games": pl.Int64}
 SCORES = {"setting": pl.Utf8, "players": pl.Int64, "games": pl.Int64, "mean": pl.Float64,
           "var": pl.Float64}
-PAIRS = {"base_setting": pl.Utf8, "players": pl.Int64, "player": pl.Utf8, "against": pl.Utf8,
-         "pairs": pl.Int64, "difference": pl.Float64, "ci_low": pl.Float64,
-         "ci_high": pl.Float64}
+PAIRS = {"setting": pl.Utf8, "against": pl.Utf8, "players": pl.Int64, "pairs": pl.Int64,
+         "difference": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
 
 
 # -- who played what ------------------------------------------------------------------------
@@ -197,17 +196,15 @@ def score_table(t) -> pl.DataFrame:
         .cast({"players": pl.Int64}).select(list(SCORES)).sort(*GROUP))
 
 
-def paired_scores(cmps: list, kinds: pl.DataFrame, manifest: dict | None,
-                  roster_: pl.DataFrame) -> pl.DataFrame:
-    """Every paired difference of the mean team score between two players of one band at
-    one player count (`player` less `against`), from the runs' comparisons (reports/compare.py:
-    the same games played by both), as PAIRS."""
-    if not cmps or kinds.height == 0 or roster_.height == 0:
+def paired_scores(cmps: list, kinds: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
+    """Every paired difference of the mean team score between two settings at one player
+    count (`setting` less `against`), from the runs' comparisons (reports/compare.py: the same
+    games played by both, in one run), as PAIRS."""
+    if not cmps or kinds.height == 0:
         return pl.DataFrame(schema=PAIRS)
     where = dict(kinds.select(pl.col("variant").cast(pl.Int64),
                               pl.struct("setting", pl.col("players").cast(pl.Int64)))
                  .unique("variant").rows())
-    who = {s: (b, p) for s, b, p in roster_.select("setting", "base_setting", "player").rows()}
     rows = []
     for name, cmp in cmps:
         number = {local: int(v["variant"]) for local, v in
@@ -218,12 +215,8 @@ def paired_scores(cmps: list, kinds: pl.DataFrame, manifest: dict | None,
             a, b = where.get(number.get(r["against"], -1)), where.get(number.get(r["variant"], -1))
             if a is None or b is None or a["players"] != b["players"]:
                 continue
-            (band_a, pa), (band_b, pb) = who.get(a["setting"], (None, None)), \
-                who.get(b["setting"], (None, None))
-            if band_a is None or band_a != band_b or pa == pb:
-                continue
-            rows.append((band_a, a["players"], pb, pa, int(r["pairs"]), r["difference"],
-                         r["ci_low"], r["ci_high"]))
+            rows.append((b["setting"], a["setting"], a["players"], int(r["pairs"]),
+                         r["difference"], r["ci_low"], r["ci_high"]))
     return pl.DataFrame(rows, schema=PAIRS, orient="row")
 
 
@@ -243,8 +236,8 @@ class Strength:
         return self.low > 0
 
     def said(self) -> str:
-        return (f"{self.difference:+.1f} points ({self.how} 95% interval {self.low:+.1f} to "
-                f"{self.high:+.1f}, {_counts(self.counts)})")
+        return (f"{text.signed(self.difference)} points ({self.how} 95% interval "
+                f"{text.signed(self.low)} to {text.signed(self.high)}, {_counts(self.counts)})")
 
 
 def _counts(counts: tuple[int, ...]) -> str:
@@ -274,15 +267,13 @@ class Band:
         g = self.scores.filter(pl.col("setting") == setting)
         return dict(g.select("players", "games").rows())
 
-    def strength(self, band: str, a: tuple[str, dict[int, str]], b: tuple[str, dict[int, str]]
-                 ) -> Strength | None:
-        """Player b's mean team score less player a's (each a label and its setting at each
-        player count), averaged over the counts both played: paired where a run played both
-        on the same games, Welch's interval otherwise."""
-        (pa, sa), (pb, sb) = a, b
+    def strength(self, a: dict[int, str], b: dict[int, str]) -> Strength | None:
+        """The mean team score of player b less player a's (each its setting at each player
+        count), averaged over the counts both played: paired where one run played both
+        settings on the same games (its comparison), Welch's interval otherwise."""
         parts = []
-        for p in sorted(set(sa) & set(sb)):
-            part = self._paired(band, p, pa, pb) or self._welch(p, sa[p], sb[p])
+        for p in sorted(set(a) & set(b)):
+            part = self._paired(p, a[p], b[p]) or self._welch(p, a[p], b[p])
             if part is not None:
                 parts.append((p, *part))
         if not parts:
@@ -294,10 +285,10 @@ class Band:
         return Strength(d, d - Z * se, d + Z * se, tuple(x[0] for x in parts),
                         " and ".join(hows))
 
-    def _paired(self, band: str, p: int, a: str, b: str) -> tuple[float, float, str] | None:
-        t = self.pairs.filter((pl.col("base_setting") == band) & (pl.col("players") == p))
-        for sign, player, against in ((1.0, b, a), (-1.0, a, b)):
-            r = t.filter((pl.col("player") == player) & (pl.col("against") == against))
+    def _paired(self, p: int, a: str, b: str) -> tuple[float, float, str] | None:
+        t = self.pairs.filter(pl.col("players") == p)
+        for sign, setting, against in ((1.0, b, a), (-1.0, a, b)):
+            r = t.filter((pl.col("setting") == setting) & (pl.col("against") == against))
             if r.height:
                 x = r.row(0, named=True)
                 # Back from the paired t interval to its standard error.
@@ -360,9 +351,8 @@ def headline(band_: Band, default: str) -> Choice | None:
             continue
         games = band_.games(r["setting"])
         if all(games.get(p, 0) >= n for p, n in full.items()):
-            rivals.append((r["player"], band_.strength(
-                band, (me["player"], own), (r["player"], {p: r["setting"] for p in full})),
-                r["setting"]))
+            rivals.append((r["player"], band_.strength(own, {p: r["setting"] for p in full}),
+                           r["setting"]))
     clear = [x for x in rivals if x[1] is not None and x[1].clear]
     pick = max(clear, key=lambda x: x[1].difference) if clear else None
     setting, player = (pick[2], pick[0]) if pick else (default, me["player"])
@@ -383,8 +373,7 @@ def _fewer(band_: Band, band: str, player: str, setting: str, full: dict[int, in
                                  & (pl.col("player") != player) & ~pl.col("bound")
                                  & ~pl.col("player").is_in(list(rivals)))
     for (who,), g in sorted(others.group_by("player"), key=lambda kv: kv[0]):
-        s = band_.strength(band, (player, mine), (who, dict(g.select("players", "setting")
-                                                            .rows())))
+        s = band_.strength(mine, dict(g.select("players", "setting").rows()))
         if s is not None and s.clear:
             out.append((who, int(g["games"].min()), s))
     return tuple(out)
