@@ -206,12 +206,8 @@ def players_section(a: Analysis) -> Section:
         named = a.named.join(a.player_keys.filter(pl.col("base_setting") == base)
                              .select("setting"), on="setting")
         if curves.height:
-            keys = curves.unique(["setting", "players"]).select("setting", "players",
-                                                                "player", "games")
-            curves = curves.join(keys.with_columns(pl.Series(
-                "label", [curve_label(r, where) for r in keys.iter_rows(named=True)],
-                dtype=pl.Utf8)).select("setting", "players", "label"),
-                on=["setting", "players"])
+            # The legend names each curve's run where the page reads several.
+            curves = curves.join(a.roster.select("setting", "run"), on="setting", how="left")
             b.figures.append(figure(
                 f"players-curve-{slug(base)}.png",
                 "Share of Crisis games won at each target, one line per player (its games "
