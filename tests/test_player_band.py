@@ -261,6 +261,7 @@ def test_welch_averages_the_player_counts_each_with_its_own_variance():
     band = a.band()
     s = band.strength(band.settings_of("2e", "greedy"), band.settings_of("2e", "learned"))
     assert s.counts == (2, 3) and s.how == "Welch"
+    assert s.said().endswith("the mean over 2 to 3 players)")
     assert abs(s.difference - 1.0) < 1e-12  # (+2 at 2 players, 0 at 3) / 2
     var = pl.Series(_scores(30, 100)).var()
     half = players.Z * (4 * var / 100) ** 0.5 / 2  # sqrt(2 x (var/n + var/n)) / 2 counts

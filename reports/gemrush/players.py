@@ -243,7 +243,9 @@ class Strength:
 def _counts(counts: tuple[int, ...]) -> str:
     if len(counts) == 1:
         return f"at {text.plural(counts[0], 'player')}"
-    return f"the mean over {min(counts)} to {max(counts)} players"
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"the mean over {counts[0]} to {counts[-1]} players"
+    return f"the mean over {text.join_words([str(c) for c in counts])} players"
 
 
 @dataclass(frozen=True)
