@@ -286,8 +286,7 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
     q.start(games)
     rows: list[dict] = []
     if len(set(base_of.values())) > 1:
-        notes.append("The player count is a setting, not a lever: each variant is compared "
-                     "with the baseline's other settings at its own player count.")
+        notes.append(_settings_note(variants.setting_keys(manifest), info))
     for v in sorted(info):
         b = base_of[v]
         if v == b:
@@ -314,6 +313,19 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
     return Comparison(str(manifest.get("experiment", "")), q.kind, base, table, differences,
                       q.tables(arms, names), tuple(dict.fromkeys(notes)), resamples, seed,
                       run_dir, q.head(), q.short(differences))
+
+
+def _settings_note(keys: tuple[str, ...], info: dict[int, dict]) -> str:
+    """What each variant keeps of its own when it is compared (variants.setting_keys)."""
+    swept = {k for v in info.values() for k in (v.get("swept") or {})}
+    if not swept & set(variants.PLAYER_KEYS) or not set(keys) & set(variants.PLAYER_KEYS):
+        return ("The player count is a setting, not a lever: each variant is compared with "
+                "the baseline's other settings at its own player count.")
+    counts = "players" in swept
+    return (("The player count and the player are settings" if counts else
+             "The player is a setting") + ", not a lever: each variant is compared with the "
+            "baseline's other settings played by its own player"
+            + (" at its own player count." if counts else "."))
 
 
 def _arms(games: pl.DataFrame) -> dict[int, pl.DataFrame]:

@@ -100,18 +100,42 @@ def holm_text(r: dict, family: int) -> str:
             f"not clear after Holm's correction over {family} differences")
 
 
+PLAYER_PARTS = ("heuristic=", "seats=")  # the parts of a variant's label that name its player
+
+
+def player_part(label: str) -> str | None:
+    """The player a variant's label names ("reference" in "heuristic=reference, hand_limit=6"),
+    or None where the run does not sweep the player."""
+    for part in label.split(", "):
+        for key in PLAYER_PARTS:
+            if part.startswith(key):
+                return part[len(key):]
+    return None
+
+
+def lever_part(label: str) -> str:
+    """A variant's label without its player: the lever's version ("hand_limit=6")."""
+    return ", ".join(p for p in label.split(", ") if not p.startswith(PLAYER_PARTS))
+
+
+def measured_with(players: list[str]) -> str:
+    """The sentence that says which player a verdict was measured with, when it was one."""
+    return f" Measured with {players[0]} only." if len(players) == 1 else ""
+
+
 def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "score:mean"
                    ) -> list[Verdict]:
     """Per run that compares versions by a lever: its largest clear difference, on the
     `prefer` quantity where there is one, else on a rate, else on any quantity; or that none
-    is clear."""
+    is clear. Where the run sweeps the player beside the lever, the effect is given for each
+    player (each compared with its own baseline, reports/variants.py) and how far it moves
+    between them; where one player played, the verdict says so."""
     out = []
     for name, cmp in cmps:
         d = cmp.differences.filter(pl.col("difference").is_not_nan()
                                    & pl.col("ci_low").is_not_nan())
         if d.height == 0:
             continue
-        base = cmp.label(cmp.baseline)
         clear = d.filter(pl.col("holm"))
         pick = clear if clear.height else d
         score = pick.filter(pl.col("quantity") == prefer)
@@ -119,23 +143,50 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
         pick = score if score.height else rates if rates.height else pick
         r = pick.sort(pl.col("difference").abs(), "label", descending=[True, False]).row(
             0, named=True)
+        base = cmp.label(r.get("against", cmp.baseline))
         scale, unit = (100.0, " percentage points") if r["kind"] == "rate" else (1.0, "")
         if r["quantity"].startswith("score"):
             unit = " points"
+        each = _by_player(d, r, base)
+        version, against = (lever_part(r["label"]), lever_part(base)) if each else \
+            (r["label"], base)
         way = "raises" if r["difference"] > 0 else "lowers"
         size = f"{abs(scale * r['difference']):.1f}{unit}"
         if clear.height:
-            sentence = f"{r['label']} {way} the {r['name']} by {size} against {base}."
+            sentence = f"{version} {way} the {r['name']} by {size} against {against}"
         else:
-            sentence = (f"No version differs clearly from {base}. The largest difference, "
-                        f"{r['label']} on the {r['name']} ({way} it by {size}), is within "
-                        "what chance gives on these games.")
+            sentence = (f"No version differs clearly from {against}. The largest difference, "
+                        f"{version} on the {r['name']} ({way} it by {size}), is within what "
+                        "chance gives on these games")
+        if each:
+            sentence += _player_spread(each, player_part(r["label"]) or "", scale, unit)
+        else:
+            sentence += "." + measured_with(players_of.get(name, []))
         out.append(Verdict(f"Versions of {name}", sentence,
                            who_of(players_of.get(name, []), f"{name} run"), [
-            f"{r['label']} against {base}, {r['name']}: {effect_text(r, unit, scale)}; "
-            f"{holm_text(r, cmp.family)}.",
-            "Every difference is in the Comparison section."]))
+            f"{x['label']} against {cmp.label(x.get('against', cmp.baseline))}, {x['name']}: "
+            f"{effect_text(x, unit, scale)}; {holm_text(x, cmp.family)}."
+            for x in (each or [r])] + ["Every difference is in the Comparison section."]))
     return out
+
+
+def _by_player(d: pl.DataFrame, r: dict, base: str) -> list[dict]:
+    """Every player's difference for the version `r` shows, where the run sweeps the player
+    beside a lever (none where it sweeps one of them: the player is then the lever)."""
+    if player_part(r["label"]) is None or lever_part(r["label"]) == lever_part(base):
+        return []
+    same = d.filter(pl.col("quantity") == r["quantity"]).to_dicts()
+    return sorted((x for x in same if lever_part(x["label"]) == lever_part(r["label"])),
+                  key=lambda x: x["label"])
+
+
+def _player_spread(each: list[dict], player: str, scale: float, unit: str) -> str:
+    """", with reference; by player: greedy +1.0, reference +2.1 (1.1 points apart).": the
+    effect of one version of the lever for each player."""
+    said = ", ".join(f"{player_part(x['label'])} {scale * x['difference']:+.1f}" for x in each)
+    values = [scale * x["difference"] for x in each]
+    gap = f" ({max(values) - min(values):.1f}{unit} apart)" if len(each) > 1 else ""
+    return f", with {player}; by player: {said}{gap}."
 
 
 def team_verdicts(team: pl.DataFrame, players_of: dict[str, list[str]],

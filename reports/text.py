@@ -107,3 +107,11 @@ def join_words(items: list[str]) -> str:
     if len(items) <= 2:
         return " and ".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def signed(x, decimals: int = 1) -> str:
+    """A signed difference with a true minus: "+1.2", "−0.3"; "0.0" where it rounds to zero."""
+    if missing(x):
+        return DASH
+    t = f"{float(x):+.{decimals}f}"
+    return t[1:] if float(t) == 0 else t.replace("-", "−")

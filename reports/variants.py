@@ -70,19 +70,54 @@ def baseline(manifest: dict, run_dir: str, override: int | None = None) -> int:
 
 
 SETTINGS = ("players",)  # swept keys that set the scene rather than pull a lever
+# Swept keys that choose who plays: the lever when nothing else is swept (a run comparing
+# players), a setting beside another lever, whose effect is then measured player by player
+# (comparing the reference with hand_limit=6 against greedy with 5 would mix two effects).
+PLAYER_KEYS = ("heuristic", "seats")
+
+
+def setting_keys(manifest: dict) -> tuple[str, ...]:
+    """The swept keys each variant keeps its own value of when it finds its baseline."""
+    swept = {k for v in manifest.get("variants", []) for k in (v.get("swept") or {})}
+    levers = swept - set(SETTINGS) - set(PLAYER_KEYS)
+    return SETTINGS + PLAYER_KEYS if levers and swept & set(PLAYER_KEYS) else SETTINGS
 
 
 def baselines_by_setting(manifest: dict, base: int) -> dict[int, int]:
-    """Each variant's baseline: the variant with its own player count and the chosen
-    baseline's value of every other swept key (the chosen baseline itself when the player
-    count is not swept, or no such variant exists)."""
+    """Each variant's baseline: the variant with its own player count (and its own player,
+    where another key is the lever: setting_keys) and the chosen baseline's value of every
+    other swept key (the chosen baseline itself when no setting is swept, or no such variant
+    exists)."""
     vs = manifest.get("variants", [])
     swept = {int(v["variant"]): dict(v.get("swept") or {}) for v in vs}
+    settings = setting_keys(manifest)
     out = {}
     for v, values in swept.items():
-        want = {k: (values.get(k) if k in SETTINGS else x)
+        want = {k: (values.get(k) if k in settings else x)
                 for k, x in swept.get(base, {}).items()}
         match = [u for u, vals in sorted(swept.items()) if vals == want]
-        out[v] = match[0] if match and any(k in want for k in SETTINGS) else base
+        out[v] = match[0] if match and any(k in want for k in settings) else base
     return out
 
+
+
+def run_variants(name: str, cmp, manifest: dict) -> dict[int, dict]:
+    """The manifest's variants of the run `name` (a report's combined manifest, or one run's)
+    by their number in that run, as its comparison (reports/compare.py) numbers them; {} when
+    the manifest does not hold them as the comparison names them."""
+    variants = manifest.get("variants", [])
+    labels = cmp.variants.sort("variant").select("variant", "label").rows()
+    groups: dict[str | None, dict[int, dict]] = {}
+    for v in variants:
+        if "from_run" in v:
+            groups.setdefault(v["from_run"], {})[int(v["run_variant"])] = v
+        else:
+            groups.setdefault(None, {})[int(v["variant"])] = v
+    # The run of that name first; a run whose folder named it otherwise (two runs of one
+    # experiment) is found by its labels.
+    order = [name, None, *sorted(k for k in groups if k not in (name, None))]
+    for key in order:
+        g = groups.get(key)
+        if g and all(g.get(int(v), {}).get("label") == lb for v, lb in labels):
+            return g
+    return {}

@@ -71,7 +71,7 @@ def _comparison(difference: float, low: float, high: float, holm: bool):
 def test_a_lever_verdict_says_clearly_only_what_survives_holm():
     sure = lever_verdicts([("hands", _comparison(1.5, 0.9, 2.1, True))], {"hands": ["greedy"]})
     assert sure[0].sentence == ("hand_limit=6 raises the mean team score by 1.5 points "
-                                "against hand_limit=5.")
+                                "against hand_limit=5. Measured with greedy only.")
     assert sure[0].who == "greedy players; hands run"
     assert "+1.5 points (95% paired interval +0.9 to +2.1, 400 games)" in sure[0].details[0]
     unsure = lever_verdicts([("hands", _comparison(0.4, 0.1, 0.7, False))], {})

@@ -396,20 +396,25 @@ def test_players_of_one_setting_are_compared_and_the_target_spread_measured():
             + [{"variant": 1, "heuristic": "reference", "score_by_turn": [10, 40]}] * 80
             + [{"variant": 1, "heuristic": "reference", "score_by_turn": [10, 20]}] * 20)
     g = frame.with_setting(games_frame(rows))
-    keys = players.settings_by_player(g)
+    curve = crisis.difficulty_curve(g)
+    roster = players.roster(g, None)
+    lineup = players.lineup(roster, curve)
+    keys = players.settings_by_player(roster, lineup)
     assert keys["heuristic"].to_list() == ["greedy", "reference"]
     assert keys["base_setting"].unique().to_list() == ["2e"]
-    curve = crisis.difficulty_curve(g)
-    curves = players.curves_by_player(curve, keys)
-    at30 = curves.filter(pl.col("target") == 30).sort("heuristic")
+    curves = players.curves_by_player(curve, lineup)
+    at30 = curves.filter(pl.col("target") == 30).sort("player")
     assert at30["win_rate"].to_list() == [0.5, 0.8]
-    spread = players.target_spread(crisis.targets_for_win_rates(curve), keys)
-    half = spread.filter(pl.col("level") == 0.5).sort("heuristic")
+    spread = players.target_spread(crisis.targets_for_win_rates(curve), lineup)
+    half = spread.filter(pl.col("level") == 0.5).sort("player")
     assert half["target"].to_list() == [30, 40]  # greedy wins half at 30, the reference at 40
     assert half["spread"].to_list() == [10, 10]
+    assert (half["low"].to_list(), half["high"].to_list()) == ([30, 30], [40, 40])
 
 
 def test_one_player_runs_have_no_player_comparison():
     from reports.gemrush import players
     g = frame.with_setting(games_frame([{"score_by_turn": [3]}] * 5))
-    assert players.settings_by_player(g).height == 0
+    roster = players.roster(g, None)
+    assert players.settings_by_player(roster, players.lineup(
+        roster, crisis.difficulty_curve(g))).height == 0

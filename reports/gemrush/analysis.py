@@ -46,6 +46,9 @@ class Analysis(analysis.Analysis):
     player_curves: pl.DataFrame    # players.curves_by_player
     player_targets: pl.DataFrame   # players.target_spread
     skill_holders: pl.DataFrame = field(default_factory=pl.DataFrame)  # skills.holder_table
+    roster: pl.DataFrame = field(default_factory=pl.DataFrame)   # players.roster (Crisis)
+    lineup: pl.DataFrame = field(default_factory=pl.DataFrame)   # players.lineup
+    scores: pl.DataFrame = field(default_factory=pl.DataFrame)   # players.score_table
 
     # The Rush games' tables by their names in reports/gemrush/rush.py.
     @property
@@ -55,6 +58,12 @@ class Analysis(analysis.Analysis):
     @property
     def seat_wins(self) -> pl.DataFrame:
         return self.outcomes.seat_wins
+
+    def band(self, cmps: list | None = None) -> players.Band:
+        """What the verdicts read of the players, with the paired differences of the runs'
+        comparisons (`cmps`: (run name, reports.compare.Comparison))."""
+        pairs = players.paired_scores(cmps or [], self.kinds, self.manifest)
+        return players.Band(self.roster, self.lineup, self.curve, self.scores, pairs)
 
 
 def analyse(games, room_table, manifest: dict | None,
@@ -79,7 +88,8 @@ def analyse(games, room_table, manifest: dict | None,
     else:
         value = pl.DataFrame()
     targets = crisis.targets_for_win_rates(curve, tuple(levels or crisis.LEVELS))
-    player_keys = players.settings_by_player(kinds.filter(pl.col("mode") == "crisis"))
+    roster = players.roster(kinds.filter(pl.col("mode") == "crisis"), manifest)
+    lineup = players.lineup(roster, curve)
     slack_counts = burn.slack_counts(t)
     return Analysis(
         kinds=t.keys.select(*kinds.columns, "games"), versions=t.versions, manifest=manifest,
@@ -94,10 +104,11 @@ def analyse(games, room_table, manifest: dict | None,
         slack_counts=slack_counts, slack=burn.slack_of(slack_counts),
         clock_end_counts=burn.clock_end_counts(t), clock_end=burn.clock_end(t),
         outcomes=rush.of(t),
-        player_keys=player_keys,
-        player_curves=players.curves_by_player(curve, player_keys),
-        player_targets=players.target_spread(targets, player_keys),
+        player_keys=players.settings_by_player(roster, lineup),
+        player_curves=players.curves_by_player(curve, lineup),
+        player_targets=players.target_spread(targets, lineup),
         skill_holders=skills.holder_table(skills.holder_counts(games)),
+        roster=roster, lineup=lineup, scores=players.score_table(t),
     )
 
 

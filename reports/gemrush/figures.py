@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from reports.compare import Comparison
 from reports.figures import boxes, canvas, palette, percent_axis
-from reports.text import plural
+from reports.text import join_words, plural
 
 
 def _mark_difficulties(ax, named: pl.DataFrame) -> None:
@@ -167,41 +167,71 @@ def clock_end_figure(ended: pl.DataFrame, title: str) -> Figure:
     return fig
 
 
+PANELS_A_ROW = 4  # player counts drawn side by side before the next row
+
+
 def player_curves_figure(curves: pl.DataFrame, named: pl.DataFrame, title: str) -> Figure:
-    """Win rate against target, one panel per player count played by two players or more,
-    one line per player with its 95% Wilson band: how far the verdict moves with the strength
-    of play. Panels share their axes; dotted lines mark the named difficulties."""
+    """Win rate against target, one panel per player count played by two players or more
+    (four a row), one line per player with its 95% Wilson band, a bound dashed: how far the
+    verdict moves with the strength of play. `curves` has `player`, `bound`, `games` and, where
+    the page reads several runs, `run`; the one legend names each player with its games and
+    runs. Panels share their axes; dotted lines mark the named difficulties."""
     counts = sorted(p for p in set(curves["players"].to_list())
-                    if curves.filter(pl.col("players") == p)["heuristic"].n_unique() > 1)
-    names = sorted(set(curves["heuristic"].to_list()))
-    colors = sns.color_palette("colorblind", max(len(names), 1))
-    with canvas(min(4.5 * len(counts) + 2.5, 13.5), 4.2, len(counts)) as (fig, axes):
+                    if curves.filter(pl.col("players") == p)["player"].n_unique() > 1)
+    shown = curves.filter(pl.col("players").is_in(counts))
+    names = [p for _, p in sorted(set(shown.select("bound", "player").rows()))]
+    colors = dict(zip(names, sns.color_palette("colorblind", max(len(names), 1)), strict=False))
+    live = shown.filter(pl.col("win_rate") > 0.001)
+    top = max(int((live if live.height else shown)["target"].max()),
+              int(named["target"].max()) if named.height else 0) + 3
+    cols = min(len(counts), PANELS_A_ROW)
+    rows = -(-len(counts) // cols)
+    with canvas(min(3.6 * cols + 1.5, 13.5), 3.2 * rows + 1.4, 0) as (fig, _):
+        axes = [fig.add_subplot(rows, cols, i + 1) for i in range(len(counts))]
         for ax, p in zip(axes, counts, strict=True):
-            for i, h in enumerate(names):
-                c = curves.filter((pl.col("players") == p) & (pl.col("heuristic") == h))
+            for h in names:
+                c = shown.filter((pl.col("players") == p) & (pl.col("player") == h))
                 if c.height:
                     c = c.sort("target")
-                    ax.plot(c["target"], c["win_rate"], color=colors[i], label=h)
-                    ax.fill_between(c["target"], c["ci_low"], c["ci_high"], color=colors[i],
+                    ax.plot(c["target"], c["win_rate"], color=colors[h], label=_legend(shown, h),
+                            linestyle="--" if c["bound"][0] else "-")
+                    ax.fill_between(c["target"], c["ci_low"], c["ci_high"], color=colors[h],
                                     alpha=0.2, linewidth=0)
-            marks = named.filter(pl.col("players") == p).select("target").unique()
-            for t in marks["target"].to_list():
+            for t in named.filter(pl.col("players") == p)["target"].unique().to_list():
                 ax.axvline(t, color="0.35", linestyle=":", linewidth=1)
+            ax.set_xlim(0, top)
             ax.set_ylim(-0.02, 1.02)
             percent_axis(ax)
             ax.set_title(plural(p, "player"))
             if ax is not axes[0]:
                 ax.sharex(axes[0])
                 ax.sharey(axes[0])
-        axes[0].set_ylabel("Games won (%)")
-        fig.supxlabel("Crisis target (team points); dotted: the named difficulties")
+        for i, ax in enumerate(axes):
+            if i % cols:
+                ax.tick_params(labelleft=False)
+            else:
+                ax.set_ylabel("Games won (%)")
+            if i >= len(axes) - cols:  # the lowest panel of its column
+                ax.set_xlabel("Crisis target (team points)")
         seen = {}
         for ax in axes:
-            for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
-                seen.setdefault(label, h)
-        axes[0].legend(list(seen.values()), list(seen), loc="lower left", frameon=True)
+            for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+                seen.setdefault(label, handle)
+        fig.legend(list(seen.values()), list(seen), loc="outside lower center",
+                   ncols=min(2, len(seen)), frameon=False)
         fig.suptitle(title)
     return fig
+
+
+def _legend(curves: pl.DataFrame, player: str) -> str:
+    """"reference (budget 64), 200 games (players run)": a player with the games it played at
+    each player count drawn, and the runs they come from."""
+    mine = curves.filter(pl.col("player") == player).unique(["players", "setting"])
+    lo, hi = int(mine["games"].min()), int(mine["games"].max())
+    games = f"{lo:,} games" if lo == hi else f"{lo:,} to {hi:,} games"
+    runs = sorted(set(mine["run"].drop_nulls().to_list())) if "run" in mine.columns else []
+    return f"{player}, {games}" + (f" ({join_words(runs)} run{'s' if len(runs) > 1 else ''})"
+                                   if runs else "")
 
 
 def _setting(label: str) -> tuple[str, str]:

@@ -169,12 +169,27 @@ PLAYERS_INTRO = [
 PLAYERS_METHOD = [
     "Every figure of this report comes from a scripted player, and a stronger player can move a "
     "verdict as far as a change of the content can. Where a setting was played by several "
-    "players, their difficulty curves are drawn together and the targets to print for chosen "
-    "win rates are compared; the spread is how far the target moves between players.",
+    "players, in one run or in several runs that played the same game (the same edition, "
+    "content, rules and code), their difficulty curves are drawn together and the targets to "
+    "print for chosen win rates are compared; the band is the least and the most target any "
+    "player would print, and the spread how far apart they are.",
+    "A player is the heuristic with the knobs its run set (the reference's budget: its "
+    "rollouts a decision). Where one player played a setting in several runs, the run with "
+    "the most games speaks for it. The clairvoyant bound sees the deck: it marks what good "
+    "play could score, and no team at the table can play it.",
 ]
 
 
+def curve_label(r: dict, where: dict[str, str] | None = None) -> str:
+    """"reference (budget 64), 200 games (players run)": a curve's player, games and run."""
+    run = (where or {}).get(r["setting"])
+    return f"{r['player']}, {text.count(r['games'])} games" + (f" ({run})" if run else "")
+
+
 def players_section(a: Analysis) -> Section:
+    # Each curve names its run where the page reads several.
+    where = ({x: f"{run} run" for x, run in a.roster.select("setting", "run").rows() if run}
+             if a.roster.height else {})
     s = Section("players", "Verdicts by player", intro=list(PLAYERS_INTRO),
                 method=list(PLAYERS_METHOD))
     if a.player_keys.height == 0:
@@ -191,24 +206,48 @@ def players_section(a: Analysis) -> Section:
         named = a.named.join(a.player_keys.filter(pl.col("base_setting") == base)
                              .select("setting"), on="setting")
         if curves.height:
+            # The legend names each curve's run where the page reads several.
+            curves = curves.join(a.roster.select("setting", "run"), on="setting", how="left")
             b.figures.append(figure(
                 f"players-curve-{slug(base)}.png",
-                "Share of Crisis games won at each target, one line per player, with 95% "
-                "Wilson bands; dotted lines mark the named difficulties.",
+                "Share of Crisis games won at each target, one line per player (its games "
+                "and run in the legend; a bound that sees the deck dashed), with 95% Wilson "
+                "bands; dotted lines mark the named difficulties.",
                 gfigures.player_curves_figure(curves, named,
                                              f"{base}: Crisis win rate by player")))
         t = a.player_targets.filter(pl.col("base_setting") == base)
         if t.height:
-            rows = [[str(r["players"]), f"{r['level']:.0%}", r["heuristic"],
-                     "—" if r["target"] is None else str(r["target"]),
-                     "—" if r["spread"] is None else str(r["spread"])]
-                    for r in t.iter_rows(named=True)]
-            b.tables.append(Table("Targets to print for chosen win rates, by player (the "
-                                  "target whose win rate is closest)",
-                                  ["Players", "Win rate", "Player", "Target",
-                                   "Moves by (points)"], rows, left=3))
+            b.tables.append(band_table(t, where))
         s.blocks.append(b)
     return s
+
+
+def band_table(t: pl.DataFrame, where: dict[str, str] | None = None) -> Table:
+    """Per player count and win rate: the target each player would print, the band (the
+    least and the most) and how far apart they are (players.target_spread of one band)."""
+    # The bounds last: the band is the players' alone.
+    names = [p for _, p in sorted(set(t.select("bound", "player").rows()))]
+    rows = []
+    for (n, level), g in sorted(t.group_by("players", "level"),
+                                key=lambda kv: (kv[0][0], -kv[0][1])):
+        by = dict(g.select("player", "target").rows())
+        r = g.row(0, named=True)
+        band = DASH if text.missing(r["low"]) else (
+            str(r["low"]) if r["low"] == r["high"] else f"{r['low']}–{r['high']}")
+        rows.append([str(n), text.level_label(level)]
+                    + [DASH if text.missing(by.get(p)) else str(by[p]) for p in names]
+                    + [band, DASH if text.missing(r["spread"]) else str(r["spread"])])
+    games = []
+    for (n,), g in sorted(t.unique(["players", "player"]).group_by("players"),
+                          key=lambda kv: kv[0]):
+        games.append(f"{text.plural(n, 'player')}: " + ", ".join(
+            curve_label(r, where) for r in g.sort("bound", "player").iter_rows(named=True)))
+    return Table("Targets to print for chosen win rates, by player (the target whose win "
+                 "rate is closest), and the band across players",
+                 ["Players", "Wins wanted", *names, "Band", "Moves by (points)"], rows,
+                 left=2, note="Games played to exhaustion: " + "; ".join(games) + "."
+                 + (" The band leaves the bound out: it sees the deck, and no team at the "
+                    "table can play it." if t["bound"].any() else ""))
 
 
 def difficulty_tables(d: pl.DataFrame) -> list[Table]:

@@ -38,7 +38,8 @@ class GemRushReport(game_report.GameReport):
     def verdicts(self, a, cmps: list, players_of: dict[str, list[str]],
                  where: dict[str, str]) -> list:
         return findings.verdicts(a.difficulty, a.seat_wins, a.player_targets, cmps,
-                                 in_order(a.kinds, a.difficulty), players_of, where)
+                                 in_order(a.kinds, a.difficulty), players_of, where,
+                                 a.band(cmps))
 
     def summary_blocks(self, a, players_of: dict[str, list[str]]) -> list[Block]:
         """The targets to print for the chosen win rates, and how sure each is."""

@@ -20,6 +20,7 @@ import polars as pl
 
 from balance.games.rusship.rules import DEFAULTS
 from reports.rusship.analysis import BOX, COMPENSATION, box_of, rules_of
+from reports.variants import run_variants
 
 COMPENSATION_KIND, BOX_KIND, LENGTH_KIND, PLAYERS_KIND, OTHER_KIND = (
     "compensation", "box", "length", "players", "other")
@@ -59,27 +60,6 @@ class Pair:
         return tuple(p for p in box_of(self.rules) if p not in theirs)
 
 
-def _infos(name: str, cmp, manifest: dict) -> dict[int, dict]:
-    """The manifest's variants of the run `name`, by their number in that run; {} when the
-    manifest does not hold them as the comparison names them."""
-    variants = manifest.get("variants", [])
-    labels = cmp.variants.sort("variant").select("variant", "label").rows()
-    groups: dict[str | None, dict[int, dict]] = {}
-    for v in variants:
-        if "from_run" in v:
-            groups.setdefault(v["from_run"], {})[int(v["run_variant"])] = v
-        else:
-            groups.setdefault(None, {})[int(v["variant"])] = v
-    # The run of that name first; a run whose folder named it otherwise (two runs of one
-    # experiment) is found by its labels.
-    order = [name, None, *sorted(k for k in groups if k not in (name, None))]
-    for key in order:
-        g = groups.get(key)
-        if g and all(g.get(int(v), {}).get("label") == lb for v, lb in labels):
-            return g
-    return {}
-
-
 def _players(info: dict) -> tuple:
     return (info.get("heuristic"), tuple(info.get("seats") or ()),
             tuple(sorted((info.get("knobs") or {}).items())))
@@ -110,7 +90,7 @@ def pairs_of(cmps: list, manifest: dict, kinds: pl.DataFrame) -> list[Pair]:
             v["variant"])
     out = []
     for name, cmp in cmps:
-        infos = _infos(name, cmp, manifest)
+        infos = run_variants(name, cmp, manifest)
         if not infos:
             continue
         run = next(iter(infos.values())).get("from_run")

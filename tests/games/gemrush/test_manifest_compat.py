@@ -6,7 +6,9 @@ compare` of a run made before and after reads the same variants.
 golden/manifest_variants.json was written by that commit's code (each content file's text a
 patched variant records is kept as its sha256, to keep the file small). A shipped file that
 changed since (players.toml, which added the learned player) is read as it was then, from
-golden/experiments/: the test is of the code that reads it."""
+golden/experiments/: the test is of the code that reads it. A file shipped since
+(crisis-learned.toml) has the entry the code that added it wrote, so later code must read it
+alike."""
 
 from __future__ import annotations
 

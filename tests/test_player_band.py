@@ -1,0 +1,342 @@
+"""Verdicts as a band (issue 29, item 3): every Crisis verdict names its player and shows how far
+it moves across the players that played the same game, in any run the report reads; the
+headline comes from the strongest player that played its full game count, and says so; a
+lever's effect is given per player, or said to be one player's."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import polars as pl
+
+from reports import merge
+from reports.findings import lever_verdicts
+from reports.gemrush import analysis, findings, page, players
+from reports.gemrush.report import REPORT
+from reports.page import players_of, where_of
+from reports.section import in_order
+from reports.variants import baselines_by_setting
+from tests.report_data import games_frame
+
+DIFFS = {"Apprentice": 33, "Journeyman": 40}
+
+
+def _scores(lead: int, games: int, shift: int = 0) -> list[int]:
+    """Team scores `lead` to `lead + 6`, evenly: a mean of `lead + 3`, variance about 4."""
+    return [lead + (i + shift) % 7 for i in range(games)]
+
+
+def _data(parts: list[dict], runs: bool = True):
+    """Games and manifest of the settings in `parts`, each a dict of: run, heuristic, knobs,
+    players, scores, rules. With `runs`, each variant names its run (a report of several)."""
+    rows, variants = [], []
+    for k, p in enumerate(parts):
+        for i, s in enumerate(p["scores"]):
+            rows.append({"variant": k, "game": i, "heuristic": p["heuristic"],
+                         "players": p.get("players", 3), "score_by_turn": [s - 5, s]})
+        v = {"variant": k, "edition": "2e", "content": "gemrush-2e", "mode": "crisis",
+             "exhaust": True, "heuristic": p["heuristic"], "players": p.get("players", 3),
+             "rules": p.get("rules", {}), "difficulties": DIFFS}
+        if p.get("knobs"):
+            v["knobs"] = p["knobs"]
+        if runs:
+            v.update(run=p["run"], from_run=p["run"], run_variant=k)
+        variants.append(v)
+    names = sorted({p.get("run") for p in parts if p.get("run")})
+    manifest = {"variants": variants,
+                "runs": [{"name": n, "source_hash": "abc"} for n in names] if runs else []}
+    return games_frame(rows), manifest
+
+
+def _analysed(parts: list[dict], runs: bool = True) -> analysis.Analysis:
+    games, manifest = _data(parts, runs)
+    return analysis.analyse(games, None, manifest)
+
+
+def _verdict(a: analysis.Analysis, pairs: pl.DataFrame | None = None):
+    band = a.band()
+    if pairs is not None:
+        band = players.Band(band.roster, band.lineup, band.curve, band.scores, pairs)
+    out = findings.crisis_verdicts(a.difficulty, in_order(a.kinds, a.difficulty),
+                                   players_of(a, REPORT), where_of(a), band)
+    assert len(out) == 1
+    return out[0]
+
+
+# -- the band spans the runs that played the same game ------------------------------------------
+
+def test_a_band_spans_runs_that_played_alike_and_names_each_player_with_its_knobs():
+    a = _analysed([
+        {"run": "cd", "heuristic": "greedy", "players": 2, "scores": _scores(30, 406)},
+        {"run": "cd", "heuristic": "greedy", "scores": _scores(30, 406)},
+        {"run": "pl", "heuristic": "greedy", "scores": _scores(30, 42)},
+        {"run": "pl", "heuristic": "reference", "knobs": {"budget": 64},
+         "scores": _scores(34, 42)},
+        {"run": "pl", "heuristic": "clairvoyant", "knobs": {"budget": 8},
+         "scores": _scores(38, 42)},
+    ])
+    assert set(a.roster["base_setting"].to_list()) == {"2e"}  # one band across both runs
+    assert sorted(set(a.roster["player"].to_list())) == [
+        "clairvoyant bound (budget 8)", "greedy", "reference (budget 64)"]
+    at3 = a.lineup.filter(pl.col("players") == 3)
+    # greedy played 3 players in both runs: the run with the most games speaks for it
+    assert dict(at3.select("player", "games").rows()) == {
+        "greedy": 406, "reference (budget 64)": 42, "clairvoyant bound (budget 8)": 42}
+    assert at3.filter(pl.col("player") == "greedy")["setting"].item() == "2e, greedy (cd)"
+    # the 2-player games had greedy alone: no band there
+    assert a.player_curves["players"].unique().to_list() == [3]
+
+
+def test_runs_that_did_not_play_alike_are_bands_apart():
+    a = _analysed([
+        {"run": "cd", "heuristic": "greedy", "scores": _scores(30, 100)},
+        {"run": "pl", "heuristic": "reference", "scores": _scores(34, 42)},
+        {"run": "odd", "heuristic": "learned", "scores": _scores(34, 42),
+         "rules": {"hand_limit": 5}},
+    ])
+    bands = dict(a.roster.select("setting", "base_setting").rows())
+    assert bands["2e, greedy (cd)"] == bands["2e, reference (pl)"] == "2e (cd, pl)"
+    assert bands["2e, learned (odd)"] == "2e (odd)"
+
+
+def test_the_tables_columns_match_what_merge_requires_less_the_player():
+    alike = (*REPORT.played_alike, *merge.PLAYED_ALIKE)
+    assert set(players.ALIKE) == set(alike) - {"heuristic", "seats", "knobs"}
+    assert players.CODE == merge.CODE
+
+
+# -- the Crisis verdict: its player and the band ------------------------------------------------
+
+def test_the_crisis_verdict_shows_the_band_at_its_difficulty_across_runs():
+    v = _verdict(_analysed([
+        {"run": "cd", "heuristic": "greedy", "players": 2, "scores": _scores(30, 406)},
+        {"run": "cd", "heuristic": "greedy", "scores": _scores(30, 406)},
+        {"run": "pl", "heuristic": "reference", "knobs": {"budget": 64},
+         "scores": _scores(32, 42)},
+        {"run": "pl", "heuristic": "clairvoyant", "knobs": {"budget": 8},
+         "scores": _scores(40, 42)},
+    ]))
+    # Apprentice (33): greedy (30-36) wins 4 games in 7, the reference (32-38) 6 in 7
+    assert "won 57% of the time by greedy (406 games a player count) with 2 to 3 players" \
+        in v.sentence
+    assert ("Across players with 3 players, Apprentice is won in 57% of 406 games by greedy "
+            "and 86% of 42 by reference (budget 64) (29 percentage points apart), and in 100% "
+            "of 42 by the clairvoyant bound (budget 8), which sees the deck. At 2 players only "
+            "greedy played.") in v.sentence
+    # The bound scores more still, but it is no player: only the reference is named.
+    assert ("It comes from greedy, the only player that played all 406 games a player count; "
+            "reference (budget 64) scores 2.0 points more but played 42 games.") in v.sentence
+    assert v.who.endswith("cd run")
+    assert any(d.startswith("3-player, reference (budget 64): 86% (72–93%) of 42 games "
+                            "(pl run)") for d in v.details)
+
+
+def test_a_verdict_measured_with_one_player_says_so():
+    v = _verdict(_analysed([{"heuristic": "greedy", "scores": _scores(30, 100)}], runs=False))
+    assert "by greedy" in v.sentence
+    assert v.sentence.endswith("Measured with greedy only: no other player played this "
+                               "setting, so it is not checked across players.")
+    assert "It comes from greedy, the only player that played all 100 games." in v.sentence
+
+
+# -- the headline's player ----------------------------------------------------------------------
+
+def test_the_headline_comes_from_a_full_count_player_that_is_clearly_stronger():
+    a = _analysed([
+        {"run": "cd", "heuristic": "greedy", "scores": _scores(30, 301)},
+        {"run": "cd", "heuristic": "learned", "scores": _scores(31, 301)},
+        {"run": "pl", "heuristic": "reference", "knobs": {"budget": 64},
+         "scores": _scores(33, 42)},
+    ])
+    choice = players.headline(a.band(), "2e, greedy (cd)")
+    assert (choice.setting, choice.player, choice.default) == ("2e, learned (cd)", "learned",
+                                                               "greedy")
+    assert choice.full == {3: 301}
+    assert abs(choice.lead.difference - 1.0) < 1e-9 and choice.lead.clear
+    assert choice.lead.how == "Welch"
+    v = _verdict(a)
+    assert v.sentence.startswith("Apprentice (33 points) is the difficulty closest to an even "
+                                 "game, won 71% of the time by learned")
+    assert ("It comes from learned, the strongest player that played all 301 games: +1.0 "
+            "points a game against greedy; reference (budget 64) scores 2.0 points more but "
+            "played 42 games.") in v.sentence
+    assert "learned" in v.who and "cd run" in v.who
+
+
+def test_over_several_player_counts_each_other_player_is_given_as_its_gap():
+    v = _verdict(_analysed([
+        {"heuristic": "greedy", "players": 2, "scores": _scores(30, 301)},
+        {"heuristic": "greedy", "players": 3, "scores": _scores(30, 301)},
+        {"heuristic": "learned", "players": 2, "scores": _scores(31, 301)},
+        {"heuristic": "learned", "players": 3, "scores": _scores(32, 301)},
+        {"heuristic": "reference", "players": 3, "scores": _scores(33, 42)},
+    ], runs=False))
+    # learned wins Apprentice (33) in 5 of 7 games at 2 players, 6 of 7 at 3; greedy in 4
+    assert "won 71% to 86% of the time by learned (301 games a player count)" in v.sentence
+    assert ("It comes from learned, the strongest player that played all 301 games a player "
+            "count: +1.5 points a game against greedy; reference scores 1.0 points more but "
+            "played 42 games.") in v.sentence
+    assert v.sentence.endswith(
+        "Across players: greedy wins it −29 to −14 percentage points against learned with 2 "
+        "and 3 players (301 games each); reference wins it 100% of 42 games with 3 players, "
+        "against 86% for learned.")
+
+
+def test_a_full_count_player_not_clearly_stronger_leaves_the_default():
+    a = _analysed([
+        {"heuristic": "greedy", "scores": _scores(30, 301)},
+        # a mean 0.02 points higher: nowhere near clear
+        {"heuristic": "learned", "scores": _scores(30, 301, shift=1)},
+    ], runs=False)
+    choice = players.headline(a.band(), "2e, greedy")
+    assert choice.setting == "2e, greedy" and choice.lead is None
+    [(who, s)] = choice.rivals
+    assert who == "learned" and s.low < 0 < s.high and not s.clear
+    v = _verdict(a)
+    assert "It comes from greedy: learned also played all 301 games but is not clearly " \
+           "stronger (0.0 points a game)." in v.sentence
+
+
+def test_the_clairvoyant_bound_is_never_the_headline():
+    a = _analysed([
+        {"heuristic": "greedy", "scores": _scores(30, 100)},
+        {"heuristic": "clairvoyant", "scores": _scores(40, 100)},
+    ], runs=False)
+    choice = players.headline(a.band(), "2e, greedy")
+    assert choice.setting == "2e, greedy" and choice.rivals == ()
+    # it is drawn in the band, and named as what it is
+    assert "clairvoyant bound" in _verdict(a).sentence
+
+
+def test_a_stronger_player_with_fewer_games_than_the_headline_is_not_chosen():
+    a = _analysed([
+        {"heuristic": "greedy", "scores": _scores(30, 200)},
+        {"heuristic": "reference", "scores": _scores(35, 199)},
+    ], runs=False)
+    choice = players.headline(a.band(), "2e, greedy")
+    assert choice.setting == "2e, greedy"
+    assert [(p, n) for p, n, _ in choice.fewer] == [("reference", 199)]
+
+
+def test_a_paired_comparison_is_used_where_one_run_played_both():
+    a = _analysed([
+        {"heuristic": "greedy", "scores": _scores(30, 301)},
+        {"heuristic": "learned", "scores": _scores(30, 301, shift=1)},
+    ], runs=False)
+    # Paired on the same games, learned's small lead is clear where Welch's is not.
+    pairs = pl.DataFrame([("2e, learned", "2e, greedy", 3, 301, 0.3, 0.1, 0.5)],
+                         schema=players.PAIRS, orient="row")
+    band = a.band()
+    welch = band.strength({3: "2e, greedy"}, {3: "2e, learned"})
+    assert welch.how == "Welch" and not welch.clear
+    band = players.Band(band.roster, band.lineup, band.curve, band.scores, pairs)
+    s = band.strength({3: "2e, greedy"}, {3: "2e, learned"})
+    assert s.how == "paired" and abs(s.difference - 0.3) < 1e-12 and s.clear
+    back = band.strength({3: "2e, learned"}, {3: "2e, greedy"})
+    assert abs(back.difference + 0.3) < 1e-12 and back.high < 0
+    assert players.headline(band, "2e, greedy").setting == "2e, learned"
+
+
+def test_the_comparisons_pairs_are_read_by_setting_and_player_count():
+    games, manifest = _data([
+        {"heuristic": "greedy", "scores": _scores(30, 14)},
+        {"heuristic": "learned", "scores": _scores(31, 14)},
+    ], runs=False)
+    a = analysis.analyse(games, None, dict(manifest, experiment="pl"))
+    cmp = _lever_run([("heuristic=learned", "heuristic=greedy", 1.0, 0.4, 1.6)])
+    # the comparison's variants as the manifest names them
+    manifest["variants"][0]["label"], manifest["variants"][1]["label"] = \
+        "heuristic=greedy", "heuristic=learned"
+    pairs = players.paired_scores([("pl", cmp)], a.kinds, manifest)
+    assert pairs.rows() == [("2e, learned", "2e, greedy", 3, 400, 1.0, 0.4, 1.6)]
+
+
+def test_welch_averages_the_player_counts_each_with_its_own_variance():
+    a = _analysed([
+        {"heuristic": "greedy", "players": 2, "scores": _scores(30, 100)},
+        {"heuristic": "greedy", "players": 3, "scores": _scores(30, 100)},
+        {"heuristic": "learned", "players": 2, "scores": _scores(32, 100)},
+        {"heuristic": "learned", "players": 3, "scores": _scores(30, 100)},
+    ], runs=False)
+    band = a.band()
+    s = band.strength(band.settings_of("2e", "greedy"), band.settings_of("2e", "learned"))
+    assert s.counts == (2, 3) and s.how == "Welch"
+    assert s.said().endswith("the mean over 2 to 3 players)")
+    assert abs(s.difference - 1.0) < 1e-12  # (+2 at 2 players, 0 at 3) / 2
+    var = pl.Series(_scores(30, 100)).var()
+    half = players.Z * (4 * var / 100) ** 0.5 / 2  # sqrt(2 x (var/n + var/n)) / 2 counts
+    assert abs((s.high - s.low) / 2 - half) < 1e-9
+
+
+# -- Verdicts by player: the band in the table --------------------------------------------------
+
+def test_the_band_table_gives_each_players_target_and_the_band_without_the_bound():
+    a = _analysed([
+        {"run": "cd", "heuristic": "greedy", "scores": _scores(30, 406)},
+        {"run": "pl", "heuristic": "reference", "knobs": {"budget": 64},
+         "scores": _scores(33, 42)},
+        {"run": "pl", "heuristic": "clairvoyant", "knobs": {"budget": 8},
+         "scores": _scores(40, 42)},
+    ])
+    t = page.band_table(a.player_targets.filter(pl.col("base_setting") == "2e"),
+                        {"2e, greedy (cd)": "cd run", "2e, reference (pl)": "pl run"})
+    assert t.headers == ["Players", "Wins wanted", "greedy", "reference (budget 64)",
+                         "clairvoyant bound (budget 8)", "Band", "Moves by (points)"]
+    half = next(r for r in t.rows if r[1] == "50%")
+    assert half == ["3", "50%", "33", "36", "43", "33–36", "3"]
+    assert "greedy, 406 games (cd run), reference (budget 64), 42 games (pl run)" in t.note
+    assert "The band leaves the bound out" in t.note
+    [v] = findings.player_verdicts(a.player_targets, {}, {})
+    assert v.sentence == (
+        "The player moves the verdict: the target won 90% of the time with 3 players is greedy "
+        "31, reference (budget 64) 34 (31 to 34, 3 points apart, on 42 games or more each); "
+        "the clairvoyant bound (budget 8), which sees the deck, 41.")
+
+
+# -- a lever's effect, per player ---------------------------------------------------------------
+
+def _lever_run(rows: list[tuple[str, str, float, float, float]]):
+    """A comparison whose every row is (label, its baseline's label, difference, low, high)."""
+    labels = list(dict.fromkeys([b for _, b, *_ in rows] + [lb for lb, *_ in rows]))
+    number = {lb: i for i, lb in enumerate(labels)}
+    d = pl.DataFrame([{
+        "variant": number[lb], "against": number[b], "label": lb, "quantity": "score:mean",
+        "name": "mean team score", "kind": "mean", "pairs": 400, "difference": x,
+        "ci_low": lo, "ci_high": hi, "holm": lo > 0 or hi < 0, "found": lo > 0 or hi < 0}
+        for lb, b, x, lo, hi in rows])
+    variants = pl.DataFrame({"variant": list(range(len(labels))), "label": labels})
+    return SimpleNamespace(differences=d, variants=variants, baseline=0, family=len(rows),
+                           label=lambda v: variants["label"][v])
+
+
+def test_a_lever_swept_with_the_player_gives_each_players_effect():
+    cmp = _lever_run([
+        ("heuristic=greedy, hand_limit=6", "heuristic=greedy, hand_limit=5", 1.0, 0.5, 1.5),
+        ("heuristic=reference, hand_limit=6", "heuristic=reference, hand_limit=5", 2.1, 1.2,
+         3.0),
+    ])
+    [v] = lever_verdicts([("hands", cmp)], {"hands": ["greedy", "reference"]})
+    assert v.sentence == ("hand_limit=6 raises the mean team score by 2.1 points against "
+                          "hand_limit=5, with reference; by player: greedy +1.0, reference "
+                          "+2.1 (1.1 points apart).")
+    assert len(v.details) == 3 and v.details[0].startswith(
+        "heuristic=greedy, hand_limit=6 against heuristic=greedy, hand_limit=5")
+
+
+def test_a_run_that_compares_players_is_not_split_by_player():
+    cmp = _lever_run([("heuristic=reference", "heuristic=greedy", 2.7, 1.9, 3.5)])
+    [v] = lever_verdicts([("players", cmp)], {"players": ["greedy", "reference"]})
+    assert v.sentence == ("heuristic=reference raises the mean team score by 2.7 points "
+                          "against heuristic=greedy.")
+
+
+def test_beside_a_lever_the_player_is_a_setting_of_the_comparison():
+    m = {"variants": [{"variant": i, "swept": s} for i, s in enumerate([
+        {"heuristic": "greedy", "hand_limit": 5}, {"heuristic": "greedy", "hand_limit": 6},
+        {"heuristic": "reference", "hand_limit": 5},
+        {"heuristic": "reference", "hand_limit": 6}])]}
+    assert baselines_by_setting(m, 0) == {0: 0, 1: 0, 2: 2, 3: 2}
+    # swept alone, the player is the lever: every player against the baseline's
+    alone = {"variants": [{"variant": i, "swept": {"heuristic": h}}
+                          for i, h in enumerate(["greedy", "learned", "reference"])]}
+    assert baselines_by_setting(alone, 0) == {0: 0, 1: 0, 2: 0}
