@@ -122,7 +122,7 @@ def test_joblib_against_a_local_dask_cluster(cli, monkeypatch):
                 "--scheduler", cluster.scheduler_address)
         assert r.exit_code == 0, r.output
         assert "tables identical" in r.stdout
-        assert "Dask, 2 workers (2 threads) on 127.0.0.1" in r.stdout
+        assert "2 workers, 2 threads, on 127.0.0.1" in r.stdout
         assert "both used the same 2 cores" in r.stdout
         s = bs.scaling_bench(DICE, 40, cluster.scheduler_address, say=lambda *_: None)
     assert sorted(s.games_per_s) == [1, 2] and s.shard_size == 5

@@ -442,12 +442,15 @@ def _backend_bench(game, games: int, scheduler: str) -> None:
     from balance.running.bench_scale import compare_backends  # lazy: see the module doc
 
     c = compare_backends(game, games, scheduler)
+    joblib_used = f"{c.joblib_workers} processes on this machine"
+    dask_used = f"{c.dask_workers} workers, {c.dask_threads} threads, on {', '.join(c.dask_hosts)}"
+    width = max(len(joblib_used), len(dask_used))
     typer.echo("")
-    typer.echo(f"joblib, {c.joblib_workers} worker processes on this machine   "
-               f"{c.joblib_s:8.1f} s  {c.games / c.joblib_s:8,.0f} games/s")
-    typer.echo(f"Dask, {c.dask_workers} workers ({c.dask_threads} threads) on "
-               f"{', '.join(c.dask_hosts)}   {c.dask_s:8.1f} s  {c.games / c.dask_s:8,.0f} games/s")
-    typer.echo(f"ratio, Dask / joblib   {c.ratio:.2f}x  (connecting to the scheduler took "
+    typer.echo(f"{'':7} {'workers':<{width}} {'seconds':>8} {'games/s':>9}")
+    for name, used, seconds in (("joblib", joblib_used, c.joblib_s),
+                                ("Dask", dask_used, c.dask_s)):
+        typer.echo(f"{name:<7} {used:<{width}} {seconds:>8.1f} {c.games / seconds:>9,.0f}")
+    typer.echo(f"ratio, Dask / joblib: {c.ratio:.2f}x (connecting to the scheduler took "
                f"{c.connect_s:.1f} s more, not counted)")
     typer.echo("tables identical" if c.difference is None
                else f"tables DIFFER: {c.difference}")
@@ -459,6 +462,9 @@ def _backend_bench(game, games: int, scheduler: str) -> None:
                    f"Dask: {c.dask_threads} threads on {', '.join(c.dask_hosts)}): the ratio "
                    "compares machines as much as backends; for the backends alone, run one "
                    "single-threaded Dask worker per core on this machine")
+    if c.busy_cores >= 0.3:
+        typer.echo(f"note: other processes kept {c.busy_cores:.1f} cores busy; both times are "
+                   "long, and the ratio moves with their load")
     if c.difference is not None:  # a wrong result, not bad input: exit 1, as a failed run
         raise typer.Exit(1)
 

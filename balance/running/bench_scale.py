@@ -20,7 +20,7 @@ from pathlib import Path
 
 from balance.contract.game import Game
 from balance.running import store
-from balance.running.bench import bench_experiment, runner_bench
+from balance.running.bench import bench_experiment, busy_cores, runner_bench
 from balance.running.experiment import Experiment
 from balance.running.runner import (
     connected,
@@ -163,6 +163,7 @@ class BackendComparison:
     dask_s: float
     connect_s: float  # connecting to the scheduler, not in dask_s
     difference: str | None  # None: the two runs' tables are identical
+    busy_cores: float  # cores other processes kept busy here just before
 
     @property
     def ratio(self) -> float:
@@ -220,6 +221,7 @@ def compare_backends(game: Game, games: int, scheduler: str,
         say(f"  {len(threads)} workers, {sum(threads.values())} threads ({connect_s:.1f} s)")
         say("loading the engine here (compiling it if the cache is cold)...")
         warm(exp)
+        busy = busy_cores(say)
         say(f"starting {jobs} joblib workers and loading the engine in each...")
         _warm_pool(game, jobs, Path(tmp) / "warm")
         joblib_s = _timed(exp, Path(tmp) / "joblib", say, f"joblib, {jobs} workers",
@@ -233,7 +235,7 @@ def compare_backends(game: Game, games: int, scheduler: str,
                                      Path(tmp) / "dask" / exp.name)
     return BackendComparison(games, jobs, joblib_s, len(threads), sum(threads.values()),
                              tuple(sorted({_host(a) for a in threads})), dask_s, connect_s,
-                             difference)
+                             difference, busy)
 
 
 # -- the same tables ------------------------------------------------------------------------
