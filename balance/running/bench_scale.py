@@ -62,7 +62,7 @@ class Scaling:
     shard_size: int
     where: str  # what the workers were: this machine's cores, or a cluster's threads
     games_per_s: dict  # workers -> games per second
-    busy_cores: float | None  # cores other processes kept busy here (None: a cluster)
+    busy_cores: float | None  # cores other processes kept busy here (None: a remote cluster)
 
     def speedup(self, n: int) -> float:
         return self.games_per_s[n] / self.games_per_s[1]
@@ -110,6 +110,25 @@ def first_workers(threads: dict[str, int], n: int) -> tuple[str, ...]:
     return tuple(chosen)
 
 
+def _own_hosts() -> set[str]:
+    name = socket.gethostname()
+    try:
+        return {*LOOPBACK, name, socket.gethostbyname(name)}
+    except OSError:  # a host without a resolvable name: loopback is all it can be
+        return {*LOOPBACK, name}
+
+
+def _host(address: str) -> str:
+    from distributed.comm import get_address_host  # lazy: dask only for a cluster's bench
+
+    return get_address_host(address)
+
+
+def on_this_machine(addresses: tuple[str, ...]) -> bool:
+    """Every one of these workers runs on this machine."""
+    return all(_host(a) in _own_hosts() for a in addresses)
+
+
 def warm_workers(client, exp: Experiment, addresses: tuple[str, ...]) -> None:
     """Load the engine in each of the workers (one first, which fills Numba's cache where it
     was cold, then the rest from it), as the tiny run does for a local pool. As tasks, not
@@ -131,6 +150,8 @@ def _dask_scaling(game: Game, games: int, scheduler: str, say) -> Scaling:
         threads = worker_threads(_client())
         total = sum(threads.values())
         say(f"  {len(threads)} workers, {total} threads")
+        # Other processes' load matters only where the workers share this machine's cores.
+        busy = busy_cores(say) if on_this_machine(tuple(threads)) else None
         size = scaling_shard_size(game, games, total)
         exp = bench_experiment(game, games, 0, shard_size=size)
         rates: dict[int, float] = {}
@@ -147,7 +168,7 @@ def _dask_scaling(game: Game, games: int, scheduler: str, say) -> Scaling:
             rates[held] = r.games_per_s
             say(f"  {rates[held]:,.0f} games/s")
     return Scaling(games, size, f"the Dask cluster at {scheduler}, {total} worker threads",
-                   rates, None)
+                   rates, busy)
 
 
 # -- joblib against Dask --------------------------------------------------------------------
@@ -170,28 +191,10 @@ class BackendComparison:
         return self.dask_s / self.joblib_s
 
     @property
-    def local(self) -> bool:
-        """Every Dask worker runs on this machine."""
-        return all(h in LOOPBACK or h in _own_addresses() for h in self.dask_hosts)
-
-    @property
     def same_cores(self) -> bool:
         """Both ran as many single-threaded workers on this machine's cores."""
-        return self.local and self.dask_threads == self.joblib_workers
-
-
-def _own_addresses() -> set[str]:
-    name = socket.gethostname()
-    try:
-        return {name, socket.gethostbyname(name)}
-    except OSError:  # a host without a resolvable name: loopback is all it can be
-        return {name}
-
-
-def _host(address: str) -> str:
-    from distributed.comm import get_address_host  # lazy: dask only for a cluster's bench
-
-    return get_address_host(address)
+        return (all(h in _own_hosts() for h in self.dask_hosts)
+                and self.dask_threads == self.joblib_workers)
 
 
 def _timed(exp: Experiment, folder: Path, say, what: str, **kw) -> float:
