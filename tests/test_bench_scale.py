@@ -35,8 +35,8 @@ def test_the_shards_are_enough_for_every_worker():
     assert bs.scaling_shard_size(DICE, 10, 64) == 1
 
 
-def _compared(hosts: tuple[str, ...], threads: int) -> bs.BackendComparison:
-    return bs.BackendComparison(games=100, joblib_workers=2, joblib_s=1.0, dask_workers=2,
+def _compared(hosts: tuple[str, ...], threads: int, workers: int = 2) -> bs.BackendComparison:
+    return bs.BackendComparison(games=100, joblib_workers=2, joblib_s=1.0, dask_workers=workers,
                                 dask_threads=threads, dask_hosts=hosts, dask_s=1.5,
                                 connect_s=0.1, difference=None, busy_cores=0.0)
 
@@ -45,6 +45,7 @@ def test_the_comparison_is_called_fair_only_on_this_machines_cores():
     assert _compared(("127.0.0.1",), 2).same_cores
     assert _compared(("127.0.0.1",), 2).ratio == 1.5
     assert not _compared(("127.0.0.1",), 4).same_cores  # more workers than cores
+    assert not _compared(("127.0.0.1",), 2, workers=1).same_cores  # one worker, 2 threads
     assert not _compared(("127.0.0.1", "192.0.2.7"), 2).same_cores  # another machine
     assert bs.on_this_machine(("tcp://127.0.0.1:8786", "tcp://localhost:1"))
     assert not bs.on_this_machine(("tcp://127.0.0.1:8786", "tcp://192.0.2.7:8786"))

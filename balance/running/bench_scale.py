@@ -194,7 +194,7 @@ class BackendComparison:
     def same_cores(self) -> bool:
         """Both ran as many single-threaded workers on this machine's cores."""
         return (all(h in _own_hosts() for h in self.dask_hosts)
-                and self.dask_threads == self.joblib_workers)
+                and self.dask_workers == self.dask_threads == self.joblib_workers)
 
 
 def _timed(exp: Experiment, folder: Path, say, what: str, **kw) -> float:
