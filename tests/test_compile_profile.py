@@ -45,4 +45,4 @@ def test_a_real_cold_compile_of_the_toy_game_is_profiled():
 def test_compile_profile_and_runner_are_refused_together(cli):
     r = cli("bench", "--compile-profile", "--runner")
     assert r.exit_code == 2
-    assert "choose one of them" in r.output
+    assert "give it alone" in r.output

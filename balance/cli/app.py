@@ -314,7 +314,17 @@ def bench(game: str = typer.Option(registry.DEFAULT, help="the game whose bench 
           cold: bool = typer.Option(True, help="also time a compile with an empty cache"),
           runner: bool = typer.Option(False, "--runner", help="measure `balance run` instead: "
                                       "games per second with 1 and 2 workers"),
-          games: int = typer.Option(40_000, min=1, help="--runner: games per measurement"),
+          scaling: bool = typer.Option(False, "--scaling", help="measure `balance run` with "
+                                       "1, 2, 4, ... workers up to the cores present (with "
+                                       "--scheduler, the cluster's worker threads): games "
+                                       "per second, speed-up and efficiency"),
+          scheduler: str = typer.Option(None, help="Dask scheduler address, e.g. "
+                                        "tcp://127.0.0.1:8786: with --scaling, the curve on "
+                                        "that cluster; with --runner, the batch through "
+                                        "joblib on this machine's cores against the same "
+                                        "through that cluster, and their tables compared"),
+          games: int = typer.Option(40_000, min=1, help="--runner, --scaling: games per "
+                                    "measurement"),
           report: bool = typer.Option(False, "--report", help="measure `balance report` "
                                       "instead: peak memory and time at 200k, 1M and 10M "
                                       "games"),
@@ -331,18 +341,24 @@ def bench(game: str = typer.Option(registry.DEFAULT, help="the game whose bench 
           top: int = typer.Option(25, min=1, help="--compile-profile: kernels shown"),
           ) -> None:
     """Engine speed on the game's bench case (`balance games` names it), one core.
-    With --runner: the same batch through `balance run` with 1 and 2 workers. With --report:
-    `balance report` on runs of that case of growing size. With --compile-profile: where a
-    cold compile of the bench player spends its time, kernel by kernel."""
+    With --runner: the same batch through `balance run` with 1 and 2 workers (with
+    --scheduler: through joblib and through a Dask cluster). With --scaling: through
+    `balance run` with 1, 2, 4, ... workers. With --report: `balance report` on runs of that
+    case of growing size. With --compile-profile: where a cold compile of the bench player
+    spends its time, kernel by kernel."""
     try:
         chosen = registry.get(game, "--game", "", "")
+        _check_bench_options(runner, scaling, report, scheduler, compile_profile)
     except InputError as e:
         fail(e)
-    if sum((runner, report, compile_profile)) > 1:
-        fail(InputError([Problem("--runner/--report/--compile-profile", "", "",
-                                 "choose one of them")]))
     if compile_profile:
         _compile_profile(chosen.name, top)
+        return
+    if scaling:
+        _scaling_bench(chosen, games, scheduler)
+        return
+    if runner and scheduler is not None:
+        _backend_bench(chosen, games, scheduler)
         return
     if report:
         from balance.running.bench_report import BASE_UNIT, report_bench  # lazy: module doc
@@ -419,6 +435,75 @@ def _compile_profile(game: str, top: int) -> None:
     if rest:
         typer.echo(f"{sum(k.own_s for k in rest):8.1f} {'':6} {'':15}  "
                    f"{len(rest)} more kernels")
+
+
+def _check_bench_options(runner: bool, scaling: bool, report: bool,
+                         scheduler: str | None, compile_profile: bool = False) -> None:
+    """`balance bench` makes one measurement at a time: InputError naming the option that
+    does not go with the others."""
+    def refuse(option: str, why: str) -> None:
+        raise InputError([Problem(option, "", "", why)])
+
+    if compile_profile and (runner or scaling or report):
+        refuse("--compile-profile", "measures a cold compile, not games: give it alone")
+    if report and (runner or scaling):
+        refuse("--report", f"measures `balance report`, {'--runner' if runner else '--scaling'}"
+               " measures `balance run`: give one of them")
+    if runner and scaling:
+        refuse("--scaling", "already measures through `balance run` (1 and 2 workers, "
+               "--runner's, are its first points): give one of --runner and --scaling")
+    if scheduler is not None and not (runner or scaling):
+        refuse("--scheduler", "goes with --scaling (the curve on that cluster) or --runner "
+               "(joblib against that cluster); the engine bench plays on one local core")
+    if scheduler is not None and not scheduler.strip():
+        refuse("--scheduler", "is empty: give the scheduler's address, e.g. "
+               "tcp://127.0.0.1:8786")
+
+
+def _scaling_bench(game, games: int, scheduler: str | None) -> None:
+    from balance.running.bench_scale import scaling_bench  # lazy: see the module doc
+
+    s = scaling_bench(game, games, scheduler)
+    typer.echo("")
+    typer.echo(f"`balance run`, {s.games:,} games in shards of {s.shard_size:,}, on "
+               f"{s.where}:")
+    typer.echo(f"{'workers':>8} {'games/s':>10} {'speed-up':>9} {'efficiency':>11}")
+    for n, rate in s.games_per_s.items():
+        typer.echo(f"{n:>8} {rate:>10,.0f} {s.speedup(n):>8.2f}x {s.efficiency(n):>10.0%}")
+    if s.busy_cores is not None and s.busy_cores >= 0.3:
+        typer.echo(f"note: other processes kept {s.busy_cores:.1f} cores busy; the figures "
+                   "are low and the scaling understated")
+
+
+def _backend_bench(game, games: int, scheduler: str) -> None:
+    from balance.running.bench_scale import compare_backends  # lazy: see the module doc
+
+    c = compare_backends(game, games, scheduler)
+    joblib_used = f"{c.joblib_workers} processes on this machine"
+    dask_used = f"{c.dask_workers} workers, {c.dask_threads} threads, on {', '.join(c.dask_hosts)}"
+    width = max(len(joblib_used), len(dask_used))
+    typer.echo("")
+    typer.echo(f"{'':7} {'workers':<{width}} {'seconds':>8} {'games/s':>9}")
+    for name, used, seconds in (("joblib", joblib_used, c.joblib_s),
+                                ("Dask", dask_used, c.dask_s)):
+        typer.echo(f"{name:<7} {used:<{width}} {seconds:>8.1f} {c.games / seconds:>9,.0f}")
+    typer.echo(f"ratio, Dask / joblib: {c.ratio:.2f}x (connecting to the scheduler took "
+               f"{c.connect_s:.1f} s more, not counted)")
+    typer.echo("tables identical" if c.difference is None
+               else f"tables DIFFER: {c.difference}")
+    if c.same_cores:
+        typer.echo(f"both used the same {c.joblib_workers} cores of this machine, one "
+                   "single-threaded worker per core: a fair comparison")
+    else:
+        typer.echo(f"note: not the same cores (joblib: {c.joblib_workers} processes here; "
+                   f"Dask: {c.dask_threads} threads on {', '.join(c.dask_hosts)}): the ratio "
+                   "compares machines as much as backends; for the backends alone, run one "
+                   "single-threaded Dask worker per core on this machine")
+    if c.busy_cores >= 0.3:
+        typer.echo(f"note: other processes kept {c.busy_cores:.1f} cores busy; both times are "
+                   "long, and the ratio moves with their load")
+    if c.difference is not None:  # a wrong result, not bad input: exit 1, as a failed run
+        raise typer.Exit(1)
 
 
 @app.command()

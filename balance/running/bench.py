@@ -130,28 +130,37 @@ def _peak_mb(pid: int) -> float:
     return float("nan")
 
 
-def runner_bench(game: Game, games: int = 40_000, workers=(1, 2), say=print) -> RunnerBench:
-    """`balance run` throughput on the bench case, with the files written as a real run writes
-    them. Workers are started and the engine loaded first, so the figures are steady rates;
-    games per second count every game from the first dispatch to the last file written."""
-    import psutil  # lazy: only the runner's bench reads other processes' load
+def busy_cores(say=print) -> float:
+    """How many cores other processes keep busy now (a second's average)."""
+    import psutil  # lazy: only the runner's benches read other processes' load
 
-    exp = bench_experiment(game, games, 0)
-    say("loading the engine (compiling it if the cache is cold)...")
-    warm(exp)
     busy = psutil.cpu_percent(interval=1.0) * (os.cpu_count() or 1) / 100
     say(f"other processes keep {busy:.1f} of {os.cpu_count()} cores busy")
+    return busy
+
+
+def runner_bench(game: Game, games: int = 40_000, workers=(1, 2), say=print,
+                 shard_size: int | None = None) -> RunnerBench:
+    """`balance run` throughput on the bench case, with the files written as a real run writes
+    them (in shards of `shard_size`, by default the experiment's). Workers are started and the
+    engine loaded first, so the figures are steady rates; games per second count every game
+    from the first dispatch to the last file written (RunReport.seconds)."""
+    import psutil  # lazy: only the runner's bench reads its workers' memory
+
+    exp = bench_experiment(game, games, 0, shard_size)
+    say("loading the engine (compiling it if the cache is cold)...")
+    warm(exp)
+    busy = busy_cores(say)
     rates = {}
     worker_peak = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for n in workers:
             if n > 1:  # start the pool and load the engine in every worker
+                say(f"starting {n} workers and loading the engine in each...")
                 tiny = bench_experiment(game, 8 * n, 1, shard_size=1)
                 run_experiment(tiny, Path(tmp) / f"warm{n}", jobs=n)
             say(f"{games:,} games with {n} worker{'s' if n > 1 else ''}...")
-            t = time.perf_counter()
-            r = run_experiment(exp, Path(tmp) / f"jobs{n}", jobs=n)
-            rates[n] = r.games / (time.perf_counter() - t)
+            rates[n] = run_experiment(exp, Path(tmp) / f"jobs{n}", jobs=n).games_per_s
             say(f"  {rates[n]:,.0f} games/s")
             for child in psutil.Process().children(recursive=True):
                 worker_peak = max(worker_peak, _peak_mb(child.pid))

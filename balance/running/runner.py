@@ -117,6 +117,7 @@ def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
         yield Job(exp.game, exp.name, exp.seed, exp.variants[s.variant], s)
 
 
+CONNECT_WAIT_S = 10.0  # how long an unreachable scheduler is tried before the run refuses
 WORKER_WAIT_S = 30.0  # how long a cluster may take to show its first worker
 WORKERLESS_S = 60.0  # how long a run waits once every worker is gone before it gives up
 _cluster_lost = threading.Event()
@@ -151,7 +152,7 @@ def connected(scheduler: str | None) -> Iterator[None]:
     from dask.distributed import Client  # lazy: dask only for a run on a cluster
 
     try:
-        client = Client(scheduler, timeout="10s")
+        client = Client(scheduler, timeout=f"{CONNECT_WAIT_S}s")
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
                                   f"{scheduler} ({e})")]) from None
@@ -174,12 +175,14 @@ def connected(scheduler: str | None) -> Iterator[None]:
 
 
 def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
-            warm: list[Job] | None = None) -> Iterator[ShardResult]:
+            warm: list[Job] | None = None,
+            dask_workers: tuple[str, ...] | None = None) -> Iterator[ShardResult]:
     """Play jobs, yielding results as shards finish (in any order). One job: in-process;
     several: joblib's loky processes; a scheduler address: joblib's dask backend (connecting
-    to it here unless the caller already has, see `connected`). In a pool, one worker loads
-    the engine first (warm_shard, with a game of each of `warm`, by default the first job),
-    and the others then load it from Numba's cache."""
+    to it here unless the caller already has, see `connected`), on every worker of the
+    cluster or only on `dask_workers` (their addresses). In a pool, one worker loads the
+    engine first (warm_shard, with a game of each of `warm`, by default the first job), and
+    the others then load it from Numba's cache."""
     jobs = iter(jobs)
     if scheduler is None and n_jobs == 1:
         for job in jobs:
@@ -199,8 +202,11 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
                 default_client()
             except ValueError:
                 stack.enter_context(connected(scheduler))
-            stack.enter_context(joblib.parallel_config(backend="dask"))
-            n = -1  # every worker of the cluster
+            # joblib's dask backend ignores n_jobs (it counts every thread of the cluster):
+            # fewer workers can only be had by restricting the tasks to them.
+            only = {"workers": list(dask_workers)} if dask_workers else {}
+            stack.enter_context(joblib.parallel_config(backend="dask", **only))
+            n = -1
         else:
             stack.enter_context(joblib.parallel_config(backend="loky",
                                                        inner_max_num_threads=1))
@@ -343,12 +349,13 @@ def _close_client() -> None:
 
 
 def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None,
-             warm: list[Job] | None = None) -> Iterator[ShardResult]:
+             warm: list[Job] | None = None,
+             dask_workers: tuple[str, ...] | None = None) -> Iterator[ShardResult]:
     """execute(), with a lost worker or scheduler turned into RunFailed instead of a
     traceback (_backend_failure); an error of the game code itself stays a traceback."""
     with _quiet_connection_loss(scheduler):
         try:
-            yield from execute(jobs, n_jobs, scheduler, warm)
+            yield from execute(jobs, n_jobs, scheduler, warm, dask_workers)
         except (InputError, KeyboardInterrupt):
             raise
         except Exception as e:
@@ -385,11 +392,14 @@ class RunReport:
 def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None = None,
                    jobs: int | None = None, scheduler: str | None = None,
                    on_start: Callable[[int, int], None] | None = None,
-                   on_shard: Callable[[int], None] | None = None) -> RunReport:
+                   on_shard: Callable[[int], None] | None = None,
+                   dask_workers: tuple[str, ...] | None = None) -> RunReport:
     """Play every shard of the experiment not yet in out/<name>/, writing each as it finishes.
 
     on_start(total_games, games_already_done) and on_shard(games) report progress. Safe to
-    interrupt at any point: finished shards stay, and the same call resumes.
+    interrupt at any point: finished shards stay, and the same call resumes. With a
+    scheduler, `dask_workers` (addresses) plays on those workers alone (`balance bench
+    --scaling` measures a cluster a few workers at a time).
     """
     games = exp.games if games is None else games
     check_game_count(games, len(exp.variants), exp.shard_size, "--games", "")
@@ -414,7 +424,8 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
         start = time.perf_counter()
         played = n_games = 0
         version = exp.game.version
-        for r in _collect(jobs_for(exp, todo), jobs, scheduler, warm_jobs(exp, todo)):
+        for r in _collect(jobs_for(exp, todo), jobs, scheduler, warm_jobs(exp, todo),
+                          dask_workers):
             if r.engine_version != version or r.source_hash != manifest["source_hash"]:
                 raise InputError([Problem(scheduler or "worker", "", "", f"a worker runs "
                                           f"engine version {r.engine_version} with sources "
