@@ -123,16 +123,20 @@ def measured_with(players: list[str]) -> str:
     return f" Measured with {players[0]} only." if len(players) == 1 else ""
 
 
-def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "score:mean"
-                   ) -> list[Verdict]:
+def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "score:mean",
+                   leave_out: tuple[str, ...] = ()) -> list[Verdict]:
     """Per run that compares versions by a lever: its largest clear difference, on the
     `prefer` quantity where there is one, else on a rate, else on any quantity; or that none
     is clear. Where the run sweeps the player beside the lever, the effect is given for each
     player (each compared with its own baseline, reports/variants.py) and how far it moves
-    between them; where one player played, the verdict says so."""
+    between them; where one player played, the verdict says so. A version whose label holds
+    one of `leave_out` is never the verdict (its difference still counts in Holm's family)."""
     out = []
     for name, cmp in cmps:
-        d = cmp.differences.filter(pl.col("difference").is_not_nan()
+        d = cmp.differences.filter(~pl.any_horizontal(
+            [pl.lit(False)] + [pl.col("label").str.contains(x, literal=True)
+                               for x in leave_out]))
+        d = d.filter(pl.col("difference").is_not_nan()
                                    & pl.col("ci_low").is_not_nan())
         if d.height == 0:
             continue

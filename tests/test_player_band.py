@@ -340,3 +340,21 @@ def test_beside_a_lever_the_player_is_a_setting_of_the_comparison():
     alone = {"variants": [{"variant": i, "swept": {"heuristic": h}}
                           for i, h in enumerate(["greedy", "learned", "reference"])]}
     assert baselines_by_setting(alone, 0) == {0: 0, 1: 0, 2: 0}
+
+
+def test_the_bound_is_never_a_lever_verdict():
+    cmp = _lever_run([("heuristic=clairvoyant", "heuristic=greedy", 11.1, 10.0, 12.2),
+                      ("heuristic=reference", "heuristic=greedy", 2.7, 1.9, 3.5)])
+    who = {"players": ["clairvoyant", "greedy", "reference"]}
+    [v] = lever_verdicts([("players", cmp)], who, leave_out=("heuristic=clairvoyant",))
+    assert v.sentence == ("heuristic=reference raises the mean team score by 2.7 points "
+                          "against heuristic=greedy.")
+    [v] = lever_verdicts([("players", cmp)], who)  # without leave_out, the bound leads
+    assert v.sentence.startswith("heuristic=clairvoyant raises")
+    only = _lever_run([("heuristic=clairvoyant", "heuristic=greedy", 11.1, 10.0, 12.2)])
+    assert lever_verdicts([("players", only)], who, leave_out=("heuristic=clairvoyant",)) == []
+    # the Gem Rush report leaves the bound out
+    difficulty = pl.DataFrame(schema={"difficulty": pl.Utf8, "win_rate": pl.Float64})
+    seats = pl.DataFrame(schema={"players": pl.Int64, "setting": pl.Utf8})
+    [v] = findings.verdicts(difficulty, seats, pl.DataFrame(), [("players", cmp)], [], who)
+    assert v.sentence.startswith("heuristic=reference raises")

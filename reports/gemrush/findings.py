@@ -343,7 +343,12 @@ def verdicts(difficulty: pl.DataFrame, seats: pl.DataFrame, player_targets: pl.D
     return (crisis_verdicts(difficulty, order, players_of, where, band)
             + seat_verdicts(seats, players_of, where, "Rush seats", "Rush")
             + skill_verdicts(cmps, players_of)
-            + lever_verdicts(plain, players_of) + player_verdicts(player_targets, players_of, where)
+            # The bound's lead is what the hidden information costs, not a lever a designer
+            # can pull; as the largest effect it would hide every real one (Verdicts by
+            # player gives it beside the players).
+            + lever_verdicts(plain, players_of,
+                             leave_out=tuple(f"heuristic={b}" for b in players.BOUNDS))
+            + player_verdicts(player_targets, players_of, where)
             + ablation_verdicts(levers, players_of))
 
 
