@@ -1,6 +1,6 @@
 """One place to configure Numba. NUMBA_DISABLE_JIT=1 runs the same code as plain Python.
 
-Five settings here, each measured (see README, Performance):
+Six settings here, each measured (see README, Performance):
 - Calls between kernels are typed with plain (non-literal) argument types. By default Numba
   compiles a fresh copy of a kernel for every distinct constant passed to it (a decision kind,
   an event code): that recompiled the whole player once per call site, 300 s of compile time.
@@ -19,6 +19,9 @@ Five settings here, each measured (see README, Performance):
   compiled or loaded from the cache. At 3,000 every game runs about 18% faster, the same
   games (1,500: 10%; 600: 20% slower), and the cold compile takes about as long. The setting
   is process-wide: Numba code of your own in the same process is compiled with it too.
+- Calls made once a game, or off the fast path, are unlinked (balance/kernels/unlinked.py):
+  by symbol, without a copy of the callee compiled again inside the caller. The cache stores
+  with each function the unlinked callees its code calls, and loads them first.
 - Each module's compiled code lives in a folder of the on-disk cache named by a hash of the
   module's import closure (balance/kernels/sources.py): the module and every module of the
   project it imports, to the end. Numba only checks a function's own file, so after an edit
@@ -47,7 +50,7 @@ from numba.core.caching import (
 )
 from numba.core.registry import CPUDispatcher
 
-from balance.kernels import sources
+from balance.kernels import sources, unlinked
 
 INLINE_THRESHOLD = 3000
 # An option of LLVM's own, read by every later compile in this process. It is not part of
@@ -115,7 +118,22 @@ class _ClosureLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
         return self._cache_path
 
 
-class _ClosureCacheImpl(CompileResultCacheImpl):
+class _ReachesCacheImpl(CompileResultCacheImpl):
+    """Numba's cache of compiled functions, with the unlinked callees each one's code calls
+    stored beside it and loaded before it (balance/kernels/unlinked.py)."""
+
+    def reduce(self, cres):
+        return tuple(unlinked.reached(cres.library)), super().reduce(cres)
+
+    def rebuild(self, target_context, payload):
+        reaches, inner = payload
+        unlinked.load(reaches)
+        cres = super().rebuild(target_context, inner)
+        unlinked.mark(cres.library, reaches)
+        return cres
+
+
+class _ClosureCacheImpl(_ReachesCacheImpl):
     _locator_classes = [_ClosureLocator]
 
 
@@ -123,13 +141,17 @@ class _ClosureCache(FunctionCache):
     _impl_class = _ClosureCacheImpl
 
 
+class _ReachesCache(FunctionCache):
+    _impl_class = _ReachesCacheImpl
+
+
 _UNCACHED: list[str] = []  # cache folders found unwritable, warned of once each
 
 
 def _enable_caching(disp: CPUDispatcher, fn) -> None:
     folder = cache_folder(fn.__code__.co_filename)
-    if folder is None:
-        disp.enable_caching()
+    if folder is None:  # Numba's own place, and the unlinked callees stored
+        disp._cache = _ReachesCache(fn)
         return
     try:
         disp._cache = _ClosureCache(fn)

@@ -55,6 +55,7 @@ from balance.games.gemrush.engine.turn_nb import ask_rotation_nb, play_turn_nb
 from balance.games.gemrush.tables import CRISIS, RUSH, SEAT_DEAL, SEAT_VP, TUNNEL
 from balance.kernels.jit import njit
 from balance.kernels.rng import shuffle_nb
+from balance.kernels.unlinked import unlinked
 from heuristics.gemrush.dispatch_nb import reset_memories_nb, turn_start_nb
 
 # Columns of the per-game integer record.
@@ -155,8 +156,8 @@ def setup_nb(st, tb, ru, pp):
 @njit
 def play_game_nb(st, tb, ru, pp, rng_words, trace, check):
     reset_nb(st, tb, ru, pp, rng_words, trace, check)
-    setup_nb(st, tb, ru, pp)
-    play_on_nb(st, tb, ru, pp, check, False)
+    _setup_nb(st, tb, ru, pp)
+    _play_on_nb(st, tb, ru, pp, check, False)
     emit_nb(st, EV_END, st.sc[S_END_REASON], st.sc[S_TEAM_SCORE], 0, 0, 0)
 
 
@@ -209,6 +210,14 @@ def play_on_nb(st, tb, ru, pp, check, resume):
             check_invariants_nb(st, tb, ru)
         if st.sc[S_ENDED]:
             break
+
+
+# Called once a game, so by their symbols (balance/kernels/unlinked.py): linked, the game
+# loop and everything under it, players included, was optimised and compiled again inside
+# play_game_nb and again inside play_games_nb.
+_setup_nb = unlinked(setup_nb)
+_play_on_nb = unlinked(play_on_nb)
+_play_game_nb = unlinked(play_game_nb)
 
 
 @njit
@@ -268,7 +277,7 @@ def play_games_nb(st, tb, ru, pp, rng_words, check, out, scores, sbt, rooms, ski
     each player turn; -1 after the end), rooms[g] (placed tiles; type -1 after the last) and
     skills[g] (each seat's skills as dealt, -1 for none)."""
     for g in range(rng_words.shape[0]):
-        play_game_nb(st, tb, ru, pp, rng_words[g], 0, check)
+        _play_game_nb(st, tb, ru, pp, rng_words[g], 0, check)
         record_nb(st, tb, ru, out, g, scores, rooms)
         for q in range(ru.players):
             skills[g, q, 0] = st.sk[q, SK_DEALT0]

@@ -12,6 +12,7 @@ and adding a player changes the registry, never the engine."""
 from balance.games.gemrush.engine.options_nb import consume_option_nb, stale_option_nb
 from balance.games.gemrush.engine.state import S_CHECK, S_DECISIONS, S_VIOLATION, V_BAD_CHOICE
 from balance.kernels.jit import njit
+from balance.kernels.unlinked import unlinked
 from heuristics.gemrush.dispatch_nb import POLICY_SLOW, choose_nb, choose_slow_nb
 
 
@@ -40,10 +41,16 @@ def decide_slow_nb(st, tb, ru, pp, kind, n, p):
     return k
 
 
+# Off the fast path, so by its symbol (balance/kernels/unlinked.py): linked, its code (the
+# players again, the Python players' hook, a search's replay) was compiled again inside every
+# kernel with a decision site.
+_decide_slow_nb = unlinked(decide_slow_nb)
+
+
 @njit(inline=True)
 def decide_nb(st, tb, ru, pp, kind, n, p):
     """Ask the player of seat p to pick one of the n options in st.opt."""
     st.sc[S_DECISIONS] += 1
     if st.sc[S_CHECK] or pp.pol[p] >= POLICY_SLOW:
-        return decide_slow_nb(st, tb, ru, pp, kind, n, p)
+        return _decide_slow_nb(st, tb, ru, pp, kind, n, p)
     return _valid_nb(st, choose_nb(pp.pol[p], kind, st, tb, ru, pp, n, p), n)

@@ -1,0 +1,105 @@
+"""Calls that do not copy their callee into the caller: `unlinked(kernel)`.
+
+Why: Numba links a copy of every kernel a kernel calls, and of everything those call, into the
+caller's library, and LLVM optimises and compiles every copy again there. About 70% of a Gem
+Rush cold compile is spent so (`balance bench --compile-profile`): the game loop, and the
+players under every decision site, were compiled again inside `play_game_nb` and again inside
+`play_games_nb`, which call them once a game.
+
+An unlinked call declares the callee's symbol and calls the code that the callee's own library
+compiled; the JIT's linker finds it when the caller's code is loaded. So that code must be
+loaded first:
+- a fresh compile of the caller types the call, and typing compiles (or loads) the callee;
+- a caller loaded from the on-disk cache types nothing, so the cache (jit.py) stores with each
+  function the unlinked callees its code reaches (`reached`) and loads them before it (`load`).
+  Without that, the call would jump to address 0.
+
+The cost is what LLVM can no longer do across the call: paste the callee into the caller, and
+pass the state without pushing every array's fields. Use it where a call is rare (once a game,
+or off the fast path), never on a hot one: unlinking the players' decision functions from the
+decision sites took a further 23% off the cold compile but 15% off the games
+(results/performance.md, "Cold compile").
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+
+from numba import config, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+REACHES = "_balance_unlinked"  # attribute of a code library: the unlinked callees it calls
+
+
+def _key(disp, args: tuple) -> tuple:
+    return (disp.py_func.__module__, disp.py_func.__qualname__, args)
+
+
+def _typer(disp, given: tuple):
+    """The intrinsic's typing: compile the callee for these (non-literal) argument types."""
+    args = tuple(types.unliteral(a) for a in given)
+    disp.compile(args)
+    cres = disp.overloads[args]
+    fndesc = cres.fndesc
+    key = _key(disp, args)
+
+    def codegen(context, builder, signature, llargs):
+        vals = [context.cast(builder, v, f, t) for v, f, t in zip(llargs, given, args,
+                                                                    strict=True)]
+        fnty = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
+        fn = cgutils.get_or_insert_function(builder.module, fnty, fndesc.mangled_name)
+        status, res = context.call_conv.call_function(builder, fn, fndesc.restype,
+                                                      fndesc.argtypes, vals)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        lib = context.active_code_library
+        setattr(lib, REACHES, getattr(lib, REACHES, frozenset()) | {key})
+        return res
+
+    return cres.signature.return_type(*given), codegen
+
+
+def unlinked(disp):
+    """A callable for kernels that calls `disp` (a kernel) without linking a copy of it.
+    Without the JIT, `disp` itself."""
+    if config.DISABLE_JIT:
+        return disp
+    names = list(inspect.signature(disp.py_func).parameters)
+    params = ", ".join(f"a{i}" for i in range(len(names)))
+    # Numba's intrinsics need a fixed positional signature (a *args one fails to lower), so
+    # the wrapper is written with the callee's arity.
+    scope: dict = {"_typer": _typer, "_disp": disp}
+    exec(f"def call(typingctx, {params}):\n    return _typer(_disp, ({params},))\n", scope)
+    call = scope["call"]
+    call.__name__ = call.__qualname__ = f"unlinked_{disp.py_func.__name__}"
+    return intrinsic(call)
+
+
+def reached(library) -> frozenset:
+    """The unlinked callees the code of `library` calls: its own, and those of every library
+    linked into it."""
+    out, seen, todo = set(), set(), [library]
+    while todo:
+        lib = todo.pop()
+        if id(lib) in seen:
+            continue
+        seen.add(id(lib))
+        out |= getattr(lib, REACHES, frozenset())
+        todo.extend(getattr(lib, "_linking_libraries", ()))
+    return frozenset(out)
+
+
+def load(keys) -> None:
+    """Compile, or load from the cache, every callee in `keys` (reached's)."""
+    for module, qualname, args in sorted(keys, key=lambda k: (k[0], k[1], str(k[2]))):
+        disp = importlib.import_module(module)
+        for part in qualname.split("."):
+            disp = getattr(disp, part)
+        disp.compile(args)
+
+
+def mark(library, keys) -> None:
+    """Record on a library loaded from the cache the unlinked callees its code calls."""
+    setattr(library, REACHES, frozenset(keys))

@@ -1,0 +1,81 @@
+"""Unlinked calls (balance/kernels/unlinked.py): a kernel calls another by its symbol, and a
+caller loaded from the on-disk cache loads its unlinked callees first; without that, its call
+would jump to address 0 and the process would die."""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from balance.kernels import unlinked
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TOY = textwrap.dedent("""\
+    import numpy as np
+
+    from balance.kernels.jit import njit
+    from balance.kernels.unlinked import unlinked
+
+
+    @njit
+    def weigh(x, k):
+        s = 0.0
+        for i in range(x.shape[0]):
+            s += x[i] * k
+        return s
+
+
+    _weigh = unlinked(weigh)
+
+
+    @njit
+    def inner(x, k):
+        return _weigh(x, k) + 1.0
+
+
+    @njit
+    def outer(x, k):  # links inner, which calls weigh unlinked
+        return inner(x, k) * 2.0
+""")
+
+RUN = ("import sys, numpy as np; sys.path.insert(0, {folder!r}); import toy_kernels as t; "
+       "hits = lambda f: sum(f.stats.cache_hits.values()) if hasattr(f, 'stats') else '-'; "
+       "print(t.outer(np.arange(5.0), 2), hits(t.outer), hits(t.weigh))")
+
+
+def _run(folder: Path, env: dict | None = None) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", RUN.format(folder=str(folder))],
+                         capture_output=True, text=True, cwd=ROOT, env=env,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout.split()
+
+
+def test_a_caller_loaded_from_the_cache_loads_its_unlinked_callees_first(tmp_path):
+    (tmp_path / "toy_kernels.py").write_text(TOY)
+    # 2 * ((0 + 1 + 2 + 3 + 4) * 2 + 1) = 42
+    assert _run(tmp_path) == ["42.0", "0", "0"]  # compiled
+    # A new process loads outer from the cache, and weigh (never called here) before it.
+    assert _run(tmp_path) == ["42.0", "1", "1"]
+
+
+def test_without_the_jit_it_is_the_kernel_itself(tmp_path):
+    (tmp_path / "toy_kernels.py").write_text(TOY)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    assert _run(tmp_path, env) == ["42.0", "-", "-"]
+
+
+class _Lib:
+    def __init__(self, own=(), links=()):
+        setattr(self, unlinked.REACHES, frozenset(own))
+        self._linking_libraries = list(links)
+
+
+def test_reached_gathers_the_callees_of_every_linked_library():
+    a, b, c = ("m", "a", ()), ("m", "b", ()), ("m", "c", ())
+    shared = _Lib([c])
+    top = _Lib([a], [_Lib([b], [shared]), shared])
+    assert unlinked.reached(top) == {a, b, c}
+    assert unlinked.reached(_Lib()) == frozenset()
