@@ -20,6 +20,11 @@ TOY = textwrap.dedent("""\
 
 
     @njit
+    def other(k):  # compiled first, it shifts the numbers in the names of later kernels
+        return k + 1
+
+
+    @njit
     def weigh(x, k):
         s = 0.0
         for i in range(x.shape[0]):
@@ -58,6 +63,21 @@ def test_a_caller_loaded_from_the_cache_loads_its_unlinked_callees_first(tmp_pat
     # 2 * ((0 + 1 + 2 + 3 + 4) * 2 + 1) = 42
     assert _run(tmp_path) == ["42.0", "0", "0"]  # compiled
     # A new process loads outer from the cache, and weigh (never called here) before it.
+    assert _run(tmp_path) == ["42.0", "1", "1"]
+
+
+def test_a_callee_cached_by_another_process_is_found_under_the_caller_s_name(tmp_path):
+    """Numba names a compiled kernel with a number drawn anew in each process, so a callee
+    compiled by another process than its cached caller's has another name."""
+    (tmp_path / "toy_kernels.py").write_text(TOY)
+    assert _run(tmp_path) == ["42.0", "0", "0"]  # outer, inner and weigh cached together
+    for f in (tmp_path / "__pycache__").glob("toy_kernels.weigh-*"):
+        f.unlink()
+    again = ("import sys, numpy as np; sys.path.insert(0, {folder!r}); import toy_kernels as t; "
+             "t.other(1); print(t.weigh(np.arange(5.0), 2))")
+    out = subprocess.run([sys.executable, "-c", again.format(folder=str(tmp_path))],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.stdout.split() == ["20.0"], out.stderr[-2000:]  # weigh cached anew, renamed
     assert _run(tmp_path) == ["42.0", "1", "1"]
 
 

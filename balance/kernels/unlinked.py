@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import inspect
 
+import llvmlite.binding as llvm
 from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -33,8 +34,8 @@ from numba.extending import intrinsic
 REACHES = "_balance_unlinked"  # attribute of a code library: the unlinked callees it calls
 
 
-def _key(disp, args: tuple) -> tuple:
-    return (disp.py_func.__module__, disp.py_func.__qualname__, args)
+def _key(disp, args: tuple, symbol: str) -> tuple:
+    return (disp.py_func.__module__, disp.py_func.__qualname__, args, symbol)
 
 
 def _typer(disp, given: tuple):
@@ -43,7 +44,7 @@ def _typer(disp, given: tuple):
     disp.compile(args)
     cres = disp.overloads[args]
     fndesc = cres.fndesc
-    key = _key(disp, args)
+    key = _key(disp, args, fndesc.mangled_name)
 
     def codegen(context, builder, signature, llargs):
         vals = [context.cast(builder, v, f, t) for v, f, t in zip(llargs, given, args,
@@ -92,12 +93,19 @@ def reached(library) -> frozenset:
 
 
 def load(keys) -> None:
-    """Compile, or load from the cache, every callee in `keys` (reached's)."""
-    for module, qualname, args in sorted(keys, key=lambda k: (k[0], k[1], str(k[2]))):
+    """Compile, or load from the cache, every callee in `keys` (reached's), and make the
+    symbol each caller was compiled against name its code. A symbol holds a number Numba
+    draws anew in every process: a callee compiled, or cached, by another process than the
+    caller's carries another name, and the caller's would not be found."""
+    for module, qualname, args, symbol in sorted(keys, key=lambda k: (k[0], k[1], k[3])):
         disp = importlib.import_module(module)
         for part in qualname.split("."):
             disp = getattr(disp, part)
         disp.compile(args)
+        cres = disp.overloads[args]
+        if cres.fndesc.mangled_name != symbol:
+            llvm.add_symbol(symbol, cres.library.get_pointer_to_function(
+                cres.fndesc.mangled_name))
 
 
 def mark(library, keys) -> None:
