@@ -351,7 +351,7 @@ def test_only_the_backend_s_failures_become_a_failed_run(monkeypatch):
     from balance.running.runner import RunFailed, _collect
 
     def failing(error):
-        def execute(jobs, n_jobs=1, scheduler=None, warm=None):
+        def execute(jobs, n_jobs=1, scheduler=None, warm=None, dask_workers=None):
             raise error
             yield
         return execute

@@ -298,7 +298,7 @@ def test_a_resume_to_more_games_deletes_no_game_it_has_not_replayed(tmp_path, mo
     a resume stopped in between had lost those games."""
     exp, run = _short_run(tmp_path)
 
-    def stopped(jobs, n_jobs=1, scheduler=None, warm=None):
+    def stopped(jobs, n_jobs=1, scheduler=None, warm=None, dask_workers=None):
         raise KeyboardInterrupt
         yield
 

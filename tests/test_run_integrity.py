@@ -34,7 +34,7 @@ def test_a_lost_shard_fails_the_run(exp, tmp_path, monkeypatch):
     run_experiment return as if the run were complete."""
     real = runner.execute
 
-    def drop_last(jobs, n_jobs=1, scheduler=None, warm=None):
+    def drop_last(jobs, n_jobs=1, scheduler=None, warm=None, dask_workers=None):
         jobs = list(jobs)
         yield from real(jobs[:-1], n_jobs, scheduler)
 
@@ -47,7 +47,7 @@ def test_a_dead_worker_is_named_and_resumable(exp, tmp_path, monkeypatch, cli):
     # loky's own error: the runner knows a dead worker by its class (a broken pool).
     from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-    def die(jobs, n_jobs=1, scheduler=None, warm=None):
+    def die(jobs, n_jobs=1, scheduler=None, warm=None, dask_workers=None):
         raise TerminatedWorkerError("A worker process managed by the executor was "
                                     "unexpectedly terminated (SIGABRT)")
         yield
@@ -119,7 +119,7 @@ def test_a_run_whose_workers_all_left_gives_up(monkeypatch):
     runner._watch_workers(Gone(), threading.Event())
     assert closed.is_set() and runner._cluster_lost.is_set()
 
-    def lost(jobs, n_jobs=1, scheduler=None, warm=None):
+    def lost(jobs, n_jobs=1, scheduler=None, warm=None, dask_workers=None):
         raise RuntimeError("the client closed")
         yield
 

@@ -125,10 +125,10 @@ class _ReachesCacheImpl(CompileResultCacheImpl):
     def reduce(self, cres):
         return tuple(unlinked.reached(cres.library)), super().reduce(cres)
 
-    def rebuild(self, target_context, payload):
+    def rebuild(self, context, payload):
         reaches, inner = payload
         unlinked.load(reaches)
-        cres = super().rebuild(target_context, inner)
+        cres = super().rebuild(context, inner)
         unlinked.mark(cres.library, reaches)
         return cres
 

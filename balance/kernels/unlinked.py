@@ -1,10 +1,10 @@
 """Calls that do not copy their callee into the caller: `unlinked(kernel)`.
 
 Why: Numba links a copy of every kernel a kernel calls, and of everything those call, into the
-caller's library, and LLVM optimises and compiles every copy again there. About 70% of a Gem
-Rush cold compile is spent so (`balance bench --compile-profile`): the game loop, and the
-players under every decision site, were compiled again inside `play_game_nb` and again inside
-`play_games_nb`, which call them once a game.
+caller's library, and LLVM optimises and compiles every copy again there. Most of a cold
+compile is spent so (`balance bench --compile-profile`): a game loop, and the players under
+every decision site, were compiled again inside each kernel above it, even one that calls it
+once a game.
 
 An unlinked call declares the callee's symbol and calls the code that the callee's own library
 compiled; the JIT's linker finds it when the caller's code is loaded. So that code must be

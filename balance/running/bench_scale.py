@@ -40,8 +40,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def worker_counts(most: int) -> list[int]:
-    """1, 2, 4, 8, ... below `most`, then `most` itself (a core count need not be a power of
-    two)."""
+    """1, 2, 4, 8, ... below `most`, then `most` itself (a core count need not be one of
+    them)."""
     counts, n = [], 1
     while n < most:
         counts.append(n)
