@@ -71,8 +71,10 @@ class GameReport:
                                  [(n, c) for n, c in cmps if self.in_comparison(c)],
                                  players_of, where)
 
-    def summary_blocks(self, a: Analysis, players_of: dict[str, list[str]]) -> list[Block]:
-        """Blocks of the Summary after the verdicts (e.g. a table of values to print)."""
+    def summary_blocks(self, a: Analysis, players_of: dict[str, list[str]],
+                       cmps: list | None = None) -> list[Block]:
+        """Blocks of the Summary after the verdicts (e.g. a table of values to print);
+        `cmps` as for verdicts."""
         return []
 
     def summary_tables(self, a: Analysis) -> list[Table]:

@@ -78,7 +78,7 @@ def summary_section(a: Analysis, report: GameReport, cmps: list | None = None,
     found = report.verdicts(a, cmps or [], who, where_of(a))
     if found:
         s.blocks.append(Block("", verdicts=found))
-    s.blocks += report.summary_blocks(a, who)
+    s.blocks += report.summary_blocks(a, who, cmps or [])
     every = report.sentences(a)
     b = Block("", tables=report.summary_tables(a))
     if every:

@@ -358,3 +358,16 @@ def test_the_bound_is_never_a_lever_verdict():
     seats = pl.DataFrame(schema={"players": pl.Int64, "setting": pl.Utf8})
     [v] = findings.verdicts(difficulty, seats, pl.DataFrame(), [("players", cmp)], [], who)
     assert v.sentence.startswith("heuristic=reference raises")
+
+
+def test_the_targets_to_print_start_with_the_headline_player_s_rows():
+    parts = [{"run": "cd", "heuristic": "greedy", "scores": _scores(30, 301)},
+             {"run": "cd", "heuristic": "learned", "scores": _scores(31, 301)}]
+    a = _analysed(parts)
+    [block] = REPORT.summary_blocks(a, players_of(a, REPORT))
+    first = block.tables[0].rows[0][0]
+    assert first.startswith("2e, learned"), first  # learned is clearly stronger: it leads
+    parts[1]["scores"] = _scores(30, 301, shift=1)  # the same scores: greedy stays first
+    a = _analysed(parts)
+    [block] = REPORT.summary_blocks(a, players_of(a, REPORT))
+    assert block.tables[0].rows[0][0].startswith("2e, greedy")

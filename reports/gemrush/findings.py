@@ -29,6 +29,30 @@ from reports.findings import (
 from reports.gemrush import ablation, players, skills
 
 
+def _named(difficulty: pl.DataFrame) -> pl.DataFrame:
+    """The win rates at the named difficulties, off the curve where there is one."""
+    d = difficulty.filter(pl.col("difficulty").is_not_null() & pl.col("win_rate").is_not_null())
+    if "source" in d.columns:  # "to exhaustion" sorts first
+        d = d.sort("source").unique(["setting", "players", "difficulty"], keep="first")
+    return d
+
+
+def headline_setting(difficulty: pl.DataFrame, order: list[str],
+                     band: players.Band | None = None) -> tuple[str | None, object]:
+    """(the setting the Crisis headline reads, players.headline's choice or None): the first
+    Crisis setting in the designer's order, or the strongest full-count player's setting of
+    its band (players.headline)."""
+    d = _named(difficulty)
+    if d.height == 0:
+        return None, None
+    rank = {x: i for i, x in enumerate(order)}
+    setting = sorted(set(d["setting"].to_list()), key=lambda x: (rank.get(x, len(rank)), x))[0]
+    choice = players.headline(band, setting) if band is not None else None
+    if choice is not None and choice.setting in set(d["setting"].to_list()):
+        setting = choice.setting
+    return setting, choice
+
+
 def crisis_verdicts(difficulty: pl.DataFrame, order: list[str],
                     players_of: dict[str, list[str]], where: dict[str, str],
                     band: players.Band | None = None) -> list[Verdict]:
@@ -37,16 +61,10 @@ def crisis_verdicts(difficulty: pl.DataFrame, order: list[str],
     difficulty closest to an even game over the player counts, how rarely the harder ones
     are won, which player it comes from, and how far it moves across the players of its band
     (`band`: none, and the verdict names its one player)."""
-    d = difficulty.filter(pl.col("difficulty").is_not_null() & pl.col("win_rate").is_not_null())
+    d = _named(difficulty)
     if d.height == 0:
         return []
-    if "source" in d.columns:  # off the curve where there is one ("to exhaustion" sorts first)
-        d = d.sort("source").unique(["setting", "players", "difficulty"], keep="first")
-    rank = {x: i for i, x in enumerate(order)}
-    setting = sorted(set(d["setting"].to_list()), key=lambda x: (rank.get(x, len(rank)), x))[0]
-    choice = players.headline(band, setting) if band is not None else None
-    if choice is not None and choice.setting in set(d["setting"].to_list()):
-        setting = choice.setting
+    setting, choice = headline_setting(d, order, band)
     g = d.filter(pl.col("setting") == setting).with_columns(
         (pl.col("win_rate") - 0.5).abs().alias("gap"))
     best = g.sort("gap", "players").row(0, named=True)

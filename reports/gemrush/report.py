@@ -41,13 +41,19 @@ class GemRushReport(game_report.GameReport):
                                  in_order(a.kinds, a.difficulty), players_of, where,
                                  a.band(cmps))
 
-    def summary_blocks(self, a, players_of: dict[str, list[str]]) -> list[Block]:
-        """The targets to print for the chosen win rates, and how sure each is."""
+    def summary_blocks(self, a, players_of: dict[str, list[str]],
+                       cmps: list | None = None) -> list[Block]:
+        """The targets to print for the chosen win rates, and how sure each is; the rows of
+        the setting the Crisis headline reads come first (its player may not be the first
+        setting's)."""
         targets = a.targets.filter(pl.col("target").is_not_null()) if a.targets.height \
             else a.targets
         if not targets.height:
             return []
         order = in_order(a.kinds, a.difficulty)
+        first, _ = findings.headline_setting(a.difficulty, order, a.band(cmps or []))
+        if first is not None:
+            order = [first] + [x for x in order if x != first]
         return [Block("", tables=[page.targets_summary_table(a.targets, order, players_of),
                                   page.targets_detail_table(a.targets, order)])]
 
