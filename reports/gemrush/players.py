@@ -28,6 +28,7 @@ import polars as pl
 from scipy import stats
 
 from balance.contract.experiment import KNOB_PREFIX
+from balance.stats.intervals import CONFIDENCE
 from reports import text
 from reports.gemrush.frame import GROUP, with_base_setting
 from reports.variants import run_variants
@@ -41,7 +42,10 @@ ALIKE = ("edition", "content", "content_sha256", "rules")
 # The code that played a run (reports/merge.py's CODE): another version of the engine or the
 # players is another game.
 CODE = ("source_hash", "engine_version")
-Z = float(stats.norm.ppf(0.975))  # a 95% interval, normal: the mean of several differences
+# The project's confidence (balance/stats), two-sided: every interval of the band is read at
+# it, as every other interval of the report is.
+UPPER = 1 - (1 - CONFIDENCE) / 2
+Z = float(stats.norm.ppf(UPPER))  # normal: the mean of several differences
 
 ROSTER = {"base_setting": pl.Utf8, "setting": pl.Utf8, "heuristic": pl.Utf8,
           "player": pl.Utf8, "bound": pl.Boolean, "run": pl.Utf8, "order": pl.Int64}
@@ -294,7 +298,7 @@ class Band:
             if r.height:
                 x = r.row(0, named=True)
                 # Back from the paired t interval to its standard error.
-                se = (x["ci_high"] - x["ci_low"]) / 2 / stats.t.ppf(0.975, x["pairs"] - 1)
+                se = (x["ci_high"] - x["ci_low"]) / 2 / stats.t.ppf(UPPER, x["pairs"] - 1)
                 return sign * x["difference"], float(se), "paired"
         return None
 
