@@ -46,6 +46,7 @@ from balance.games.gemrush.engine.game_nb import play_game_nb
 from balance.games.gemrush.engine.state import new_state
 from balance.games.gemrush.play import Setup, prepare
 from balance.kernels.rng import seed_state
+from balance.stats import paired
 from heuristics.external import playing
 from heuristics.gemrush.learned import PREFIX, STEP_PREFIX
 from heuristics.gemrush.learned_nb import (
@@ -266,8 +267,9 @@ def _centred(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
 
 def _gain(scores: np.ndarray, lab: Labels, rows: np.ndarray, name: str, games: int) -> Check:
     """Step 3 for one scorer: each held-out decision's best-scoring option (the rollout
-    player's pick on ties) valued on the second half of the rollouts, less that pick's."""
-    gains = []
+    player's pick on ties) valued on the second half of the rollouts, less that pick's: the
+    paired difference over the decisions (balance/stats/paired.py)."""
+    theirs, mine = [], []
     dec = lab.decision[rows]
     for d in np.unique(dec):
         r = rows[dec == d]
@@ -276,12 +278,11 @@ def _gain(scores: np.ndarray, lab: Labels, rows: np.ndarray, name: str, games: i
         best = int(np.argmax(s))
         if s[best] <= s[chosen] + 1e-9:
             best = chosen
-        gains.append(lab.y_check[r[best]] - lab.y_check[r[chosen]])
-    g = np.asarray(gains)
-    se = g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
-    per_game = len(g) / max(games, 1)
-    return Check(name, float(g.mean()), float(g.mean() - 1.96 * se),
-                 float(g.mean() + 1.96 * se), float(g.mean() * per_game))
+        theirs.append(lab.y_check[r[chosen]])
+        mine.append(lab.y_check[r[best]])
+    g = paired.mean_difference(theirs, mine)
+    per_game = len(mine) / max(games, 1)
+    return Check(name, g.estimate, g.low, g.high, g.estimate * per_game)
 
 
 def fit(lab: Labels, features: tuple[tuple[str, str], ...] = FEATURES, holdout: float = 0.25,
