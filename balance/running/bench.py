@@ -62,11 +62,20 @@ class EngineBench:
         return self.games_per_s / self.no_jit_games_per_s
 
 
+def python_path() -> str:
+    """PYTHONPATH for a child Python process: the project's root first, then the caller's own
+    (packages installed by PYTHONPATH, not into the interpreter, must stay importable)."""
+    return os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+
+
 def _python(code: str, env_extra: dict) -> float:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1",
+    env = dict(os.environ, PYTHONPATH=python_path(), OMP_NUM_THREADS="1",
                OPENBLAS_NUM_THREADS="1", NUMBA_NUM_THREADS="1", **env_extra)
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
                          capture_output=True, text=True)
+    if out.returncode != 0:
+        raise InputError([Problem("bench", "", "", "the timed process failed: "
+                                  + (out.stderr.strip().splitlines() or ["no message"])[-1])])
     return float(out.stdout.strip().splitlines()[-1])
 
 

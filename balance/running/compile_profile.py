@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from balance.errors import InputError, Problem
+from balance.running.bench import python_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,7 +111,7 @@ def profile(game: str, prelude: str = "") -> CompileProfile:
     code = (f"{prelude}\nfrom balance.running.compile_profile import _child; "
             f"_child({game!r})")
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=tmp,
+        env = dict(os.environ, PYTHONPATH=python_path(), NUMBA_CACHE_DIR=tmp,
                    NUMBA_NUM_THREADS="1")
         env.pop("NUMBA_DISABLE_JIT", None)
         out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
