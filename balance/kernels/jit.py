@@ -1,6 +1,6 @@
 """One place to configure Numba. NUMBA_DISABLE_JIT=1 runs the same code as plain Python.
 
-Six settings here, each measured (see README, Performance):
+Seven settings here, each measured (see README, Performance):
 - Calls between kernels are typed with plain (non-literal) argument types. By default Numba
   compiles a fresh copy of a kernel for every distinct constant passed to it (a decision kind,
   an event code): that recompiled the whole player once per call site, 300 s of compile time.
@@ -19,9 +19,17 @@ Six settings here, each measured (see README, Performance):
   compiled or loaded from the cache. At 3,000 every game runs about 18% faster, the same
   games (1,500: 10%; 600: 20% slower), and the cold compile takes about as long. The setting
   is process-wide: Numba code of your own in the same process is compiled with it too.
+- A caller links its callees' code available_externally (`_module_for_linking`), where
+  Numba makes it linkonce_odr: LLVM may still paste a callee in, but what it does not paste
+  is a call to the callee's own compiled code, not a copy compiled again in every caller (and
+  again in theirs). That took 28% off a cold compile, the games as fast (results/
+  performance.md, "Cold compile"). The price: a caller's code needs its callees loaded. A
+  fresh compile has them (typing a call compiles the callee); the cache stores with each
+  function every kernel its code calls, and loads them first, under the names the caller was
+  compiled against. Numba code of your own that calls these kernels must be decorated with
+  this module's `njit`: Numba's own `cache=True` would not load them first.
 - Calls made once a game, or off the fast path, are unlinked (balance/kernels/unlinked.py):
-  by symbol, without a copy of the callee compiled again inside the caller. The cache stores
-  with each function the unlinked callees its code calls, and loads them first.
+  by symbol, without even the callee's code to optimise inside the caller.
 - Each module's compiled code lives in a folder of the on-disk cache named by a hash of the
   module's import closure (balance/kernels/sources.py): the module and every module of the
   project it imports, to the end. Numba only checks a function's own file, so after an edit
@@ -48,6 +56,7 @@ from numba.core.caching import (
     _CacheLocator,
     _SourceFileBackedLocatorMixin,
 )
+from numba.core.codegen import CPUCodeLibrary
 from numba.core.registry import CPUDispatcher
 
 from balance.kernels import sources, unlinked
@@ -162,7 +171,46 @@ def _enable_caching(disp: CPUDispatcher, fn) -> None:
                           "compiled anew in every process", stacklevel=3)
 
 
+KEY = "_balance_kernel"  # attribute of a kernel's code library: unlinked.load's key for it
+
+_numba_module_for_linking = CPUCodeLibrary._get_module_for_linking
+_numba_add_linking_library = CPUCodeLibrary.add_linking_library
+
+
+def _module_for_linking(self):
+    """A kernel's code as its callers link it: Numba marks its functions linkonce_odr, so that
+    every caller compiles a copy of what it does not inline. available_externally lets LLVM
+    inline them as before, and makes a call it does not inline go to the kernel's own code."""
+    if getattr(self, KEY, None) is None:
+        return _numba_module_for_linking(self)
+    self._ensure_finalized()
+    if self._shared_module is None:
+        mod = self._final_module.clone()
+        for fn in mod.functions:
+            if not fn.is_declaration and fn.linkage == llvm.Linkage.external:
+                fn.linkage = "available_externally"
+        self._shared_module = mod
+    return self._shared_module
+
+
+def _add_linking_library(self, library):
+    _numba_add_linking_library(self, library)
+    key = getattr(library, KEY, None)
+    if key is not None:  # the caller's code now calls the kernel's: load it first
+        setattr(self, unlinked.REACHES, getattr(self, unlinked.REACHES, frozenset()) | {key})
+
+
+CPUCodeLibrary._get_module_for_linking = _module_for_linking
+CPUCodeLibrary.add_linking_library = _add_linking_library
+
+
 class PlainArgsDispatcher(CPUDispatcher):
+    def add_overload(self, cres):
+        super().add_overload(cres)
+        f = self.py_func
+        setattr(cres.library, KEY, (f.__module__, f.__qualname__, tuple(cres.signature.args),
+                                    cres.fndesc.mangled_name))
+
     def get_call_template(self, args, kws):
         args = tuple(types.unliteral(a) for a in args)
         kws = {k: types.unliteral(v) for k, v in kws.items()}

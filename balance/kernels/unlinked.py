@@ -1,10 +1,10 @@
 """Calls that do not copy their callee into the caller: `unlinked(kernel)`.
 
-Why: Numba links a copy of every kernel a kernel calls, and of everything those call, into the
-caller's library, and LLVM optimises and compiles every copy again there. Most of a cold
-compile is spent so (`balance bench --compile-profile`): a game loop, and the players under
-every decision site, were compiled again inside each kernel above it, even one that calls it
-once a game.
+Why: a caller links its callees' code into its own library (available_externally, jit.py),
+so that LLVM can paste them in, and LLVM optimises that code again inside every caller
+(`balance bench --compile-profile` shows it in the own times of kernels high in the call
+graph): a game loop, and the players under every decision site, would be optimised again
+inside each kernel above it, even one that calls it once a game.
 
 An unlinked call declares the callee's symbol and calls the code that the callee's own library
 compiled; the JIT's linker finds it when the caller's code is loaded. So that code must be
