@@ -19,8 +19,9 @@ from numba.core.errors import NumbaWarning
 
 from balance.kernels.jit import njit
 
-# `objmode` blocks make Numba warn that a nogil function holds the GIL there: it must.
-warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
+# `objmode` blocks make Numba warn that a nogil function holds the GIL there: it must. The
+# warning may begin with terminal colour codes (Numba colours it where colorama is installed).
+warnings.filterwarnings("ignore", message=".*Code running in object mode", category=NumbaWarning)
 
 _GAMES: list = []
 
