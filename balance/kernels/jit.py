@@ -11,19 +11,20 @@ Seven settings here, each measured (see README, Performance):
   kernels that takes the state and tables pushed ~500 words (4 KB) on the stack, ~160 ns,
   before the state's arrays were grouped (state.py); ~300 words now. So small kernels (cache
   checks, the decision dispatch) and kernels with a single caller are pasted into their
-  callers by Numba: `@njit(inline=True)`. LLVM inlines only small callees on its own.
+  callers: `@njit(inline=True)`. LLVM pastes them (its `alwaysinline`, set on the code their
+  callers link). Numba's own `inline="always"` did it by copying and typing their Python IR
+  again in every caller: 22% of a cold compile more, the games as fast.
 - LLVM's inliner may paste callees up to a cost of INLINE_THRESHOLD (LLVM's default is 225).
-  Numba links a copy of every kernel a kernel calls into its library, and LLVM optimises each
-  copy again there; with the default, how the copy of greedy inside the game loop came out
-  moved by up to 25% with small edits, and which copy a process ran depended on whether it
-  compiled or loaded from the cache. At 3,000 every game runs about 18% faster, the same
-  games (1,500: 10%; 600: 20% slower), and the cold compile takes about as long. The setting
-  is process-wide: Numba code of your own in the same process is compiled with it too.
+  With the default, how greedy pasted inside the game loop came out moved by up to 25% with
+  small edits. At 3,000 every game runs about 18% faster, the same games (1,500: 10%; 600:
+  20% slower), and the cold compile takes about as long. The setting is process-wide: Numba
+  code of your own in the same process is compiled with it too.
 - A caller links its callees' code available_externally (`_module_for_linking`), where
   Numba makes it linkonce_odr: LLVM may still paste a callee in, but what it does not paste
   is a call to the callee's own compiled code, not a copy compiled again in every caller (and
   again in theirs). That took 28% off a cold compile, the games as fast (results/
-  performance.md, "Cold compile"). The price: a caller's code needs its callees loaded. A
+  performance.md, "Cold compile"), and ended the two speeds of one code that came from a
+  process binding its calls to whichever copy it loaded first. The price: a caller's code needs its callees loaded. A
   fresh compile has them (typing a call compiles the callee); the cache stores with each
   function every kernel its code calls, and loads them first, under the names the caller was
   compiled against. Numba code of your own that calls these kernels must be decorated with
@@ -171,6 +172,7 @@ def _enable_caching(disp: CPUDispatcher, fn) -> None:
                           "compiled anew in every process", stacklevel=3)
 
 
+ALWAYS_INLINE = "_balance_always_inline"  # a library whose callers must paste it in
 KEY = "_balance_kernel"  # attribute of a kernel's code library: unlinked.load's key for it
 
 _numba_module_for_linking = CPUCodeLibrary._get_module_for_linking
@@ -180,8 +182,11 @@ _numba_add_linking_library = CPUCodeLibrary.add_linking_library
 def _module_for_linking(self):
     """A kernel's code as its callers link it: Numba marks its functions linkonce_odr, so that
     every caller compiles a copy of what it does not inline. available_externally lets LLVM
-    inline them as before, and makes a call it does not inline go to the kernel's own code."""
-    if getattr(self, KEY, None) is None:
+    inline them as before, and makes a call it does not inline go to the kernel's own code.
+    The entry of a kernel declared `inline=True` is marked alwaysinline: every caller pastes
+    it in."""
+    key = getattr(self, KEY, None)
+    if key is None:
         return _numba_module_for_linking(self)
     self._ensure_finalized()
     if self._shared_module is None:
@@ -189,6 +194,8 @@ def _module_for_linking(self):
         for fn in mod.functions:
             if not fn.is_declaration and fn.linkage == llvm.Linkage.external:
                 fn.linkage = "available_externally"
+                if getattr(self, ALWAYS_INLINE, False) and fn.name == key[3]:
+                    fn.add_function_attribute("alwaysinline")
         self._shared_module = mod
     return self._shared_module
 
@@ -210,6 +217,8 @@ class PlainArgsDispatcher(CPUDispatcher):
         f = self.py_func
         setattr(cres.library, KEY, (f.__module__, f.__qualname__, tuple(cres.signature.args),
                                     cres.fndesc.mangled_name))
+        if getattr(self, ALWAYS_INLINE, False):
+            setattr(cres.library, ALWAYS_INLINE, True)
 
     def get_call_template(self, args, kws):
         args = tuple(types.unliteral(a) for a in args)
@@ -219,14 +228,14 @@ class PlainArgsDispatcher(CPUDispatcher):
 
 def njit(fn=None, *, inline=False):
     """`@njit`, or `@njit(inline=True)` for a small kernel, or one with a single caller, that
-    Numba should paste into its callers (see "Calls are dear" above)."""
+    LLVM must paste into its callers (see "Calls are dear" above)."""
     if fn is None:
         return lambda f: njit(f, inline=inline)
     if config.DISABLE_JIT:
         return fn
     opts = {"nopython": True, "nogil": True, "_nrt": False}
-    if inline:
-        opts["inline"] = "always"
     disp = PlainArgsDispatcher(py_func=fn, locals={}, targetoptions=opts)
+    if inline:
+        setattr(disp, ALWAYS_INLINE, True)
     _enable_caching(disp, fn)
     return disp

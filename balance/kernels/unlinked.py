@@ -92,12 +92,16 @@ def reached(library) -> frozenset:
     return frozenset(out)
 
 
+_LOADED: set = set()  # keys load has made callable in this process: each is done once
+
+
 def load(keys) -> None:
     """Compile, or load from the cache, every callee in `keys` (reached's), and make the
     symbol each caller was compiled against name its code. A symbol holds a number Numba
     draws anew in every process: a callee compiled, or cached, by another process than the
     caller's carries another name, and the caller's would not be found."""
-    for module, qualname, args, symbol in sorted(keys, key=lambda k: (k[0], k[1], k[3])):
+    for module, qualname, args, symbol in sorted(set(keys) - _LOADED,
+                                                 key=lambda k: (k[0], k[1], k[3])):
         disp = importlib.import_module(module)
         for part in qualname.split("."):
             disp = getattr(disp, part)
@@ -106,6 +110,7 @@ def load(keys) -> None:
         if cres.fndesc.mangled_name != symbol:
             llvm.add_symbol(symbol, cres.library.get_pointer_to_function(
                 cres.fndesc.mangled_name))
+        _LOADED.add((module, qualname, args, symbol))
 
 
 def mark(library, keys) -> None:
