@@ -1,6 +1,9 @@
-"""Unlinked calls (balance/kernels/unlinked.py): a kernel calls another by its symbol, and a
-caller loaded from the on-disk cache loads its unlinked callees first; without that, its call
-would jump to address 0 and the process would die."""
+"""Calls between kernels whose callee's code is not compiled into the caller: unlinked calls
+(balance/kernels/unlinked.py), by the callee's symbol, and linked ones (jit.py,
+`_module_for_linking`), whose callee's code the caller links available_externally so that what
+LLVM does not paste in is a call to the callee's own code. A caller loaded from the on-disk
+cache loads those callees first, under the names it was compiled against; without that, its
+call would jump to address 0, or LLVM could not resolve it, and the process would die."""
 
 import os
 import subprocess
@@ -50,8 +53,8 @@ RUN = ("import sys, numpy as np; sys.path.insert(0, {folder!r}); import toy_kern
        "print(t.outer(np.arange(5.0), 2), hits(t.outer), hits(t.weigh))")
 
 
-def _run(folder: Path, env: dict | None = None) -> list[str]:
-    out = subprocess.run([sys.executable, "-c", RUN.format(folder=str(folder))],
+def _run(folder: Path, env: dict | None = None, code: str = RUN) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", code.format(folder=str(folder))],
                          capture_output=True, text=True, cwd=ROOT, env=env,
                          timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -99,3 +102,47 @@ def test_reached_gathers_the_callees_of_every_linked_library():
     top = _Lib([a], [_Lib([b], [shared]), shared])
     assert unlinked.reached(top) == {a, b, c}
     assert unlinked.reached(_Lib()) == frozenset()
+
+
+LINKED = textwrap.dedent("""\
+    from balance.kernels.jit import njit
+
+
+    @njit
+    def other(k):  # compiled first, it shifts the numbers in the names of later kernels
+        return k + 1
+
+
+    @njit
+    def steps(n):  # recursive, so that no caller can paste all of it in: a call remains
+        if n <= 0:
+            return 0
+        return 1 + steps(n - 1)
+
+
+    @njit
+    def outer(n):
+        return steps(n) * 2
+""")
+
+LINKED_RUN = ("import sys; sys.path.insert(0, {folder!r}); import toy_linked as t; "
+              "hits = lambda f: sum(f.stats.cache_hits.values()); "
+              "print(t.outer(20), hits(t.outer), hits(t.steps))")
+
+
+def test_a_caller_loaded_from_the_cache_loads_the_callees_it_links_first(tmp_path):
+    (tmp_path / "toy_linked.py").write_text(LINKED)
+    assert _run(tmp_path, code=LINKED_RUN) == ["40", "0", "0"]  # compiled
+    # A new process loads outer from the cache, and steps (never called here) before it.
+    assert _run(tmp_path, code=LINKED_RUN) == ["40", "1", "1"]
+
+
+def test_a_linked_callee_cached_by_another_process_is_found_under_the_caller_s_name(tmp_path):
+    (tmp_path / "toy_linked.py").write_text(LINKED)
+    assert _run(tmp_path, code=LINKED_RUN) == ["40", "0", "0"]  # outer and steps cached together
+    for f in (tmp_path / "__pycache__").glob("toy_linked.steps-*"):
+        f.unlink()
+    again = ("import sys; sys.path.insert(0, {folder!r}); import toy_linked as t; "
+             "t.other(1); print(t.steps(7))")
+    assert _run(tmp_path, code=again) == ["7"]  # steps cached anew, under another name
+    assert _run(tmp_path, code=LINKED_RUN) == ["40", "1", "1"]
