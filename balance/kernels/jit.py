@@ -24,11 +24,12 @@ Seven settings here, each measured (see README, Performance):
   is a call to the callee's own compiled code, not a copy compiled again in every caller (and
   again in theirs). That took 28% off a cold compile, the games as fast (results/
   performance.md, "Cold compile"), and ended the two speeds of one code that came from a
-  process binding its calls to whichever copy it loaded first. The price: a caller's code needs its callees loaded. A
-  fresh compile has them (typing a call compiles the callee); the cache stores with each
-  function every kernel its code calls, and loads them first, under the names the caller was
-  compiled against. Numba code of your own that calls these kernels must be decorated with
-  this module's `njit`: Numba's own `cache=True` would not load them first.
+  process binding its calls to whichever copy it loaded first. The price: a caller's code
+  needs its callees loaded. A fresh compile has them (typing a call compiles the callee);
+  the cache stores with each function every kernel its code calls, and loads them first,
+  under the names the caller was compiled against. A cached process starts slower for it
+  (2.3 s to its first game, not 0.9). Numba code of your own that calls these kernels must
+  be decorated with this module's `njit`: Numba's own `cache=True` would not load them.
 - Calls made once a game, or off the fast path, are unlinked (balance/kernels/unlinked.py):
   by symbol, without even the callee's code to optimise inside the caller.
 - Each module's compiled code lives in a folder of the on-disk cache named by a hash of the
