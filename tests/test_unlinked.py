@@ -96,12 +96,20 @@ class _Lib:
         self._linking_libraries = list(links)
 
 
-def test_reached_gathers_the_callees_of_every_linked_library():
-    a, b, c = ("m", "a", ()), ("m", "b", ()), ("m", "c", ())
+def test_reached_gathers_the_callees_of_every_linked_library_deepest_first():
+    a, b, c = ("m", "a", (), "sa"), ("m", "b", (), "sb"), ("m", "c", (), "sc")
     shared = _Lib([c])
     top = _Lib([a], [_Lib([b], [shared]), shared])
-    assert unlinked.reached(top) == {a, b, c}
-    assert unlinked.reached(_Lib()) == frozenset()
+    # c is called by code that b's library holds, and b by top's: load() takes them so.
+    assert unlinked.reached(top) == (c, b, a)
+    assert unlinked.reached(_Lib()) == ()
+
+
+def test_a_library_loaded_from_the_cache_keeps_the_order_it_was_stored_in():
+    a, b, c = ("m", "a", (), "sa"), ("m", "b", (), "sb"), ("m", "c", (), "sc")
+    loaded = _Lib()
+    unlinked.mark(loaded, (c, a, b))
+    assert unlinked.reached(_Lib([b], [loaded])) == (c, a, b)
 
 
 LINKED = textwrap.dedent("""\

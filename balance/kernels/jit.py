@@ -28,7 +28,7 @@ Seven settings here, each measured (see README, Performance):
   needs its callees loaded. A fresh compile has them (typing a call compiles the callee);
   the cache stores with each function every kernel its code calls, and loads them first,
   under the names the caller was compiled against. A cached process starts slower for it
-  (2.3 s to its first game, not 0.9). Numba code of your own that calls these kernels must
+  (1.9 s to its first game, not 0.9). Numba code of your own that calls these kernels must
   be decorated with this module's `njit`: Numba's own `cache=True` would not load them.
 - Calls made once a game, or off the fast path, are unlinked (balance/kernels/unlinked.py):
   by symbol, without even the callee's code to optimise inside the caller.

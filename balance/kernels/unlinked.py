@@ -32,6 +32,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 REACHES = "_balance_unlinked"  # attribute of a code library: the unlinked callees it calls
+CALLEES = "_balance_unlinked_libraries"  # their libraries, where this process compiled it
 
 
 def _key(disp, args: tuple, symbol: str) -> tuple:
@@ -57,6 +58,7 @@ def _typer(disp, given: tuple):
             context.call_conv.return_status_propagate(builder, status)
         lib = context.active_code_library
         setattr(lib, REACHES, getattr(lib, REACHES, frozenset()) | {key})
+        setattr(lib, CALLEES, (*getattr(lib, CALLEES, ()), cres.library))
         return res
 
     return cres.signature.return_type(*given), codegen
@@ -78,18 +80,31 @@ def unlinked(disp):
     return intrinsic(call)
 
 
-def reached(library) -> frozenset:
-    """The unlinked callees the code of `library` calls: its own, and those of every library
-    linked into it."""
-    out, seen, todo = set(), set(), [library]
-    while todo:
-        lib = todo.pop()
+def reached(library) -> tuple:
+    """The callees the code of `library` calls: its own, and those of every library linked
+    into it. Each comes after the callees its own code calls, where this process knows them,
+    so that load() finds those loaded already: a load inside a load inside a load costs
+    Numba's events at every level, a third of a second a process for the bench player's 176
+    kernels."""
+    out: dict = {}  # an ordered set
+    seen: set = set()
+
+    def visit(lib) -> None:
         if id(lib) in seen:
-            continue
+            return
         seen.add(id(lib))
-        out |= getattr(lib, REACHES, frozenset())
-        todo.extend(getattr(lib, "_linking_libraries", ()))
-    return frozenset(out)
+        for callee in (*getattr(lib, "_linking_libraries", ()), *getattr(lib, CALLEES, ())):
+            visit(callee)
+        own = getattr(lib, REACHES, ())
+        for key in own if isinstance(own, tuple) else sorted(own, key=_order):
+            out.setdefault(key, None)
+
+    visit(library)
+    return tuple(out)
+
+
+def _order(key: tuple) -> tuple:
+    return key[0], key[1], key[3]
 
 
 _LOADED: set = set()  # keys load has made callable in this process: each is done once
@@ -100,8 +115,7 @@ def load(keys) -> None:
     symbol each caller was compiled against name its code. A symbol holds a number Numba
     draws anew in every process: a callee compiled, or cached, by another process than the
     caller's carries another name, and the caller's would not be found."""
-    for module, qualname, args, symbol in sorted(set(keys) - _LOADED,
-                                                 key=lambda k: (k[0], k[1], k[3])):
+    for module, qualname, args, symbol in [k for k in dict.fromkeys(keys) if k not in _LOADED]:
         disp = importlib.import_module(module)
         for part in qualname.split("."):
             disp = getattr(disp, part)
@@ -114,5 +128,6 @@ def load(keys) -> None:
 
 
 def mark(library, keys) -> None:
-    """Record on a library loaded from the cache the unlinked callees its code calls."""
-    setattr(library, REACHES, frozenset(keys))
+    """Record on a library loaded from the cache the callees its code calls, in reached's
+    order."""
+    setattr(library, REACHES, tuple(keys))
