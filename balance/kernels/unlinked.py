@@ -31,7 +31,8 @@ from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-REACHES = "_balance_unlinked"  # attribute of a code library: the unlinked callees it calls
+REACHES = "_balance_unlinked"  # attribute of a code library: the kernels its code calls (jit.py
+# adds the linked ones), loaded before it
 CALLEES = "_balance_unlinked_libraries"  # their libraries, where this process compiled it
 
 
