@@ -136,8 +136,7 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
         d = cmp.differences.filter(~pl.any_horizontal(
             [pl.lit(False)] + [pl.col("label").str.contains(x, literal=True)
                                for x in leave_out]))
-        d = d.filter(pl.col("difference").is_not_nan()
-                                   & pl.col("ci_low").is_not_nan())
+        d = d.filter(pl.col("difference").is_not_nan() & pl.col("ci_low").is_not_nan())
         if d.height == 0:
             continue
         clear = d.filter(pl.col("holm"))

@@ -425,7 +425,7 @@ def _compile_profile(game: str, top: int) -> None:
     typer.echo(f"kernels compiled                        {len(p.kernels):8d}")
     typer.echo("")
     typer.echo("Own time: the kernel's compile less its callees' compiles; it includes "
-               "optimising the copies of its callees linked into it.")
+               "optimising again the callees' code LLVM pasted into it.")
     typer.echo(f"{'own s':>8} {'share':>6} {'with callees s':>15}  kernel")
     for k in p.kernels[:top]:
         typer.echo(f"{k.own_s:8.1f} {k.own_s / max(p.total_s, 1e-9):6.1%} "

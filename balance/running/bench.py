@@ -68,15 +68,22 @@ def python_path() -> str:
     return os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 
 
-def _python(code: str, env_extra: dict) -> float:
-    env = dict(os.environ, PYTHONPATH=python_path(), OMP_NUM_THREADS="1",
-               OPENBLAS_NUM_THREADS="1", NUMBA_NUM_THREADS="1", **env_extra)
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
-                         capture_output=True, text=True)
+def child_line(code: str, env: dict, option: str, what: str) -> str:
+    """The last line printed by a new Python process that runs `code` in the project's root
+    with `env` (PYTHONPATH set by python_path). If it fails: InputError naming `option`,
+    "`what` failed" and the child's last line of error."""
+    out = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=python_path()),
+                         cwd=ROOT, capture_output=True, text=True)
     if out.returncode != 0:
-        raise InputError([Problem("bench", "", "", "the timed process failed: "
+        raise InputError([Problem(option, "", "", f"{what} failed: "
                                   + (out.stderr.strip().splitlines() or ["no message"])[-1])])
-    return float(out.stdout.strip().splitlines()[-1])
+    return out.stdout.strip().splitlines()[-1]
+
+
+def _python(code: str, env_extra: dict) -> float:
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
+               NUMBA_NUM_THREADS="1", **env_extra)
+    return float(child_line(code, env, "bench", "the timed process"))
 
 
 def games_per_second(game: Game, seconds: float = 5.0, batch: int = 2000) -> float:

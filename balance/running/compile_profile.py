@@ -3,27 +3,21 @@ time, read from Numba's compile events in a new process with an empty cache, whi
 game's bench player and plays its first game.
 
 A kernel's *own* time is its compile less that of the kernels compiled while it was (its
-callees, compiled on first sight). It still includes what Numba does with the copies of its
-callees linked into its library: LLVM optimises and compiles every copy again there
-(developers/performance.md, "Which compiled copy runs"). So a kernel high in the call graph,
-such as the game loop, has a large own time even when its own code is short, and the sum of
-the own times is the whole compile. `llvm` is the share of the compile spent inside LLVM.
+callees, compiled on first sight). It still includes what LLVM does with the code of its
+callees linked into its library (available_externally, balance/kernels/jit.py): it optimises
+again there what it pastes in. So a kernel high in the call graph, such as the game loop, has
+a large own time even when its own code is short, and the sum of the own times is the whole
+compile. `llvm` is the share of the compile spent inside LLVM.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
-from balance.errors import InputError, Problem
-from balance.running.bench import python_path
-
-ROOT = Path(__file__).resolve().parents[2]
+from balance.running.bench import child_line
 
 
 @dataclass(frozen=True)
@@ -111,15 +105,10 @@ def profile(game: str, prelude: str = "") -> CompileProfile:
     code = (f"{prelude}\nfrom balance.running.compile_profile import _child; "
             f"_child({game!r})")
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, PYTHONPATH=python_path(), NUMBA_CACHE_DIR=tmp,
-                   NUMBA_NUM_THREADS="1")
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_NUM_THREADS="1")
         env.pop("NUMBA_DISABLE_JIT", None)
-        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
-                             capture_output=True, text=True)
-    if out.returncode != 0:
-        raise InputError([Problem("--compile-profile", "", "", "the compile failed: "
-                                  + (out.stderr.strip().splitlines() or ["no message"])[-1])])
-    data = json.loads(out.stdout.strip().splitlines()[-1])
+        line = child_line(code, env, "--compile-profile", "the compile")
+    data = json.loads(line)
     events = [(float(t), bool(s), str(n)) for t, s, n in data["compile"]]
     return CompileProfile(float(data["total"]),
                           outer_time([(float(t), bool(s)) for t, s in data["llvm"]]),
