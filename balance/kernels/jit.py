@@ -134,7 +134,7 @@ class _ReachesCacheImpl(CompileResultCacheImpl):
     stored beside it and loaded before it (balance/kernels/unlinked.py)."""
 
     def reduce(self, cres):
-        return tuple(unlinked.reached(cres.library)), super().reduce(cres)
+        return unlinked.reached(cres.library), super().reduce(cres)
 
     def rebuild(self, context, payload):
         reaches, inner = payload
@@ -205,7 +205,7 @@ def _add_linking_library(self, library):
     _numba_add_linking_library(self, library)
     key = getattr(library, KEY, None)
     if key is not None:  # the caller's code now calls the kernel's: load it first
-        setattr(self, unlinked.REACHES, getattr(self, unlinked.REACHES, frozenset()) | {key})
+        unlinked.add_reach(self, key)
 
 
 CPUCodeLibrary._get_module_for_linking = _module_for_linking

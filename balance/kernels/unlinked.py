@@ -57,9 +57,7 @@ def _typer(disp, given: tuple):
                                                       fndesc.argtypes, vals)
         with cgutils.if_unlikely(builder, status.is_error):
             context.call_conv.return_status_propagate(builder, status)
-        lib = context.active_code_library
-        setattr(lib, REACHES, getattr(lib, REACHES, frozenset()) | {key})
-        setattr(lib, CALLEES, (*getattr(lib, CALLEES, ()), cres.library))
+        add_reach(context.active_code_library, key, cres.library)
         return res
 
     return cres.signature.return_type(*given), codegen
@@ -79,6 +77,14 @@ def unlinked(disp):
     call = scope["call"]
     call.__name__ = call.__qualname__ = f"unlinked_{disp.py_func.__name__}"
     return intrinsic(call)
+
+
+def add_reach(library, key: tuple, callee=None) -> None:
+    """Record that the code `library` is compiling calls the kernel `key` (_key's), whose
+    own library is `callee` where it is not one of `library`'s linked libraries."""
+    setattr(library, REACHES, getattr(library, REACHES, frozenset()) | {key})
+    if callee is not None:
+        setattr(library, CALLEES, (*getattr(library, CALLEES, ()), callee))
 
 
 def reached(library) -> tuple:
