@@ -21,10 +21,11 @@ WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush",
          "mothership", "planet", "power", "attack", "alien", "humanity", "token")
 WORD = re.compile("|".join(WORDS), re.IGNORECASE)
 # Names other libraries give, which hold a word by chance (a file's st_mode, the statsmodels
-# package, Numba's targetoptions and object mode, a thread's target), and "model" (the
-# forward model, and class names ending in it: ForwardModel).
-THEIRS = re.compile(r"st_mode|statsmodels|targetoptions|target_is_directory|Thread\(target="
-                    r"|\bmodels?\b|[A-Z]\w*Models?\b|objmode|object mode")
+# package, Numba's targetoptions, target context and object mode, a thread's target), and
+# "model" (the forward model, and class names ending in it: ForwardModel).
+THEIRS = re.compile(r"st_mode|statsmodels|targetoptions|targetctx|target_is_directory"
+                    r"|Thread\(target=|\bmodels?\b|[A-Z]\w*Models?\b|objmode|objectmode"
+                    r"|object mode")
 GAME_IMPORT = re.compile(r"^\s*(from|import)\s+(balance\.games|heuristics|reports)\.(\w+)",
                          re.MULTILINE)
 # The registry is the only list of games: it names them, and nothing else of theirs.

@@ -1,6 +1,6 @@
 """One place to configure Numba. NUMBA_DISABLE_JIT=1 runs the same code as plain Python.
 
-Seven settings here, each measured (see README, Performance):
+Eight settings here, each measured (results/performance.md):
 - Calls between kernels are typed with plain (non-literal) argument types. By default Numba
   compiles a fresh copy of a kernel for every distinct constant passed to it (a decision kind,
   an event code): that recompiled the whole player once per call site, 300 s of compile time.
@@ -30,6 +30,11 @@ Seven settings here, each measured (see README, Performance):
   under the names the caller was compiled against. A cached process starts slower for it
   (1.9 s to its first game, not 0.9). Numba code of your own that calls these kernels must
   be decorated with this module's `njit`: Numba's own `cache=True` would not load them.
+- No wrappers: Numba writes beside every function one that Python calls (it unboxes every
+  argument, a hundred arrays' for a kernel that takes the state and the tables) and one for C.
+  Kernels call each other directly, so only a few kernels need the first and none the second;
+  compiling both for every kernel was 46% of a cold compile. A kernel's Python entry is built
+  on its first call from Python and kept in the cache (python_entry.py).
 - Calls made once a game, or off the fast path, are unlinked (balance/kernels/unlinked.py):
   by symbol, without even the callee's code to optimise inside the caller.
 - Each module's compiled code lives in a folder of the on-disk cache named by a hash of the
@@ -61,7 +66,7 @@ from numba.core.caching import (
 from numba.core.codegen import CPUCodeLibrary
 from numba.core.registry import CPUDispatcher
 
-from balance.kernels import sources, unlinked
+from balance.kernels import python_entry, sources, unlinked
 
 INLINE_THRESHOLD = 3000
 # An option of LLVM's own, read by every later compile in this process. It is not part of
@@ -214,12 +219,30 @@ CPUCodeLibrary.add_linking_library = _add_linking_library
 
 class PlainArgsDispatcher(CPUDispatcher):
     def add_overload(self, cres):
-        super().add_overload(cres)
+        # Numba's add_overload also enters the Python entry in its C dispatch table; kernels
+        # are compiled without one (python_entry.py), so _compile_for_args enters it when
+        # Python first calls the kernel.
+        self.overloads[tuple(cres.signature.args)] = cres
         f = self.py_func
         setattr(cres.library, KEY, (f.__module__, f.__qualname__, tuple(cres.signature.args),
                                     cres.fndesc.mangled_name))
         if getattr(self, ALWAYS_INLINE, False):
             setattr(cres.library, ALWAYS_INLINE, True)
+
+    def _compile_for_args(self, *args, **kws):
+        """A call from Python that the C dispatch table did not match: compile (or load) the
+        kernel for these arguments, and give it its Python entry."""
+        compiled = super()._compile_for_args(*args, **kws)
+        entries = self.__dict__.setdefault("_python_entries", set())
+        for sig, cres in self.overloads.items():
+            if cres.entry_point is compiled and sig not in entries:
+                entry = python_entry.make(self.targetctx, self._cache, cres)
+                self.targetctx.insert_user_function(entry, cres.fndesc, [cres.library])
+                self.overloads[sig] = cres._replace(entry_point=entry)
+                self._insert([a._code for a in sig], entry, cres.objectmode)
+                entries.add(sig)
+                return entry
+        return compiled
 
     def get_call_template(self, args, kws):
         args = tuple(types.unliteral(a) for a in args)
@@ -234,7 +257,10 @@ def njit(fn=None, *, inline=False):
         return lambda f: njit(f, inline=inline)
     if config.DISABLE_JIT:
         return fn
-    opts = {"nopython": True, "nogil": True, "_nrt": False}
+    opts = {"nopython": True, "nogil": True, "_nrt": False,
+            # Kernels call each other directly; Python's entry is made on demand
+            # (python_entry.py), and C's is never used.
+            "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
     disp = PlainArgsDispatcher(py_func=fn, locals={}, targetoptions=opts)
     if inline:
         setattr(disp, ALWAYS_INLINE, True)
