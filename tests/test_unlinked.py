@@ -154,3 +154,21 @@ def test_a_linked_callee_cached_by_another_process_is_found_under_the_caller_s_n
              "t.other(1); print(t.steps(7))")
     assert _run(tmp_path, code=again) == ["7"]  # steps cached anew, under another name
     assert _run(tmp_path, code=LINKED_RUN) == ["40", "1", "1"]
+
+
+def test_a_callee_loaded_from_the_cache_gives_its_code_to_a_new_caller(tmp_path):
+    """A library loaded from the cache leaves its code for callers unread (jit.py,
+    _unserialize) until a caller compiled in this process links it: then its code is there,
+    so that LLVM may paste it in, and the caller's call is right."""
+    (tmp_path / "toy_linked.py").write_text(LINKED)
+    assert _run(tmp_path, code=("import sys; sys.path.insert(0, {folder!r}); "
+                                "import toy_linked as t; print(t.steps(7))")) == ["7"]
+    code = ("import sys; sys.path.insert(0, {folder!r}); import toy_linked as t\n"
+            "t.steps(7)\n"
+            "(cres,) = t.steps.overloads.values()\n"
+            "unread = hasattr(cres.library, '_balance_bitcode')\n"
+            "print(unread, t.outer(20), sum(t.steps.stats.cache_hits.values()))\n"
+            "fn = cres.library._get_module_for_linking().get_function(cres.fndesc.mangled_name)\n"
+            "print(bool(fn.is_declaration), fn.linkage.name)\n")
+    assert _run(tmp_path, code=code) == ["True", "40", "1", "False",
+                                         "available_externally"]

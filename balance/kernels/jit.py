@@ -183,6 +183,9 @@ KEY = "_balance_kernel"  # attribute of a kernel's code library: unlinked.load's
 
 _numba_module_for_linking = CPUCodeLibrary._get_module_for_linking
 _numba_add_linking_library = CPUCodeLibrary.add_linking_library
+_numba_serialize = CPUCodeLibrary.serialize_using_object_code
+_numba_unserialize = CPUCodeLibrary._unserialize.__func__
+STORED = "object, symbols"  # how _serialize stores a library
 
 
 def _module_for_linking(self):
@@ -191,6 +194,9 @@ def _module_for_linking(self):
     inline them as before, and makes a call it does not inline go to the kernel's own code.
     The entry of a kernel declared `inline=True` is marked alwaysinline: every caller pastes
     it in."""
+    bitcode = self.__dict__.pop("_balance_bitcode", None)
+    if bitcode is not None:  # loaded from the cache: _unserialize left its code unread
+        self._shared_module = llvm.parse_bitcode(bitcode)
     key = getattr(self, KEY, None)
     if key is None:
         return _numba_module_for_linking(self)
@@ -213,8 +219,37 @@ def _add_linking_library(self, library):
         unlinked.add_reach(self, key)
 
 
+def _serialize(self):
+    """Numba's cached form of a library (its machine code, and its code for callers to link),
+    with the names of the symbols it defines, so that _unserialize need not read its code."""
+    name, kind, (machine_code, bitcode) = _numba_serialize(self)
+    mod = self._get_module_for_linking()
+    symbols = tuple(v.name for defined in (mod.functions, mod.global_variables)
+                    for v in defined if not v.is_declaration)
+    return name, STORED, (machine_code, bitcode, symbols)
+
+
+def _unserialize(cls, codegen, state):
+    """A library from the cache, its code for callers to link left unread until a new
+    caller links it (_module_for_linking): reading every kernel's code, and listing its
+    symbols from it, was a third of a process's start."""
+    name, kind, data = state
+    if kind != STORED:
+        return _numba_unserialize(cls, codegen, state)
+    machine_code, bitcode, symbols = data
+    self = codegen.create_library(name)
+    self.enable_object_caching()
+    self._set_compiled_object(machine_code)
+    self._balance_bitcode = bitcode
+    self._finalize_final_module()
+    codegen._engine._defined_symbols.update(symbols)
+    return self
+
+
 CPUCodeLibrary._get_module_for_linking = _module_for_linking
 CPUCodeLibrary.add_linking_library = _add_linking_library
+CPUCodeLibrary.serialize_using_object_code = _serialize
+CPUCodeLibrary._unserialize = classmethod(_unserialize)
 
 
 class PlainArgsDispatcher(CPUDispatcher):

@@ -114,7 +114,7 @@ def _order(key: tuple) -> tuple:
     return key[0], key[1], key[3]
 
 
-_LOADED: set = set()  # keys load has made callable in this process: each is done once
+_LOADED: set = set()  # (module, qualname, symbol) of the keys load has made callable here
 
 
 def load(keys) -> None:
@@ -122,7 +122,13 @@ def load(keys) -> None:
     symbol each caller was compiled against name its code. A symbol holds a number Numba
     draws anew in every process: a callee compiled, or cached, by another process than the
     caller's carries another name, and the caller's would not be found."""
-    for module, qualname, args, symbol in [k for k in dict.fromkeys(keys) if k not in _LOADED]:
+    for key in keys:
+        module, qualname, args, symbol = key
+        # Not the key itself: hashing its argument types (the state's, field by field) for
+        # every callee of every kernel loaded was a fifth of a process's start.
+        done = (module, qualname, symbol)
+        if done in _LOADED:
+            continue
         disp = importlib.import_module(module)
         for part in qualname.split("."):
             disp = getattr(disp, part)
@@ -131,7 +137,7 @@ def load(keys) -> None:
         if cres.fndesc.mangled_name != symbol:
             llvm.add_symbol(symbol, cres.library.get_pointer_to_function(
                 cres.fndesc.mangled_name))
-        _LOADED.add((module, qualname, args, symbol))
+        _LOADED.add(done)
 
 
 def mark(library, keys) -> None:
