@@ -48,7 +48,8 @@ RUN = textwrap.dedent("""\
     import toy_entry as t
     {first}
     x = np.arange(5.0)
-    print(t.outer(x, 2.0), {call_inner} and t.inner(x, 2.0), t.outer(x, 3.0), ",".join(built) or "-")
+    first = t.outer(x, 2.0), {call_inner} and t.inner(x, 2.0), t.outer(x, 3.0)
+    print(*first, ",".join(built) or "-")
 """)
 
 

@@ -56,6 +56,13 @@ def runs(tmp_path_factory):
     return root, out
 
 
+@pytest.fixture(scope="module")
+def page(runs):
+    """The report of both runs, built once: a report draws about a hundred figures."""
+    root, dirs = runs
+    return check_page(build_report(dirs, root / "report"))
+
+
 def test_each_skill_makes_one_variant_per_skill_against_no_skills(tmp_path):
     p = tmp_path / "e.toml"
     p.write_text(EACH)
@@ -97,9 +104,9 @@ def test_skills_are_ranked_by_their_paired_effect(runs):
     assert e["pairs"].min() == 40  # every skill paired with No Skills on the same 40 seeds
 
 
-def test_the_report_has_the_skills_section_from_real_runs(runs):
-    root, dirs = runs
-    body = check_page(build_report(dirs, root / "report"))
+def test_the_report_has_the_skills_section_from_real_runs(runs, page):
+    root, _ = runs
+    body = page
     assert '<section id="skills">' in body
     assert "what each skill is worth to a Crisis team" in body
     assert "Skills ranked by their effect" in body
@@ -211,10 +218,10 @@ def test_a_median_skill_that_moves_every_game_alike_is_exact_and_too_few_games_g
     assert "too few games to compare" in skills.median_sentences(few)[0]
 
 
-def test_the_typical_skill_is_in_the_headline_and_the_report(runs):
+def test_the_typical_skill_is_in_the_headline_and_the_report(runs, page):
     from reports.headline import headline
 
-    root, (each, _) = runs
+    _, (each, _) = runs
     cmp = compare_run(each)
     m = skills.run_median_skill(cmp)
     e = skills.effects(cmp, ("score:mean",))
@@ -228,5 +235,4 @@ def test_the_typical_skill_is_in_the_headline_and_the_report(runs):
     out = headline(each)
     assert "The typical skill, the median of the 20 skills' effects" in out
     assert skills.run_median_skill(compare_run(runs[1][1])) is None  # not an each_skill run
-    body = check_page(build_report(runs[1], root / "report-typical"))
-    assert "The typical skill, the median of the 20 skills" in body
+    assert "The typical skill, the median of the 20 skills" in page
