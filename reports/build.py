@@ -21,6 +21,7 @@ from balance.errors import InputError, Problem
 from reports import game_report, text
 from reports.combine import check_distinct, combine, game_name, run_labels
 from reports.compare import compare_run
+from reports.figures import rendered_by
 from reports.merge import merged_groups
 from reports.page import build_sections, render
 
@@ -38,11 +39,12 @@ class RunData(Protocol):
 
 
 def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = None,
-                 levels: tuple[float, ...] | None = None) -> Path:
+                 levels: tuple[float, ...] | None = None, jobs: int = 1) -> Path:
     """Analyse the run, write `report.html` and `figures/*.png` into `out_dir`; return the
     page's path. The same data always gives the same bytes. `comparisons`: (run name,
     reports.compare.Comparison) for the Comparison section. A manifest's `runs`
-    (build_report's) names every run read, those read in a section apart too."""
+    (build_report's) names every run read, those read in a section apart too. `jobs`:
+    processes that draw the figures of a report with more than a few (figures.later)."""
     out_dir = files.check_dir(out_dir)
     files.refuse_link(out_dir / FIGURES)  # before the work, as well as before the writing
     report = game_report.of_manifest(data.manifest or {})
@@ -50,12 +52,13 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     runs = a.manifest.get("runs") or []
     merged = merged_groups(a.kinds, a.manifest, {r["name"]: r for r in runs},
                            report.kind_column, report.played_alike)
-    sections = build_sections(a, report, comparisons, merged)
+    with rendered_by(jobs):
+        sections = build_sections(a, report, comparisons, merged)
+        figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
     title = f"{report.game.title} balance report" + (
         "" if len(runs) > 1 else f": {a.manifest.get('experiment') or out_dir.name}")
     html = render(sections, title, runs_line(runs))
 
-    figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
     return _publish(out_dir, html.encode("utf-8"), figures)
 
 
@@ -115,12 +118,14 @@ def runs_line(runs: list[dict]) -> str:
 
 
 def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
-                 levels: tuple[float, ...] | None = None, merge: bool = False) -> Path:
+                 levels: tuple[float, ...] | None = None, merge: bool = False,
+                 jobs: int = 1) -> Path:
     """Read one run, or several to report as one (reports/combine.py), and write the report
     into `out`: by default the run directory, or for several runs a `report` folder in the
     first run's parent directory. Several runs are kept apart (each setting is named with its
     run) unless `merge`: then games of different runs played under the same setting are
-    counted together, and the page says where."""
+    counted together, and the page says where. `jobs`: processes that draw the figures
+    (`balance report` gives one per core)."""
     dirs = [Path(d) for d in (run_dirs if isinstance(run_dirs, list | tuple) else [run_dirs])]
     if not dirs:
         raise InputError([Problem("", "", "", "no run directory given")])
@@ -138,7 +143,8 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     data = combined(runs, dirs, merge)
     if out is None:
         out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
-    return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]), levels)
+    return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]), levels,
+                        jobs)
 
 
 def combined(runs: list, dirs: list[Path], merge: bool = False):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -31,7 +32,13 @@ class Table:
 class Figure:
     name: str              # file name of the PNG beside the page
     caption: str
-    png: bytes
+    rendered: bytes | Callable[[], bytes]  # the PNG, or what gives it (figures.later)
+
+    @property
+    def png(self) -> bytes:
+        if callable(self.rendered):
+            self.rendered = self.rendered()
+        return self.rendered
 
     @property
     def data_uri(self) -> str:
@@ -74,7 +81,7 @@ def slug(s: str) -> str:
 
 
 def figure(name: str, caption: str, fig) -> Figure:
-    return Figure(name, caption, figures.png_bytes(fig))
+    return Figure(name, caption, figures.later(fig))
 
 
 def figure_or_none(name: str, caption: str, fig) -> Figure | None:

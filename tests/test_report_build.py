@@ -49,11 +49,12 @@ def check_page(page: Path) -> str:
 
 @pytest.fixture(scope="module")
 def full(tmp_path_factory) -> tuple[Path, Path]:
-    """The same synthetic run reported twice, into two directories."""
+    """The same synthetic run reported twice, into two directories: the second with its
+    figures past the first few drawn by worker processes (reports/figures.py, `later`)."""
     run = synthetic_run(games_per_variant=40, first_edition=False)
     a = write_report(run, tmp_path_factory.mktemp("a"))
     b = write_report(synthetic_run(games_per_variant=40, first_edition=False),
-                     tmp_path_factory.mktemp("b"))
+                     tmp_path_factory.mktemp("b"), jobs=2)
     return a, b
 
 
@@ -155,6 +156,9 @@ def _install_store(monkeypatch, make_run, missing=()):
             run.games = run.games.select([c for c in columns if c in run.games.columns])
         return run
 
+    # The report imports the runner (goal seeking), which imports the real store: import it
+    # first, or this test fails when it runs alone.
+    importlib.import_module("balance.running.goal_seek")
     module = types.ModuleType("balance.running.store")
     module.read_run = read_run
     module.read_manifest = lambda run_dir: read_run(run_dir).manifest
@@ -297,6 +301,10 @@ def test_report_levels_choose_the_win_rates_targets_are_printed_for(tmp_path, cl
     bad = cli("report", tmp_path, "--out", tmp_path / "x", "--levels", "90,150")
     assert bad.exit_code == 2 and "--levels" in bad.output
     assert not (tmp_path / "x").exists()
+    for jobs in ("0", "100000"):
+        bad = cli("report", tmp_path, "--out", tmp_path / "x", "--jobs", jobs)
+        assert bad.exit_code == 2 and "--jobs" in bad.output, bad.output
+        assert not (tmp_path / "x").exists()
 
 
 def test_curves_of_every_setting_share_their_axes(tmp_path, monkeypatch):

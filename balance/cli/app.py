@@ -518,6 +518,8 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
            merge: bool = typer.Option(False, "--merge", help="count games of different runs "
                                       "played under the same setting together (the page "
                                       "says where); by default each run is kept apart"),
+           jobs: int = typer.Option(None, min=1, help="processes that draw the figures of a "
+                                    "report with more than a few (default: one per core)"),
            ) -> None:
     """Write a report: one self-contained HTML page (report.html) and its figures as PNG
     files (figures/). Several runs (say, one of each way to play) make one report, each
@@ -537,9 +539,13 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
                                       f"{levels!r}")])
         if out is not None:
             files.check_dir(out, "--out")
+        from balance.running.jobs import check_jobs, default_jobs  # the runner's rule too
+
+        jobs = default_jobs() if jobs is None else jobs
+        check_jobs(jobs)
         # In a child process: out of memory, polars aborts the process it runs in.
         page = guard.in_child("reports.build:build_report", run_dirs, out,
-                        tuple(sorted(set(chosen), reverse=True)), merge)
+                              tuple(sorted(set(chosen), reverse=True)), merge, jobs)
     except InputError as e:
         fail(e)
     except OutOfMemory as e:

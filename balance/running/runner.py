@@ -35,6 +35,7 @@ from balance.contract.game import Game
 from balance.errors import InputError, Problem
 from balance.running import store
 from balance.running.experiment import Experiment, check_game_count
+from balance.running.jobs import JOBS_PER_CORE, check_jobs, default_jobs  # noqa: F401 (API)
 from balance.running.provenance import source_hash, source_hashes
 from balance.running.seeds import game_seeds
 from balance.running.store import Shard
@@ -94,20 +95,6 @@ def play_shard(job: Job) -> ShardResult:
 
 
 # -- parent side --------------------------------------------------------------------------
-
-def default_jobs() -> int:
-    return os.cpu_count() or 1
-
-
-JOBS_PER_CORE = 4  # each worker holds a compiled engine (~250 MB): more only thrash
-
-
-def check_jobs(jobs: int) -> None:
-    most = JOBS_PER_CORE * default_jobs()
-    if not 1 <= jobs <= most:
-        raise InputError([Problem("--jobs", "", "", f"must be from 1 to {most} "
-                                  f"({JOBS_PER_CORE} per core on this machine), got {jobs:,}")])
-
 
 def jobs_for(exp: Experiment, shards: Iterable[Shard]) -> Iterator[Job]:
     # What a variant's games depend on beyond its settings (a designer's file's text) travels
