@@ -27,9 +27,11 @@ Eight settings here, each measured (results/performance.md):
   process binding its calls to whichever copy it loaded first. The price: a caller's code
   needs its callees loaded. A fresh compile has them (typing a call compiles the callee);
   the cache stores with each function every kernel its code calls, and loads them first,
-  under the names the caller was compiled against. A cached process starts slower for it
-  (1.9 s to its first game, not 0.9). Numba code of your own that calls these kernels must
-  be decorated with this module's `njit`: Numba's own `cache=True` would not load them.
+  under the names the caller was compiled against. A cached library's code for callers is
+  read only when a caller compiled in this process links it (`_unserialize`), so a cached
+  process starts in about 1.1 s to its first game. Numba code of your own that calls these
+  kernels must be decorated with this module's `njit`: Numba's own `cache=True` would not
+  load them.
 - No wrappers: Numba writes beside every function one that Python calls (it unboxes every
   argument, a hundred arrays' for a kernel that takes the state and the tables) and one for C.
   Kernels call each other directly, so only a few kernels need the first and none the second;
