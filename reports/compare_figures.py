@@ -7,11 +7,10 @@ from __future__ import annotations
 import re
 
 import polars as pl
-import seaborn as sns
 from matplotlib.figure import Figure
 
 from reports.compare import Comparison
-from reports.figures import canvas
+from reports.figures import canvas, palette_of
 
 MAX_FOREST_ROWS = 40  # a longer forest is unreadable: the table has every row
 
@@ -87,7 +86,7 @@ def response_figure(cmp: Comparison, lever: str, values: dict[int, float], quant
         return None
     frame = pl.DataFrame(rows, schema=["rest", "x", "y", "lo", "hi"], orient="row")
     groups = frame["rest"].unique(maintain_order=True).to_list()
-    colors = sns.color_palette("colorblind", max(1, len(groups)))
+    colors = palette_of(max(1, len(groups)))
     with canvas(7.5, 4.0) as (fig, (ax,)):
         for g, color in zip(groups, colors, strict=False):
             s = frame.filter(pl.col("rest") == g).sort("x")

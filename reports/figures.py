@@ -15,12 +15,12 @@ import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import cache
 
 import matplotlib
 import matplotlib.ticker as mticker
 import numpy as np
 import polars as pl
-import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -28,17 +28,34 @@ from reports import counts
 from reports.text import plural
 
 DPI = 110
-STYLE = {**sns.axes_style("whitegrid"), "font.size": 10, "axes.titlesize": 11,
-         "axes.labelsize": 10, "legend.fontsize": 9, "xtick.labelsize": 9,
-         "ytick.labelsize": 9,
-         # Names in a game's content are the designer's text: "$...$" in one is a name, not
-         # mathtext (which would refuse it and stop the report).
-         "text.parse_math": False}
+OWN_STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
+             "legend.fontsize": 9, "xtick.labelsize": 9, "ytick.labelsize": 9,
+             # Names in a game's content are the designer's text: "$...$" in one is a name,
+             # not mathtext (which would refuse it and stop the report).
+             "text.parse_math": False}
+
+
+# seaborn, with the pyplot and pandas it imports, is half a second of every process that
+# imports the reports, and the command line's children that print a headline or a
+# comparison draw nothing. So it is imported when a figure is first drawn.
+@cache
+def style() -> dict:
+    """seaborn's whitegrid style with ours over it: every figure is drawn inside it."""
+    import seaborn as sns  # only when drawing (see above)
+
+    return {**sns.axes_style("whitegrid"), **OWN_STYLE}
+
+
+def palette_of(n: int, name: str = "colorblind") -> list[tuple]:
+    """n colours of a seaborn palette (colour-blind safe by default)."""
+    import seaborn as sns  # only when drawing (see style)
+
+    return sns.color_palette(name, n)
 
 
 @contextmanager
 def canvas(width: float, height: float, ncols: int = 1) -> Iterator[tuple[Figure, list]]:
-    with matplotlib.rc_context(STYLE):
+    with matplotlib.rc_context(style()):
         fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
         FigureCanvasAgg(fig)
         axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
@@ -48,7 +65,7 @@ def canvas(width: float, height: float, ncols: int = 1) -> Iterator[tuple[Figure
 def png_bytes(fig: Figure) -> bytes:
     """The figure as PNG bytes, byte-identical for the same figure."""
     buf = io.BytesIO()
-    with matplotlib.rc_context(STYLE):
+    with matplotlib.rc_context(style()):
         fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     return buf.getvalue()
 
@@ -105,7 +122,7 @@ def later(fig: Figure) -> Callable[[], bytes]:
 
 
 def palette(players: list[int]) -> dict[int, tuple]:
-    colors = sns.color_palette("colorblind", max(len(players), 1))
+    colors = palette_of(max(len(players), 1))
     return {p: colors[i] for i, p in enumerate(sorted(players))}
 
 
@@ -119,7 +136,7 @@ def boxes(ax, df: pl.DataFrame, x: str, y: str, order: list, hue: str | None = N
     counts of `y` (`n`). Quantiles as in the tables (linear); empty groups are left out."""
     hues = hue_order if hue else [None]
     width = 0.7 / len(hues)
-    default = sns.color_palette("colorblind")[0]
+    default = palette_of(1)[0]
     for j, h in enumerate(hues):
         stats, positions = [], []
         for i, key in enumerate(order):

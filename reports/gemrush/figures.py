@@ -7,11 +7,10 @@ from __future__ import annotations
 import matplotlib.ticker as mticker
 import numpy as np
 import polars as pl
-import seaborn as sns
 from matplotlib.figure import Figure
 
 from reports.compare import Comparison
-from reports.figures import boxes, canvas, palette, percent_axis
+from reports.figures import boxes, canvas, palette, palette_of, percent_axis
 from reports.text import join_words, plural
 
 
@@ -180,7 +179,7 @@ def player_curves_figure(curves: pl.DataFrame, named: pl.DataFrame, title: str) 
                     if curves.filter(pl.col("players") == p)["player"].n_unique() > 1)
     shown = curves.filter(pl.col("players").is_in(counts))
     names = [p for _, p in sorted(set(shown.select("bound", "player").rows()))]
-    colors = dict(zip(names, sns.color_palette("colorblind", max(len(names), 1)), strict=False))
+    colors = dict(zip(names, palette_of(max(len(names), 1)), strict=False))
     live = shown.filter(pl.col("win_rate") > 0.001)
     top = max(int((live if live.height else shown)["target"].max()),
               int(named["target"].max()) if named.height else 0) + 3
@@ -252,8 +251,8 @@ def curves_figure(cmp: Comparison, title: str) -> Figure | None:
     order = cmp.variants["label"].to_list()
     panels = list(dict.fromkeys(_setting(x)[0] for x in order))
     rests = list(dict.fromkeys(_setting(x)[1] for x in order))
-    colors = dict(zip(rests, sns.color_palette("colorblind" if len(rests) <= 10 else "husl",
-                                               len(rests)), strict=True))
+    colors = dict(zip(rests, palette_of(len(rests), "colorblind" if len(rests) <= 10 else "husl"),
+                      strict=True))
     top = int(c.filter(pl.col("win_rate") > 0.001)["target"].max() or c["target"].max()) + 3
     with canvas(min(4.0 * len(panels), 12.0) + 0.5, 3.6 + 0.22 * min(len(rests), 12),
                  len(panels)) as (fig, axes):
