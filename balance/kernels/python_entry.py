@@ -76,17 +76,19 @@ def _load(targetctx, path: Path, name: str):
 
 def _save(path: Path, name: str, library) -> None:
     """Write atomically; a folder that cannot be written keeps nothing (the next process
-    builds the entry again)."""
+    builds the entry again). Not balance.files.write_atomic: the kernels import nothing of
+    the rest of the toolkit (tests/test_layers.py)."""
     data = pickle.dumps((name, library.serialize_using_object_code()), protocol=5)
     with contextlib.suppress(OSError):
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(tmp, path)
-        finally:
+        except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            raise
 
 
 def make(targetctx, cache, cres):
