@@ -5,12 +5,15 @@ order the designer gave them."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import polars as pl
-from matplotlib.figure import Figure
 
 from reports.compare import Comparison
 from reports.figures import canvas, palette_of
+
+if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/figures.py, style)
+    from matplotlib.figure import Figure
 
 MAX_FOREST_ROWS = 40  # a longer forest is unreadable: the table has every row
 

@@ -16,16 +16,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
+from typing import TYPE_CHECKING
 
-import matplotlib
-import matplotlib.ticker as mticker
 import numpy as np
 import polars as pl
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from reports import counts
 from reports.text import plural
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 DPI = 110
 OWN_STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
@@ -36,8 +36,8 @@ OWN_STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
 
 
 # seaborn, with the pyplot and pandas it imports, is half a second of every process that
-# imports the reports, and the command line's children that print a headline or a
-# comparison draw nothing. So it is imported when a figure is first drawn.
+# imports the reports, and matplotlib a quarter more; the command line's children that print
+# a headline or a comparison draw nothing. So both are imported when a figure is first drawn.
 @cache
 def style() -> dict:
     """seaborn's whitegrid style with ours over it: every figure is drawn inside it."""
@@ -55,6 +55,10 @@ def palette_of(n: int, name: str = "colorblind") -> list[tuple]:
 
 @contextmanager
 def canvas(width: float, height: float, ncols: int = 1) -> Iterator[tuple[Figure, list]]:
+    import matplotlib  # only when drawing (see style)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     with matplotlib.rc_context(style()):
         fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
         FigureCanvasAgg(fig)
@@ -64,6 +68,8 @@ def canvas(width: float, height: float, ncols: int = 1) -> Iterator[tuple[Figure
 
 def png_bytes(fig: Figure) -> bytes:
     """The figure as PNG bytes, byte-identical for the same figure."""
+    import matplotlib  # only when drawing (see style)
+
     buf = io.BytesIO()
     with matplotlib.rc_context(style()):
         fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
@@ -94,6 +100,8 @@ def rendered_by(jobs: int) -> Iterator[None]:
 
 
 def _render_pickled(blob: bytes) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # only when drawing (style)
+
     fig = pickle.loads(blob)
     FigureCanvasAgg(fig)
     return png_bytes(fig)
@@ -127,6 +135,8 @@ def palette(players: list[int]) -> dict[int, tuple]:
 
 
 def percent_axis(ax) -> None:
+    import matplotlib.ticker as mticker  # only when drawing (see style)
+
     ax.yaxis.set_major_formatter(mticker.PercentFormatter(xmax=1.0, decimals=0))
 
 

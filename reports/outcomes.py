@@ -29,7 +29,6 @@ import math
 from dataclasses import dataclass
 
 import polars as pl
-from scipy import stats
 
 from balance.stats.intervals import with_wilson
 from balance.stats.paired import holm, too_few
@@ -86,7 +85,10 @@ def fair_share_p(wins: int, decided: int, players: int) -> float:
     (those one seat won) against 1/players; NaN for one player or too few games."""
     if players < 2 or too_few(decided):
         return math.nan
-    return float(stats.binomtest(int(wins), int(decided), 1 / players).pvalue)
+    # lazy: scipy.stats costs every report half a second (balance/stats/distributions.py)
+    from scipy.stats import binomtest
+
+    return float(binomtest(int(wins), int(decided), 1 / players).pvalue)
 
 
 def off_fair_share(p_values) -> list[bool]:

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from balance.contract import registry
 from balance.contract.game import Game
+from balance.stats.distributions import t_quantile
 from balance.stats.intervals import CONFIDENCE, wilson
 
 RATE, MEAN = "rate", "mean"
@@ -161,7 +161,7 @@ def t_interval(values: np.ndarray, confidence: float = CONFIDENCE
     if n < 2:
         return None
     mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
-    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+    half = t_quantile(n - 1, 0.5 + confidence / 2) * sd / math.sqrt(n)
     return mean - half, mean + half
 
 

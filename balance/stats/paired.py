@@ -7,7 +7,8 @@ the per-game differences. Each method here works on those pairs; each comes with
 of the test it inverts, so that an interval that excludes zero and a p-value under 0.05 say
 the same thing, and Holm can be applied to the p-values:
 
-- means: the paired t interval (scipy's ttest_rel), the p-value of the paired t test;
+- means: the paired t interval and the p-value of the paired t test, as scipy's ttest_rel
+  computes them (balance/stats/distributions.py says why not through scipy.stats);
 - rates: Tango's score interval for paired proportions (Tango 1998, Stat. Med. 17:891-908),
   the p-value of McNemar's test without continuity correction (statsmodels), which is the
   same score test at a difference of zero;
@@ -33,7 +34,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+
+from balance.stats.distributions import normal_quantile, t_interval_of_mean
 
 CONFIDENCE = 0.95
 RESAMPLES = 4000  # bootstrap resamples: p-values down to 1/2000, enough for Holm over ~100
@@ -109,9 +111,8 @@ def mean_difference(base, variant, confidence: float = CONFIDENCE) -> Paired | N
     same = _constant(d)
     if same is not None:
         return same
-    res = stats.ttest_rel(y, x)
-    ci = res.confidence_interval(confidence)
-    return Paired(float(d.mean()), float(ci.low), float(ci.high), float(res.pvalue), n)
+    mean, low, high, p = t_interval_of_mean(d, confidence)
+    return Paired(mean, low, high, p, n)
 
 
 def tango_statistic(n12, n21, n, delta):
@@ -135,7 +136,7 @@ def tango_interval(n12, n21, n, confidence: float = CONFIDENCE):
     Found by bisection on each side of the estimate (the statistic is monotone), all rows at
     once, so that a whole difficulty curve costs one pass."""
     n12, n21, n = (np.asarray(a, np.float64) for a in (n12, n21, n))
-    z = stats.norm.ppf(0.5 + confidence / 2)
+    z = normal_quantile(0.5 + confidence / 2)
     est = (n12 - n21) / n
     bounds = []
     for side, edge in ((z, -1.0), (-z, 1.0)):

@@ -4,14 +4,17 @@ conventions: one function per figure, its own Agg canvas, distributions drawn fr
 
 from __future__ import annotations
 
-import matplotlib.ticker as mticker
+from typing import TYPE_CHECKING
+
 import numpy as np
 import polars as pl
-from matplotlib.figure import Figure
 
 from reports.compare import Comparison
 from reports.figures import boxes, canvas, palette, palette_of, percent_axis
 from reports.text import join_words, plural
+
+if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/figures.py, style)
+    from matplotlib.figure import Figure
 
 
 def _mark_difficulties(ax, named: pl.DataFrame) -> None:
@@ -129,6 +132,8 @@ def deck_out_figure(bg: pl.DataFrame, shuffles: pl.DataFrame, title: str) -> Fig
             s = shuffles.filter(pl.col("players") == p)
             right.bar(s["reshuffles"].to_numpy() + (i - (len(players) - 1) / 2) * width,
                       s["share"], width=width, color=colors[p], label=plural(p, 'player'))
+        import matplotlib.ticker as mticker  # only when drawing (reports/figures.py, style)
+
         right.xaxis.set_major_locator(mticker.MaxNLocator(integer=True))
         percent_axis(right)
         right.set_xlabel("Reshuffles in the game")

@@ -25,9 +25,9 @@ import math
 from dataclasses import dataclass, field
 
 import polars as pl
-from scipy import stats
 
 from balance.contract.experiment import KNOB_PREFIX
+from balance.stats.distributions import normal_quantile, t_quantile
 from balance.stats.intervals import CONFIDENCE
 from reports import text
 from reports.gemrush.frame import GROUP, with_base_setting
@@ -45,7 +45,7 @@ CODE = ("source_hash", "engine_version")
 # The project's confidence (balance/stats), two-sided: every interval of the band is read at
 # it, as every other interval of the report is.
 UPPER = 1 - (1 - CONFIDENCE) / 2
-Z = float(stats.norm.ppf(UPPER))  # normal: the mean of several differences
+Z = normal_quantile(UPPER)  # normal: the mean of several differences
 
 ROSTER = {"base_setting": pl.Utf8, "setting": pl.Utf8, "heuristic": pl.Utf8,
           "player": pl.Utf8, "bound": pl.Boolean, "run": pl.Utf8, "order": pl.Int64}
@@ -298,7 +298,7 @@ class Band:
             if r.height:
                 x = r.row(0, named=True)
                 # Back from the paired t interval to its standard error.
-                se = (x["ci_high"] - x["ci_low"]) / 2 / stats.t.ppf(UPPER, x["pairs"] - 1)
+                se = (x["ci_high"] - x["ci_low"]) / 2 / t_quantile(x["pairs"] - 1, UPPER)
                 return sign * x["difference"], float(se), "paired"
         return None
 

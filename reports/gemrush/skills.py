@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from balance.running.store import read_run
+from balance.stats.distributions import t_quantile, t_two_sided_p
 from balance.stats.intervals import with_wilson
 from balance.stats.paired import CONFIDENCE, RESAMPLES, SEED, TOO_FEW, holm, too_few
 from reports import pieces
@@ -265,7 +265,10 @@ def holder_table(counts: pl.DataFrame) -> pl.DataFrame:
     the fair share, and Holm's correction over every row; ranked by the holders' edge."""
     if counts.height == 0:
         return counts
-    p = [stats.binomtest(int(k), int(n), float(f)).pvalue if n > 0 else math.nan
+    # lazy: scipy.stats costs every report half a second (balance/stats/distributions.py)
+    from scipy.stats import binomtest
+
+    p = [binomtest(int(k), int(n), float(f)).pvalue if n > 0 else math.nan
          for k, n, f in counts.select("wins", "games", "fair_share").rows()]
     survives, adjusted = holm(p)
     out = with_wilson(counts).with_columns(
@@ -316,8 +319,8 @@ def interactions(games: pl.DataFrame, rooms: pl.DataFrame, labels: dict[int, str
             if se == 0:
                 continue
             dof = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
-            t = stats.t.ppf(0.975, dof)
-            pv = float(2 * stats.t.sf(abs(diff / se), dof))
+            t = t_quantile(dof, 0.5 + CONFIDENCE / 2)
+            pv = t_two_sided_p(dof, diff / se)
             rows.append((skill, room, len(a), len(b), float(a.mean()), float(b.mean()), diff,
                          diff - t * se, diff + t * se, pv))
     if not rows:

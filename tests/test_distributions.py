@@ -1,0 +1,88 @@
+"""Issue 30: the intervals come from scipy.special, not scipy.stats (balance/stats/distributions.py
+says why). Each must be scipy.stats' own figure, and the processes that print a headline or read
+a run must not import scipy.stats, matplotlib or seaborn until something is drawn."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from balance.stats import distributions as dist
+from balance.stats.intervals import wilson
+from balance.stats.measures import t_interval
+from balance.stats.paired import mean_difference, proportion_difference, tango_interval
+
+
+def test_quantiles_and_tails_are_scipy_stats():
+    for q in (0.5, 0.9, 0.95, 0.975, 0.995, 0.025):
+        assert dist.normal_quantile(q) == stats.norm.ppf(q)
+        for df in (1, 2, 5, 29, 30.7, 999):
+            assert dist.t_quantile(df, q) == pytest.approx(stats.t.ppf(q, df), rel=1e-14)
+    for t in (-4.0, -0.3, 0.0, 1.2, 8.0):
+        for df in (3, 17.5, 400):
+            assert dist.t_two_sided_p(df, t) == pytest.approx(2 * stats.t.sf(abs(t), df),
+                                                              rel=1e-12)
+    assert np.isnan(dist.t_two_sided_p(5, float("nan")))
+
+
+def test_wilson_is_scipys_on_every_count_and_confidence():
+    for n in [*range(1, 41), 97, 1000, 123_457]:
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            for confidence in (0.9, 0.95, 0.99):
+                ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence,
+                                                         method="wilson")
+                low, high = wilson.__wrapped__(k, n, confidence)
+                assert (low, high) == pytest.approx((ci.low, ci.high), abs=1e-15), (k, n)
+
+
+def test_the_paired_t_interval_and_p_value_are_ttest_rels():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        n = int(rng.integers(6, 400))
+        base = rng.integers(0, 60, n).astype(float)
+        variant = base + rng.normal(rng.normal(0, 1), 3, n).round()
+        got = mean_difference(base, variant, confidence=0.9 if n % 2 else 0.95)
+        if got.low == got.high:
+            continue  # a constant difference: the sign test's, not the t test's
+        ref = stats.ttest_rel(variant, base)
+        ci = ref.confidence_interval(0.9 if n % 2 else 0.95)
+        assert (got.low, got.high) == pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-12)
+        assert got.p_value == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-300)
+        assert got.estimate == pytest.approx(float(np.mean(variant - base)), abs=1e-12)
+
+
+def test_the_t_interval_of_a_mean_is_scipys():
+    x = np.array([3.0, 7, 7, 19, 4, 11, 2])
+    ref = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    assert t_interval(x) == pytest.approx(ref, rel=1e-12)
+
+
+def test_tango_reads_the_normal_quantile_of_the_confidence():
+    est, low, high = tango_interval(30, 10, 100, confidence=0.95)
+    # at the bounds the score statistic is the normal quantile, either side
+    from balance.stats.paired import tango_statistic  # the statistic the bounds invert
+
+    z = stats.norm.ppf(0.975)
+    assert float(tango_statistic(30, 10, 100, low)) == pytest.approx(z, abs=1e-9)
+    assert float(tango_statistic(30, 10, 100, high)) == pytest.approx(-z, abs=1e-9)
+    assert proportion_difference(np.zeros(100, bool), np.ones(100, bool)).found
+
+
+def test_reading_and_heading_a_run_imports_no_scipy_stats_nor_matplotlib():
+    """What `balance run` imports, and what its child that prints the headline and the
+    comparison imports (every game's report included), draw nothing: the half second of
+    scipy.stats and the quarter of matplotlib wait until a figure is drawn or an exact
+    binomial test is made."""
+    code = ("import sys; import balance.running.runner, balance.running.precision, "
+            "reports.headline, reports.build, reports.compare_text; "
+            "from balance.contract import registry; "
+            "[registry.get(g) for g in registry.names()]; "
+            "import reports.gemrush.report, reports.rusship.report; "
+            "bad = [m for m in ('scipy.stats', 'matplotlib', 'seaborn', 'statsmodels') "
+            "if m in sys.modules]; assert not bad, bad")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
