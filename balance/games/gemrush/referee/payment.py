@@ -34,9 +34,15 @@ def covers(facts, cards: list[int], cost: Counter, echo_own: bool, faces=None) -
                 if echo_own:
                     others |= {h for kk, h in enumerate(gems) if kk != k and facts.power[h] == ""}
                 choices.append([g, *sorted(others)])
-    for pick in product(*choices) if choices else [()]:
-        supply = natural + Counter(pick)
-        if all(supply[g] >= n for g, n in cost.items()):
+    # What the natural gems leave unpaid must come from the wild and echo symbols' picks.
+    short = {g: n - natural[g] for g, n in cost.items() if natural[g] < n}
+    if not short:
+        return True
+    if sum(short.values()) > len(choices):
+        return False
+    for pick in product(*choices):
+        got = Counter(pick)
+        if all(got[g] >= n for g, n in short.items()):
             return True
     return False
 

@@ -170,7 +170,7 @@ class Game:
 
     # -- the events ------------------------------------------------------------------------
     def event(self, i, row) -> None:
-        turn, seat, code, a, b, c, d, e = (int(v) for v in row)
+        turn, seat, code, a, b, c, d, e = map(int, row)
         self.i, self.code = i, code
         if self.ended:
             self.bad("an event after the end of the game")
@@ -690,8 +690,9 @@ def referee_events(setup, events) -> tuple[list[Violation], Counter]:
     """Check one game's trace; returns the violations and the count of each event kind."""
     g = Game(setup)
     kinds = Counter()
-    for i, row in enumerate(events):
-        kinds[NAMES.get(int(row[2]), str(int(row[2])))] += 1
+    # Python ints row by row: reading a NumPy row element by element was a fifth of the time
+    for i, row in enumerate(events.tolist()):
+        kinds[NAMES.get(row[2], str(row[2]))] += 1
         g.event(i, row)
     if not g.ended:
         g.i = len(events)
