@@ -187,6 +187,7 @@ _numba_module_for_linking = CPUCodeLibrary._get_module_for_linking
 _numba_add_linking_library = CPUCodeLibrary.add_linking_library
 _numba_serialize = CPUCodeLibrary.serialize_using_object_code
 _numba_unserialize = CPUCodeLibrary._unserialize.__func__
+_numba_optimize_final_module = CPUCodeLibrary._optimize_final_module
 STORED = "object, symbols"  # how _serialize stores a library
 
 
@@ -248,7 +249,20 @@ def _unserialize(cls, codegen, state):
     return self
 
 
+def _optimize_final_module(self):
+    """Numba optimises each library's module twice: a first O3 run, meant to bring reference
+    counting operations together for its refprune pass, then the full O3 run. The kernels
+    hold no reference counting (no NRT), so the first run only costs: code that declares no
+    NRT function gets the full run alone."""
+    if any(fn.name.startswith("NRT_") for fn in self._final_module.functions):
+        return _numba_optimize_final_module(self)
+    mpm, mpb = self._codegen._module_pass_manager()
+    with self._recorded_timings.record("Module passes (full optimization)", mpb):
+        mpm.run(self._final_module, mpb)
+
+
 CPUCodeLibrary._get_module_for_linking = _module_for_linking
+CPUCodeLibrary._optimize_final_module = _optimize_final_module
 CPUCodeLibrary.add_linking_library = _add_linking_library
 CPUCodeLibrary.serialize_using_object_code = _serialize
 CPUCodeLibrary._unserialize = classmethod(_unserialize)
