@@ -37,6 +37,11 @@ def test_wilson_is_scipys_on_every_count_and_confidence():
                                                          method="wilson")
                 low, high = wilson.__wrapped__(k, n, confidence)
                 assert (low, high) == pytest.approx((ci.low, ci.high), abs=1e-15), (k, n)
+    for k, n in ((4, 3), (-1, 3)):
+        with pytest.raises(ValueError):
+            stats.binomtest(k, n)
+        with pytest.raises(ValueError):
+            wilson(k, n)
 
 
 def test_the_paired_t_interval_and_p_value_are_ttest_rels():

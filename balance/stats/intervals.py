@@ -25,6 +25,8 @@ def wilson(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float
     if n <= 0:
         return None
     k, n = int(k), int(n)
+    if not 0 <= k <= n:
+        raise ValueError(f"{k} successes in {n} trials")  # as binomtest refuses them
     p = k / n
     z = normal_quantile(0.5 + 0.5 * confidence)
     denom = 2 * (n + z**2)
