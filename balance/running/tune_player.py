@@ -20,6 +20,7 @@ from scipy import stats
 from balance import files
 from balance.errors import InputError, Problem, Problems
 from balance.running.seeds import game_seeds
+from balance.stats.intervals import CONFIDENCE
 from balance.textfile import read_toml
 
 # (player count, knob values or None for the defaults, seeds) -> one objective value a game
@@ -127,7 +128,7 @@ def _validated(objective: Objective, counts: list[int], tuned: dict, seeds):
     for n in counts:
         a = objective(n, tuned, seeds)
         b = objective(n, None, seeds)
-        ci = stats.ttest_1samp(a - b, 0.0).confidence_interval(0.95)
+        ci = stats.ttest_1samp(a - b, 0.0).confidence_interval(CONFIDENCE)
         checks.append(Check(n, float(a.mean()), float(b.mean()), float(ci.low), float(ci.high)))
         diffs.append(a - b)
     return checks, diffs
@@ -142,7 +143,8 @@ def _overall(checks: list[Check], diffs: list[np.ndarray]) -> tuple[float, float
     d = np.mean([x.mean() for x in diffs])
     se = np.sqrt(sum(x.var(ddof=1) / len(x) for x in diffs)) / len(diffs)
     dof = sum(len(x) - 1 for x in diffs)
-    half = float(stats.t.ppf(0.975, dof) * se) if np.isfinite(se) else float("nan")
+    half = float(stats.t.ppf(0.5 + CONFIDENCE / 2, dof) * se) if np.isfinite(se) \
+        else float("nan")
     return float(d - half), float(d + half)
 
 

@@ -60,8 +60,9 @@ def new_learned(tables, players: int) -> LearnedMemory:
 
 def shipped_weights(path: Path = WEIGHTS_FILE) -> dict[str, float]:
     """The trained weights by knob name (0 for one the file lacks: that feature then plays no
-    part, and with every weight 0 the player is greedy)."""
-    data = read_toml(path, "learned weights") if path.exists() else {}
+    part, and with every weight 0 the player is greedy). A missing file is an error (an
+    InputError naming it), never all 0: learned would play as greedy without a word."""
+    data = read_toml(path, "learned weights")
     return {k: float(data.get(k, 0.0)) for k in weight_names()}
 
 

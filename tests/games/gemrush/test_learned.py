@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.errors import InputError
 from balance.games.gemrush.capacity import MAX_OPTS
 from balance.games.gemrush.engine.decisions import D_ROTATION, D_STEP
 from balance.games.gemrush.engine.forward import copy_state_nb, determinize_nb
@@ -30,7 +31,7 @@ from heuristics.gemrush.dispatch_nb import (
     new_memories,
     pick_nb,
 )
-from heuristics.gemrush.learned import PREFIX, STEP_PREFIX, weight_names
+from heuristics.gemrush.learned import PREFIX, STEP_PREFIX, shipped_weights, weight_names
 from heuristics.gemrush.learned_nb import (
     F_LATER,
     F_NEXT,
@@ -220,3 +221,15 @@ def test_a_model_that_loses_on_held_out_decisions_is_not_shipped():
     f = fit(lab, network=False)
     assert not f.kept and set(f.weights.values()) == {0.0}
     assert f.checks[1].per_decision < 0
+
+
+def test_missing_weights_are_an_error_and_missing_names_are_0(tmp_path):
+    """A broken install (the shipped weights file gone) must not play learned as greedy
+    without a word; a file of some weights leaves the rest at 0."""
+    missing = tmp_path / "learned.knobs.toml"
+    with pytest.raises(InputError, match="learned.knobs.toml"):
+        shipped_weights(missing)
+    name = weight_names()[0]
+    missing.write_text(f'player = "learned"\n{name} = 0.5\n')
+    got = shipped_weights(missing)
+    assert got[name] == 0.5 and all(v == 0.0 for k, v in got.items() if k != name)
