@@ -170,7 +170,8 @@ class Game:
 
     # -- the events ------------------------------------------------------------------------
     def event(self, i, row) -> None:
-        turn, seat, code, a, b, c, d, e = map(int, row)
+        """One event: `row` is its trace row as Python ints (referee_events reads them so)."""
+        turn, seat, code, a, b, c, d, e = row
         self.i, self.code = i, code
         if self.ended:
             self.bad("an event after the end of the game")
