@@ -28,12 +28,15 @@ def _scores(lead: int, games: int, shift: int = 0) -> list[int]:
 
 def _data(parts: list[dict], runs: bool = True):
     """Games and manifest of the settings in `parts`, each a dict of: run, heuristic, knobs,
-    players, scores, rules. With `runs`, each variant names its run (a report of several)."""
+    players, scores, rules, seeds (by default every game's seed is 0, so none pair by seed).
+    With `runs`, each variant names its run (a report of several)."""
     rows, variants = [], []
     for k, p in enumerate(parts):
+        seeds = p.get("seeds", [0] * len(p["scores"]))
         for i, s in enumerate(p["scores"]):
             rows.append({"variant": k, "game": i, "heuristic": p["heuristic"],
-                         "players": p.get("players", 3), "score_by_turn": [s - 5, s]})
+                         "players": p.get("players", 3), "score_by_turn": [s - 5, s],
+                         "seed": seeds[i]})
         v = {"variant": k, "edition": "2e", "content": "gemrush-2e", "mode": "crisis",
              "exhaust": True, "heuristic": p["heuristic"], "players": p.get("players", 3),
              "rules": p.get("rules", {}), "difficulties": DIFFS}
@@ -235,6 +238,74 @@ def test_a_paired_comparison_is_used_where_one_run_played_both():
     back = band.strength({3: "2e, learned"}, {3: "2e, greedy"})
     assert abs(back.difference + 0.3) < 1e-12 and back.high < 0
     assert players.headline(band, "2e, greedy").setting == "2e, learned"
+
+
+def _learned_by_seed(greedy: list[int], seeds: list[int]) -> list[int]:
+    """learned's score on each of greedy's deals: one point more on every tenth."""
+    return [g + (i % 10 == 0) for i, g in enumerate(greedy[:len(seeds)])]
+
+
+def test_two_runs_that_dealt_the_same_seeds_are_paired_game_by_game():
+    greedy, seeds = _scores(30, 301), [1000 + 7 * i for i in range(301)]
+    learned = _learned_by_seed(greedy, seeds)
+    a = _analysed([
+        {"run": "cd", "heuristic": "greedy", "scores": greedy, "seeds": seeds},
+        {"run": "cl", "heuristic": "learned", "scores": learned, "seeds": seeds},
+    ])
+    band = a.band()  # no comparison pairs them: they are two runs
+    assert band.pairs.height == 0
+    s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"})
+    d = pl.Series(learned) - pl.Series(greedy)
+    assert s.how == "paired" and abs(s.difference - d.mean()) < 1e-12
+    assert abs((s.high - s.low) / 2 - players.Z * d.std() / 301 ** 0.5) < 1e-12
+    # +0.1 a game: clear once paired, where the means alone (Welch) could not tell
+    assert s.clear
+    welch = band._welch(3, "2e, greedy (cd)", "2e, learned (cl)")
+    assert players.Z * welch[1] > s.difference
+    choice = players.headline(band, "2e, greedy (cd)")
+    assert choice.player == "learned" and choice.lead.how == "paired"
+
+
+def test_a_run_of_fewer_games_on_the_same_seeds_pairs_over_its_games():
+    greedy, seeds = _scores(30, 301), list(range(500, 801))
+    band = _analysed([
+        {"run": "cd", "heuristic": "greedy", "scores": greedy, "seeds": seeds},
+        {"run": "pl", "heuristic": "reference", "scores": [g + 3 for g in greedy[:42]],
+         "seeds": seeds[:42]},
+    ]).band()
+    s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, reference (pl)"})
+    assert s.how == "paired" and s.difference == 3.0 and s.low == s.high == 3.0
+
+
+def test_seeds_that_do_not_cover_the_smaller_run_or_repeat_leave_welch():
+    greedy, seeds = _scores(30, 301), list(range(301))
+    shifted = [x + 1 for x in seeds]  # one of learned's seeds is not greedy's
+    twice = seeds[:150] + seeds[:151]  # a seed played twice (two merged runs)
+    for other in (shifted, twice):
+        band = _analysed([
+            {"run": "cd", "heuristic": "greedy", "scores": greedy, "seeds": seeds},
+            {"run": "cl", "heuristic": "learned", "scores": _learned_by_seed(greedy, other),
+             "seeds": other},
+        ]).band()
+        s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"})
+        assert s.how == "Welch"
+
+
+def test_past_the_seeded_limit_the_tally_keeps_no_games_and_the_band_compares_means(
+        monkeypatch):
+    from reports.gemrush import tally
+
+    greedy, seeds = _scores(30, 301), list(range(301))
+    parts = [{"run": "cd", "heuristic": "greedy", "scores": greedy, "seeds": seeds},
+             {"run": "cl", "heuristic": "learned", "scores": _learned_by_seed(greedy, seeds),
+              "seeds": seeds}]
+    assert _analysed(parts).seeded.height == 602
+    monkeypatch.setattr(tally, "SEEDED_MAX", 601)
+    a = _analysed(parts)
+    assert a.seeded.height == 0
+    assert a.band().strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"}).how == "Welch"
+    games, manifest = _data(parts)
+    assert tally.count(games.drop("seed"), manifest).seeded is None
 
 
 def test_the_comparisons_pairs_are_read_by_setting_and_player_count():

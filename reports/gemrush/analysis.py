@@ -49,6 +49,7 @@ class Analysis(analysis.Analysis):
     roster: pl.DataFrame = field(default_factory=pl.DataFrame)   # players.roster (Crisis)
     lineup: pl.DataFrame = field(default_factory=pl.DataFrame)   # players.lineup
     scores: pl.DataFrame = field(default_factory=pl.DataFrame)   # players.score_table
+    seeded: pl.DataFrame = field(default_factory=pl.DataFrame)   # players.seeded_scores
 
     # The Rush games' tables by their names in reports/gemrush/rush.py.
     @property
@@ -63,7 +64,8 @@ class Analysis(analysis.Analysis):
         """What the verdicts read of the players, with the paired differences of the runs'
         comparisons (`cmps`: (run name, reports.compare.Comparison))."""
         pairs = players.paired_scores(cmps or [], self.kinds, self.manifest)
-        return players.Band(self.roster, self.lineup, self.curve, self.scores, pairs)
+        return players.Band(self.roster, self.lineup, self.curve, self.scores, pairs,
+                            self.seeded)
 
 
 def analyse(games, room_table, manifest: dict | None,
@@ -109,6 +111,7 @@ def analyse(games, room_table, manifest: dict | None,
         player_targets=players.target_spread(targets, lineup),
         skill_holders=skills.holder_table(skills.holder_counts(games)),
         roster=roster, lineup=lineup, scores=players.score_table(t),
+        seeded=players.seeded_scores(t, lineup),
     )
 
 

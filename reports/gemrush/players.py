@@ -55,6 +55,7 @@ SCORES = {"setting": pl.Utf8, "players": pl.Int64, "games": pl.Int64, "mean": pl
           "var": pl.Float64}
 PAIRS = {"setting": pl.Utf8, "against": pl.Utf8, "players": pl.Int64, "pairs": pl.Int64,
          "difference": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
+SEEDED = {"setting": pl.Utf8, "players": pl.Int64, "seed": pl.Int64, "score": pl.Int64}
 
 
 # -- who played what ------------------------------------------------------------------------
@@ -224,6 +225,21 @@ def paired_scores(cmps: list, kinds: pl.DataFrame, manifest: dict | None) -> pl.
     return pl.DataFrame(rows, schema=PAIRS, orient="row")
 
 
+def seeded_scores(t, lineup_: pl.DataFrame) -> pl.DataFrame:
+    """The team score of every game, by its seed, of the settings that speak for a player
+    where two players or more played a band (the lineup's `several`), as SEEDED: what pairs
+    two runs' games of the same deal. Empty where the tally kept no seeds
+    (reports/gemrush/tally.py, SEEDED_MAX)."""
+    keys = several(lineup_).select("setting", "players")
+    if t.seeded is None or keys.height == 0:
+        return pl.DataFrame(schema=SEEDED)
+    kids = t.keys.select("kid", "setting", pl.col("players").cast(pl.Int64)).join(
+        keys, on=["setting", "players"])
+    return (t.seeded.join(kids, on="kid")
+            .select("setting", "players", "seed", pl.col("score").cast(pl.Int64))
+            .cast(SEEDED))
+
+
 @dataclass(frozen=True)
 class Strength:
     """One player's mean team score less another's, averaged over the player counts both
@@ -255,13 +271,15 @@ def _counts(counts: tuple[int, ...]) -> str:
 @dataclass(frozen=True)
 class Band:
     """What the verdicts read of the players: the roster, the lineup, the difficulty curve,
-    the score table and the paired differences (PAIRS)."""
+    the score table, the paired differences of the runs' comparisons (PAIRS) and the scores
+    by seed of the lineup's settings (SEEDED)."""
 
     roster: pl.DataFrame
     lineup: pl.DataFrame
     curve: pl.DataFrame
     scores: pl.DataFrame
     pairs: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=PAIRS))
+    seeded: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=SEEDED))
 
     def of(self, setting: str) -> dict | None:
         """The roster row of a setting."""
@@ -276,10 +294,12 @@ class Band:
     def strength(self, a: dict[int, str], b: dict[int, str]) -> Strength | None:
         """The mean team score of player b less player a's (each its setting at each player
         count), averaged over the counts both played: paired where one run played both
-        settings on the same games (its comparison), Welch's interval otherwise."""
+        settings on the same games (its comparison) or where two runs dealt the same seeds
+        (_by_seed), Welch's interval otherwise."""
         parts = []
         for p in sorted(set(a) & set(b)):
-            part = self._paired(p, a[p], b[p]) or self._welch(p, a[p], b[p])
+            part = (self._paired(p, a[p], b[p]) or self._by_seed(p, a[p], b[p])
+                    or self._welch(p, a[p], b[p]))
             if part is not None:
                 parts.append((p, *part))
         if not parts:
@@ -301,6 +321,24 @@ class Band:
                 se = (x["ci_high"] - x["ci_low"]) / 2 / t_quantile(x["pairs"] - 1, UPPER)
                 return sign * x["difference"], float(se), "paired"
         return None
+
+    def _by_seed(self, p: int, a: str, b: str) -> tuple[float, float, str] | None:
+        """Paired over the games both settings played on the same seed: game i of two runs
+        of one seed is the same deal (crisis-difficulty and crisis-learned, or the players
+        run's few games of the same seeds). Only where the seeds common to both are every
+        game of the one that played fewer, each seed once: which games pair is then fixed by
+        the runs, not chosen for a narrower interval."""
+        s = self.seeded.filter(pl.col("players") == p)
+        ga = s.filter(pl.col("setting") == a).select("seed", pl.col("score").alias("a"))
+        gb = s.filter(pl.col("setting") == b).select("seed", pl.col("score").alias("b"))
+        if min(ga.height, gb.height) < 2 or ga["seed"].n_unique() != ga.height \
+                or gb["seed"].n_unique() != gb.height:
+            return None
+        both = ga.join(gb, on="seed")
+        if both.height != min(ga.height, gb.height):
+            return None
+        d = (both["b"] - both["a"]).cast(pl.Float64)
+        return float(d.mean()), float(d.std()) / math.sqrt(both.height), "paired"
 
     def _welch(self, p: int, a: str, b: str) -> tuple[float, float, str] | None:
         s = self.scores.filter(pl.col("players") == p)

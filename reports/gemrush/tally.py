@@ -14,6 +14,11 @@ added, each with `kid`, the value columns and `n`:
 Rush games are counted in the neutral `winner` and `margin` tables (no Crisis game has a
 winning seat), and every game in `end`. Each key also carries `_burn`, the cards the clock
 burns a turn, and the Tallies the named difficulties of the run (`diffs`).
+
+One table is kept game by game, `seeded` (kid, seed, score: the Crisis games played to
+exhaustion), so that two players' scores can be paired by the deal across runs
+(reports/gemrush/players.py). It is the only table that grows with the run, so past
+SEEDED_MAX games it is dropped (None) and players are compared by their means alone.
 """
 
 from __future__ import annotations
@@ -25,10 +30,16 @@ import polars as pl
 from reports import counts, tally
 from reports.gemrush import frame
 
+# 4 million games are 56 MB kept one by one; past that, a comparison of means is tight anyway
+# (a paired interval would gain a few hundredths of a point).
+SEEDED_MAX = 4_000_000
+SEEDED = {"kid": pl.UInt32, "seed": pl.Int64, "score": pl.Int16}
+
 
 @dataclass
 class Tallies(tally.Tallies):
     diffs: pl.DataFrame = field(default_factory=pl.DataFrame)  # frame.difficulties of the run
+    seeded: pl.DataFrame | None = None  # SEEDED, or None past SEEDED_MAX games
 
 
 def of(games, manifest: dict | None = None, diffs: pl.DataFrame | None = None) -> Tallies:
@@ -58,6 +69,8 @@ class Counter(tally.Counter):
 
     def __init__(self, key_cols: list[str], manifest: dict, layout, diffs=None):
         super().__init__(key_cols, manifest, layout)
+        self.seeded: list[pl.DataFrame] | None = []  # None once past SEEDED_MAX games
+        self.seeded_games = 0
         self.burn: dict[int, int | None] = {}
         self.diffs = diffs
         self.targets = (set(diffs["target"].to_list()) if diffs is not None
@@ -78,6 +91,9 @@ class Counter(tally.Counter):
 
     def tallies(self, **kw) -> Tallies:
         t = super().tallies(diffs=pl.DataFrame())
+        if self.seeded is not None:
+            t.seeded = (pl.concat(self.seeded) if self.seeded
+                        else pl.DataFrame(schema=SEEDED))
         t.diffs = self.diffs if self.diffs is not None else frame.difficulties(self.manifest,
                                                                                t.keys)
         return t
@@ -98,8 +114,9 @@ class Counter(tally.Counter):
         out = super().piece_counts(g)
         exhaust = pl.col("exhaust").fill_null(False)
         cg = g.filter(pl.col("mode") == "crisis")
-        ex = cg.filter(exhaust).select("kid", "score", "score_by_turn", "turns", "cards_burned",
-                                       "_burn")
+        played = cg.filter(exhaust)
+        self._keep_seeded(played)
+        ex = played.select("kid", "score", "score_by_turn", "turns", "cards_burned", "_burn")
         fixed = cg.filter(~exhaust & pl.col("target").is_not_null())
         sbt = pl.col("score_by_turn")
         out.update({
@@ -126,6 +143,19 @@ class Counter(tally.Counter):
                                          ["kid"], ["reshuffles"]),
         })
         return out
+
+    def _keep_seeded(self, games: pl.DataFrame) -> None:
+        """Keep the seed and score of Crisis games played to exhaustion. A table without
+        seeds (an old run's) drops the seeded table, as SEEDED_MAX does."""
+        if self.seeded is None or games.height == 0:
+            return
+        self.seeded_games += games.height
+        if "seed" not in games.columns or self.seeded_games > SEEDED_MAX:
+            self.seeded = None
+            return
+        self.seeded.append(games.select(pl.col("kid").cast(pl.UInt32),
+                                        pl.col("seed").cast(pl.Int64),
+                                        pl.col("score").cast(pl.Int16)))
 
 
 def slack_rows(ex: pl.DataFrame, targets: list[int]) -> pl.DataFrame:
