@@ -264,6 +264,10 @@ def test_two_runs_that_dealt_the_same_seeds_are_paired_game_by_game():
     assert players.Z * welch[1] > s.difference
     choice = players.headline(band, "2e, greedy (cd)")
     assert choice.player == "learned" and choice.lead.how == "paired"
+    # an interval this narrow is printed to the hundredth: +0.1 would hide it
+    assert s.decimals == 2 and s.said().startswith(
+        "+0.10 points (paired 95% interval +0.07 to +0.14, at 3 players)")
+    assert ": +0.10 points a game against greedy." in _verdict(a).sentence
 
 
 def test_a_run_of_fewer_games_on_the_same_seeds_pairs_over_its_games():

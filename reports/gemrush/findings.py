@@ -114,8 +114,8 @@ def _source(choice: players.Choice, counts: int) -> str:
     full = _all_games(choice, counts)
     if choice.player != choice.default and choice.lead is not None:
         said = (f"It comes from {choice.player}, the strongest player that played {full}: "
-                f"{text.signed(choice.lead.difference)} points a game against "
-                f"{choice.default}.")
+                f"{text.signed(choice.lead.difference, choice.lead.decimals)} points a game "
+                f"against {choice.default}.")
     elif not choice.rivals:
         said = f"It comes from {choice.player}, the only player that played {full}."
     else:

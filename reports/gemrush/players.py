@@ -255,9 +255,17 @@ class Strength:
     def clear(self) -> bool:
         return self.low > 0
 
+    @property
+    def decimals(self) -> int:
+        """As many as the interval tells apart: two where it is narrower than ±0.1 point
+        (learned against greedy over 10,000 paired games a player count is ±0.03)."""
+        return 2 if (self.high - self.low) / 2 < 0.095 else 1
+
     def said(self) -> str:
-        return (f"{text.signed(self.difference)} points ({self.how} 95% interval "
-                f"{text.signed(self.low)} to {text.signed(self.high)}, {_counts(self.counts)})")
+        d = self.decimals
+        return (f"{text.signed(self.difference, d)} points ({self.how} 95% interval "
+                f"{text.signed(self.low, d)} to {text.signed(self.high, d)}, "
+                f"{_counts(self.counts)})")
 
 
 def _counts(counts: tuple[int, ...]) -> str:
