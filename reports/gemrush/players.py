@@ -332,8 +332,8 @@ class Band:
 
     def _by_seed(self, p: int, a: str, b: str) -> tuple[float, float, str] | None:
         """Paired over the games both settings played on the same seed: game i of two runs
-        of one seed is the same deal (crisis-difficulty and crisis-learned, or the players
-        run's few games of the same seeds). Only where the seeds common to both are every
+        of one seed is the same deal (the main job's crisis-difficulty and crisis-learned,
+        or a run of fewer games from the same seed). Only where the seeds common to both are every
         game of the one that played fewer, each seed once: which games pair is then fixed by
         the runs, not chosen for a narrower interval."""
         s = self.seeded.filter(pl.col("players") == p)
