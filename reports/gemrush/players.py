@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from balance.contract.experiment import KNOB_PREFIX
+from balance.stats import paired
 from balance.stats.distributions import normal_quantile, t_quantile
 from balance.stats.intervals import CONFIDENCE
 from reports import text
@@ -235,9 +236,7 @@ def seeded_scores(t, lineup_: pl.DataFrame) -> pl.DataFrame:
         return pl.DataFrame(schema=SEEDED)
     kids = t.keys.select("kid", "setting", pl.col("players").cast(pl.Int64)).join(
         keys, on=["setting", "players"])
-    return (t.seeded.join(kids, on="kid")
-            .select("setting", "players", "seed", pl.col("score").cast(pl.Int64))
-            .cast(SEEDED))
+    return t.seeded.join(kids, on="kid").select(list(SEEDED)).cast(SEEDED)
 
 
 @dataclass(frozen=True)
@@ -266,6 +265,12 @@ class Strength:
         return (f"{text.signed(self.difference, d)} points ({self.how} 95% interval "
                 f"{text.signed(self.low, d)} to {text.signed(self.high, d)}, "
                 f"{_counts(self.counts)})")
+
+
+def _paired_se(low: float, high: float, pairs: int) -> float:
+    """The standard error behind a paired t interval of `pairs` games (0 for an interval of
+    one point: every pair differed alike)."""
+    return float((high - low) / 2 / t_quantile(pairs - 1, UPPER))
 
 
 def _counts(counts: tuple[int, ...]) -> str:
@@ -325,9 +330,8 @@ class Band:
             r = t.filter((pl.col("setting") == setting) & (pl.col("against") == against))
             if r.height:
                 x = r.row(0, named=True)
-                # Back from the paired t interval to its standard error.
-                se = (x["ci_high"] - x["ci_low"]) / 2 / t_quantile(x["pairs"] - 1, UPPER)
-                return sign * x["difference"], float(se), "paired"
+                return (sign * x["difference"], _paired_se(x["ci_low"], x["ci_high"], x["pairs"]),
+                        "paired")
         return None
 
     def _by_seed(self, p: int, a: str, b: str) -> tuple[float, float, str] | None:
@@ -345,8 +349,11 @@ class Band:
         both = ga.join(gb, on="seed")
         if both.height != min(ga.height, gb.height):
             return None
-        d = (both["b"] - both["a"]).cast(pl.Float64)
-        return float(d.mean()), float(d.std()) / math.sqrt(both.height), "paired"
+        # The comparisons' own paired interval (balance/stats/paired.py), as _paired reads it.
+        r = paired.mean_difference(both["a"].to_numpy(), both["b"].to_numpy())
+        if r is None or r.too_few:
+            return None
+        return r.estimate, _paired_se(r.low, r.high, r.n), "paired"
 
     def _welch(self, p: int, a: str, b: str) -> tuple[float, float, str] | None:
         s = self.scores.filter(pl.col("players") == p)
