@@ -39,7 +39,7 @@ def t_interval_of_mean(values, confidence: float) -> tuple[float, float, float, 
     high, two-sided p-value) for at least two values that are not all equal."""
     n = len(values)
     mean = float(np.mean(values))
-    se = math.sqrt(float(np.var(values)) * (n / (n - 1)) / n)
+    se = float(np.std(values, ddof=1)) / math.sqrt(n)
     tail = (1 - confidence) / 2
     return (mean, t_quantile(n - 1, tail) * se + mean, t_quantile(n - 1, 1 - tail) * se + mean,
             t_two_sided_p(n - 1, mean / se))

@@ -343,8 +343,7 @@ class Band:
         s = self.seeded.filter(pl.col("players") == p)
         ga = s.filter(pl.col("setting") == a).select("seed", pl.col("score").alias("a"))
         gb = s.filter(pl.col("setting") == b).select("seed", pl.col("score").alias("b"))
-        if min(ga.height, gb.height) < 2 or ga["seed"].n_unique() != ga.height \
-                or gb["seed"].n_unique() != gb.height:
+        if ga["seed"].n_unique() != ga.height or gb["seed"].n_unique() != gb.height:
             return None
         both = ga.join(gb, on="seed")
         if both.height != min(ga.height, gb.height):
