@@ -14,6 +14,7 @@ claims certainty, and a lost Dask scheduler is a failed run, not a traceback.
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ import polars as pl
 import pytest
 
 from balance.errors import InputError
-from balance.running import store
+from balance.running import runner, store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
 from balance.stats import paired
@@ -293,6 +294,20 @@ def test_balance_run_and_compare_on_three_games_say_too_few(tmp_path, cli):
 
 DASK = EXPERIMENT.replace("games = 10", "games = 40")  # 8 shards of 5
 
+# Set once the scheduler is closed. Module-level, so that the held play_shard below travels to
+# the cluster's workers by reference: they are threads of this process (processes=False).
+_SCHEDULER_LOST = threading.Event()
+_REAL_PLAY_SHARD = runner.play_shard
+
+
+def _held_play_shard(job):
+    """Every shard but the first waits for the scheduler to be closed: otherwise, on a busy
+    machine, all eight shards could be played and received before the first is written, and
+    the run would end well (CI, stop 38)."""
+    if job.shard.start > 0:
+        _SCHEDULER_LOST.wait(timeout=60)
+    return _REAL_PLAY_SHARD(job)
+
 
 def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cli,
                                                                     monkeypatch):
@@ -313,8 +328,11 @@ def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cl
             real(*args, **kw)
             if cluster.scheduler.status.name == "running":
                 cluster.sync(cluster.scheduler.close)
+                _SCHEDULER_LOST.set()
 
+        _SCHEDULER_LOST.clear()
         monkeypatch.setattr(store, "write_shard", write_then_lose_the_scheduler)
+        monkeypatch.setattr(runner, "play_shard", _held_play_shard)
         r = cli("run", path, "--out", tmp_path / "runs", "--scheduler",
                 cluster.scheduler_address)
         monkeypatch.undo()
@@ -347,7 +365,6 @@ def test_only_the_backend_s_failures_become_a_failed_run(monkeypatch):
     backend's (RunFailed); an error of the game code stays a traceback."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from balance.running import runner
     from balance.running.runner import RunFailed, _collect
 
     def failing(error):
