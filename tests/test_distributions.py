@@ -14,6 +14,7 @@ from scipy import stats
 from balance.stats import distributions as dist
 from balance.stats.intervals import wilson
 from balance.stats.measures import t_interval
+from balance.stats.paired import holm as paired_holm
 from balance.stats.paired import mean_difference, proportion_difference, tango_interval
 
 
@@ -91,3 +92,24 @@ def test_reading_and_heading_a_run_imports_no_scipy_stats_nor_matplotlib():
             "if m in sys.modules]; assert not bad, bad")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_team_run_s_headline_imports_no_scipy_stats(tmp_path):
+    """The closing summary of a Crisis run tests no seat against its fair share: Holm's
+    correction over p-values that are all missing imports nothing (it imported statsmodels'
+    multitest, and with it scipy.stats: 0.8 s of every such `balance run`)."""
+    path = tmp_path / "c.toml"
+    path.write_text('[experiment]\nname = "c"\ndescription = "d"\nedition = "2e"\n'
+                    'mode = "crisis"\ngames = 4\nseed = 1\nplayers = 2\n', encoding="utf-8")
+    from balance.running.experiment import load_experiment
+    from balance.running.runner import run_experiment
+
+    run = run_experiment(load_experiment(path), out=tmp_path / "runs", jobs=1).run_dir
+    code = ("import sys, pathlib; from reports.headline import headline; "
+            f"text = headline(pathlib.Path({str(run)!r})); assert 'c' in text; "
+            "bad = [m for m in ('scipy.stats', 'statsmodels') if m in sys.modules]; "
+            "assert not bad, bad")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    survives, adjusted = paired_holm([float("nan")] * 3)
+    assert not survives.any() and np.isnan(adjusted).all()
