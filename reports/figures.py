@@ -15,7 +15,6 @@ import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -35,22 +34,45 @@ OWN_STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
              "text.parse_math": False}
 
 
-# seaborn, with the pyplot and pandas it imports, is half a second of every process that
-# imports the reports, and matplotlib a quarter more; the command line's children that print
-# a headline or a comparison draw nothing. So both are imported when a figure is first drawn.
-@cache
+# seaborn's whitegrid style (seaborn 0.13's axes_style("whitegrid")) and its colour-blind
+# palette, held here: importing seaborn, with the scipy.stats and pandas it imports, was 1.2 to
+# 1.7 s of every process that draws (each `balance report`, each of its figure workers), and
+# it is needed only for these constants. tests/test_figure_style.py checks them against the
+# seaborn installed. Left out: seaborn's default colour map, "rocket", which exists only once
+# seaborn is imported (no figure here draws an image). matplotlib itself is imported when a
+# figure is first drawn: the command line's children that print a headline or a comparison
+# draw nothing.
+WHITEGRID = {
+    "figure.facecolor": "white", "axes.labelcolor": ".15", "xtick.direction": "out",
+    "ytick.direction": "out", "xtick.color": ".15", "ytick.color": ".15",
+    "axes.axisbelow": True, "grid.linestyle": "-", "text.color": ".15",
+    "font.family": ["sans-serif"],
+    "font.sans-serif": ["Arial", "DejaVu Sans", "Liberation Sans", "Bitstream Vera Sans",
+                        "sans-serif"],
+    "lines.solid_capstyle": "round", "patch.edgecolor": "w", "patch.force_edgecolor": True,
+    "xtick.top": False, "ytick.right": False, "axes.grid": True, "axes.facecolor": "white",
+    "axes.edgecolor": ".8", "grid.color": ".8", "axes.spines.left": True,
+    "axes.spines.bottom": True, "axes.spines.right": True, "axes.spines.top": True,
+    "xtick.bottom": False, "ytick.left": False}
+COLORBLIND = ["#0173B2", "#DE8F05", "#029E73", "#D55E00", "#CC78BC", "#CA9161", "#FBAFE4",
+              "#949494", "#ECE133", "#56B4E9"]
+
+
 def style() -> dict:
     """seaborn's whitegrid style with ours over it: every figure is drawn inside it."""
-    import seaborn as sns  # only when drawing (see above)
-
-    return {**sns.axes_style("whitegrid"), **OWN_STYLE}
+    return {**WHITEGRID, **OWN_STYLE}
 
 
 def palette_of(n: int, name: str = "colorblind") -> list[tuple]:
-    """n colours of a seaborn palette (colour-blind safe by default)."""
-    import seaborn as sns  # only when drawing (see style)
+    """n colours of a seaborn palette (colour-blind safe by default), as RGB tuples."""
+    if name == "colorblind" and n <= len(COLORBLIND):
+        from matplotlib.colors import to_rgb  # only when drawing (see WHITEGRID)
 
-    return sns.color_palette(name, n)
+        return [to_rgb(c) for c in COLORBLIND[:n]]
+    # lazy: another palette (husl, for more than ten settings in one panel) is seaborn's own
+    import seaborn as sns
+
+    return list(sns.color_palette(name, n))
 
 
 @contextmanager
