@@ -21,7 +21,7 @@ from balance import files
 from balance.errors import InputError, Problem, Problems
 from balance.running.seeds import game_seeds
 from balance.stats.distributions import t_quantile
-from balance.stats.intervals import CONFIDENCE
+from balance.stats.intervals import CONFIDENCE, UPPER
 from balance.textfile import read_toml
 
 # (player count, knob values or None for the defaults, seeds) -> one objective value a game
@@ -144,7 +144,7 @@ def _overall(checks: list[Check], diffs: list[np.ndarray]) -> tuple[float, float
     d = np.mean([x.mean() for x in diffs])
     se = np.sqrt(sum(x.var(ddof=1) / len(x) for x in diffs)) / len(diffs)
     dof = sum(len(x) - 1 for x in diffs)
-    half = t_quantile(dof, 0.5 + CONFIDENCE / 2) * se if np.isfinite(se) else float("nan")
+    half = t_quantile(dof, UPPER) * se if np.isfinite(se) else float("nan")
     return float(d - half), float(d + half)
 
 

@@ -15,6 +15,7 @@ import polars as pl
 from balance.stats.distributions import normal_quantile
 
 CONFIDENCE = 0.95
+UPPER = 0.5 + CONFIDENCE / 2  # the quantile a two-sided interval at CONFIDENCE reaches
 
 
 @lru_cache(maxsize=65536)

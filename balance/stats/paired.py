@@ -36,8 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.stats.distributions import normal_quantile, t_interval_of_mean
+from balance.stats.intervals import CONFIDENCE
 
-CONFIDENCE = 0.95
 RESAMPLES = 4000  # bootstrap resamples: p-values down to 1/2000, enough for Holm over ~100
 SEED = 1  # the bootstrap's seed: the same run always prints the same intervals
 _BATCH = 250  # bootstrap resamples drawn at once (bounds the memory of a million games)

@@ -29,7 +29,7 @@ import polars as pl
 from balance.contract.experiment import KNOB_PREFIX
 from balance.stats import paired
 from balance.stats.distributions import normal_quantile, t_quantile
-from balance.stats.intervals import CONFIDENCE
+from balance.stats.intervals import UPPER
 from reports import text
 from reports.gemrush.frame import GROUP, with_base_setting
 from reports.variants import run_variants
@@ -45,7 +45,6 @@ ALIKE = ("edition", "content", "content_sha256", "rules")
 CODE = ("source_hash", "engine_version")
 # The project's confidence (balance/stats), two-sided: every interval of the band is read at
 # it, as every other interval of the report is.
-UPPER = 1 - (1 - CONFIDENCE) / 2
 Z = normal_quantile(UPPER)  # normal: the mean of several differences
 
 ROSTER = {"base_setting": pl.Utf8, "setting": pl.Utf8, "heuristic": pl.Utf8,

@@ -28,7 +28,7 @@ import polars as pl
 
 from balance.running.store import read_run
 from balance.stats.distributions import t_quantile, t_two_sided_p
-from balance.stats.intervals import with_wilson
+from balance.stats.intervals import UPPER, with_wilson
 from balance.stats.paired import CONFIDENCE, RESAMPLES, SEED, TOO_FEW, holm, too_few
 from reports import pieces
 
@@ -319,7 +319,7 @@ def interactions(games: pl.DataFrame, rooms: pl.DataFrame, labels: dict[int, str
             if se == 0:
                 continue
             dof = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
-            t = t_quantile(dof, 0.5 + CONFIDENCE / 2)
+            t = t_quantile(dof, UPPER)
             pv = t_two_sided_p(dof, diff / se)
             rows.append((skill, room, len(a), len(b), float(a.mean()), float(b.mean()), diff,
                          diff - t * se, diff + t * se, pv))

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from balance.stats.distributions import t_quantile
-from balance.stats.intervals import CONFIDENCE
+from balance.stats.intervals import UPPER
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def mean_interval(values: np.ndarray, n: np.ndarray) -> tuple[float, float, floa
     if total < 2:
         return mean, math.nan, math.nan
     var = float((n * (values - mean) ** 2).sum() / (total - 1))
-    half = t_quantile(total - 1, 0.5 + CONFIDENCE / 2) * math.sqrt(var / total)
+    half = t_quantile(total - 1, UPPER) * math.sqrt(var / total)
     return mean, mean - half, mean + half
 
 
@@ -76,7 +76,7 @@ def fit(group: str, settings: list[tuple[str, int]], turn_counts: pl.DataFrame) 
     df = len(rows) - 2
     if df > 0:
         resid = float((w * (y - a - k * x) ** 2).sum() / df)
-        half = t_quantile(df, 0.5 + CONFIDENCE / 2) * math.sqrt(resid / sxx)
+        half = t_quantile(df, UPPER) * math.sqrt(resid / sxx)
         lo, hi = k - half, k + half
     else:
         lo = hi = math.nan
