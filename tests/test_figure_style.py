@@ -4,12 +4,10 @@ seaborn's own, and a process that draws must not import it."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import seaborn as sns
 
 from reports import figures
+from tests.fresh import imports_none
 
 
 def test_the_style_and_palette_are_seaborn_s():
@@ -24,13 +22,10 @@ def test_the_style_and_palette_are_seaborn_s():
 
 def test_drawing_a_figure_imports_no_seaborn():
     """seaborn, with scipy.stats and pandas, was 1.2 to 1.7 s of every process that draws."""
-    code = ("import sys; from reports import figures as f\n"
-            "with f.canvas(3, 2) as (fig, axes):\n"
-            "    axes[0].plot([1, 2], [3, 4], color=f.palette_of(3)[1])\n"
-            "    f.boxes(axes[0], __import__('polars').DataFrame("
-            "{'x': [1, 1], 'y': [2.0, 3.0], 'n': [4, 5]}), 'x', 'y', [1])\n"
-            "assert f.png_bytes(fig)[:4] == b'\\x89PNG'\n"
-            "bad = [m for m in ('seaborn', 'scipy.stats', 'pandas') if m in sys.modules]\n"
-            "assert not bad, bad")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-2000:]
+    imports_none("from reports import figures as f\n"
+                 "with f.canvas(3, 2) as (fig, axes):\n"
+                 "    axes[0].plot([1, 2], [3, 4], color=f.palette_of(3)[1])\n"
+                 "    f.boxes(axes[0], __import__('polars').DataFrame("
+                 "{'x': [1, 1], 'y': [2.0, 3.0], 'n': [4, 5]}), 'x', 'y', [1])\n"
+                 "assert f.png_bytes(fig)[:4] == b'\\x89PNG'",
+                 ("seaborn", "scipy.stats", "pandas"))
