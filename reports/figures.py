@@ -156,10 +156,11 @@ def palette(players: list[int]) -> dict[int, tuple]:
     return {p: colors[i] for i, p in enumerate(sorted(players))}
 
 
-def percent_axis(ax) -> None:
+def percent_axis(ax, which: str = "y") -> None:
+    """Ticks of the `which` axis ("x" or "y") as percentages of rates from 0 to 1."""
     import matplotlib.ticker as mticker  # only when drawing (see style)
 
-    ax.yaxis.set_major_formatter(mticker.PercentFormatter(xmax=1.0, decimals=0))
+    getattr(ax, f"{which}axis").set_major_formatter(mticker.PercentFormatter(xmax=1.0, decimals=0))
 
 
 def boxes(ax, df: pl.DataFrame, x: str, y: str, order: list, hue: str | None = None,

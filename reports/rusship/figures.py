@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from reports.counts import box_stats
-from reports.figures import canvas
+from reports.figures import canvas, percent_axis
 
 if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/figures.py, style)
     from matplotlib.figure import Figure
@@ -32,9 +32,7 @@ def rates_figure(rates: pl.DataFrame, settings: list[str], name, title: str, lab
                     capsize=3)
         ax.axvline(0.5, color="0.3", linestyle="--", linewidth=1)
         ax.set_yticks(ys, [name(s) for s in shown])
-        import matplotlib.ticker as mticker  # only when drawing (reports/figures.py, style)
-
-        ax.xaxis.set_major_formatter(mticker.PercentFormatter(xmax=1.0, decimals=0))
+        percent_axis(ax, "x")
         ax.set_xlabel(f"{label} (%)")
         ax.set_title(title)
     return fig
