@@ -105,7 +105,10 @@ def profile(game: str, prelude: str = "") -> CompileProfile:
     code = (f"{prelude}\nfrom balance.running.compile_profile import _child; "
             f"_child({game!r})")
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_NUM_THREADS="1")
+        # The helper off (balance/kernels/compile_plan.py): this profiles one process's
+        # compile of everything.
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_NUM_THREADS="1",
+                   BALANCE_COMPILE_HELPER="0")
         env.pop("NUMBA_DISABLE_JIT", None)
         line = child_line(code, env, "--compile-profile", "the compile")
     data = json.loads(line)

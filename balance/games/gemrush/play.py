@@ -8,6 +8,7 @@ import dataclasses
 import numbers
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from balance.games.gemrush.game import ENGINE_VERSION
 from balance.games.gemrush.limits import check_variant
 from balance.games.gemrush.rules import Profile, load_profile, profile_for
 from balance.games.gemrush.tables import Rules, Tables, compile_rules, compile_tables
+from balance.kernels.compile_plan import helping
 from balance.kernels.rng import seed_state, seed_states
 from balance.running.seeds import first_players
 from balance.textfile import short
@@ -201,11 +203,15 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
     return batch
 
 
-def _play(setup: Setup, st: State, words: np.ndarray, check: bool, batch: Batch) -> None:
+# What a helper process compiles while a first call compiles the rest (compile_plan.py).
+COMPILE_PLAN = Path(__file__).with_name("compile_plan.txt")
 
-    with _python_players(setup, st):
-        play_games_nb(st, setup.tables, setup.rules, setup.players, words, int(check),
-                      batch.out, batch.scores, batch.score_by_turn, batch.rooms, batch.skills)
+
+def _play(setup: Setup, st: State, words: np.ndarray, check: bool, batch: Batch) -> None:
+    args = (st, setup.tables, setup.rules, setup.players, words, int(check), batch.out,
+            batch.scores, batch.score_by_turn, batch.rooms, batch.skills)
+    with _python_players(setup, st), helping(COMPILE_PLAN, play_games_nb, args):
+        play_games_nb(*args)
 
 
 def play_traced(setup: Setup, seed: int, check: bool = True):

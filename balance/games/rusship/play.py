@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -20,6 +21,7 @@ from balance.games.rusship.engine.state import (
     new_tables,
 )
 from balance.games.rusship.engine.turn_nb import R_N, play_games_nb, play_traced_nb
+from balance.kernels.compile_plan import helping
 from balance.kernels.rng import seed_state, seed_states
 from heuristics.external import playing
 from heuristics.rusship.registry import PLAYERS
@@ -51,14 +53,19 @@ def _python_players(setup: Setup, st: State):
     return playing(game) if game is not None else contextlib.nullcontext()
 
 
+# What a helper process compiles while a first call compiles the rest (compile_plan.py).
+COMPILE_PLAN = Path(__file__).with_name("compile_plan.txt")
+
+
 def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None
                ) -> np.ndarray:
     """One game per seed: the records (turn_nb.R_*), one row per game."""
     words = seed_states(np.asarray(seeds, dtype=np.int64))
     out = np.zeros((len(words), R_N), np.int64)
     st = state if state is not None else new_state(tokens=setup.rules.tokens)
-    with _python_players(setup, st):
-        play_games_nb(st, setup.tables, setup.rules, setup.players, words, out, int(check))
+    args = (st, setup.tables, setup.rules, setup.players, words, out, int(check))
+    with _python_players(setup, st), helping(COMPILE_PLAN, play_games_nb, args):
+        play_games_nb(*args)
     return out
 
 

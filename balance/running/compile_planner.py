@@ -1,0 +1,260 @@
+"""Making a game's compile plan (balance/kernels/compile_plan.py): what a helper process
+compiles while the first process compiles the rest.
+
+`python -m balance.running.compile_planner GAME` records a cold compile of the game's bench
+player in a new process with an empty cache and the helper off: each kernel's compile, when
+it started and ended, which compiles ran inside it (the callees it met first) and which
+kernels its code calls. It then plays the two processes through on those times:
+- the first process compiles as Numba does, depth first, and skips (loads) a kernel the
+  helper has cached before it gets there;
+- the helper, whenever it is free, takes the kernel whose callees are all cached that the
+  first process would reach last, and waits for the first process where none is ready.
+
+The helper's steps from that play are the plan, written beside the game's engine
+(`balance/games/<game>/compile_plan.txt`). Kernels compiled for several signatures are left
+to the first process: two processes saving different signatures of one function at once may
+number their files alike in Numba's cache. The times are one machine's; on another the plan
+is the same kind of help, the split a little off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from numba import types
+from numba.core import event
+from numba.core.registry import CPUDispatcher
+
+from balance.kernels.compile_plan import read_type, type_text
+from balance.kernels.sources import ROOT, module_path
+from balance.kernels.unlinked import REACHES
+from balance.running.bench import child_line
+
+LOAD_S = 0.03  # a kernel loaded from the cache instead of compiled
+
+
+@dataclass
+class Node:
+    id: str  # module:qualname(argument types)
+    start: float
+    end: float = 0.0
+    kids: list = field(default_factory=list)  # compiles that ran inside this one
+    own: float = 0.0
+    callees: tuple = ()  # ids of the kernels its code calls
+
+
+def _id(kernel: str, args) -> str | None:
+    texts = [type_text(a) for a in args]
+    return None if None in texts else f"{kernel}({', '.join(texts)})"
+
+
+def _record_child(game: str) -> None:
+    """In the new process: compile the bench player, print the record as JSON."""
+    events = []
+    with event.install_recorder("numba:compile") as rec:
+        from balance.contract import registry  # imported inside the recording on purpose
+
+        t0 = time.perf_counter()
+        registry.get(game).hook("bench")().player()([0])
+        total = time.perf_counter() - t0
+    for ts, ev in rec.buffer:
+        f = ev.data["dispatcher"].py_func
+        events.append((ts, ev.is_start, _id(f"{f.__module__}:{f.__qualname__}",
+                                            ev.data["args"]) or f"?{id(ev.data['dispatcher'])}"))
+    callees, signatures = {}, {}
+    for d in gc.get_objects():
+        if not isinstance(d, CPUDispatcher):
+            continue
+        name = f"{d.py_func.__module__}:{d.py_func.__qualname__}"
+        signatures[name] = len(d.overloads)
+        for args, cres in d.overloads.items():
+            key = _id(name, args)
+            if key is not None:
+                reached = getattr(cres.library, REACHES, ())
+                callees[key] = sorted(filter(None, (_id(f"{m}:{q}", a)
+                                                    for m, q, a, _s in reached)))
+    print(json.dumps({"total": total, "events": events, "callees": callees,
+                      "signatures": signatures}))
+
+
+def record(game: str) -> dict:
+    """A cold compile of the game's bench player, recorded in a new process."""
+    code = (f"from balance.running.compile_planner import _record_child; "
+            f"_record_child({game!r})")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_NUM_THREADS="1",
+                   BALANCE_COMPILE_HELPER="0")
+        env.pop("NUMBA_DISABLE_JIT", None)
+        return json.loads(child_line(code, env, "compile_planner", "the recorded compile"))
+
+
+def tree(rec: dict) -> tuple[list[Node], dict[str, Node]]:
+    """The compiles as a forest (roots in order) and by id."""
+    roots, nodes, stack = [], {}, []
+    t0 = rec["events"][0][0] if rec["events"] else 0.0
+    for ts, start, key in rec["events"]:
+        if start:
+            n = Node(key, ts - t0, callees=tuple(rec["callees"].get(key, ())))
+            (stack[-1].kids if stack else roots).append(n)
+            nodes.setdefault(key, n)
+            stack.append(n)
+        else:
+            n = stack.pop()
+            n.end = ts - t0
+            n.own = (n.end - n.start) - sum(k.end - k.start for k in n.kids)
+    return roots, nodes
+
+
+def plannable(key: str, multi: set[str]) -> bool:
+    """Whether the helper may compile (or wait for) this kernel: a module-level kernel of the
+    project, compiled for one signature (Numba's own overloads compile as functions local to
+    its modules, which a plan cannot name)."""
+    kernel = key.partition("(")[0]
+    module, _, qual = kernel.partition(":")
+    return (kernel not in multi and not key.startswith("?") and "<" not in qual
+            and module_path(module) is not None)
+
+
+@dataclass
+class Play:
+    first_s: float  # when the first process ends, with the helper
+    alone_s: float  # the same compile without it
+    steps: list  # (action, id), the helper's
+
+
+def play(roots: list[Node], nodes: dict[str, Node], multi: set[str]) -> Play:
+    """The two processes played through (the module's docstring); `multi`: kernels (module:
+    qualname) compiled for several signatures, left to the first process."""
+    done: dict[str, float] = {}
+    started: set[str] = set()
+    by_helper: set[str] = set()
+    todo = sorted((n for n in nodes.values() if plannable(n.id, multi)),
+                  key=lambda n: -n.start)
+    steps: list = []
+    helper = {"t": 0.0, "busy": None}  # busy: (node, end)
+
+    def ready(n: Node, t: float) -> bool:
+        return all(c in done and done[c] <= t for c in n.callees if c in nodes and c != n.id)
+
+    def helper_until(t: float) -> None:
+        while True:
+            if helper["busy"] is not None:
+                n, end = helper["busy"]
+                if end > t:
+                    return
+                if n.id not in done:
+                    done[n.id] = end
+                    by_helper.add(n.id)
+                helper["busy"], helper["t"] = None, end
+            todo[:] = [n for n in todo if n.id not in done and n.id not in started]
+            now = helper["t"]
+            pick = next((n for n in todo if ready(n, now)), None)
+            if pick is None:
+                helper["t"] = max(now, t)
+                return
+            todo.remove(pick)
+            for c in pick.callees:
+                if (c in nodes and c != pick.id and ("compile", c) not in steps
+                        and plannable(c, set())):
+                    steps.append(("wait", c))
+            steps.append(("compile", pick.id))
+            helper["busy"] = (pick, now + pick.own + LOAD_S * len(pick.callees))
+
+    clock = {"t": 0.0}
+
+    def first(n: Node) -> None:
+        helper_until(clock["t"])
+        if n.id in done and done[n.id] <= clock["t"]:
+            clock["t"] += LOAD_S
+            return
+        started.add(n.id)
+        for k in n.kids:
+            first(k)
+        clock["t"] += n.own
+        helper_until(clock["t"])
+        done.setdefault(n.id, clock["t"])
+
+    for r in roots:
+        first(r)
+    keep = by_helper
+    # Waits only where the helper compiles something after them.
+    out, needed = [], set()
+    for action, key in reversed(steps):
+        if action == "compile" and key in keep:
+            out.append((action, key))
+            needed |= set(nodes[key].callees)
+        elif action == "wait" and key in needed and key not in keep:
+            out.append((action, key))
+            needed.discard(key)
+    out.reverse()
+    waited: set = set()  # a kernel once cached stays cached: one wait for it is enough
+    out = [s for s in out if s[0] == "compile" or (s[1] not in waited and not waited.add(s[1]))]
+    return Play(clock["t"], sum(n.own for n in nodes.values()), out)
+
+
+def plan_text(game: str, rec: dict, result: Play) -> str:
+    """The plan file: named tuple types once each (`type Tn = ...`), then the steps."""
+    aliases: dict = {}
+    lines = []
+
+    def name_types(t) -> None:
+        if isinstance(t, types.BaseTuple):
+            for x in t.types:
+                name_types(x)
+            if isinstance(t, types.BaseNamedTuple) and t not in aliases:
+                text = type_text(t, aliases)
+                aliases[t] = f"T{len(aliases) + 1}"
+                lines.append(f"type {aliases[t]} = {text}")
+
+    out = []
+    for action, key in result.steps:
+        kernel, _, args = key.partition("(")
+        sig = read_type(f"({args}")
+        for a in sig.types:
+            name_types(a)
+        out.append(f"{action} {kernel}({', '.join(type_text(a, aliases) for a in sig.types)})")
+    head = [f"# The compile plan of {game}: what a helper process compiles while the first "
+            "process compiles the rest",
+            "# (balance/kernels/compile_plan.py). Made by `python -m "
+            f"balance.running.compile_planner {game}`; do not edit.",
+            f"# Recorded: a cold compile of {result.alone_s:.1f} s; played through with "
+            f"the helper, the first process ends at {result.first_s:.1f} s."]
+    return "\n".join(head + lines + out) + "\n"
+
+
+def plan_path(game: str) -> Path:
+    return ROOT / "balance" / "games" / game / "compile_plan.txt"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m balance.running.compile_planner",
+                                 description="Record a cold compile of a game's bench player "
+                                 "and write the plan its helper process follows.")
+    ap.add_argument("game")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="the plan file (default: balance/games/GAME/compile_plan.txt)")
+    a = ap.parse_args(argv)
+    print(f"recording a cold compile of {a.game}'s bench player (a minute or more)...",
+          file=sys.stderr)
+    rec = record(a.game)
+    roots, nodes = tree(rec)
+    multi = {k for k, n in rec["signatures"].items() if n > 1}
+    result = play(roots, nodes, multi)
+    out = a.out or plan_path(a.game)
+    out.write_text(plan_text(a.game, rec, result))
+    n = sum(1 for s in result.steps if s[0] == "compile")
+    print(f"{out}: {n} kernels for the helper; the recorded compile took {result.alone_s:.1f} "
+          f"s, and with the helper the first process would end at {result.first_s:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
