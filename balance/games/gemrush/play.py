@@ -220,9 +220,9 @@ def play_traced(setup: Setup, seed: int, check: bool = True):
 
     setup = setup.seated_for(seed)
     st = new_state(setup.tables, setup.rules, ev_max=200_000)
-    with _python_players(setup, st):
-        play_game_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed), 1,
-                     int(check))
+    args = (st, setup.tables, setup.rules, setup.players, seed_state(seed), 1, int(check))
+    with _python_players(setup, st), helping(COMPILE_PLAN, play_game_nb, args):
+        play_game_nb(*args)
 
     return st, st.ev[: st.sc[S_EV_N]].copy()
 

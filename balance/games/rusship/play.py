@@ -72,6 +72,7 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
 def play_traced(setup: Setup, seed: int) -> tuple[State, np.ndarray]:
     """One game with its events, in check mode: (the final state, the events)."""
     st = new_state(MAX_EVENTS, tokens=setup.rules.tokens)
-    with _python_players(setup, st):
-        play_traced_nb(st, setup.tables, setup.rules, setup.players, seed_state(seed))
+    args = (st, setup.tables, setup.rules, setup.players, seed_state(seed))
+    with _python_players(setup, st), helping(COMPILE_PLAN, play_traced_nb, args):
+        play_traced_nb(*args)
     return st, st.ev[: st.sc[S_EV_N]].copy()
