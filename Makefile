@@ -77,7 +77,10 @@ report: main
 # pytest caches its assertion rewriting of the test modules as bytecode; where the environment
 # forbids writing bytecode (PYTHONDONTWRITEBYTECODE=1 on our CI's machine class), each worker
 # rewrote every test module again, about 4 s of its collection.
+# The engines are compiled (or loaded) first, by one process and its compile helper: left to
+# the suite, both workers compiled the same kernels at once on a fresh clone.
 test: $(STAMP)
+	$(PY) -m balance.running.compile_all
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n 2
 
 lint: $(STAMP)
