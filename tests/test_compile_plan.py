@@ -11,11 +11,13 @@ import subprocess
 import sys
 import textwrap
 
+import numba
 import pytest
 from numba import types
 from numba.core.registry import CPUDispatcher
 
 from balance.contract import registry
+from balance.kernels import compile_plan
 from balance.kernels.compile_plan import PlanError, read_plan, read_type, resolve, type_text
 from balance.kernels.sources import ROOT
 from balance.running.compile_planner import Node, plan_path, play
@@ -144,3 +146,20 @@ def test_the_planner_gives_the_helper_what_the_first_process_reaches_last():
     assert result.first_s == pytest.approx(8 + 6 + 2 * 0.03 + 1)  # two kernels loaded
     # a kernel compiled for several signatures is left to the first process
     assert ("compile", K + "leaf()") not in play([loop], nodes, multi={K + "leaf"}).steps
+
+
+
+def test_no_helper_starts_for_a_kernel_without_a_cache_on_disk(tmp_path, monkeypatch):
+    plan = tmp_path / "plan.txt"
+    plan.write_text("compile balance.kernels.rng:next32_nb(array(int64, 1d, C))\n")
+    started = []
+    monkeypatch.setattr(compile_plan.subprocess, "Popen", lambda *a, **k: started.append(a))
+    monkeypatch.setenv(compile_plan.SWITCH, "1")
+
+    @numba.njit  # Numba's own: compiled in memory, nothing on disk for a helper to fill
+    def plain(x):
+        return x + 1
+
+    with compile_plan.helping(plan, plain, (1,)):
+        assert plain(1) == 2
+    assert started == []

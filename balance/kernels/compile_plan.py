@@ -185,8 +185,8 @@ def _wanted(disp, args) -> bool:
     here and the cache lacks it."""
     if config.DISABLE_JIT or os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
         return False
-    if disp.overloads:
-        return False
+    if disp.overloads or not hasattr(getattr(disp, "_cache", None), "_cache_file"):
+        return False  # loaded already, or no cache on disk to share (an unwritable folder)
     return not cached(disp, tuple(types.unliteral(typeof(a)) for a in args))
 
 
@@ -243,7 +243,7 @@ def _exit_with_parent() -> None:
 
 def main(argv: list[str]) -> None:
     threading.Thread(target=_exit_with_parent, daemon=True).start()
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice here
         os.nice(5)  # the first process's compile comes first
     log = os.environ.get(LOG)
     with open(log, "a", buffering=1) if log else contextlib.nullcontext() as out:
