@@ -21,6 +21,7 @@ from balance.kernels import compile_plan
 from balance.kernels.compile_plan import PlanError, read_plan, read_type, resolve, type_text
 from balance.kernels.sources import ROOT
 from balance.running.compile_planner import Node, plan_path, play
+from balance.running.compile_planner import main as planner_main
 
 
 def _overloads(prefixes: tuple[str, ...]):
@@ -163,3 +164,8 @@ def test_no_helper_starts_for_a_kernel_without_a_cache_on_disk(tmp_path, monkeyp
     with compile_plan.helping(plan, plain, (1,)):
         assert plain(1) == 2
     assert started == []
+
+
+def test_the_planner_refuses_a_game_it_does_not_know(capsys):
+    assert planner_main(["nosuch"]) == 2
+    assert "no game 'nosuch' (registered: " in capsys.readouterr().err

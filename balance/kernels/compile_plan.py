@@ -200,14 +200,20 @@ def helping(plan: Path, disp, args):
         return
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p))
-    proc = subprocess.Popen([sys.executable, "-m", "balance.kernels.compile_plan", str(plan)],
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "balance.kernels.compile_plan", str(plan)],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=ROOT, env=env)
+    except OSError:  # no process to be had: the call compiles alone, as without a plan
+        yield
+        return
     try:
         yield
     finally:
         proc.kill()
         proc.wait()
+        proc.stdin.close()
 
 
 def follow(steps: list[Step], say=lambda line: None) -> None:

@@ -22,9 +22,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,10 +31,12 @@ from numba import types
 from numba.core import event
 from numba.core.registry import CPUDispatcher
 
+from balance.contract import registry
+from balance.errors import InputError
 from balance.kernels.compile_plan import read_type, type_text
 from balance.kernels.sources import ROOT, module_path
 from balance.kernels.unlinked import REACHES
-from balance.running.bench import child_line
+from balance.running.compile_profile import cold_child
 
 LOAD_S = 0.03  # a kernel loaded from the cache instead of compiled
 
@@ -60,8 +60,6 @@ def _record_child(game: str) -> None:
     """In the new process: compile the bench player, print the record as JSON."""
     events = []
     with event.install_recorder("numba:compile") as rec:
-        from balance.contract import registry  # imported inside the recording on purpose
-
         t0 = time.perf_counter()
         registry.get(game).hook("bench")().player()([0])
         total = time.perf_counter() - t0
@@ -89,11 +87,7 @@ def record(game: str) -> dict:
     """A cold compile of the game's bench player, recorded in a new process."""
     code = (f"from balance.running.compile_planner import _record_child; "
             f"_record_child({game!r})")
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_NUM_THREADS="1",
-                   BALANCE_COMPILE_HELPER="0")
-        env.pop("NUMBA_DISABLE_JIT", None)
-        return json.loads(child_line(code, env, "compile_planner", "the recorded compile"))
+    return json.loads(cold_child(code, "compile_planner", "the recorded compile"))
 
 
 def tree(rec: dict) -> tuple[list[Node], dict[str, Node]]:
@@ -200,7 +194,7 @@ def play(roots: list[Node], nodes: dict[str, Node], multi: set[str]) -> Play:
     return Play(clock["t"], sum(n.own for n in nodes.values()), out)
 
 
-def plan_text(game: str, rec: dict, result: Play) -> str:
+def plan_text(game: str, result: Play) -> str:
     """The plan file: named tuple types once each (`type Tn = ...`), then the steps."""
     aliases: dict = {}
     lines = []
@@ -242,14 +236,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None,
                     help="the plan file (default: balance/games/GAME/compile_plan.txt)")
     a = ap.parse_args(argv)
+    if a.game not in registry.names():
+        print(f"error: no game {a.game!r} (registered: {', '.join(registry.names())})",
+              file=sys.stderr)
+        return 2
     print(f"recording a cold compile of {a.game}'s bench player (a minute or more)...",
           file=sys.stderr)
-    rec = record(a.game)
+    try:
+        rec = record(a.game)
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     roots, nodes = tree(rec)
     multi = {k for k, n in rec["signatures"].items() if n > 1}
     result = play(roots, nodes, multi)
     out = a.out or plan_path(a.game)
-    out.write_text(plan_text(a.game, rec, result))
+    out.write_text(plan_text(a.game, result))
     n = sum(1 for s in result.steps if s[0] == "compile")
     print(f"{out}: {n} kernels for the helper; the recorded compile took {result.alone_s:.1f} "
           f"s, and with the helper the first process would end at {result.first_s:.1f} s")

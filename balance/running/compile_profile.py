@@ -99,19 +99,23 @@ def _child(game: str) -> None:
         "llvm": [(ts, ev.is_start) for ts, ev in llvm.buffer]}))
 
 
+def cold_child(code: str, option: str, what: str) -> str:
+    """The last line `code` prints in a new process that compiles into an empty cache, on one
+    thread, the compile helper off (balance/kernels/compile_plan.py): one process's compile
+    of everything. Failing: child_line's InputError naming `option` and `what`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_NUM_THREADS="1",
+                   BALANCE_COMPILE_HELPER="0")
+        env.pop("NUMBA_DISABLE_JIT", None)
+        return child_line(code, env, option, what)
+
+
 def profile(game: str, prelude: str = "") -> CompileProfile:
     """Compile the game's bench player in a new process with an empty cache. `prelude`: code
     the new process runs first (a test registers its toy game there)."""
     code = (f"{prelude}\nfrom balance.running.compile_profile import _child; "
             f"_child({game!r})")
-    with tempfile.TemporaryDirectory() as tmp:
-        # The helper off (balance/kernels/compile_plan.py): this profiles one process's
-        # compile of everything.
-        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_NUM_THREADS="1",
-                   BALANCE_COMPILE_HELPER="0")
-        env.pop("NUMBA_DISABLE_JIT", None)
-        line = child_line(code, env, "--compile-profile", "the compile")
-    data = json.loads(line)
+    data = json.loads(cold_child(code, "--compile-profile", "the compile"))
     events = [(float(t), bool(s), str(n)) for t, s, n in data["compile"]]
     return CompileProfile(float(data["total"]),
                           outer_time([(float(t), bool(s)) for t, s in data["llvm"]]),
