@@ -19,7 +19,7 @@ import pytest
 from balance.errors import InputError
 from balance.running import store
 from balance.running.experiment import load_experiment
-from balance.running.runner import execute, jobs_for, run_experiment
+from balance.running.runner import _in_pool, execute, jobs_for, run_experiment
 from tests.conftest import CLI
 from tests.games.dice.game import GAME as DICE
 
@@ -306,3 +306,13 @@ def test_a_run_stopped_early_does_not_warn_of_cancelled_shards(tmp_path):
         next(played)
         played.close()
     assert not [w for w in seen if "tasks" in str(w.message)], [str(w.message) for w in seen]
+
+
+def test_a_pool_task_leaves_ctrl_c_to_the_parent():
+    """Ctrl-C reaches the whole terminal's group; a loky worker that took it died mid-task
+    (often while compiling), and the run ended as failed instead of interrupted."""
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        assert _in_pool(signal.getsignal, signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)

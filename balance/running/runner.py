@@ -17,6 +17,7 @@ import functools
 import itertools
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -180,7 +181,12 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
         return
     import joblib  # lazy: a run of one job plays in this process, with no pool
 
-    tasks = (joblib.delayed(play_shard)(job) for job in itertools.chain([first], jobs))
+    # In loky's workers Ctrl-C is left to this process (_in_pool); Dask runs tasks in
+    # threads, where signals cannot be set, and its workers are no children of this one.
+    local = scheduler is None
+    task = functools.partial(_in_pool, play_shard) if local else play_shard
+    warmer = functools.partial(_in_pool, warm_shard) if local else warm_shard
+    tasks = (joblib.delayed(task)(job) for job in itertools.chain([first], jobs))
     with contextlib.ExitStack() as stack:
         if scheduler is not None:
             from dask.distributed import default_client  # lazy: a cluster's run only
@@ -199,7 +205,7 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
                                                        inner_max_num_threads=1))
             n = n_jobs
         warmers = warm or [first]
-        joblib.Parallel(n_jobs=n, batch_size=1)([joblib.delayed(warm_shard)(*warmers)])
+        joblib.Parallel(n_jobs=n, batch_size=1)([joblib.delayed(warmer)(*warmers)])
         parallel = joblib.Parallel(n_jobs=n, return_as="generator_unordered", batch_size=1,
                                    pre_dispatch="2*n_jobs")
         # Stopped early (Ctrl-C, SIGTERM), joblib warns that the shards in flight were
@@ -209,6 +215,15 @@ def execute(jobs: Iterable[Job], n_jobs: int = 1, scheduler: str | None = None,
         warnings.filterwarnings("ignore", message=r".*(tasks which were still being processed"
                                 r"|tasks have been successfully executed +but not used)")
         yield from parallel(tasks)
+
+
+def _in_pool(fn, *args):
+    """A task in a worker process of this machine's pool. Ctrl-C reaches every process of the
+    terminal's group: a worker that took it died mid-task (while compiling, most often, in
+    the first minute of a fresh clone), and the run ended as "a worker process died" instead
+    of as interrupted. The parent alone handles it: it stops the pool and says what is kept."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return fn(*args)
 
 
 @functools.cache
