@@ -115,7 +115,8 @@ def engine_bench(game: Game, seconds: float = 5.0, cold: bool = True, no_jit_gam
     say(f"  {slow:,.1f} games/s")
     compile_s = float("nan")
     if cold:
-        say("cold compile (empty cache, first game)...")
+        say("cold compile (empty cache, first game; the compile helper on unless "
+            "BALANCE_COMPILE_HELPER=0)...")
         with tempfile.TemporaryDirectory() as tmp:
             compile_s = _python(first_game, {"NUMBA_CACHE_DIR": tmp})
         say(f"  {compile_s:.0f} s")
