@@ -169,3 +169,14 @@ def test_no_helper_starts_for_a_kernel_without_a_cache_on_disk(tmp_path, monkeyp
 def test_the_planner_refuses_a_game_it_does_not_know(capsys):
     assert planner_main(["nosuch"]) == 2
     assert "no game 'nosuch' (registered: " in capsys.readouterr().err
+
+
+def test_the_helper_first_takes_what_the_first_process_reaches_soonest_in_time():
+    # Three leaves, reached in order a, b, c. The first process starts on a at once; of the
+    # rest the helper takes b, which it can finish before the first process gets there,
+    # rather than c, which it reaches last.
+    a, b, c = _node(K + "a()", 1, 3), _node(K + "b()", 4, 2), _node(K + "c()", 6, 2)
+    loop = _node(K + "loop()", 0, 1, callees=[a.id, b.id, c.id], kids=[a, b, c])
+    result = play([loop], {n.id: n for n in (loop, a, b, c)}, multi=set())
+    assert result.steps[0] == ("compile", b.id)
+    assert result.first_s < result.alone_s - 2 + 0.1  # b loaded, not compiled

@@ -7,8 +7,10 @@ it started and ended, which compiles ran inside it (the callees it met first) an
 kernels its code calls. It then plays the two processes through on those times:
 - the first process compiles as Numba does, depth first, and skips (loads) a kernel the
   helper has cached before it gets there;
-- the helper, whenever it is free, takes the kernel whose callees are all cached that the
-  first process would reach last, and waits for the first process where none is ready.
+- the helper, whenever it is free, takes among the kernels whose callees are all cached the
+  one the first process will reach soonest that the helper can still finish before it does
+  (earliest deadline first; where none can be, the one the first process reaches last), and
+  waits for the first process where none is ready.
 
 The helper's steps from that play are the plan, written beside the game's engine
 (`balance/games/<game>/compile_plan.txt`). Kernels compiled for several signatures are left
@@ -107,6 +109,25 @@ def tree(rec: dict) -> tuple[list[Node], dict[str, Node]]:
     return roots, nodes
 
 
+def _pick(ready: list[Node], now: float, clock: float, at: float, ordered: list[Node],
+          done: dict) -> Node | None:
+    """The helper's next kernel among those ready: the one the first process will reach
+    soonest among those the helper can finish before it does (the first process, at `clock`,
+    is at `at` on the recorded timeline, and compiles before reaching a kernel the own times
+    of every kernel recorded to end before it that is not done yet); where none can be
+    finished in time, the one it reaches last."""
+    if not ready:
+        return None
+
+    def arrival(n: Node) -> float:
+        return clock + sum(m.own for m in ordered if at <= m.end <= n.start and m.id not in done)
+
+    timely = [n for n in ready if arrival(n) >= now + n.own]
+    if timely:
+        return min(timely, key=arrival)
+    return max(ready, key=lambda n: n.start)
+
+
 def plannable(key: str, multi: set[str]) -> bool:
     """Whether the helper may compile (or wait for) this kernel: a module-level kernel of the
     project, compiled for one signature (Numba's own overloads compile as functions local to
@@ -150,7 +171,8 @@ def play(roots: list[Node], nodes: dict[str, Node], multi: set[str]) -> Play:
                 helper["busy"], helper["t"] = None, end
             todo[:] = [n for n in todo if n.id not in done and n.id not in started]
             now = helper["t"]
-            pick = next((n for n in todo if ready(n, now)), None)
+            pick = _pick([n for n in todo if ready(n, now)], now, clock["t"], serial["t"],
+                         ordered, done)
             if pick is None:
                 helper["t"] = max(now, t)
                 return
@@ -163,16 +185,21 @@ def play(roots: list[Node], nodes: dict[str, Node], multi: set[str]) -> Play:
             helper["busy"] = (pick, now + pick.own + LOAD_S * len(pick.callees))
 
     clock = {"t": 0.0}
+    serial = {"t": 0.0}  # where the first process is on the recorded timeline
+    ordered = sorted(nodes.values(), key=lambda n: n.end)
 
     def first(n: Node) -> None:
+        serial["t"] = n.start
         helper_until(clock["t"])
         if n.id in done and done[n.id] <= clock["t"]:
             clock["t"] += LOAD_S
+            serial["t"] = n.end
             return
         started.add(n.id)
         for k in n.kids:
             first(k)
         clock["t"] += n.own
+        serial["t"] = n.end
         helper_until(clock["t"])
         done.setdefault(n.id, clock["t"])
 
