@@ -46,6 +46,7 @@ _SCALARS = {str(t): t for t in (types.boolean, types.int8, types.int16, types.in
                                 types.int64, types.uint8, types.uint16, types.uint32,
                                 types.uint64, types.float32, types.float64)}
 _ARRAY = re.compile(r"(readonly )?array\((\w+), (\d+)d, ([CFA])\)")
+_WORD = re.compile(r"[\w.]+(:[\w.]+)?")  # a scalar, an alias, or module:Class
 
 
 def type_text(t, aliases: dict | None = None) -> str | None:
@@ -111,7 +112,7 @@ class _Reader:
             return types.Array(dtype, int(m.group(3)), m.group(4), readonly=bool(m.group(1)))
         if self._peek("("):
             return types.BaseTuple.from_types(self._list())
-        m = re.compile(r"[\w.]+(:[\w.]+)?").match(self.s, self.i)
+        m = _WORD.match(self.s, self.i)
         if not m:
             raise PlanError(f"no type at {self.i} of {self.s[:80]!r}")
         self.i = m.end()
@@ -183,10 +184,10 @@ def cached(disp, args: tuple) -> bool:
 def _wanted(disp, args) -> bool:
     """Whether a first call of `disp` with `args` would compile: nothing of it is loaded
     here and the cache lacks it."""
+    if disp.overloads or not hasattr(getattr(disp, "_cache", None), "_cache_file"):
+        return False  # loaded already (every call after the first), or no cache on disk
     if config.DISABLE_JIT or os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
         return False
-    if disp.overloads or not hasattr(getattr(disp, "_cache", None), "_cache_file"):
-        return False  # loaded already, or no cache on disk to share (an unwritable folder)
     return not cached(disp, tuple(types.unliteral(typeof(a)) for a in args))
 
 
@@ -195,7 +196,7 @@ def helping(plan: Path, disp, args):
     """Around the first call of the kernel `disp` with `args`: if that call will compile,
     a helper process follows `plan` meanwhile; it is stopped when the call returns (what it
     left unfinished, the call compiled itself)."""
-    if not plan.is_file() or not _wanted(disp, args):
+    if not _wanted(disp, args) or not plan.is_file():
         yield
         return
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(

@@ -25,7 +25,6 @@ import argparse
 import gc
 import json
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,9 +61,7 @@ def _record_child(game: str) -> None:
     """In the new process: compile the bench player, print the record as JSON."""
     events = []
     with event.install_recorder("numba:compile") as rec:
-        t0 = time.perf_counter()
         registry.get(game).hook("bench")().player()([0])
-        total = time.perf_counter() - t0
     for ts, ev in rec.buffer:
         f = ev.data["dispatcher"].py_func
         events.append((ts, ev.is_start, _id(f"{f.__module__}:{f.__qualname__}",
@@ -81,7 +78,7 @@ def _record_child(game: str) -> None:
                 reached = getattr(cres.library, REACHES, ())
                 callees[key] = sorted(filter(None, (_id(f"{m}:{q}", a)
                                                     for m, q, a, _s in reached)))
-    print(json.dumps({"total": total, "events": events, "callees": callees,
+    print(json.dumps({"events": events, "callees": callees,
                       "signatures": signatures}))
 
 
@@ -205,14 +202,13 @@ def play(roots: list[Node], nodes: dict[str, Node], multi: set[str]) -> Play:
 
     for r in roots:
         first(r)
-    keep = by_helper
     # Waits only where the helper compiles something after them.
     out, needed = [], set()
     for action, key in reversed(steps):
-        if action == "compile" and key in keep:
+        if action == "compile" and key in by_helper:
             out.append((action, key))
             needed |= set(nodes[key].callees)
-        elif action == "wait" and key in needed and key not in keep:
+        elif action == "wait" and key in needed and key not in by_helper:
             out.append((action, key))
             needed.discard(key)
     out.reverse()
