@@ -166,6 +166,22 @@ def test_no_helper_starts_for_a_kernel_without_a_cache_on_disk(tmp_path, monkeyp
     assert started == []
 
 
+def test_with_the_jit_off_the_kernel_is_a_plain_function_and_no_helper_starts(tmp_path,
+                                                                            monkeypatch):
+    plan = tmp_path / "plan.txt"
+    plan.write_text("compile balance.kernels.rng:next32_nb(array(int64, 1d, C))\n")
+    started = []
+    monkeypatch.setattr(compile_plan.subprocess, "Popen", lambda *a, **k: started.append(a))
+    monkeypatch.setenv(compile_plan.SWITCH, "1")
+
+    def plain(x):  # what every kernel is under NUMBA_DISABLE_JIT=1: no overloads, no cache
+        return x + 1
+
+    with compile_plan.helping(plan, plain, (1,)):
+        assert plain(1) == 2
+    assert started == []
+
+
 def test_the_planner_refuses_a_game_it_does_not_know(capsys):
     assert planner_main(["nosuch"]) == 2
     assert "no game 'nosuch' (registered: " in capsys.readouterr().err

@@ -184,8 +184,11 @@ def cached(disp, args: tuple) -> bool:
 def _wanted(disp, args) -> bool:
     """Whether a first call of `disp` with `args` would compile: nothing of it is loaded
     here and the cache lacks it."""
-    if disp.overloads or not hasattr(getattr(disp, "_cache", None), "_cache_file"):
-        return False  # loaded already (every call after the first), or no cache on disk
+    if getattr(disp, "overloads", True) or not hasattr(getattr(disp, "_cache", None),
+                                                        "_cache_file"):
+        # loaded already (every call after the first), a plain function (the JIT is off), or
+        # no cache on disk
+        return False
     if config.DISABLE_JIT or os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
         return False
     return not cached(disp, tuple(types.unliteral(typeof(a)) for a in args))
