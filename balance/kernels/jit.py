@@ -47,7 +47,7 @@ Eight settings here, each measured (results/performance.md):
   game's engine recompiles nothing of another game's, nor the neutral kernels, and covers a
   game the registry does not list (a test's toy game) without asking the registry, which
   cannot be read before Numba is configured. Folders unused for a week of use are removed
-  (prune_cache).
+  (prune_cache). Several processes may save into one folder at once (cache_file.py).
 """
 
 import contextlib
@@ -68,7 +68,7 @@ from numba.core.caching import (
 from numba.core.codegen import CPUCodeLibrary
 from numba.core.registry import CPUDispatcher
 
-from balance.kernels import python_entry, sources, unlinked
+from balance.kernels import cache_file, python_entry, sources, unlinked
 
 INLINE_THRESHOLD = 3000
 # An option of LLVM's own, read by every later compile in this process. It is not part of
@@ -155,11 +155,20 @@ class _ClosureCacheImpl(_ReachesCacheImpl):
     _locator_classes = [_ClosureLocator]
 
 
-class _ClosureCache(FunctionCache):
+class _KeyedCache(FunctionCache):
+    """Numba's cache of a function, its files safe to save from several processes at once
+    (cache_file.py)."""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        cache_file.keyed(self)
+
+
+class _ClosureCache(_KeyedCache):
     _impl_class = _ClosureCacheImpl
 
 
-class _ReachesCache(FunctionCache):
+class _ReachesCache(_KeyedCache):
     _impl_class = _ReachesCacheImpl
 
 
