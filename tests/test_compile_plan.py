@@ -140,13 +140,11 @@ def test_the_planner_gives_the_helper_what_the_first_process_reaches_last():
     loop = _node(K + "loop()", 0, 1, callees=[n.id for n in (player, rules, late, leaf)],
                  kids=[player, rules, late, leaf])
     nodes = {n.id: n for n in (loop, player, rules, late, leaf)}
-    result = play([loop], nodes, multi=set())
+    result = play([loop], nodes)
     assert result.alone_s == pytest.approx(24)
     assert result.steps == [("compile", K + "leaf()"), ("wait", K + "player()"),
                             ("compile", K + "late()")]
     assert result.first_s == pytest.approx(8 + 6 + 2 * 0.03 + 1)  # two kernels loaded
-    # a kernel compiled for several signatures is left to the first process
-    assert ("compile", K + "leaf()") not in play([loop], nodes, multi={K + "leaf"}).steps
 
 
 
@@ -193,6 +191,6 @@ def test_the_helper_first_takes_what_the_first_process_reaches_soonest_in_time()
     # rather than c, which it reaches last.
     a, b, c = _node(K + "a()", 1, 3), _node(K + "b()", 4, 2), _node(K + "c()", 6, 2)
     loop = _node(K + "loop()", 0, 1, callees=[a.id, b.id, c.id], kids=[a, b, c])
-    result = play([loop], {n.id: n for n in (loop, a, b, c)}, multi=set())
+    result = play([loop], {n.id: n for n in (loop, a, b, c)})
     assert result.steps[0] == ("compile", b.id)
     assert result.first_s < result.alone_s - 2 + 0.1  # b loaded, not compiled

@@ -13,9 +13,7 @@ kernels its code calls. It then plays the two processes through on those times:
   waits for the first process where none is ready.
 
 The helper's steps from that play are the plan, written beside the game's engine
-(`balance/games/<game>/compile_plan.txt`). Kernels compiled for several signatures are left
-to the first process: two processes saving different signatures of one function at once may
-number their files alike in Numba's cache. The times are one machine's; on another the plan
+(`balance/games/<game>/compile_plan.txt`). The times are one machine's; on another the plan
 is the same kind of help, the split a little off.
 """
 
@@ -66,20 +64,18 @@ def _record_child(game: str) -> None:
         f = ev.data["dispatcher"].py_func
         events.append((ts, ev.is_start, _id(f"{f.__module__}:{f.__qualname__}",
                                             ev.data["args"]) or f"?{id(ev.data['dispatcher'])}"))
-    callees, signatures = {}, {}
+    callees = {}
     for d in gc.get_objects():
         if not isinstance(d, CPUDispatcher):
             continue
         name = f"{d.py_func.__module__}:{d.py_func.__qualname__}"
-        signatures[name] = len(d.overloads)
         for args, cres in d.overloads.items():
             key = _id(name, args)
             if key is not None:
                 reached = getattr(cres.library, REACHES, ())
                 callees[key] = sorted(filter(None, (_id(f"{m}:{q}", a)
                                                     for m, q, a, _s in reached)))
-    print(json.dumps({"events": events, "callees": callees,
-                      "signatures": signatures}))
+    print(json.dumps({"events": events, "callees": callees}))
 
 
 def record(game: str) -> dict:
@@ -125,14 +121,12 @@ def _pick(ready: list[Node], now: float, clock: float, at: float, ordered: list[
     return max(ready, key=lambda n: n.start)
 
 
-def plannable(key: str, multi: set[str]) -> bool:
+def plannable(key: str) -> bool:
     """Whether the helper may compile (or wait for) this kernel: a module-level kernel of the
-    project, compiled for one signature (Numba's own overloads compile as functions local to
-    its modules, which a plan cannot name)."""
-    kernel = key.partition("(")[0]
-    module, _, qual = kernel.partition(":")
-    return (kernel not in multi and not key.startswith("?") and "<" not in qual
-            and module_path(module) is not None)
+    project (Numba's own overloads compile as functions local to its modules, which a plan
+    cannot name)."""
+    module, _, qual = key.partition("(")[0].partition(":")
+    return not key.startswith("?") and "<" not in qual and module_path(module) is not None
 
 
 @dataclass
@@ -142,13 +136,12 @@ class Play:
     steps: list  # (action, id), the helper's
 
 
-def play(roots: list[Node], nodes: dict[str, Node], multi: set[str]) -> Play:
-    """The two processes played through (the module's docstring); `multi`: kernels (module:
-    qualname) compiled for several signatures, left to the first process."""
+def play(roots: list[Node], nodes: dict[str, Node]) -> Play:
+    """The two processes played through (the module's docstring)."""
     done: dict[str, float] = {}
     started: set[str] = set()
     by_helper: set[str] = set()
-    todo = sorted((n for n in nodes.values() if plannable(n.id, multi)),
+    todo = sorted((n for n in nodes.values() if plannable(n.id)),
                   key=lambda n: -n.start)
     steps: list = []
     helper = {"t": 0.0, "busy": None}  # busy: (node, end)
@@ -176,7 +169,7 @@ def play(roots: list[Node], nodes: dict[str, Node], multi: set[str]) -> Play:
             todo.remove(pick)
             for c in pick.callees:
                 if (c in nodes and c != pick.id and ("compile", c) not in steps
-                        and plannable(c, set())):
+                        and plannable(c)):
                     steps.append(("wait", c))
             steps.append(("compile", pick.id))
             helper["busy"] = (pick, now + pick.own + LOAD_S * len(pick.callees))
@@ -271,8 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     roots, nodes = tree(rec)
-    multi = {k for k, n in rec["signatures"].items() if n > 1}
-    result = play(roots, nodes, multi)
+    result = play(roots, nodes)
     out = a.out or plan_path(a.game)
     out.write_text(plan_text(a.game, result))
     n = sum(1 for s in result.steps if s[0] == "compile")
