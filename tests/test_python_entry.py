@@ -53,11 +53,19 @@ RUN = textwrap.dedent("""\
 """)
 
 
+def _own_cache(env: dict | None = None) -> dict:
+    """The environment with Numba's own place for toy modules, their __pycache__, whatever
+    cache folder the suite was run with."""
+    env = dict(os.environ if env is None else env)
+    env.pop("NUMBA_CACHE_DIR", None)
+    return env
+
+
 def _run(folder: Path, call_inner: bool = True, env: dict | None = None,
          first: str = "") -> list[str]:
     code = RUN.format(folder=str(folder), call_inner=call_inner, first=first)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, env=env, timeout=300)
+                         cwd=ROOT, env=_own_cache(env), timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout.split()
 
@@ -108,7 +116,7 @@ def test_an_error_inside_a_kernel_reaches_python_through_the_entry(toy):
             "try:\n    t.outer(np.arange(3.0), -1.0)\n"
             "except ValueError as e:\n    print('ValueError:', e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, timeout=300)
+                         cwd=ROOT, env=_own_cache(), timeout=300)
     assert out.stdout.strip() == "ValueError: k must not be negative", out.stderr[-2000:]
 
 
