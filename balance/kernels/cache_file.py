@@ -14,6 +14,11 @@ index that names it. The index's read-modify-write runs under an exclusive lock 
 beside it, so no save drops another's entry; where no lock can be had (a platform without
 `fcntl`, a lock file that cannot be opened) the worst left is an entry lost, which costs
 only a compile.
+
+The price: Numba's numbering reused the files of a function's older source; named by key,
+they stay. In the project's folders this costs nothing (an edit makes a new folder, and
+jit.prune_cache removes old ones); beside a module outside the project, each edit of a kernel
+leaves its old files in that module's __pycache__.
 """
 
 from __future__ import annotations
