@@ -8,7 +8,7 @@ both take number 1, and end with the index naming one signature and the file hol
 other's machine code: a later process would load code compiled for other types and run it
 unchecked. (`copy_array_nb` is compiled for several signatures in every game.)
 
-Here a data file is named by a hash of its key (signature, target and the function's
+Here a data file is named by a hash of its key (signature, machine and the function's
 bytecode), so different keys never share a file, and a save writes its data before the
 index that names it. The index's read-modify-write runs under an exclusive lock on a file
 beside it, so no save drops another's entry; where no lock can be had (a platform without
