@@ -367,7 +367,14 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
                + (f" --content {content}" if content else "")
                + "".join(f" --set {x}" for x in set_)
                + (f" --knobs {knobs}" if knobs else ""))
-        text = train.knob_text(fits, how, rollouts, rollout)
+        own = {}
+        if rollout == "learned":  # a round of expert iteration: its rollout player's weights
+            # lazy: the learned player's module, as the engine above
+            from heuristics.gemrush.learned import shipped_weights
+
+            own = shipped_weights()
+            own.update({k: float(v) for k, v in given.items() if k in own})
+        text = train.knob_text(fits, how, rollouts, rollout, own)
         if labels is not None:
             train.save_labels(labs, labels)
         train.write(out, text)

@@ -326,15 +326,26 @@ def fit(lab: Labels, features: tuple[tuple[str, str], ...] = FEATURES, holdout: 
 
 
 def knob_text(fits: dict[str, tuple[Fit, Labels]], how: str, rollouts: int,
-              rollout: str) -> str:
+              rollout: str, own: dict[str, float] | None = None) -> str:
     """The weights of each kind as one knob file of `learned`, headed by how they were made.
-    A kind not fitted keeps no line: its weights read 0 (greedy's choices)."""
+
+    `own`: the rollout player's own weights, when it is `learned` (a round of expert
+    iteration). A kind whose new fit lost to the rollout player's picks, or that was not
+    fitted, keeps them: dropping them would play greedy there, which the last round beat.
+    Without them such a kind keeps no line, and its weights read 0 (greedy's choices)."""
+    own = own or {}
     lines = [f"# The learned player's weights, written by `{how}`.",
              f"# {rollouts} {rollout} rollouts an option; each kind fitted on the first "
              "games and checked on held-out games, each pick valued on rollouts the fit "
              "never read."]
+    weights: dict[str, float] = {}
     for kind in KINDS:
+        kept = {k: v for k, v in own.items() if k.startswith(kind.prefix)}
         if kind.name not in fits:
+            if kept:
+                lines.append(f"# {kind.name}: not fitted; the rollout player's weights are "
+                             "kept.")
+            weights.update(kept)
             continue
         result, lab = fits[kind.name]
         lines.append(f"# {kind.name}: {lab.games:,} games, {lab.decisions:,} decisions, "
@@ -344,14 +355,19 @@ def knob_text(fits: dict[str, tuple[Fit, Labels]], how: str, rollouts: int,
         lines += [f"#   {c.name}: {c.per_game:+.3f} points a game over {rollout}'s picks "
                   f"({c.per_decision:+.4f} a decision, {c.low:+.4f} to {c.high:+.4f})"
                   for c in result.checks]
-        if not result.kept:
+        fitted = {f"{kind.prefix}{name}": w for name, w in result.weights.items()}
+        if result.kept:
+            weights.update(fitted)
+        elif kept:
+            lines.append(f"#   The linear model did not beat {rollout}'s picks: the rollout "
+                         "player's weights are kept here.")
+            weights.update(dict.fromkeys(fitted, 0.0) | kept)
+        else:
             lines.append(f"#   The linear model did not beat {rollout}'s picks: its weights "
                          "are 0, and learned takes greedy's choices here.")
+            weights.update(fitted)
     lines.append('player = "learned"')
-    for kind in KINDS:
-        if kind.name in fits:
-            lines += [f"{kind.prefix}{name} = {round(w, 6)!r}"
-                      for name, w in fits[kind.name][0].weights.items()]
+    lines += [f"{name} = {round(w, 6)!r}" for name, w in weights.items()]
     return "\n".join(lines) + "\n"
 
 

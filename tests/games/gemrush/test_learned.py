@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import tomllib
+
 import numpy as np
 import pytest
 
@@ -21,7 +23,7 @@ from balance.games.gemrush.engine.forward import copy_state_nb, determinize_nb
 from balance.games.gemrush.engine.game_nb import R_TEAM_SCORE, play_game_nb
 from balance.games.gemrush.engine.state import S_CARD_VER, S_TEAM_SCORE, new_state
 from balance.games.gemrush.play import play_batch, prepare
-from balance.games.gemrush.train import Labels, fit, label
+from balance.games.gemrush.train import Fit, Labels, fit, knob_text, label
 from balance.kernels.rng import seed_state
 from heuristics.external import playing
 from heuristics.gemrush.dispatch_nb import (
@@ -221,6 +223,42 @@ def test_a_model_that_loses_on_held_out_decisions_is_not_shipped():
     f = fit(lab, network=False)
     assert not f.kept and set(f.weights.values()) == {0.0}
     assert f.checks[1].per_decision < 0
+
+
+def _lost_fit() -> tuple[Fit, Labels]:
+    lab = Labels(game=np.zeros(2, np.int64), decision=np.zeros(2, np.int64),
+                 x=np.zeros((2, N_FEATURES)), y_fit=np.zeros(2), y_check=np.zeros(2),
+                 chosen=np.array([True, False]), games=1)
+    return Fit(dict.fromkeys((name for name, _doc in FEATURES), 0.0), kept=False), lab
+
+
+def test_a_round_of_expert_iteration_that_loses_keeps_the_rollout_player_s_weights():
+    """With learned's rollouts, a new rotation model that loses to learned's picks must not
+    write 0 (greedy's rotations, which the last round beat): learned's own weights stay, and
+    so do those of a kind not fitted."""
+    own = dict.fromkeys(weight_names(), 0.0) | {f"{PREFIX}points": 0.5,
+                                                f"{STEP_PREFIX}{STEP_FEATURES[0][0]}": 0.25}
+    text = knob_text({"rotations": _lost_fit()}, "how", 8, "learned", own)
+    got = tomllib.loads(text)
+    assert got[f"{PREFIX}points"] == 0.5 and got[f"{STEP_PREFIX}{STEP_FEATURES[0][0]}"] == 0.25
+    assert "the rollout player's weights are kept here" in text
+    assert "steps: not fitted; the rollout player's weights are kept" in text
+    # With greedy's rollouts there is nothing to keep: the lost kind reads 0, greedy's choices.
+    text = knob_text({"rotations": _lost_fit()}, "how", 8, "greedy")
+    assert tomllib.loads(text)[f"{PREFIX}points"] == 0.0 and "takes greedy's choices" in text
+    assert STEP_PREFIX not in text
+
+
+def test_train_player_with_learned_rollouts_keeps_the_weights_it_did_not_fit(cli, tmp_path):
+    knobs = tmp_path / "round1.knobs.toml"
+    # steps by greedy's pick alone (its column): greedy's games, with a weight to find again
+    step = f"{STEP_PREFIX}greedy"
+    knobs.write_text(f'player = "learned"\n{step} = 0.375\n')
+    out = tmp_path / "round2.knobs.toml"
+    r = cli("train-player", "--out", out, "--players", "2", "--games", "8", "--rollouts", "4",
+            "--jobs", "1", "--decisions", "rotations", "--rollout", "learned", "--knobs", knobs)
+    assert r.exit_code == 0, r.output
+    assert tomllib.loads(out.read_text())[step] == 0.375
 
 
 def test_missing_weights_are_an_error_and_missing_names_are_0(tmp_path):
