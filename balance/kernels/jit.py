@@ -16,9 +16,11 @@ Eight settings here, each measured (results/performance.md):
   again in every caller: 22% of a cold compile more, the games as fast.
 - LLVM's inliner may paste callees up to a cost of INLINE_THRESHOLD (LLVM's default is 225).
   With the default, how greedy pasted inside the game loop came out moved by up to 25% with
-  small edits. At 3,000 every game runs about 18% faster, the same games (1,500: 10%; 600:
-  20% slower), and the cold compile takes about as long. The setting is process-wide: Numba
-  code of your own in the same process is compiled with it too.
+  small edits. At 3,000 every game ran about 18% faster, the same games (1,500: 10%; 600:
+  20% slower). With today's callees linked rather than copied, 8,000 plays about 10% faster
+  again than 3,000 (20,000 no faster still), for a cold compile about 25% longer (about 10 s
+  more on 2 cores): a compile is once, the games are millions. The setting is process-wide:
+  Numba code of your own in the same process is compiled with it too.
 - A caller links its callees' code available_externally (`_module_for_linking`), where
   Numba makes it linkonce_odr: LLVM may still paste a callee in, but what it does not paste
   is a call to the callee's own compiled code, not a copy compiled again in every caller (and
@@ -70,7 +72,7 @@ from numba.core.registry import CPUDispatcher
 
 from balance.kernels import cache_file, python_entry, sources, unlinked
 
-INLINE_THRESHOLD = 3000
+INLINE_THRESHOLD = 8000
 # An option of LLVM's own, read by every later compile in this process. It is not part of
 # Numba's cache key; the cache folders' hash is, and this file is in every kernel's closure.
 llvm.set_option("balance", f"-inline-threshold={INLINE_THRESHOLD}")
