@@ -8,7 +8,7 @@ of the turn) that only need the players compiled. A helper process that compiles
 the on-disk cache, while the first process works through the rest, leaves the first to load
 them when it gets there (results/performance.md, "Cold compile").
 
-A game's plan (`compile_plan.txt` in its folder, made by `python -m
+A game's plan (PLAN_FILE beside the module of its bench case, made by `python -m
 balance.running.compile_planner GAME` from a recorded cold compile) lists what the helper
 does, in order: `compile` a kernel for a signature (skipped when the cache has it), or `wait`
 until the first process has cached a kernel the next one calls (so that the helper does not
@@ -34,10 +34,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from numba import config, typeof, types
+from numba import typeof, types
 
 from balance.kernels.sources import ROOT
 
+PLAN_FILE = "compile_plan.txt"  # a game's plan, beside the module of its bench case
 SWITCH = "BALANCE_COMPILE_HELPER"  # "0": no helper process
 LOG = "BALANCE_COMPILE_HELPER_LOG"  # a file the helper writes its steps to, with their times
 POLL_S = 0.05  # how often a wait looks at the cache again
@@ -189,7 +190,7 @@ def _wanted(disp, args) -> bool:
         # loaded already (every call after the first), a plain function (the JIT is off), or
         # no cache on disk
         return False
-    if config.DISABLE_JIT or os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
+    if os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
         return False
     return not cached(disp, tuple(types.unliteral(typeof(a)) for a in args))
 

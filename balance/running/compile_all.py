@@ -23,7 +23,7 @@ def main() -> int:
         t = time.perf_counter()
         print(f"loading {game.name}'s engine (compiling it on a fresh clone: a minute or two)...",
               file=sys.stderr, flush=True)
-        registry.get(game.name).hook("bench")().player()([0])
+        game.hook("bench")().player()([0])
         print(f"  {game.name}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
     return 0
 

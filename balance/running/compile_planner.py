@@ -12,15 +12,17 @@ kernels its code calls. It then plays the two processes through on those times:
   (earliest deadline first; where none can be, the one the first process reaches last), and
   waits for the first process where none is ready.
 
-The helper's steps from that play are the plan, written beside the game's engine
-(`balance/games/<game>/compile_plan.txt`). The times are one machine's; on another the plan
-is the same kind of help, the split a little off.
+The helper's steps from that play are the plan, written as `compile_plan.txt` beside the
+module of the game's bench case (for Gem Rush and Rusship, their folders under
+balance/games/). The times are one machine's; on another the plan is the same kind of help,
+the split a little off.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import json
 import sys
 from dataclasses import dataclass, field
@@ -32,8 +34,8 @@ from numba.core.registry import CPUDispatcher
 
 from balance.contract import registry
 from balance.errors import InputError
-from balance.kernels.compile_plan import read_type, type_text
-from balance.kernels.sources import ROOT, module_path
+from balance.kernels.compile_plan import PLAN_FILE, read_type, type_text
+from balance.kernels.sources import module_path
 from balance.kernels.unlinked import REACHES
 from balance.running.compile_profile import cold_child
 
@@ -241,7 +243,9 @@ def plan_text(game: str, result: Play) -> str:
 
 
 def plan_path(game: str) -> Path:
-    return ROOT / "balance" / "games" / game / "compile_plan.txt"
+    """Where the game's helper reads its plan: beside the module of its bench case."""
+    module = registry.get(game).bench.partition(":")[0]
+    return Path(importlib.import_module(module).__file__).with_name(PLAN_FILE)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -250,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
                                  "and write the plan its helper process follows.")
     ap.add_argument("game")
     ap.add_argument("--out", type=Path, default=None,
-                    help="the plan file (default: balance/games/GAME/compile_plan.txt)")
+                    help="the plan file (default: compile_plan.txt beside the module of the "
+                    "game's bench case)")
     a = ap.parse_args(argv)
     if a.game not in registry.names():
         print(f"error: no game {a.game!r} (registered: {', '.join(registry.names())})",

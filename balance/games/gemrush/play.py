@@ -20,7 +20,7 @@ from balance.games.gemrush.game import ENGINE_VERSION
 from balance.games.gemrush.limits import check_variant
 from balance.games.gemrush.rules import Profile, load_profile, profile_for
 from balance.games.gemrush.tables import Rules, Tables, compile_rules, compile_tables
-from balance.kernels.compile_plan import helping
+from balance.kernels.compile_plan import PLAN_FILE, helping
 from balance.kernels.rng import seed_state, seed_states
 from balance.running.seeds import first_players
 from balance.textfile import short
@@ -204,7 +204,7 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
 
 
 # What a helper process compiles while a first call compiles the rest (compile_plan.py).
-COMPILE_PLAN = Path(__file__).with_name("compile_plan.txt")
+COMPILE_PLAN = Path(__file__).with_name(PLAN_FILE)
 
 
 def _play(setup: Setup, st: State, words: np.ndarray, check: bool, batch: Batch) -> None:

@@ -340,12 +340,12 @@ def knob_text(fits: dict[str, tuple[Fit, Labels]], how: str, rollouts: int,
              "never read."]
     weights: dict[str, float] = {}
     for kind in KINDS:
-        kept = {k: v for k, v in own.items() if k.startswith(kind.prefix)}
+        previous = {k: v for k, v in own.items() if k.startswith(kind.prefix)}
         if kind.name not in fits:
-            if kept:
+            if previous:
                 lines.append(f"# {kind.name}: not fitted; the rollout player's weights are "
                              "kept.")
-            weights.update(kept)
+            weights.update(previous)
             continue
         result, lab = fits[kind.name]
         lines.append(f"# {kind.name}: {lab.games:,} games, {lab.decisions:,} decisions, "
@@ -358,10 +358,10 @@ def knob_text(fits: dict[str, tuple[Fit, Labels]], how: str, rollouts: int,
         fitted = {f"{kind.prefix}{name}": w for name, w in result.weights.items()}
         if result.kept:
             weights.update(fitted)
-        elif kept:
+        elif previous:
             lines.append(f"#   The linear model did not beat {rollout}'s picks: the rollout "
                          "player's weights are kept here.")
-            weights.update(dict.fromkeys(fitted, 0.0) | kept)
+            weights.update(dict.fromkeys(fitted, 0.0) | previous)
         else:
             lines.append(f"#   The linear model did not beat {rollout}'s picks: its weights "
                          "are 0, and learned takes greedy's choices here.")

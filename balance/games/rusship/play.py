@@ -21,7 +21,7 @@ from balance.games.rusship.engine.state import (
     new_tables,
 )
 from balance.games.rusship.engine.turn_nb import R_N, play_games_nb, play_traced_nb
-from balance.kernels.compile_plan import helping
+from balance.kernels.compile_plan import PLAN_FILE, helping
 from balance.kernels.rng import seed_state, seed_states
 from heuristics.external import playing
 from heuristics.rusship.registry import PLAYERS
@@ -54,7 +54,7 @@ def _python_players(setup: Setup, st: State):
 
 
 # What a helper process compiles while a first call compiles the rest (compile_plan.py).
-COMPILE_PLAN = Path(__file__).with_name("compile_plan.txt")
+COMPILE_PLAN = Path(__file__).with_name(PLAN_FILE)
 
 
 def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None
