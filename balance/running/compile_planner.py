@@ -13,8 +13,8 @@ kernels its code calls. It then plays the two processes through on those times:
   waits for the first process where none is ready.
 
 The helper's steps from that play are the plan, written as `compile_plan.txt` beside the
-module of the game's bench case (for Gem Rush and Rusship, their folders under
-balance/games/). The times are one machine's; on another the plan is the same kind of help,
+module of the game's bench case (for the shipped games, their folders under balance/games/).
+The times are one machine's; on another the plan is the same kind of help,
 the split a little off.
 """
 
