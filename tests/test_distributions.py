@@ -105,3 +105,21 @@ def test_a_team_run_s_headline_imports_no_scipy_stats(tmp_path):
                  ("scipy.stats", "statsmodels"))
     survives, adjusted = paired_holm([float("nan")] * 3)
     assert not survives.any() and np.isnan(adjusted).all()
+
+
+def test_a_comparison_s_headline_imports_no_scipy_stats_nor_statsmodels(tmp_path):
+    """Two variants: the headline compares win rates (McNemar's p-values, then Holm's
+    correction over them). Importing statsmodels' contingency tables for McNemar, and
+    scipy.stats with them, was 0.64 s of the 1.4 s that headline took."""
+    path = tmp_path / "c.toml"
+    path.write_text('[experiment]\nname = "c"\ndescription = "d"\nedition = "2e"\n'
+                    'mode = "crisis"\ngames = 40\nseed = 1\nplayers = 2\nexhaust = true\n'
+                    '[grid]\nskills = ["normal", "none"]\n', encoding="utf-8")
+    from balance.running.experiment import load_experiment
+    from balance.running.runner import run_experiment
+
+    run = run_experiment(load_experiment(path), out=tmp_path / "runs", jobs=1).run_dir
+    imports_none("import pathlib; from reports.headline import headline; "
+                 f"text = headline(pathlib.Path({str(run)!r})); "
+                 "assert 'Holm' in text or 'holm' in text, text",
+                 ("scipy.stats", "statsmodels"))

@@ -1,4 +1,5 @@
-"""The normal and Student's t quantiles and tails that the intervals need, from scipy.special.
+"""The normal and Student's t quantiles and tails that the intervals need, and the chi-squared
+tail of McNemar's test, from scipy.special.
 
 scipy.stats computes these with the same scipy.special functions, but importing scipy.stats
 takes about 0.55 s and scipy.special about 0.17 s (2-core machine). Every `balance run` pays
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import ndtri, stdtr, stdtrit
+from scipy.special import chdtrc, ndtri, stdtr, stdtrit
 
 
 def normal_quantile(q: float) -> float:
@@ -32,6 +33,11 @@ def t_two_sided_p(df: float, t: float) -> float:
     if math.isnan(t):
         return math.nan
     return float(2.0 * stdtr(df, -abs(t)))
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """The chi-squared survival function with df degrees of freedom (scipy.stats.chi2.sf)."""
+    return float(chdtrc(df, x))
 
 
 def t_interval_of_mean(values, confidence: float) -> tuple[float, float, float, float]:

@@ -10,8 +10,8 @@ the same thing, and Holm can be applied to the p-values:
 - means: the paired t interval and the p-value of the paired t test, as scipy's ttest_rel
   computes them (balance/stats/distributions.py says why not through scipy.stats);
 - rates: Tango's score interval for paired proportions (Tango 1998, Stat. Med. 17:891-908),
-  the p-value of McNemar's test without continuity correction (statsmodels), which is the
-  same score test at a difference of zero;
+  the p-value of McNemar's test without continuity correction, which is the same score test
+  at a difference of zero;
 - medians: a paired percentile bootstrap (games resampled with their pairs), with a stated
   number of resamples and seed, and a p-value read off the same resamples.
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.stats.distributions import normal_quantile, t_interval_of_mean
+from balance.stats.distributions import chi2_sf, normal_quantile, t_interval_of_mean
 from balance.stats.intervals import CONFIDENCE
 
 RESAMPLES = 4000  # bootstrap resamples: p-values down to 1/2000, enough for Holm over ~100
@@ -157,9 +157,6 @@ def proportion_difference(base, variant, confidence: float = CONFIDENCE) -> Pair
     """Tango's score interval for rate(variant) - rate(base), from per-game booleans; the
     p-value is McNemar's (asymptotic, no continuity correction). None without pairs, too few
     below MIN_PAIRS."""
-    # lazy: statsmodels adds 0.3 s to every import of this module (reports, goal seeking)
-    from statsmodels.stats.contingency_tables import mcnemar
-
     x = np.asarray(base, bool)
     y = np.asarray(variant, bool)
     n = len(x)
@@ -173,10 +170,17 @@ def proportion_difference(base, variant, confidence: float = CONFIDENCE) -> Pair
     if n12 + n21 == 0:
         p = 1.0  # no game changed its outcome: no evidence of a difference at all
     else:
-        both = int(np.count_nonzero(x & y))
-        table = [[both, n21], [n12, n - both - n12 - n21]]
-        p = float(mcnemar(table, exact=False, correction=False).pvalue)
+        p = mcnemar_p(n12, n21)
     return Paired(float(est), float(lo), float(hi), p, n)
+
+
+def mcnemar_p(n12: int, n21: int) -> float:
+    """McNemar's asymptotic test without continuity correction, from the discordant pairs'
+    counts (at least one), as statsmodels' mcnemar(exact=False, correction=False) computes
+    it. Written out here because importing statsmodels' contingency tables, and scipy.stats
+    with them, was 0.64 s of the 1.4 s that printing a run's headline took;
+    tests/test_compare.py checks it against statsmodels."""
+    return chi2_sf((n12 - n21) ** 2 / (n12 + n21), 1)
 
 
 def median_difference(base, variant, resamples: int = RESAMPLES, seed: int = SEED,
@@ -230,19 +234,28 @@ def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def holm(p_values, alpha: float = 1 - CONFIDENCE):
-    """Holm's step-down correction (statsmodels): (survives, adjusted p-values), one each per
-    p-value, in the order given. A NaN p-value is left out of the family and never
-    survives."""
+    """Holm's step-down correction: (survives, adjusted p-values), one each per p-value, in
+    the order given. A NaN p-value is left out of the family and never survives.
+
+    As statsmodels' multipletests(method="holm") computes it (tests/test_compare.py checks
+    the two agree), written out because that function calls gc.collect() each time: a full
+    collection of every object in the process, 0.1 s in a report's process and more in a
+    long-lived one such as a notebook's or the test suite's."""
     p = np.asarray(p_values, np.float64)
     ok = np.isfinite(p)
     survives = np.zeros(len(p), bool)
     adjusted = np.full(len(p), math.nan)
-    if ok.any():
-        # lazy, and only with a p-value to correct: statsmodels' multitest imports
-        # scipy.stats, 0.8 s of the closing summary of every run that tests no seat
-        from statsmodels.stats.multitest import multipletests
-
-        reject, adj, _, _ = multipletests(p[ok], alpha=alpha, method="holm")
-        survives[ok] = reject
-        adjusted[ok] = adj
+    family = p[ok]
+    m = len(family)
+    if m:
+        order = np.argsort(family)  # the same sort as statsmodels', so ties keep its order
+        ranked = family[order]
+        # the k-th smallest (from 0) is tested at alpha / (m - k); the first that fails
+        # stops the steps, and every later one fails with it
+        fails = np.nonzero(ranked > alpha / np.arange(m, 0, -1))[0]
+        first_fail = fails[0] if fails.size else m
+        reject = np.arange(m) < first_fail
+        adj = np.minimum(np.maximum.accumulate(ranked * np.arange(m, 0, -1)), 1.0)
+        survives[np.flatnonzero(ok)[order]] = reject
+        adjusted[np.flatnonzero(ok)[order]] = adj
     return survives, adjusted
