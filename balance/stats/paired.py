@@ -206,11 +206,15 @@ def median_difference(base, variant, resamples: int = RESAMPLES, seed: int = SEE
         return same
     cells, counts = np.unique(np.stack([x, y], axis=1), axis=0, return_counts=True)
     rng = np.random.default_rng(seed)
+    groups = _MedianGroups.of(cells, counts, n)
     draws = []
     for start in range(0, resamples, _BATCH):
         size = min(_BATCH, resamples - start)
-        w = rng.multinomial(n, counts / n, size=size)
-        draws.append(_weighted_median(cells[:, 1], w) - _weighted_median(cells[:, 0], w))
+        if groups is None:
+            w = rng.multinomial(n, counts / n, size=size)
+            draws.append(_weighted_median(cells[:, 1], w) - _weighted_median(cells[:, 0], w))
+        else:
+            draws.append(groups.differences(rng, size))
     boot = np.concatenate(draws)
     alpha = 1 - confidence
     lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
@@ -219,6 +223,95 @@ def median_difference(base, variant, resamples: int = RESAMPLES, seed: int = SEE
     p = float(min(1.0, 2 * (min(below, above) + 1) / (resamples + 1)))
     est = float(np.median(y) - np.median(x))
     return Paired(est, float(lo), float(hi), p, n)
+
+
+# How far from the middle, in standard deviations of a resample's median rank (sqrt(n) / 2),
+# a value still gets a group of its own (_MedianGroups). Beyond 6, about one resample in
+# 500 million, a resample is drawn again cell by cell: exact, only slower.
+_SPREAD = 6.0
+_FEW_CELLS = 200  # drawn cell by cell: it costs little, and small runs keep their intervals
+
+
+@dataclass(frozen=True)
+class _MedianGroups:
+    """The bootstrap's cells (distinct (base, variant) pairs) grouped so that a resample is
+    drawn over far fewer of them, with the same medians. A resample's median can only be a
+    value near the sample's middle, so the values of each side are kept apart within a window
+    around it, and the values below it (and those above) are lumped into one. A multinomial
+    over the groups is the multinomial over the cells, summed; when a resample's median does
+    fall outside a window, the groups it drew are split into their cells by the conditional
+    multinomials, which is the same draw cell by cell. Over 10,000 games of scores, about a
+    thousand cells become about a hundred groups: the draws cost a fifth.
+
+    Drawn in the old way, cell by cell, when there are few cells (a run of a few hundred
+    games) or grouping saves nothing: the same random numbers, so the same intervals as
+    before grouping."""
+
+    cells: np.ndarray  # (K, 2): base, variant
+    counts: np.ndarray  # (K,) games per cell
+    group: np.ndarray  # (K,) each cell's group
+    share: np.ndarray  # (G,) each group's share of the games
+    side_cat: tuple  # per side, (G,) each group's category: 0 below, 1..W the window, W+1 above
+    side_values: tuple  # per side, (W,) the window's values
+    n: int
+
+    @staticmethod
+    def of(cells: np.ndarray, counts: np.ndarray, n: int) -> _MedianGroups | None:
+        if len(cells) <= _FEW_CELLS:
+            return None
+        reach = math.ceil(_SPREAD * math.sqrt(n) / 2)
+        lo, hi = max(0, (n - 1) // 2 - reach), min(n - 1, n // 2 + reach)
+        cats, windows = [], []
+        for side in (0, 1):
+            values, inv = np.unique(cells[:, side], return_inverse=True)
+            cum = np.cumsum(np.bincount(inv, weights=counts))
+            first = int(np.searchsorted(cum, lo, side="right"))  # the value of rank lo
+            last = int(np.searchsorted(cum, hi, side="right"))
+            cats.append(np.clip(inv - first + 1, 0, last - first + 2))
+            windows.append(values[first:last + 1])
+        joint = cats[0] * (len(windows[1]) + 2) + cats[1]
+        keys, group = np.unique(joint, return_inverse=True)
+        if len(keys) == len(cells):
+            return None
+        width = len(windows[1]) + 2
+        return _MedianGroups(cells, counts, group,
+                             np.bincount(group, weights=counts) / n,
+                             (keys // width, keys % width), tuple(windows), n)
+
+    def differences(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """variant's median less base's, for `size` resamples."""
+        w = rng.multinomial(self.n, self.share, size=size)
+        medians, outside = [], np.zeros(size, bool)
+        for side in (0, 1):
+            cat, values = self.side_cat[side], self.side_values[side]
+            per_cat = np.zeros((size, len(values) + 2), np.int64)
+            for c in range(len(values) + 2):
+                per_cat[:, c] = w[:, cat == c].sum(axis=1)
+            cum = np.cumsum(per_cat, axis=1)
+            lower = np.argmax(cum > (self.n - 1) // 2, axis=1)
+            upper = np.argmax(cum > self.n // 2, axis=1)
+            edge = len(values) + 1
+            outside |= (lower == 0) | (upper == 0) | (lower == edge) | (upper == edge)
+            inside = np.clip(np.stack([lower, upper]) - 1, 0, len(values) - 1)
+            medians.append((values[inside[0]] + values[inside[1]]) / 2)
+        diff = medians[1] - medians[0]
+        for r in np.flatnonzero(outside):
+            full = self._split(rng, w[r])
+            diff[r] = (_weighted_median(self.cells[:, 1], full[None])
+                       - _weighted_median(self.cells[:, 0], full[None]))[0]
+        return diff
+
+    def _split(self, rng: np.random.Generator, drawn: np.ndarray) -> np.ndarray:
+        """One resample's games per cell, given its games per group."""
+        full = np.zeros(len(self.cells), np.int64)
+        for g in np.flatnonzero(drawn):
+            members = np.flatnonzero(self.group == g)
+            if len(members) == 1:
+                full[members[0]] = drawn[g]
+            else:
+                c = self.counts[members]
+                full[members] = rng.multinomial(drawn[g], c / c.sum())
+        return full
 
 
 def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
