@@ -144,7 +144,11 @@ def connected(scheduler: str | None) -> Iterator[None]:
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
                                   f"{scheduler} ({e})")]) from None
-    with client:
+    # Quiet until the client is closed: stopped early (Ctrl-C, SIGTERM, a failure), it closes
+    # with shards in flight, and their gathers fail on the closed connection as tracebacks
+    # in its event loop's log, after the command has said what is kept. _collect's own
+    # quieting has ended by then.
+    with _quiet_connection_loss(scheduler), client:
         try:
             client.wait_for_workers(1, timeout=WORKER_WAIT_S)
         except (TimeoutError, OSError):
