@@ -144,10 +144,9 @@ def connected(scheduler: str | None) -> Iterator[None]:
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise InputError([Problem("--scheduler", "", "", f"cannot reach the Dask scheduler at "
                                   f"{scheduler} ({e})")]) from None
-    # Quiet until the client is closed: stopped early (Ctrl-C, SIGTERM, a failure), it closes
-    # with shards in flight, and their gathers fail on the closed connection as tracebacks
-    # in its event loop's log, after the command has said what is kept. _collect's own
-    # quieting has ended by then.
+    # Quiet until the client is closed: a lost scheduler is named by the run (_collect), and
+    # stopped early (Ctrl-C, SIGTERM, a failure) the client closes with shards in flight,
+    # whose gathers fail on the closed connection as tracebacks in its event loop's log.
     with _quiet_connection_loss(scheduler), client:
         try:
             client.wait_for_workers(1, timeout=WORKER_WAIT_S)
@@ -358,27 +357,27 @@ def _collect(jobs: Iterable[Job], n_jobs: int, scheduler: str | None,
              warm: list[Job] | None = None,
              dask_workers: tuple[str, ...] | None = None) -> Iterator[ShardResult]:
     """execute(), with a lost worker or scheduler turned into RunFailed instead of a
-    traceback (_backend_failure); an error of the game code itself stays a traceback."""
-    with _quiet_connection_loss(scheduler):
-        try:
-            yield from execute(jobs, n_jobs, scheduler, warm, dask_workers)
-        except (InputError, KeyboardInterrupt):
+    traceback (_backend_failure); an error of the game code itself stays a traceback. The
+    run's `connected` keeps the lost connection's own log quiet meanwhile."""
+    try:
+        yield from execute(jobs, n_jobs, scheduler, warm, dask_workers)
+    except (InputError, KeyboardInterrupt):
+        raise
+    except Exception as e:
+        if _cluster_lost.is_set():
+            raise RunFailed(f"every Dask worker was gone for {WORKERLESS_S:.0f} s") \
+                from None
+        lost = _backend_failure(e)
+        if lost is None:
             raise
-        except Exception as e:
-            if _cluster_lost.is_set():
-                raise RunFailed(f"every Dask worker was gone for {WORKERLESS_S:.0f} s") \
-                    from None
-            lost = _backend_failure(e)
-            if lost is None:
-                raise
-            kind, cause = lost
-            first = str(cause).strip().splitlines()[0][:300] if str(cause).strip() else ""
-            what = f"{type(cause).__name__}: {first}" if first else type(cause).__name__
-            if kind == "connection" and scheduler is not None:
-                _close_client()
-                raise RunFailed(f"the connection to the Dask scheduler at {scheduler} was "
-                                f"lost ({what})") from None
-            raise RunFailed(f"a worker process died ({what})") from None
+        kind, cause = lost
+        first = str(cause).strip().splitlines()[0][:300] if str(cause).strip() else ""
+        what = f"{type(cause).__name__}: {first}" if first else type(cause).__name__
+        if kind == "connection" and scheduler is not None:
+            _close_client()
+            raise RunFailed(f"the connection to the Dask scheduler at {scheduler} was "
+                            f"lost ({what})") from None
+        raise RunFailed(f"a worker process died ({what})") from None
 
 
 @dataclass

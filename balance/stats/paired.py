@@ -350,6 +350,7 @@ def holm(p_values, alpha: float = 1 - CONFIDENCE):
         first_fail = fails[0] if fails.size else m
         reject = np.arange(m) < first_fail
         adj = np.minimum(np.maximum.accumulate(ranked * np.arange(m, 0, -1)), 1.0)
-        survives[np.flatnonzero(ok)[order]] = reject
-        adjusted[np.flatnonzero(ok)[order]] = adj
+        at = np.flatnonzero(ok)[order]
+        survives[at] = reject
+        adjusted[at] = adj
     return survives, adjusted
