@@ -45,11 +45,27 @@ skills = ["normal", "none", "circle", "chaos"]
 """
 
 
+# A run of no skill measure, reported beside the skill runs as in the main job: the skill runs
+# are then read in the Skills section only (GameReport.apart). Reported alone, their 25
+# versions of the game would fill every other section too, about a hundred figures.
+BASE = """\
+[experiment]
+name = "base"
+description = "3-player Crisis"
+edition = "2e"
+mode = "crisis"
+games = 20
+seed = 11
+players = 3
+exhaust = true
+"""
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("skills")
     out = []
-    for name, text in (("each", EACH), ("variants", VARIANTS)):
+    for name, text in (("each", EACH), ("variants", VARIANTS), ("base", BASE)):
         path = root / f"{name}.toml"
         path.write_text(text)
         out.append(run_experiment(load_experiment(path), out=root / "runs", jobs=1).run_dir)
@@ -58,7 +74,7 @@ def runs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def page(runs):
-    """The report of both runs, built once: a report draws about a hundred figures."""
+    """The report of the three runs, built once."""
     root, dirs = runs
     return check_page(build_report(dirs, root / "report"))
 
@@ -96,7 +112,7 @@ def test_each_skill_is_a_crisis_measure(tmp_path):
 
 
 def test_skills_are_ranked_by_their_paired_effect(runs):
-    _, (each, _) = runs
+    _, (each, *_) = runs
     cmp = compare_run(each)
     e = skills.effects(cmp, ("score:mean",))
     assert e.height == 20 and e["skill"].n_unique() == 20
@@ -113,7 +129,10 @@ def test_the_report_has_the_skills_section_from_real_runs(runs, page):
     assert "the skill variants against normal" in body
     assert "Magic Circle raises Crisis scores by about 5 to 10" in body
     assert "Skill x room: too few games" in body  # 40 games a skill: no split has 20 a side
-    assert (root / "report" / "figures" / "skills-ranked-each.png").exists()
+    figures = root / "report" / "figures"
+    assert (figures / "skills-ranked-each.png").exists()
+    # read in the Skills section only: no skill's own burn, curve or rooms figure
+    assert not list(figures.glob("*-skill-*")) and (figures / "crisis-curve-2e.png").exists()
 
 
 def test_rulebook_sentences_say_when_the_shift_disagrees():
@@ -221,7 +240,7 @@ def test_a_median_skill_that_moves_every_game_alike_is_exact_and_too_few_games_g
 def test_the_typical_skill_is_in_the_headline_and_the_report(runs, page):
     from reports.headline import headline
 
-    _, (each, _) = runs
+    _, (each, *_) = runs
     cmp = compare_run(each)
     m = skills.run_median_skill(cmp)
     e = skills.effects(cmp, ("score:mean",))
