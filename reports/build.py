@@ -46,7 +46,7 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     (build_report's) names every run read, those read in a section apart too. `jobs`:
     processes that draw the figures of a report with more than a few (figures.later)."""
     out_dir = files.check_dir(out_dir)
-    files.refuse_link(out_dir / FIGURES)  # before the work, as well as before the writing
+    _check_earlier(out_dir)
     report = game_report.of_manifest(data.manifest or {})
     a = report.analyse(data, levels)
     runs = a.manifest.get("runs") or []
@@ -60,6 +60,17 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     html = render(sections, title, runs_line(runs))
 
     return _publish(out_dir, html.encode("utf-8"), figures)
+
+
+def _check_earlier(out_dir: Path) -> None:
+    """_publish's checks of the folder's figures/ and of an earlier report's FIGURE_LIST,
+    made before the work as well as before the writing: a bad folder is refused at once, not
+    once every figure is drawn. Nothing is created."""
+    fig_dir = out_dir / FIGURES
+    files.refuse_link(fig_dir)
+    files.check_dir(fig_dir)
+    if fig_dir.is_dir():
+        _recorded(fig_dir)
 
 
 def _publish(out_dir: Path, page: bytes, figures: dict[str, bytes]) -> Path:

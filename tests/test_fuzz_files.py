@@ -21,6 +21,7 @@ import pytest
 
 from balance.cli.guard import OutOfMemory, in_child
 from balance.errors import InputError
+from reports import build as report_build
 from reports.build import FIGURE_LIST, FIGURES, PAGE, build_report, write_report
 from tests.fuzz import (
     BASE,
@@ -183,6 +184,27 @@ def test_a_report_deletes_only_the_figures_an_earlier_report_recorded(tmp_path):
     assert not (figures / "old-chart.png").exists()
     drawn = sorted(p.name for p in figures.glob("*.png") if p.name != "mine.png")
     assert drawn and (figures / FIGURE_LIST).read_text().splitlines() == drawn
+
+
+@pytest.mark.parametrize("bad", ["figures-file", "list-fifo", "list-folder"])
+def test_a_bad_figures_folder_is_refused_before_any_figure_is_drawn(tmp_path, monkeypatch, bad):
+    figures = tmp_path / FIGURES
+    if bad == "figures-file":
+        figures.write_bytes(b"a file where the figures go")
+    else:
+        figures.mkdir()
+        if bad == "list-fifo":
+            os.mkfifo(figures / FIGURE_LIST)
+        else:
+            (figures / FIGURE_LIST).mkdir()
+
+    def drawn(*args):
+        raise AssertionError("the report was built before its folder was checked")
+
+    monkeypatch.setattr(report_build, "build_sections", drawn)
+    with pytest.raises(InputError, match="is a file, not a folder|not a regular file|directory"):
+        write_report(_small_run(), tmp_path)
+    assert not (tmp_path / PAGE).exists()
 
 
 def _cli_process(args: list[str], limits: dict | None = None, **kw) -> subprocess.Popen:
