@@ -9,6 +9,8 @@ from types import SimpleNamespace
 
 import polars as pl
 
+from balance.stats.distributions import normal_quantile
+from balance.stats.intervals import UPPER
 from reports import merge
 from reports.findings import lever_verdicts
 from reports.gemrush import analysis, findings, page, players
@@ -17,6 +19,8 @@ from reports.page import players_of, where_of
 from reports.section import in_order
 from reports.variants import baselines_by_setting
 from tests.report_data import games_frame
+
+Z = normal_quantile(UPPER)  # the band's intervals: the normal, at the project's confidence
 
 DIFFS = {"Apprentice": 33, "Journeyman": 40}
 
@@ -257,11 +261,11 @@ def test_two_runs_that_dealt_the_same_seeds_are_paired_game_by_game():
     s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"})
     d = pl.Series(learned) - pl.Series(greedy)
     assert s.how == "paired" and abs(s.difference - d.mean()) < 1e-12
-    assert abs((s.high - s.low) / 2 - players.Z * d.std() / 301 ** 0.5) < 1e-12
+    assert abs((s.high - s.low) / 2 - Z * d.std() / 301 ** 0.5) < 1e-12
     # +0.1 a game: clear once paired, where the means alone (Welch) could not tell
     assert s.clear
     welch = band._welch(3, "2e, greedy (cd)", "2e, learned (cl)")
-    assert players.Z * welch[1] > s.difference
+    assert Z * welch[1] > s.difference
     choice = players.headline(band, "2e, greedy (cd)")
     assert choice.player == "learned" and choice.lead.how == "paired"
     # an interval this narrow is printed to the hundredth: +0.1 would hide it
@@ -339,7 +343,7 @@ def test_welch_averages_the_player_counts_each_with_its_own_variance():
     assert s.said().endswith("the mean over 2 to 3 players)")
     assert abs(s.difference - 1.0) < 1e-12  # (+2 at 2 players, 0 at 3) / 2
     var = pl.Series(_scores(30, 100)).var()
-    half = players.Z * (4 * var / 100) ** 0.5 / 2  # sqrt(2 x (var/n + var/n)) / 2 counts
+    half = Z * (4 * var / 100) ** 0.5 / 2  # sqrt(2 x (var/n + var/n)) / 2 counts
     assert abs((s.high - s.low) / 2 - half) < 1e-9
 
 

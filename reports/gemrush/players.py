@@ -43,9 +43,6 @@ ALIKE = ("edition", "content", "content_sha256", "rules")
 # The code that played a run (reports/merge.py's CODE): another version of the engine or the
 # players is another game.
 CODE = ("source_hash", "engine_version")
-# The project's confidence (balance/stats), two-sided: every interval of the band is read at
-# it, as every other interval of the report is.
-Z = normal_quantile(UPPER)  # normal: the mean of several differences
 
 ROSTER = {"base_setting": pl.Utf8, "setting": pl.Utf8, "heuristic": pl.Utf8,
           "player": pl.Utf8, "bound": pl.Boolean, "run": pl.Utf8, "order": pl.Int64}
@@ -320,7 +317,10 @@ class Band:
         d = sum(x[1] for x in parts) / k
         se = math.sqrt(sum(x[2] ** 2 for x in parts)) / k
         hows = sorted({x[3] for x in parts}, reverse=True)
-        return Strength(d, d - Z * se, d + Z * se, tuple(x[0] for x in parts),
+        # The project's confidence (balance/stats), two-sided, as every other interval of the
+        # report; normal: the mean of several differences.
+        z = normal_quantile(UPPER)
+        return Strength(d, d - z * se, d + z * se, tuple(x[0] for x in parts),
                         " and ".join(hows))
 
     def _paired(self, p: int, a: str, b: str) -> tuple[float, float, str] | None:
