@@ -124,3 +124,13 @@ def test_a_comparison_s_headline_imports_no_scipy_stats_nor_statsmodels(tmp_path
                  f"text = headline(pathlib.Path({str(run)!r})); "
                  "assert 'Holm' in text or 'holm' in text, text",
                  ("scipy.stats", "statsmodels"))
+
+
+@pytest.mark.parametrize("args", [["--help"], ["validate", "gemrush-2e"],
+                                  ["rusship", "--help"]])
+def test_the_command_lines_help_and_content_checks_load_no_engine(args):
+    """`balance --help` and `balance validate` list and check; neither plays, so neither
+    imports numba with a game's engine (0.4 s of every command's start), nor scipy."""
+    imports_none(f"import sys; from balance.cli.app import app; sys.argv = ['balance', *{args!r}]"
+                 "\ntry:\n    app()\nexcept SystemExit as e:\n    assert not e.code, e.code",
+                 ("numba", "scipy", "matplotlib"))

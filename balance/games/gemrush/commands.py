@@ -15,11 +15,9 @@ from balance import files
 from balance.cli.common import fail
 from balance.errors import InputError, Problem
 from balance.games.gemrush.content import CONTENT_DIR, load_content
-from balance.games.gemrush.play import play_traced, prepare
 from balance.games.gemrush.rules import load_profile, parse_overrides
 from balance.games.gemrush.summary import content_summary, format_summary
 from balance.games.gemrush.tables import compile_tables
-from balance.games.gemrush.trace import format_game
 from balance.running.experiment import load_experiment
 
 
@@ -82,7 +80,10 @@ def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default
          map_: Path = typer.Option(None, "--map", help="draw the final mine to this PNG"),
          ) -> None:
     """Play one game and print it turn by turn."""
-    # lazy: read_knobs's module brings scipy, which `balance --help` should not load
+    # lazy: the engine brings numba, and read_knobs's module scipy; `balance --help` and
+    # `balance validate` need neither (0.4 s of every command's start)
+    from balance.games.gemrush.play import play_traced, prepare
+    from balance.games.gemrush.trace import format_game
     from balance.running.tune_player import read_knobs
 
     try:
@@ -198,6 +199,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
 
     # lazy: the engine and the players load only when the command runs
     from balance.games.gemrush.engine.forward import FORWARD
+    from balance.games.gemrush.play import prepare
     from balance.games.gemrush.strength import strength
     from heuristics.search import searched_mask
 
@@ -328,6 +330,7 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
 
     # lazy: the engine, the players and scikit-learn, as above
     from balance.games.gemrush import train
+    from balance.games.gemrush.play import prepare
     from balance.running.tune_player import read_knobs
 
     try:

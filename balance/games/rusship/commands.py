@@ -11,11 +11,7 @@ import typer
 
 from balance.cli.common import fail
 from balance.errors import InputError, Problem
-from balance.games.rusship.check import check_rules, rule_switches
-from balance.games.rusship.play import play_traced, prepare
 from balance.games.rusship.rules import SETTINGS, parse_set, rules
-from balance.games.rusship.trace import format_game
-from balance.games.rusship.tuning import interval, match
 
 
 def register(app: typer.Typer) -> None:
@@ -62,7 +58,10 @@ def play(seed: int = typer.Option(7, min=0, max=2**63 - 1,
          ) -> None:
     """Play one game and print it turn by turn: every decision's options and pick, and the
     track after each turn."""
-    # lazy: read_knobs's module brings scipy, which `balance --help` should not load
+    # lazy: the engine brings numba, and read_knobs's module scipy; `balance --help` needs
+    # neither (0.4 s of every command's start)
+    from balance.games.rusship.play import play_traced, prepare
+    from balance.games.rusship.trace import format_game
     from balance.running.tune_player import read_knobs
 
     try:
@@ -95,8 +94,10 @@ def check(games: int = typer.Option(300, min=1, help="games per rule variant and
     """Play racer and random games in check mode over the default rules and each rule switch;
     report any game that broke an invariant (tokens conserved, allies apart, powers held
     once, everything on the track). Exit 1 if any did."""
-    # lazy: rich's bars load only when the command runs
+    # lazy: rich's bars, and the engine, load only when the command runs
     from rich.progress import Progress
+
+    from balance.games.rusship.check import check_rules, rule_switches
 
     try:
         overrides = parse_set(set_)
@@ -128,8 +129,10 @@ def strength(games: int = typer.Option(1000, min=20, max=1_000_000, help="seeds 
     """How strong the players are, on the same seeds: racer against random, and the search
     (reference) at each budget against racer. Each seed is played twice with the seats
     swapped; the interval is over seeds (their two games share the dice)."""
-    # lazy: rich's bars load only when the command runs
+    # lazy: rich's bars, and the engine, load only when the command runs
     from rich.progress import Progress
+
+    from balance.games.rusship.tuning import interval, match
 
     try:
         overrides = parse_set(set_)

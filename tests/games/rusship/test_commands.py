@@ -7,6 +7,7 @@ import typer
 from typer.testing import CliRunner
 
 from balance.contract import registry
+from balance.games.rusship import check as rule_checks
 from balance.games.rusship import commands
 from balance.games.rusship.rules import SETTINGS
 from tests.games.rusship.golden_games import render
@@ -86,14 +87,14 @@ def test_check_plays_every_switch_and_says_none_broke(invoke):
 
 def test_check_exits_1_when_a_game_breaks_an_invariant(invoke, monkeypatch):
     # A violation planted in one variant's records: the command must say so and exit 1.
-    real = commands.check_rules
+    real = rule_checks.check_rules  # the command imports it when it runs
 
     def planted(games, overrides=None, **kw):
         results = real(games, overrides, **kw)
         results[3].bad_seeds.append((11, "a side's tokens are not its five"))
         return results
 
-    monkeypatch.setattr(commands, "check_rules", planted)
+    monkeypatch.setattr(rule_checks, "check_rules", planted)
     r = invoke("check", "--games", "5")
     assert r.exit_code == 1
     assert "1 BROKEN" in r.output and "seed 11: a side's tokens are not its five" in r.output
