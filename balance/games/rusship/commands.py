@@ -94,10 +94,10 @@ def check(games: int = typer.Option(300, min=1, help="games per rule variant and
     """Play racer and random games in check mode over the default rules and each rule switch;
     report any game that broke an invariant (tokens conserved, allies apart, powers held
     once, everything on the track). Exit 1 if any did."""
-    # lazy: rich's bars, and the engine, load only when the command runs
+    # lazy: rich's bars load only when the command runs
     from rich.progress import Progress
 
-    from balance.games.rusship.check import check_rules, rule_switches
+    from balance.games.rusship.check import check_rules, rule_switches  # the engine, numba
 
     try:
         overrides = parse_set(set_)
@@ -129,10 +129,10 @@ def strength(games: int = typer.Option(1000, min=20, max=1_000_000, help="seeds 
     """How strong the players are, on the same seeds: racer against random, and the search
     (reference) at each budget against racer. Each seed is played twice with the seats
     swapped; the interval is over seeds (their two games share the dice)."""
-    # lazy: rich's bars, and the engine, load only when the command runs
+    # lazy: rich's bars load only when the command runs
     from rich.progress import Progress
 
-    from balance.games.rusship.tuning import interval, match
+    from balance.games.rusship.tuning import interval, match  # the engine and its players
 
     try:
         overrides = parse_set(set_)
