@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import polars as pl
@@ -19,7 +21,13 @@ import pytest
 from balance.errors import InputError
 from balance.running import runner, store
 from balance.running.experiment import load_experiment
-from balance.running.runner import _in_pool, execute, jobs_for, run_experiment
+from balance.running.runner import (
+    _in_pool,
+    execute,
+    jobs_for,
+    quiet_pool_teardown,
+    run_experiment,
+)
 from tests.conftest import CLI
 from tests.games.dice.game import GAME as DICE
 
@@ -337,6 +345,27 @@ def test_a_run_stopped_early_does_not_warn_of_cancelled_shards(tmp_path):
         next(played)
         played.close()
     assert not [w for w in seen if "tasks" in str(w.message)], [str(w.message) for w in seen]
+
+
+def test_a_pool_shut_down_early_prints_no_traceback_of_its_manager_thread(monkeypatch):
+    """Shut down with shards cancelled, loky's manager thread can trip on a cancelled shard's
+    id (KeyError; seen under load in the test suite) and Python would print its traceback
+    after the command's own message. That one exception, in a pool shutting down, is
+    ignored; every other is printed as before."""
+    from joblib.externals.loky import process_executor
+
+    printed = []
+    monkeypatch.setattr(threading, "excepthook", printed.append)
+    quiet_pool_teardown()
+    manager = object.__new__(process_executor._ExecutorManagerThread)
+    manager.executor_flags = SimpleNamespace(shutdown=True)
+    other = threading.Thread(name="another thread")
+    for exc, thread in ((KeyError, manager), (ValueError, manager), (KeyError, other)):
+        threading.excepthook(threading.ExceptHookArgs([exc, exc(), None, thread]))
+    manager.executor_flags = SimpleNamespace(shutdown=False)  # a pool still working
+    threading.excepthook(threading.ExceptHookArgs([KeyError, KeyError(), None, manager]))
+    assert [(a.exc_type, a.thread) for a in printed] == [
+        (ValueError, manager), (KeyError, other), (KeyError, manager)]
 
 
 def test_a_pool_task_leaves_ctrl_c_to_the_parent():
