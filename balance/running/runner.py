@@ -233,13 +233,15 @@ def quiet_pool_teardown() -> None:
         return
     from joblib.externals.loky import process_executor  # lazy: a run with a pool only
 
+    manager = getattr(process_executor, "_ExecutorManagerThread", None)
+    if manager is None:  # another loky, which may not have the race: print everything
+        return
     previous = threading.excepthook
 
     def hook(args):
         thread = args.thread
-        if not (args.exc_type is KeyError
-                and isinstance(thread, process_executor._ExecutorManagerThread)
-                and thread.executor_flags.shutdown):
+        if not (args.exc_type is KeyError and isinstance(thread, manager)
+                and getattr(getattr(thread, "executor_flags", None), "shutdown", False)):
             previous(args)
 
     hook.quiets_pool_teardown = True
