@@ -17,6 +17,9 @@ class Knob:
     hi: float
     doc: str
     integer: bool = False  # a count (e.g. steps), tuned in whole numbers
+    # A tuner's first step for this knob, where a fifth of the range (its default step) is
+    # far too coarse: a model's weights range widely but matter at a tenth of a unit.
+    step: float | None = None
 
 
 def knob_values(knobs: tuple[Knob, ...], overrides: dict, source: str, player: str

@@ -26,6 +26,7 @@ from balance.textfile import read_toml
 
 # (player count, knob values or None for the defaults, seeds) -> one objective value a game
 Objective = Callable[[int, dict | None, np.ndarray], np.ndarray]
+SIGMA = 0.2  # CMA-ES's first step, as a share of each knob's range
 
 
 @dataclass
@@ -90,8 +91,13 @@ def tune_player(name: str, knobs, objective: Objective, objective_name: str,
         # pycma does not search one dimension (its issues #86 and #302): a second coordinate,
         # which no knob reads, gives it two.
         x0 = np.append(x0, 0.5)
-    es = cma.CMAEvolutionStrategy(list(x0), 0.2, {"bounds": [0, 1], "seed": seed % 2**31 + 1,
-                                                   "maxfevals": evaluations, "verbose": -9})
+    # A fifth of each knob's range is the first step, or the knob's own step where it names
+    # one (pycma scales sigma per coordinate by CMA_stds).
+    stds = [k.step / (k.hi - k.lo) / SIGMA if k.step and k.hi > k.lo else 1.0 for k in knobs]
+    stds += [1.0] * (len(x0) - len(stds))
+    es = cma.CMAEvolutionStrategy(list(x0), SIGMA, {"bounds": [0, 1], "seed": seed % 2**31 + 1,
+                                                     "maxfevals": evaluations, "verbose": -9,
+                                                     "CMA_stds": stds})
     # The defaults are the first candidate: the tuned knobs never do worse on these seeds.
     # (Exactly the defaults: decode(x0) can differ in the last bit, and so in a game.)
     defaults = {k.name: float(k.default) for k in knobs}

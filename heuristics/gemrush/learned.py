@@ -40,6 +40,7 @@ WEIGHTS_FILE = Path(__file__).with_name("learned.knobs.toml")
 PREFIX = "lw_"  # a rotation weight
 STEP_PREFIX = "ls_"  # a step weight
 WEIGHT_RANGE = 100.0
+WEIGHT_STEP = 0.1  # tune-player's first step for a weight: the shipped ones are 0.01 to 0.5
 
 
 class LearnedMemory(NamedTuple):
@@ -76,7 +77,7 @@ def _knobs() -> tuple[Knob, ...]:
     shipped = shipped_weights()
     docs = [f"learned weight (rotations) of: {doc}" for _name, doc in FEATURES] + \
         [f"learned weight (steps) of: {doc}" for _name, doc in STEP_FEATURES]
-    return tuple(Knob(k, shipped[k], -WEIGHT_RANGE, WEIGHT_RANGE, doc)
+    return tuple(Knob(k, shipped[k], -WEIGHT_RANGE, WEIGHT_RANGE, doc, step=WEIGHT_STEP)
                  for k, doc in zip(weight_names(), docs, strict=True))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from balance.games.gemrush.play import prepare
 from balance.games.gemrush.tuning import objective, seat_objective
 from balance.running.tune_player import read_knobs, tune_player, write_knobs
@@ -85,3 +87,35 @@ def test_cli_tune_player_takes_several_counts_and_refuses_bad_ones(cli):
         assert "Traceback" not in res.output
     res = cli("tune-player", "greedy", "--mode", "rush", "--players", "1,3", "--games", "20")
     assert res.exit_code == 2 and "Rush needs at least 2 players" in res.output
+
+
+# every candidate's differences are the same constant here, which scipy's t interval warns of
+@pytest.mark.filterwarnings("ignore:Precision loss occurred")
+def test_a_knob_with_its_own_step_is_tuned_in_steps_of_that_size():
+    """learned's weights range over -100 to 100 but matter at a tenth of a unit: a fifth of
+    the range as the first step (40 units) would try only absurd weights. Each knob that
+    names its step is searched at that scale; the others at a fifth of their range."""
+    import numpy as np
+
+    from heuristics.gemrush.learned import WEIGHT_STEP
+    from heuristics.gemrush.registry import PLAYERS
+
+    knobs = PLAYERS.player("learned").knobs
+    picked = [k for k in knobs if k.name.startswith("lw_")][:3] + \
+        [k for k in knobs if k.name == "draw_value"]
+    seen = []
+
+    def score(n, values, seeds):
+        if values is not None:
+            seen.append(values)
+        return np.full(len(seeds), sum(values.values()) if values else 0.0)
+
+    tune_player("learned", picked, score, "sum", 4, games=20, evaluations=24, seed=3)
+    tried = seen[1:-1]  # the defaults first, the validation last
+    assert len(tried) >= 20
+    for k in picked[:3]:
+        moves = [abs(v[k.name] - k.default) for v in tried]
+        assert max(moves) < 20 * WEIGHT_STEP, (k.name, max(moves))
+        assert max(moves) > WEIGHT_STEP / 10, (k.name, max(moves))
+    # draw_value (0 to 5) names no step: a fifth of its range, about 1
+    assert max(abs(v["draw_value"] - 0.73) for v in tried) > 0.5
