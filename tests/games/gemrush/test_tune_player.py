@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from balance.games.gemrush.play import prepare
 from balance.games.gemrush.tuning import objective, seat_objective
 from balance.running.tune_player import read_knobs, tune_player, write_knobs
 from heuristics.gemrush import greedy
+from heuristics.gemrush.learned import WEIGHT_STEP
+from heuristics.gemrush.registry import PLAYERS
 
 
 def _tuned(name, edition, mode, players, **kw):
@@ -95,11 +98,6 @@ def test_a_knob_with_its_own_step_is_tuned_in_steps_of_that_size():
     """learned's weights range over -100 to 100 but matter at a tenth of a unit: a fifth of
     the range as the first step (40 units) would try only absurd weights. Each knob that
     names its step is searched at that scale; the others at a fifth of their range."""
-    import numpy as np
-
-    from heuristics.gemrush.learned import WEIGHT_STEP
-    from heuristics.gemrush.registry import PLAYERS
-
     knobs = PLAYERS.player("learned").knobs
     picked = [k for k in knobs if k.name.startswith("lw_")][:3] + \
         [k for k in knobs if k.name == "draw_value"]
