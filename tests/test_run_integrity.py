@@ -94,8 +94,10 @@ def test_a_cluster_without_workers_is_refused_before_the_folder(exp, tmp_path, m
     from balance.errors import InputError
 
     monkeypatch.setattr(runner, "WORKER_WAIT_S", 1.0)
+    # a free port: with None the scheduler still serves its HTTP routes on 8787,
+    # which another test's cluster may hold (distributed warns of it)
     with (distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
-                                   dashboard_address=None) as cluster,
+                                   dashboard_address=":0") as cluster,
           pytest.raises(InputError, match="has no workers")):
         run_experiment(exp, tmp_path / "runs", scheduler=cluster.scheduler_address)
     assert not (tmp_path / "runs").exists()
