@@ -11,6 +11,7 @@ from balance.running import bench_scale as bs
 from balance.running.bench import bench_experiment
 from balance.running.runner import run_experiment
 from tests.games.dice.game import GAME as DICE
+from tests.local_cluster import local_cluster
 
 
 @pytest.mark.parametrize(("most", "counts"), [
@@ -130,12 +131,9 @@ def test_scaling_prints_every_worker_count(cli, monkeypatch):
 
 
 def test_joblib_against_a_local_dask_cluster(cli, monkeypatch):
-    distributed = pytest.importorskip("distributed")
     monkeypatch.setattr(bs, "default_jobs", lambda: 2)
-    # a free port: with None the scheduler still serves its HTTP routes on 8787,
-    # which another test's cluster may hold (distributed warns of it)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=":0") as cluster:
+    with local_cluster(n_workers=2, threads_per_worker=1, processes=True,
+                       host="127.0.0.1") as cluster:
         r = cli("bench", "--game", "dice", "--runner", "--games", "60",
                 "--scheduler", cluster.scheduler_address)
         assert r.exit_code == 0, r.output

@@ -36,6 +36,7 @@ from tests.fuzz import (
     copy_run,
     make_base_runs,
 )
+from tests.local_cluster import local_cluster
 
 # -- item 9: the same games twice ------------------------------------------------------------
 
@@ -313,17 +314,13 @@ def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cl
                                                                     monkeypatch):
     """The scheduler is closed as the first shard is saved. Before: three chained tracebacks
     (FutureCancelledError was not among the failures the runner names)."""
-    distributed = pytest.importorskip("distributed")
     import dask
 
     path = tmp_path / "fz.toml"
     path.write_text(DASK, encoding="utf-8")
     # Two worker threads: joblib plays a one-thread cluster's shards in this process.
-    # a free port: with None the scheduler still serves its HTTP routes on 8787,
-    # which another test's cluster may hold (distributed warns of it)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  protocol="tcp://", host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:
+    with local_cluster(n_workers=1, threads_per_worker=2, processes=False,
+                       protocol="tcp://", host="127.0.0.1") as cluster:
         real = store.write_shard
 
         def write_then_lose_the_scheduler(*args, **kw):

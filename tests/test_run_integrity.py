@@ -7,6 +7,7 @@ import pytest
 from balance.running import runner
 from balance.running.experiment import load_experiment
 from balance.running.runner import RunFailed, run_experiment
+from tests.local_cluster import local_cluster
 
 EXPERIMENT = """\
 [experiment]
@@ -89,15 +90,10 @@ def test_custom_content_is_never_read_from_a_planted_file(tmp_path, playable_tex
 
 def test_a_cluster_without_workers_is_refused_before_the_folder(exp, tmp_path, monkeypatch):
     """Before: Dask with no workers ended in a traceback (or waited for ever)."""
-    import distributed
-
     from balance.errors import InputError
 
     monkeypatch.setattr(runner, "WORKER_WAIT_S", 1.0)
-    # a free port: with None the scheduler still serves its HTTP routes on 8787,
-    # which another test's cluster may hold (distributed warns of it)
-    with (distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
-                                   dashboard_address=":0") as cluster,
+    with (local_cluster(n_workers=0, processes=True, host="127.0.0.1") as cluster,
           pytest.raises(InputError, match="has no workers")):
         run_experiment(exp, tmp_path / "runs", scheduler=cluster.scheduler_address)
     assert not (tmp_path / "runs").exists()

@@ -30,6 +30,7 @@ from balance.running.runner import (
 )
 from tests.conftest import CLI
 from tests.games.dice.game import GAME as DICE
+from tests.local_cluster import local_cluster
 
 EXPERIMENT = """\
 [experiment]
@@ -288,11 +289,8 @@ def test_seeds_do_not_depend_on_sharding():
 
 
 def test_dask_cluster_gives_the_local_table(reference, tmp_path):
-    distributed = pytest.importorskip("distributed")
-    # a free port: with None the scheduler still serves its HTTP routes on 8787,
-    # which another test's cluster may hold (distributed warns of it)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=":0") as cluster:
+    with local_cluster(n_workers=2, threads_per_worker=1, processes=True,
+                       host="127.0.0.1") as cluster:
         ran = run_into(tmp_path / "runs", write_experiment(tmp_path),
                        scheduler=cluster.scheduler_address)
     assert_same(reference, ran)
@@ -318,9 +316,8 @@ def test_a_cluster_s_client_closes_quietly_after_an_interrupt(monkeypatch, caplo
                                                             exc_info=True)
         return real_close(self, *args, **kw)
 
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  protocol="tcp://", host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:
+    with local_cluster(n_workers=1, threads_per_worker=1, processes=False,
+                       protocol="tcp://", host="127.0.0.1") as cluster:
         monkeypatch.setattr(distributed.Client, "close", close_as_the_gathers_in_flight_fail)
         with caplog.at_level(logging.ERROR), pytest.raises(KeyboardInterrupt), \
                 runner.connected(cluster.scheduler_address):
