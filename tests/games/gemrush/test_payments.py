@@ -1,7 +1,8 @@
 """The legal payments the engine lists, against a plain enumeration of every set of hand cards.
 
-list_payments_nb skips the tally of a set that has a paying subset (paying is monotone); this
-checks that the shortcut neither drops nor adds a payment, Warpstone builds included."""
+list_payments_nb skips the tally of a set that has a paying subset (paying is monotone), and
+checks a set without Echoglass by counting bits rather than by a tally; this checks that
+neither shortcut drops or adds a payment, Warpstone builds included."""
 
 from itertools import combinations
 
@@ -11,7 +12,7 @@ import pytest
 from balance.games.gemrush.engine.payment_nb import card_relevant_nb, covers_nb, list_payments_nb
 from balance.games.gemrush.engine.state import new_state
 from balance.games.gemrush.play import prepare
-from balance.games.gemrush.tables import WARP
+from balance.games.gemrush.tables import ECHO, WARP
 
 
 def _reference(st, tb, p, cost, warp):
@@ -47,6 +48,7 @@ def test_listed_payments_are_exactly_the_legal_ones(edition):
     doors = np.argwhere(tb.door_cost.sum(axis=3) > 0)
     n_cards = len(tb.card_deck)
     checked = 0
+    tallied = 0  # listings with an Echoglass card among the relevant ones: sets are tallied
     for _ in range(300):
         rt, rot, side = doors[rng.integers(len(doors))]
         cost = tb.door_cost[rt, rot, side]
@@ -60,4 +62,9 @@ def test_listed_payments_are_exactly_the_legal_ones(edition):
             assert k == len(listed)  # no payment listed twice
             assert listed == _reference(st, tb, 0, cost, warp), (rt, rot, side, warp)
             checked += k
+            tallied += any(tb.gem_power[g] == ECHO for c in st.hand[0, :n]
+                           if card_relevant_nb(st, tb, c, cost, warp) for g in st.face[c, :2]
+                           if g >= 0)
     assert checked > 100  # the hands did pay for doors, often
+    if edition == "2e":  # its box has Echoglass: both ways of checking a set were taken
+        assert 0 < tallied < 600

@@ -184,10 +184,21 @@ def hand_has_warp_nb(st, tb, p):
 @njit
 def card_relevant_nb(st, tb, card, cost, warp):
     """Whether a card could contribute to paying `cost` at all."""
-    std_cost = False
+    return relevant_nb(st, tb, card, cost, warp, names_standard_nb(tb, cost))
+
+
+@njit(inline=True)
+def names_standard_nb(tb, cost):
+    """Whether `cost` names a standard gem (which Diamond Dust and Echoglass can pay)."""
     for g in range(cost.shape[0]):
         if cost[g] > 0 and tb.gem_power[g] == STANDARD:
-            std_cost = True
+            return True
+    return False
+
+
+@njit(inline=True)
+def relevant_nb(st, tb, card, cost, warp, std_cost):
+    """card_relevant_nb, given names_standard_nb of the cost."""
     for k in range(2):
         g = st.face[card, k]
         if g < 0:
@@ -221,17 +232,82 @@ def payment_stats_nb(st, tb, cards, n, cost, warp):
     return max(waste, 0), bonus
 
 
+@njit(inline=True)
+def bit_count_nb(x):
+    """Set bits of a non-negative x (LLVM makes this loop one popcnt instruction)."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(inline=True)
+def symbol_masks_nb(st, tb, p, rel, k, masks):
+    """For each gem g, masks[2g] gets a bit for every relevant card (rel[:k], hand positions)
+    showing g, masks[2g + 1] one for every card showing it twice: a set's natural count of g
+    is then two bit counts. Returns whether any of the cards shows Echoglass."""
+    n_g = tb.gem_power.shape[0]
+    for i in range(2 * n_g):
+        masks[i] = 0
+    echo = False
+    for b in range(k):
+        card = st.hand[p, rel[b]]
+        g0 = st.face[card, 0]
+        g1 = st.face[card, 1]
+        if g0 >= 0:
+            masks[2 * g0] |= 1 << b
+            echo = echo or tb.gem_power[g0] == ECHO
+        if g1 >= 0:
+            masks[2 * g1 + (1 if g1 == g0 else 0)] |= 1 << b
+            echo = echo or tb.gem_power[g1] == ECHO
+    return echo
+
+
+@njit(inline=True)
+def set_covers_nb(tb, cost, masks, mask):
+    """supply_covers_nb for the set `mask` of relevant cards (symbol_masks_nb), when none of
+    them shows Echoglass: every special gem the cost names shown as often, and the Diamond
+    Dust left over covers the standard units missing."""
+    deficit = 0
+    wild = 0
+    for g in range(cost.shape[0]):
+        pw = tb.gem_power[g]
+        c = cost[g]
+        if c == 0 and pw != WILD:
+            continue
+        nat = bit_count_nb(mask & masks[2 * g]) + bit_count_nb(mask & masks[2 * g + 1])
+        if pw == STANDARD:
+            if c > nat:
+                deficit += c - nat
+        elif nat < c:
+            return False
+        elif pw == WILD:
+            wild += nat - c
+    return deficit <= wild
+
+
 @njit
 def list_payments_nb(st, tb, p, cost, warp, rel, sub):
     """Fill st.opt with legal payments: (hand-position mask, hand position of its first
     Warpstone card or -1, cards, waste). `rel` and `sub` are work arrays. Returns the number
     of options."""
     k = 0
+    warp_bits = 0
+    std_cost = names_standard_nb(tb, cost)
     for i in range(st.hand_n[p]):
         # positions past 61 would not fit the int64 option mask
-        if k < MAX_PAY_CARDS and i < 62 and card_relevant_nb(st, tb, st.hand[p, i], cost, warp):
+        if k < MAX_PAY_CARDS and i < 62 and relevant_nb(st, tb, st.hand[p, i], cost, warp,
+                                                           std_cost):
             rel[k] = i
+            if warp and card_has_power_nb(st, tb, st.hand[p, i], WARP):
+                warp_bits |= 1 << k
             k += 1
+    # Without Echoglass among the cards a set's cover is two bit counts a gem (set_covers_nb);
+    # with it, the set is tallied (covers_nb). The masks live in the Echoglass row of the work
+    # space, which only a tally uses.
+    masks = st.work[WK_ECHO]
+    tally = symbol_masks_nb(st, tb, p, rel, k, masks)
     # A set pays when it covers the cost and, for a Warpstone build, holds a Warpstone card;
     # it is legal when no card can be left out of it and it still pays. Both parts are
     # monotone (more cards never pay less), so sets are tallied in increasing order with one
@@ -243,15 +319,7 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
         bits[i] = 0
     n_opts = 0
     for mask in range(1 << k):
-        m = 0
-        warp_pos = -1
-        for b in range(k):
-            if (mask >> b) & 1:
-                sub[m] = st.hand[p, rel[b]]
-                if warp and warp_pos < 0 and card_has_power_nb(st, tb, sub[m], WARP):
-                    warp_pos = rel[b]
-                m += 1
-        if warp and warp_pos < 0:
+        if warp and (mask & warp_bits) == 0:
             continue  # no Warpstone: it does not pay, and its bit stays unset
         spare = False
         for b in range(k):
@@ -260,17 +328,37 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
                 if (bits[less >> 6] >> (less & 63)) & 1:
                     spare = True
                     break
-        if not spare and not covers_nb(st, tb, cost, sub, m):
-            continue
+        if not spare:
+            if tally:
+                m = _set_cards_nb(st, p, rel, k, mask, sub)
+                if not covers_nb(st, tb, cost, sub, m):
+                    continue
+            elif not set_covers_nb(tb, cost, masks, mask):
+                continue
         # int64 arithmetic: bit 63 wraps to the sign bit, compiled or not (a Python int
         # would overflow the array's type without the JIT)
         bits[mask >> 6] |= np.int64(1) << np.int64(mask & 63)
         if spare:
             continue
+        m = _set_cards_nb(st, p, rel, k, mask, sub)
         hand_mask = 0
+        warp_pos = -1
         for b in range(k):
             if (mask >> b) & 1:
                 hand_mask |= 1 << rel[b]
+                if warp_pos < 0 and (warp_bits >> b) & 1:
+                    warp_pos = rel[b]
         waste, _bonus = payment_stats_nb(st, tb, sub, m, cost, warp)
         n_opts = offer_nb(st, n_opts, hand_mask, warp_pos, m, waste)
     return n_opts
+
+
+@njit(inline=True)
+def _set_cards_nb(st, p, rel, k, mask, sub):
+    """The cards of set `mask` into sub, in hand order; returns how many."""
+    m = 0
+    for b in range(k):
+        if (mask >> b) & 1:
+            sub[m] = st.hand[p, rel[b]]
+            m += 1
+    return m
