@@ -207,16 +207,14 @@ def _frontier_nb(st, m, tb, w):
     for g in range(g_n):
         need[g] = 0.0
     n = 0
+    link_nb(st, tb, 0, 0)  # st.link up to date, read directly below (see _reach_nb)
     for j in range(st.sc[S_PLACED]):
         jt = st.pl[PL_TYPE, j]
         if tb.room_kind[jt] == TUNNEL:
             continue
         jr = st.pl[PL_ROT, j]
         for side in range(4):
-            if not tb.door[jt, jr, side]:
-                continue
-            kind, _a, _b, _c, _p = link_nb(st, tb, j, side)
-            if kind != T_EMPTY:
+            if not tb.door[jt, jr, side] or st.link[j, side, 0] != T_EMPTY:
                 continue
             pts = tb.door_points[jt, jr, side]
             m.rows[F_TILE, n] = j
@@ -462,6 +460,11 @@ def _reach_nb(st, m, tb, ru, p, steps):
     rtype = st.pl[PL_TYPE]
     cur = st.pos[p]
     n = st.sc[S_PLACED]
+    carts = st.sc[S_CARTS] >= 2
+    # Where each door leads is read from st.link, brought up to date once here: through
+    # link_nb, each of a search's hundred-odd doors checked the table's version again.
+    link_nb(st, tb, cur, 0)
+    link = st.link
     for j in range(n):
         dist[j] = BIG
         prev[j] = -1
@@ -470,7 +473,7 @@ def _reach_nb(st, m, tb, ru, p, steps):
     lo = 0
     hi = 1
     for d in range(steps + 1):
-        if st.sc[S_CARTS] >= 2:
+        if carts:
             via = BIG  # mine carts link every cart at no step: through the first one reached
             for k in range(lo, hi):
                 if tb.room_kind[rtype[q[k]]] == MINECART and q[k] < via:
@@ -487,9 +490,10 @@ def _reach_nb(st, m, tb, ru, p, steps):
             j = q[k]
             jt = rtype[j]
             for side in range(4):
-                kind, a, _b, _c, _p = link_nb(st, tb, j, side)
-                if kind == T_ROOM and dist[a] > d + 1:
-                    nxt = _arrive_nb(m.rows, a, d + 1, j, OPT_DOOR, side, nxt)
+                if link[j, side, 0] == T_ROOM:
+                    a = link[j, side, 1]
+                    if dist[a] > d + 1:
+                        nxt = _arrive_nb(m.rows, a, d + 1, j, OPT_DOOR, side, nxt)
             if (j == cur and tb.room_kind[jt] == MOVEMENT and tb.prog[jt, 0, 0] == MOVE_ANY
                     and ability_usable_nb(st, tb, ru, p, j)):
                 for a in range(n):
