@@ -30,7 +30,14 @@ from balance.games.gemrush.engine.payment_nb import (
     hand_has_warp_nb,
     hand_supply_nb,
 )
-from balance.games.gemrush.engine.state import PL_ROT, PL_TYPE, S_STEPS_LEFT, S_TILES_N, SK_SLOT0
+from balance.games.gemrush.engine.state import (
+    PL_ROT,
+    PL_TYPE,
+    S_PLACED,
+    S_STEPS_LEFT,
+    S_TILES_N,
+    SK_SLOT0,
+)
 from balance.games.gemrush.skill import (
     G_NONE,
     SK_AGAIN,
@@ -46,7 +53,7 @@ from balance.games.gemrush.skill import (
     SKC_USES,
 )
 from balance.kernels.jit import njit
-from heuristics.gemrush.memory import B_DIST, F_POINTS, F_SIDE, F_TILE, M_FRONT_N
+from heuristics.gemrush.memory import B_DIST, F_POINTS, F_SIDE, F_TILE, M_FRONT_N, R_BUILD_AT
 
 NONE = -1  # no door
 # skill_worth_nb's order of the effects, best first (see the module docstring).
@@ -115,6 +122,24 @@ def best_build_nb(st, m, tb, ru, p, steps, at):
 
 
 @njit
+def builds_at_nb(st, m, tb, p, steps):
+    """best_build_nb(..., at=j) for every room j at once, into m.rows[R_BUILD_AT]: a free
+    move offers every room, and the hand is the same for each."""
+    best = m.rows[R_BUILD_AT]
+    for j in range(st.sc[S_PLACED]):
+        best[j] = NONE
+    if st.sc[S_TILES_N] == 0 or steps < 1:
+        return
+    hand_supply_nb(st, tb, p)
+    for f in range(m.sc[M_FRONT_N]):
+        j = m.rows[F_TILE, f]
+        pts = m.rows[F_POINTS, f]
+        if pts > best[j] and door_covered_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j],
+                                             m.rows[F_SIDE, f]):
+            best[j] = pts
+
+
+@njit
 def _turned_best_nb(st, m, tb, ru, p, steps, s, a, b):
     """best_build_nb as if the turn-a-card use (a, b) of skill s were made; undone after."""
     i = a % 64
@@ -163,6 +188,7 @@ def skill_step_nb(st, m, tb, ru, n, p):
     must be fresh for this position."""
     steps = st.sc[S_STEPS_LEFT]
     base = -2  # not yet measured
+    at_ready = False  # builds_at_nb not yet run
     pick = -1
     pick_v = -1
     for i in range(n):
@@ -178,7 +204,10 @@ def skill_step_nb(st, m, tb, ru, n, p):
         if op == SK_STEPS:
             v = best_build_nb(st, m, tb, ru, p, tb.skill_op[s, SKC_N], -1)
         elif op == SK_MOVE_ANY:
-            v = best_build_nb(st, m, tb, ru, p, steps, st.opt[i, 2])
+            if not at_ready:
+                builds_at_nb(st, m, tb, p, steps)
+                at_ready = True
+            v = m.rows[R_BUILD_AT, st.opt[i, 2]]
         elif op == SK_TURN:
             v = _turned_best_nb(st, m, tb, ru, p, steps, s, st.opt[i, 2], st.opt[i, 3])
         if v > base and v > pick_v:

@@ -28,9 +28,10 @@ from balance.kernels.jit import njit
  M_PLAN_TARGET, M_PLAN_SIDE, M_N) = range(10)
 # Rows of Memory.rows (int): the breadth-first search over the mine (distance, parent, how and
 # with what argument each room was first reached, the queue), the frontier doors (placed
-# tile, side, points; M_FRONT_N of them), and cards per gem (work space).
-(B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, F_TILE, F_SIDE, F_POINTS, R_COUNTS,
- R_ROWS) = range(10)
+# tile, side, points; M_FRONT_N of them), cards per gem (work space), and per room the most
+# points of a door there the hand pays for (work space of greedy's skill step).
+(B_DIST, B_PREV, B_HOW, B_ARG, B_QUEUE, F_TILE, F_SIDE, F_POINTS, R_COUNTS, R_BUILD_AT,
+ R_ROWS) = range(11)
 # Rows of Memory.est (float): per gem, how much the frontier wants it, its cards a dig could
 # still find, the worth of holding it for the goal door, and the units that door still lacks;
 # per hand position, the worth of the card there (for one decision).
