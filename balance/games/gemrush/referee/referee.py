@@ -689,8 +689,8 @@ class Game:
 
 # Each event code's handler (Game.on_<name>), looked up once: by name at every event, the
 # lookup was a fifth of the referee's own time.
-HANDLERS = {code: getattr(Game, "on_" + name[3:].lower()) for code, name in NAMES.items()
-            if hasattr(Game, "on_" + name[3:].lower())}
+HANDLERS = {code: handler for code, name in NAMES.items()
+            if (handler := getattr(Game, "on_" + name[3:].lower(), None)) is not None}
 
 
 def referee_events(setup, events) -> tuple[list[Violation], Counter]:
