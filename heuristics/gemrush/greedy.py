@@ -74,7 +74,7 @@ from balance.games.gemrush.engine.decisions import (
     OPT_STOP,
     OPT_WARP_BUILD,
 )
-from balance.games.gemrush.engine.mine_nb import T_EMPTY, T_ROOM, link_nb, step_xy_nb
+from balance.games.gemrush.engine.mine_nb import T_EMPTY, T_ROOM, fresh_links_nb, step_xy_nb
 from balance.games.gemrush.engine.payment_nb import (
     door_covered_nb,
     hand_has_warp_nb,
@@ -207,7 +207,7 @@ def _frontier_nb(st, m, tb, w):
     for g in range(g_n):
         need[g] = 0.0
     n = 0
-    link_nb(st, tb, 0, 0)  # st.link up to date, read directly below (see _reach_nb)
+    fresh_links_nb(st, tb)
     for j in range(st.sc[S_PLACED]):
         jt = st.pl[PL_TYPE, j]
         if tb.room_kind[jt] == TUNNEL:
@@ -461,9 +461,7 @@ def _reach_nb(st, m, tb, ru, p, steps):
     cur = st.pos[p]
     n = st.sc[S_PLACED]
     carts = st.sc[S_CARTS] >= 2
-    # Where each door leads is read from st.link, brought up to date once here: through
-    # link_nb, each of a search's hundred-odd doors checked the table's version again.
-    link_nb(st, tb, cur, 0)
+    fresh_links_nb(st, tb)  # then st.link directly: link_nb checks at each of a hundred doors
     link = st.link
     for j in range(n):
         dist[j] = BIG
@@ -917,7 +915,7 @@ def _move_to_ability_nb(st, m, tb, ru, w, n, p):
     i_move = skill_option_nb(st, tb, n, p, SK_MOVE_ANY)
     if i_move < 0:
         return -1
-    if best_build_nb(st, m, tb, ru, p, steps, -1) >= 0:
+    if best_build_nb(st, m, tb, ru, p, steps) >= 0:
         return -1
     choose_goal_nb(st, m, tb, ru, w, p)
     near = w[W_DRAW]

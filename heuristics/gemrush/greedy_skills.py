@@ -98,10 +98,9 @@ def redraw_nb(tb, s):
 
 
 @njit
-def best_build_nb(st, m, tb, ru, p, steps, at):
+def best_build_nb(st, m, tb, ru, p, steps):
     """The most points of a door the hand pays for: within `steps` of the player (by the
-    reach in m.rows[B_DIST]), anywhere with a Warpstone in hand, or, with at >= 0, at that
-    room only and with a step to spare."""
+    reach in m.rows[B_DIST]), or anywhere with a Warpstone in hand."""
     if st.sc[S_TILES_N] == 0:
         return NONE
     hand_supply_nb(st, tb, p)
@@ -109,10 +108,7 @@ def best_build_nb(st, m, tb, ru, p, steps, at):
     best = NONE
     for f in range(m.sc[M_FRONT_N]):
         j = m.rows[F_TILE, f]
-        if at >= 0:
-            if j != at or steps < 1:
-                continue
-        elif m.rows[B_DIST, j] + 1 > steps and not warp:
+        if m.rows[B_DIST, j] + 1 > steps and not warp:
             continue
         pts = m.rows[F_POINTS, f]
         if pts > best and door_covered_nb(st, tb, st.pl[PL_TYPE, j], st.pl[PL_ROT, j],
@@ -123,8 +119,8 @@ def best_build_nb(st, m, tb, ru, p, steps, at):
 
 @njit
 def builds_at_nb(st, m, tb, p, steps):
-    """best_build_nb(..., at=j) for every room j at once, into m.rows[R_BUILD_AT]: a free
-    move offers every room, and the hand is the same for each."""
+    """The most points of a door the hand pays for at each room j, with a step to spare (a
+    free move's options), into m.rows[R_BUILD_AT]: one pass over the frontier for them all."""
     best = m.rows[R_BUILD_AT]
     for j in range(st.sc[S_PLACED]):
         best[j] = NONE
@@ -155,7 +151,7 @@ def _turned_best_nb(st, m, tb, ru, p, steps, s, a, b):
         st.hand[p, j] = st.hand[p, n - 1]
         st.hand[p, n - 1] = other
         st.hand_n[p] = n - 1
-    v = best_build_nb(st, m, tb, ru, p, steps, -1)
+    v = best_build_nb(st, m, tb, ru, p, steps)
     if tb.skill_op[s, SKC_N] == 2:
         st.hand_n[p] = n
         other = st.hand[p, n - 1]
@@ -199,10 +195,10 @@ def skill_step_nb(st, m, tb, ru, n, p):
         if op == SK_RECOVER:
             return i
         if base == -2:
-            base = best_build_nb(st, m, tb, ru, p, steps, -1)
+            base = best_build_nb(st, m, tb, ru, p, steps)
         v = NONE
         if op == SK_STEPS:
-            v = best_build_nb(st, m, tb, ru, p, tb.skill_op[s, SKC_N], -1)
+            v = best_build_nb(st, m, tb, ru, p, tb.skill_op[s, SKC_N])
         elif op == SK_MOVE_ANY:
             if not at_ready:
                 builds_at_nb(st, m, tb, p, steps)

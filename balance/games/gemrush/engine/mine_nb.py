@@ -133,13 +133,20 @@ def _link_tile_nb(st, tb, j):
             _link_side_nb(st, tb, j, side)
 
 
-@njit
-def link_nb(st, tb, j, side):
-    """trace_nb from door `side` of placed room j, from the cache; L_NONE without a door."""
+@njit(inline=True)
+def fresh_links_nb(st, tb):
+    """Bring st.link up to date with the mine. A loop over many doors calls this once and
+    then reads st.link directly, rather than link_nb's check at every door."""
     if st.sc[S_LINK_VER] != st.sc[S_MINE_VER]:
         for i in range(st.sc[S_PLACED]):
             _link_tile_nb(st, tb, i)
         st.sc[S_LINK_VER] = st.sc[S_MINE_VER]
+
+
+@njit
+def link_nb(st, tb, j, side):
+    """trace_nb from door `side` of placed room j, from the cache; L_NONE without a door."""
+    fresh_links_nb(st, tb)
     lk = st.link[j, side]
     return lk[0], lk[1], lk[2], lk[3], lk[4]
 
@@ -160,7 +167,7 @@ def mine_sealed_nb(st, tb, ru):
     through any tunnels; from a tunnel's own door where a Warpstone build may start there) and
     no placed room can move (a Mystic Elevator could open new doors). Two one-door dead ends
     facing each other seal a small mine. Asked every Rush round, so it reads st.link directly."""
-    link_nb(st, tb, 0, 0)  # brings st.link up to date
+    fresh_links_nb(st, tb)
     warp_tunnels = False
     if ru.special_gems and ru.warp_build_at_tunnels:
         for g in range(tb.gem_power.shape[0]):
