@@ -35,6 +35,7 @@ from balance.games.gemrush.engine.state import (
     PL_TYPE,
     S_PLACED,
     S_STEPS_LEFT,
+    S_SUP_KEY,
     S_TILES_N,
     SK_SLOT0,
 )
@@ -151,6 +152,7 @@ def _turned_best_nb(st, m, tb, ru, p, steps, s, a, b):
         st.hand[p, j] = st.hand[p, n - 1]
         st.hand[p, n - 1] = other
         st.hand_n[p] = n - 1
+    st.sc[S_SUP_KEY] = 0  # the hand changed with no new S_CARD_VER: no kept tally holds
     v = best_build_nb(st, m, tb, ru, p, steps)
     if tb.skill_op[s, SKC_N] == 2:
         st.hand_n[p] = n
@@ -159,6 +161,7 @@ def _turned_best_nb(st, m, tb, ru, p, steps, s, a, b):
         st.hand[p, j] = other
     st.face[c, 0] = f0
     st.face[c, 1] = f1
+    st.sc[S_SUP_KEY] = 0  # the tally is of the hand as tried
     return v
 
 

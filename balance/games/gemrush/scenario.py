@@ -21,6 +21,7 @@ from balance.games.gemrush.engine.mine_nb import place_nb
 from balance.games.gemrush.engine.payment_nb import list_payments_nb
 from balance.games.gemrush.engine.state import (
     S_BURNT_N,
+    S_CARD_VER,
     S_CHECK,
     S_DECK_N,
     S_DISC_N,
@@ -98,6 +99,7 @@ class Scenario:
         ids = [self.take_card(c) for c in cards]
         self.st.hand[p, : len(ids)] = ids
         self.st.hand_n[p] = len(ids)
+        self.st.sc[S_CARD_VER] += 1  # as the engine's own hand changes do (hand_supply_nb)
         return ids
 
     def deck(self, *cards) -> list[int]:

@@ -12,6 +12,7 @@ from balance.games.gemrush.engine.state import (
     S_ENDED,
     S_SUP_ECHO,
     S_SUP_ECHO_UNITS,
+    S_SUP_KEY,
     S_SUP_WILD,
     S_TEAM_SCORE,
     State,
@@ -23,10 +24,11 @@ from heuristics.external import playing
 from heuristics.gemrush.dispatch_nb import POLICY_GREEDY, POLICY_PYTHON, pick_nb
 from heuristics.gemrush.memory import F_POINTS, F_TILE, M_FRONT_N, M_NEED_VER, Memory
 
-# What a player may write while it thinks: the payment tally (payment_nb.hand_supply_nb), a
-# service of the engine that greedy calls to see what its hand can pay.
+# What a player may write while it thinks: the payment tally (payment_nb.hand_supply_nb, and
+# the stamp of whose hand it holds), a service of the engine that greedy calls to see what its
+# hand can pay.
 WORK_FIELDS = {"gtmp", "work"}
-WORK_SCALARS = {S_SUP_WILD, S_SUP_ECHO, S_SUP_ECHO_UNITS}
+WORK_SCALARS = {S_SUP_WILD, S_SUP_ECHO, S_SUP_ECHO_UNITS, S_SUP_KEY}
 
 
 def test_the_state_holds_no_player_memory():

@@ -17,8 +17,10 @@ import numpy as np
 from balance.games.gemrush.engine.cards_nb import card_has_power_nb
 from balance.games.gemrush.engine.options_nb import offer_nb
 from balance.games.gemrush.engine.state import (
+    S_CARD_VER,
     S_SUP_ECHO,
     S_SUP_ECHO_UNITS,
+    S_SUP_KEY,
     S_SUP_WILD,
     WK_ECHO,
     WK_SCRATCH,
@@ -35,6 +37,7 @@ def supply_nb(st, tb, cards, n):
     non-Echoglass cards; Echoglass partners per gem) and st.work[WK_ECHO] (each Echoglass
     card's partner gem). Door after door can then be checked against it by
     supply_covers_nb."""
+    st.sc[S_SUP_KEY] = 0  # no hand's tally now (hand_supply_nb)
     n_g = tb.gem_power.shape[0]
     nat = st.gtmp[0]
     nonecho = st.gtmp[1]
@@ -170,7 +173,14 @@ def covers_nb(st, tb, cost, cards, n):
 
 @njit
 def hand_supply_nb(st, tb, p):
-    supply_nb(st, tb, st.hand[p], st.hand_n[p])
+    """supply_nb of seat p's hand, kept until the hands change (every change moves
+    S_CARD_VER on) or another set is tallied: nearly half of a game's tallies were of the hand
+    tallied just before. Code that changes a hand or a face without moving S_CARD_VER on (a
+    player trying a change and undoing it) clears S_SUP_KEY."""
+    key = ((st.sc[S_CARD_VER] + 1) << 6) + p
+    if st.sc[S_SUP_KEY] != key:
+        supply_nb(st, tb, st.hand[p], st.hand_n[p])
+        st.sc[S_SUP_KEY] = key
 
 
 @njit
@@ -307,6 +317,7 @@ def list_payments_nb(st, tb, p, cost, warp, rel, sub):
     # with it, the set is tallied (covers_nb). The masks live in the Echoglass row of the work
     # space, which only a tally uses.
     masks = st.work[WK_ECHO]
+    st.sc[S_SUP_KEY] = 0  # the hand's tally loses its Echoglass row
     tally = symbol_masks_nb(st, tb, p, rel, k, masks)
     # A set pays when it covers the cost and, for a Warpstone build, holds a Warpstone card;
     # it is legal when no card can be left out of it and it still pays. Both parts are

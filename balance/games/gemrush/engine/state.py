@@ -19,7 +19,10 @@ from balance.games.gemrush.tables import Rules, Tables
  S_STEPS_LEFT, S_ENDED, S_END_REASON, S_TARGET_TURN, S_RESHUFFLES, S_DECK_OUT_TURN,
  S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
  S_MINE_VER, S_SUP_ECHO, S_LINK_VER, S_SUP_WILD, S_SUP_ECHO_UNITS, S_CARD_VER, S_OPT_HWM,
- S_BURNT_SEEN_N, S_SKDECK_N, S_SKILL_USED, S_FACES_DIRTY, S_HAND_BONUS, S_N_SCALARS) = range(36)
+ S_BURNT_SEEN_N, S_SKDECK_N, S_SKILL_USED, S_FACES_DIRTY, S_HAND_BONUS, S_SUP_KEY,
+ S_N_SCALARS) = range(37)
+# S_SUP_KEY: whose hand st.gtmp holds the tally of, at which S_CARD_VER (payment_nb's
+# hand_supply_nb), or 0 when it holds something else.
 
 # End reasons (stable codes: they are stored in the games table). A Rush game that nobody can
 # win any more ends at the next first-player check: `sealed`, no door of the mine faces an
