@@ -339,18 +339,28 @@ def bench(game: str = typer.Option(registry.DEFAULT, help="the game whose bench 
                                                "cold compile instead: each kernel's compile "
                                                "time, largest first"),
           top: int = typer.Option(25, min=1, help="--compile-profile: kernels shown"),
+          against: Path = typer.Option(None, "--against", help="time this checkout against "
+                                       "another (the root of a `git worktree add` of the "
+                                       "commit to compare with): both play the bench case on "
+                                       "one core, taking turns batch by batch for --seconds "
+                                       "(30 or more to see 1%); prints the speed ratio with a "
+                                       "95% interval"),
           ) -> None:
     """Engine speed on the game's bench case (`balance games` names it), one core.
     With --runner: the same batch through `balance run` with 1 and 2 workers (with
     --scheduler: through joblib and through a Dask cluster). With --scaling: through
     `balance run` with 1, 2, 4, ... workers. With --report: `balance report` on runs of that
     case of growing size. With --compile-profile: where a cold compile of the bench player
-    spends its time, kernel by kernel."""
+    spends its time, kernel by kernel. With --against: this checkout's speed against
+    another's, paired on one core."""
     try:
         chosen = registry.get(game, "--game", "", "")
-        _check_bench_options(runner, scaling, report, scheduler, compile_profile)
+        _check_bench_options(runner, scaling, report, scheduler, compile_profile, against)
     except InputError as e:
         fail(e)
+    if against is not None:
+        _pair_bench(chosen, against, seconds)
+        return
     if compile_profile:
         _compile_profile(chosen.name, top)
         return
@@ -438,11 +448,17 @@ def _compile_profile(game: str, top: int) -> None:
 
 
 def _check_bench_options(runner: bool, scaling: bool, report: bool,
-                         scheduler: str | None, compile_profile: bool = False) -> None:
+                         scheduler: str | None, compile_profile: bool = False,
+                         against: Path | None = None) -> None:
     """`balance bench` makes one measurement at a time: InputError naming the option that
     does not go with the others."""
     def refuse(option: str, why: str) -> None:
         raise InputError([Problem(option, "", "", why)])
+
+    if against is not None and (runner or scaling or report or compile_profile
+                                or scheduler is not None):
+        refuse("--against", "times the engine of two checkouts on one core: give it without "
+               "--runner, --scaling, --report, --compile-profile and --scheduler")
 
     if compile_profile and (runner or scaling or report):
         refuse("--compile-profile", "measures a cold compile, not games: give it alone")
@@ -458,6 +474,23 @@ def _check_bench_options(runner: bool, scaling: bool, report: bool,
     if scheduler is not None and not scheduler.strip():
         refuse("--scheduler", "is empty: give the scheduler's address, e.g. "
                "tcp://127.0.0.1:8786")
+
+
+def _pair_bench(game, against: Path, seconds: float) -> None:
+    from balance.running.bench_pair import pair_bench  # lazy: only this bench needs it
+
+    try:
+        r = pair_bench(game, against, seconds)
+    except InputError as e:
+        fail(e)
+    ratio, lo, hi = r.speed()
+    typer.echo("")
+    typer.echo(f"this checkout   {r.games_per_s(r.this_s):10,.0f} games/s  ({r.this})")
+    typer.echo(f"other checkout  {r.games_per_s(r.other_s):10,.0f} games/s  ({r.other})")
+    typer.echo(f"speed, this / other  {ratio:.3f} (95% interval {lo:.3f} to {hi:.3f}), "
+               f"{r.pairs} pairs of {r.batch:,} games")
+    if r.this == r.other:
+        typer.echo("(the same checkout twice: a check of the method, the ratio near 1)")
 
 
 def _scaling_bench(game, games: int, scheduler: str | None) -> None:
