@@ -34,16 +34,16 @@ BATCH_S = 0.08  # a batch's length: long against a pipe's round trip, short agai
 MIN_PAIRS = 10
 BOOTSTRAP = 2000
 
-# One checkout's player: the bench case, pinned to one core, playing the seeds it is sent
-# ("first count" on a line) and answering with the seconds they took.
+# One checkout's player: the bench case, compiled or loaded, then pinned to one core, playing
+# the seeds it is sent ("first count" on a line) and answering with the seconds they took.
 WORKER = """
 import os, sys, time
-cpu = int(sys.argv[2])
-if cpu >= 0:
-    os.sched_setaffinity(0, {cpu})
 from balance.contract import registry
 play = registry.get(sys.argv[1]).hook("bench")().player()
 play([0])
+cpu = int(sys.argv[2])
+if cpu >= 0:  # after the first game: a compile (and its helper) may use every core
+    os.sched_setaffinity(0, {cpu})
 print("ready", flush=True)
 for line in sys.stdin:
     first, count = map(int, line.split())
