@@ -52,6 +52,7 @@ from balance.games.gemrush.engine.mine_nb import (
     T_EMPTY,
     T_ROOM,
     door_leads_nb,
+    fresh_links_nb,
     legal_rotations_nb,
     link_nb,
     place_nb,
@@ -266,16 +267,23 @@ def list_steps_nb(st, tb, ru, p, steps, free_uses):
                     if j != cur and tb.room_kind[st.pl[PL_TYPE, j]] != TUNNEL:
                         n = offer_nb(st, n, OPT_WARP_MOVE, i, j, 0)
         if has_warp and tiles_left:
+            # A room's doors from st.link, brought up to date once (its walls read L_NONE); a
+            # tunnel's own doors, which st.link does not keep, traced.
+            fresh_links_nb(st, tb)
             for j in range(st.sc[S_PLACED]):
                 jt = st.pl[PL_TYPE, j]
+                tunnel = tb.room_kind[jt] == TUNNEL
                 # A tunnel's own open door counts where the profile says so (README,
                 # "Rulings the engine adds").
-                if tb.room_kind[jt] == TUNNEL and not ru.warp_build_at_tunnels:
+                if tunnel and not ru.warp_build_at_tunnels:
                     continue
                 for side in range(4):
-                    if not tb.door[jt, st.pl[PL_ROT, j], side]:
-                        continue
-                    kind, _a, _b, _c, _passed = door_leads_nb(st, tb, j, side)
+                    if tunnel:
+                        if not tb.door[jt, st.pl[PL_ROT, j], side]:
+                            continue
+                        kind, _a, _b, _c, _passed = door_leads_nb(st, tb, j, side)
+                    else:
+                        kind = st.link[j, side, 0]
                     if (kind == T_EMPTY
                             and door_covered_nb(st, tb, jt, st.pl[PL_ROT, j], side)):
                         n = offer_nb(st, n, OPT_WARP_BUILD, j, side, 0)
