@@ -122,7 +122,12 @@ class _Player:
         self.proc = subprocess.Popen([sys.executable, "-c", WORKER, game, str(core)], cwd=root,
                                      env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.err, text=True)
-        self._expect("ready")
+        try:
+            while self._line() != "ready":  # what the game prints as it loads
+                pass
+        except BaseException:  # a failed start or Ctrl-C during a compile: no process left
+            self.stop()
+            raise
 
     def _line(self) -> str:
         line = self.proc.stdout.readline()
@@ -134,12 +139,6 @@ class _Player:
                                       f"{self.label}'s bench player failed: {last}")])
         return line.strip()
 
-    def _expect(self, word: str) -> None:
-        line = self._line()
-        if line != word:
-            raise InputError([Problem("--against", str(self.root), "",
-                                      f"{self.label}'s bench player said {line!r}")])
-
     def play(self, first: int, count: int) -> float:
         self.proc.stdin.write(f"{first} {count}\n")
         self.proc.stdin.flush()
@@ -150,7 +149,7 @@ class _Player:
             self.proc.stdin.close()
         try:
             self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):
             self.proc.kill()
             self.proc.wait()
         self.err.close()
