@@ -62,10 +62,15 @@ class EngineBench:
         return self.games_per_s / self.no_jit_games_per_s
 
 
-def python_path() -> str:
-    """PYTHONPATH for a child Python process: the project's root first, then the caller's own
-    (packages installed by PYTHONPATH, not into the interpreter, must stay importable)."""
-    return os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+# A timed child plays on one thread: no library's idle thread pool beside it.
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+
+
+def python_path(root: Path = ROOT) -> str:
+    """PYTHONPATH for a child Python process: the project's root (or another checkout's) first,
+    then the caller's own (packages installed by PYTHONPATH, not into the interpreter, must
+    stay importable)."""
+    return os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
 
 
 def child_line(code: str, env: dict, option: str, what: str) -> str:
@@ -81,8 +86,7 @@ def child_line(code: str, env: dict, option: str, what: str) -> str:
 
 
 def _python(code: str, env_extra: dict) -> float:
-    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-               NUMBA_NUM_THREADS="1", **env_extra)
+    env = dict(os.environ, **ONE_THREAD, **env_extra)
     return float(child_line(code, env, "bench", "the timed process"))
 
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from balance.contract.game import Game
 from balance.errors import InputError, Problem
-from balance.running.bench import ROOT, bench_case
+from balance.running.bench import ONE_THREAD, ROOT, bench_case, python_path
 
 BATCH_S = 0.08  # a batch's length: long against a pipe's round trip, short against the
 #                 machine's changes of speed
@@ -111,11 +111,7 @@ class _Player:
 
     def __init__(self, root: Path, game: str, core: int, label: str):
         self.root, self.label = root, label
-        env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-                   NUMBA_NUM_THREADS="1",
-                   PYTHONPATH=os.pathsep.join(p for p in (str(root),
-                                                          os.environ.get("PYTHONPATH", ""))
-                                              if p))
+        env = dict(os.environ, **ONE_THREAD, PYTHONPATH=python_path(root))
         env.pop("NUMBA_CACHE_DIR", None)  # each checkout's own cache (.numba_cache in it)
         # Its messages, read if it fails; open as long as the player runs (closed in stop).
         self.err = tempfile.TemporaryFile("w+")  # noqa: SIM115
