@@ -240,11 +240,15 @@ def compare_run(run_dir: str | Path, baseline: int | None = None) -> Comparison:
     cannot be compared: not a run folder, one variant, a baseline that is not a variant)."""
     manifest = _check_variants(run_dir)
     games, manifest, missing = load(run_dir)
-    notes = []
-    if missing:
-        notes.append(f"The run is not finished: {len(missing):,} shards are not played yet; "
-                     "this compares the games played so far.")
-    return compare(games, manifest, baseline, str(run_dir), notes=notes)
+    return compare(games, manifest, baseline, str(run_dir), notes=unfinished(missing))
+
+
+def unfinished(missing) -> list[str]:
+    """The comparison's note on a run whose shards are not all played (none when they are)."""
+    if not missing:
+        return []
+    return [f"The run is not finished: {len(missing):,} shards are not played yet; this "
+            "compares the games played so far."]
 
 
 ONE_VARIANT = ("has one variant: there is nothing to compare it with (sweep a key in the "

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from balance.stats.distributions import binomial_two_sided_p
 from balance.stats.intervals import with_wilson
 from balance.stats.paired import holm, too_few
 from reports import counts, tally
@@ -85,10 +86,7 @@ def fair_share_p(wins: int, decided: int, players: int) -> float:
     (those one seat won) against 1/players; NaN for one player or too few games."""
     if players < 2 or too_few(decided):
         return math.nan
-    # lazy: scipy.stats costs every report half a second (balance/stats/distributions.py)
-    from scipy.stats import binomtest
-
-    return float(binomtest(int(wins), int(decided), 1 / players).pvalue)
+    return binomial_two_sided_p(int(wins), int(decided), 1 / players)
 
 
 def off_fair_share(p_values) -> list[bool]:

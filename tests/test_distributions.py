@@ -43,6 +43,27 @@ def test_wilson_is_scipys_on_every_count_and_confidence():
             wilson(k, n)
 
 
+def test_the_exact_binomial_test_is_scipys_binomtest():
+    """Every count of small n at fair shares of 2 to 7 seats and at skewed p (where the two
+    tails are far from mirror images), and a sample of counts at large n."""
+    rng = np.random.default_rng(5)
+    for n in [*range(1, 13), 17, 30, 97, 4321, 123_457]:
+        for p in (1 / 2, 1 / 3, 1 / 4, 1 / 7, 0.37, 0.9, 0.02):
+            ks = range(n + 1) if n <= 30 else sorted(
+                {0, 1, n - 1, n, int(p * n), int(p * n) + 1, *rng.integers(0, n + 1, 10)})
+            for k in ks:
+                want = stats.binomtest(int(k), n, p).pvalue
+                # abs: far tails below 1e-250 underflow differently; no test reads them
+                assert dist.binomial_two_sided_p(int(k), n, p) == pytest.approx(
+                    want, rel=1e-9, abs=1e-250), (k, n, p)
+    assert dist.binomial_two_sided_p(3, 6, 0.5) == 1.0
+    assert dist.binomial_two_sided_p(0, 5, 0.0) == 1.0
+    assert dist.binomial_two_sided_p(1, 5, 0.0) == 0.0 == stats.binomtest(1, 5, 0.0).pvalue
+    for k, n, p in ((4, 3, 0.5), (-1, 3, 0.5), (1, 0, 0.5), (1, 3, 1.5)):
+        with pytest.raises(ValueError):
+            dist.binomial_two_sided_p(k, n, p)
+
+
 def test_the_paired_t_interval_and_p_value_are_ttest_rels():
     rng = np.random.default_rng(3)
     for _ in range(200):
@@ -79,8 +100,8 @@ def test_tango_reads_the_normal_quantile_of_the_confidence():
 def test_reading_and_heading_a_run_imports_no_scipy_nor_matplotlib():
     """What `balance run` imports, and what its child that prints the headline and the
     comparison imports (every game's report included), draw nothing: the half second of
-    scipy.stats and the quarter of matplotlib wait until a figure is drawn or an exact
-    binomial test is made, and scipy.special's tenth of a second until the first interval
+    scipy.stats and the quarter of matplotlib wait until a figure is drawn, and
+    scipy.special's tenth of a second until the first interval or test
     (a damaged run folder is refused without it)."""
     imports_none("import balance.running.runner, balance.running.precision, "
                  "reports.headline, reports.build, reports.compare_text; "
@@ -106,6 +127,23 @@ def test_a_team_run_s_headline_imports_no_scipy_stats(tmp_path):
                  ("scipy.stats", "statsmodels"))
     survives, adjusted = paired_holm([float("nan")] * 3)
     assert not survives.any() and np.isnan(adjusted).all()
+
+
+def test_a_race_s_headline_tests_its_seats_without_scipy_stats(tmp_path):
+    """A run a seat wins: the headline tests each seat against its fair share (the exact
+    binomial test, balance/stats/distributions.py), which imported scipy.stats: 0.6 s of
+    every such `balance run`, Rush's and Rusship's."""
+    path = tmp_path / "r.toml"
+    path.write_text('[experiment]\nname = "r"\ndescription = "d"\nedition = "2e"\n'
+                    'mode = "rush"\ngames = 40\nseed = 1\nplayers = 2\n', encoding="utf-8")
+    from balance.running.experiment import load_experiment
+    from balance.running.runner import run_experiment
+
+    run = run_experiment(load_experiment(path), out=tmp_path / "runs", jobs=1).run_dir
+    imports_none("import pathlib; from reports.headline import headline; "
+                 f"text = headline(pathlib.Path({str(run)!r})); "
+                 "assert 'fair share' in text and 'Holm' in text, text",
+                 ("scipy.stats", "statsmodels"))
 
 
 def test_a_comparison_s_headline_imports_no_scipy_stats_nor_statsmodels(tmp_path):

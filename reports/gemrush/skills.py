@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from balance.running.store import read_run
-from balance.stats.distributions import t_quantile, t_two_sided_p
+from balance.stats.distributions import binomial_two_sided_p, t_quantile, t_two_sided_p
 from balance.stats.intervals import UPPER, with_wilson
 from balance.stats.paired import CONFIDENCE, RESAMPLES, SEED, TOO_FEW, holm, too_few
 from reports import pieces
@@ -265,10 +265,7 @@ def holder_table(counts: pl.DataFrame) -> pl.DataFrame:
     the fair share, and Holm's correction over every row; ranked by the holders' edge."""
     if counts.height == 0:
         return counts
-    # lazy: scipy.stats costs every report half a second (balance/stats/distributions.py)
-    from scipy.stats import binomtest
-
-    p = [binomtest(int(k), int(n), float(f)).pvalue if n > 0 else math.nan
+    p = [binomial_two_sided_p(int(k), int(n), float(f)) if n > 0 else math.nan
          for k, n, f in counts.select("wins", "games", "fair_share").rows()]
     survives, adjusted = holm(p)
     out = with_wilson(counts).with_columns(
