@@ -66,8 +66,8 @@ def binomial_two_sided_p(k: int, n: int, p: float) -> float:
     success probability p (scipy.stats.binomtest(k, n, p).pvalue): the probability, under p,
     of every count no more likely than k (with scipy's relative tolerance of 1e-7, so that
     counts as likely as k up to rounding are counted too). The counts beyond k on its own
-    side are one tail; on the other side of the mode the probabilities fall monotonically
-    away from it, so the counts no more likely than k there are found by bisection: a
+    side are one tail; on the other side of the most likely count the probabilities fall
+    steadily away from it, so the counts no more likely than k there are found by bisection: a
     handful of probabilities, not n of them."""
     if not (n >= 1 and 0 <= k <= n and 0.0 <= p <= 1.0):
         raise ValueError(f"no binomial test of {k} successes in {n} trials at p = {p}")
@@ -80,8 +80,8 @@ def binomial_two_sided_p(k: int, n: int, p: float) -> float:
 
     limit = _binomial_pmf(k, n, p) * (1 + 1e-7)
     if k < mean:
-        # above the mode the probabilities fall: the first count at most `limit` starts the
-        # far tail (n + 1: none)
+        # above the most likely count the probabilities fall: the first count at most
+        # `limit` starts the far tail (n + 1: none)
         lo, hi = math.ceil(mean), n + 1
         while lo < hi:
             mid = (lo + hi) // 2
@@ -91,7 +91,8 @@ def binomial_two_sided_p(k: int, n: int, p: float) -> float:
                 lo = mid + 1
         far = float(bdtrc(lo - 1, n, p)) if lo <= n else 0.0
         return min(1.0, float(bdtr(k, n, p)) + far)
-    # below the mode they rise: the last count at most `limit` ends the far tail (-1: none)
+    # below the most likely count they rise: the last count at most `limit` ends the far
+    # tail (-1: none)
     lo, hi = -1, math.floor(mean)
     while lo < hi:
         mid = (lo + hi + 1) // 2
