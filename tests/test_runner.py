@@ -114,7 +114,7 @@ def _wait_for_shards(games_dir: Path, n: int, proc: subprocess.Popen) -> None:
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["killed", "ctrl-c"])
 def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
     # Many small shards, so that the run is still going when it is interrupted.
-    text = EXPERIMENT.replace("games = 45", "games = 600").replace("shard_size = 20",
+    text = EXPERIMENT.replace("games = 45", "games = 300").replace("shard_size = 20",
                                                                      "shard_size = 10")
     exp_path = write_experiment(tmp_path, text)
     out = tmp_path / "runs"
