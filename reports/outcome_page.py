@@ -1,7 +1,9 @@
 """The report's section on how games come out, for any game (reports/outcomes.py computes it):
 per setting, who wins (each seat against its fair share, or the team's win rate) first, then a
 click away the length, the margin, how the games ended, and the scores by player count and by
-player. One sentence per setting and player count for the Summary (`sentences`).
+player. Past MANY_SETTINGS settings (a sweep), one chart shows every setting's seats or team
+first, and each setting's tables are folded under its name, without charts of their own. One
+sentence per setting and player count for the Summary (`sentences`).
 
 A game's report sets the words: what its games are called ("race"), the unit of length, the
 name of each end reason and what a game that ended so did.
@@ -71,23 +73,32 @@ class Words:
         return dict(self.endings).get(reason) or reason.replace("_", " ").capitalize()
 
 
-def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block) -> Table | None:
-    """The lead block's chart (seats, or the team) and the table of every seat, if any."""
+# More settings than this, and one chart shows every setting's seats (or team), with each
+# setting's tables folded under its name: a sweep of 25 versions drew 50 charts, 25 of them
+# two nearly equal bars each, and a third of its report's time.
+MANY_SETTINGS = 6
+
+
+def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block,
+              draw: bool = True) -> Table | None:
+    """The lead block's chart (seats, or the team; not when `draw` is off, for the overview
+    draws them) and the table of every seat, if any."""
     seats = of(o.seat_wins, setting)
     multi = seats.filter(pl.col("players") > 1)
     what = f"{words.what} win rate" if words.what else "win rate"
-    if multi.height:
+    if multi.height and draw:
         lead.figures.append(figure(
             f"{words.sid}-seats-{slug(setting)}.png",
             f"Share of games won by each seat ({words.seats}), with 95% intervals; "
             "dashed: the fair share.",
             figures.seat_wins_figure(multi, f"{setting}: {what} by seat")))
     team = of(o.team_wins, setting)
-    if team.height:
+    if team.height and draw:
         lead.figures.append(figure(
             f"{words.sid}-team-{slug(setting)}.png",
             "Share of games the team won, by player count, with 95% Wilson intervals.",
             figures.team_wins_figure(team, f"{setting}: {what} of the team")))
+    if team.height:
         lead.tables.append(Table(
             "The team's win rate", ["Players", "Games", "Won (95% interval)"],
             [[str(r["players"]), text.count(r["games"]),
@@ -111,10 +122,15 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
     if o.empty:
         s.missing.append(words.missing)
         return s
-    for setting in in_order(kinds, o.lengths):
+    settings = in_order(kinds, o.lengths)
+    overview = len(settings) > MANY_SETTINGS
+    if overview:
+        s.blocks.append(_overview(o, settings, words))
+    for setting in settings:
         lead = Block(setting, paragraphs=list(words.merged.get(setting, [])))
-        seat_table = _who_wins(o, setting, words, lead)
-        s.blocks.append(lead)
+        seat_table = _who_wins(o, setting, words, lead, draw=not overview)
+        if not overview or lead.paragraphs or lead.tables:  # else its fold names it
+            s.blocks.append(lead)
         competitive = of(o.margin_counts, setting).height > 0 or seat_table is not None
         b = Block("", fold=f"More on {setting}: "
                            + ("every seat's share, " if seat_table else "")
@@ -125,14 +141,15 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
                                  "Winning margin (points over second place)") if competitive
                                 else (of(o.result_counts, setting), "score",
                                       "The team's score"))
-        b.figures.append(figure(
-            f"{words.sid}-length-{slug(setting)}.png",
-            f"Left: game length in {words.unit}. Right: "
-            + ("the winner's lead over the second score. " if competitive
-               else "the team's score. ") + BOXES,
-            figures.length_figure(lengths, right, column, label,
-                                  f"{setting}: {words.what or 'game'} length and "
-                                  + ("margin" if competitive else "score"), words.unit)))
+        if not overview:  # the tables below say the same, and the fold's chart is one more
+            b.figures.append(figure(
+                f"{words.sid}-length-{slug(setting)}.png",
+                f"Left: game length in {words.unit}. Right: "
+                + ("the winner's lead over the second score. " if competitive
+                   else "the team's score. ") + BOXES,
+                figures.length_figure(lengths, right, column, label,
+                                      f"{setting}: {words.what or 'game'} length and "
+                                      + ("margin" if competitive else "score"), words.unit)))
         if seat_table is not None:
             b.tables.append(seat_table)
         b.tables.append(Table(
@@ -153,6 +170,31 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
         b.tables += score_tables(o, setting, competitive)
         s.blocks.append(b)
     return s
+
+
+def _overview(o: Outcomes, settings: list[str], words: Words) -> Block:
+    """The block that opens a section of many settings: every setting's seats (or team) in
+    one chart, in the designer's order."""
+    what = f"{words.what} win rate" if words.what else "win rate"
+    what = what[0].upper() + what[1:]
+    b = Block("Every setting", paragraphs=[
+        f"{len(settings)} settings: each one's share of the games won is in one chart here, "
+        "and its tables are folded under its name below."])
+    seats = o.seat_wins.filter(pl.col("players") > 1) if o.seat_wins.height else o.seat_wins
+    if seats.height:
+        b.figures.append(figure(
+            f"{words.sid}-seats-every-setting.png",
+            f"Share of games won by each seat ({words.seats}), with 95% intervals, a row per "
+            "setting; dashed: the fair share.",
+            figures.seat_wins_overview_figure(seats, settings, f"{what} by seat, every "
+                                              "setting")))
+    if o.team_wins.height:
+        b.figures.append(figure(
+            f"{words.sid}-team-every-setting.png",
+            "Share of games the team won, with 95% Wilson intervals, a row per setting.",
+            figures.team_wins_overview_figure(o.team_wins, settings, f"{what} of the team, "
+                                              "every setting")))
+    return b
 
 
 def endings_table(ends: pl.DataFrame, words: Words) -> Table:

@@ -202,3 +202,65 @@ def test_a_neutral_comparison_compares_length_margin_seats_and_measures(race):
 def test_the_neutral_report_is_the_one_a_game_without_its_own_gets(race):
     assert type(game_report.of(race)) is game_report.GameReport
     assert game_report.of_manifest({"game": race.name}).game is race
+
+
+def _two_settings(rows_of) -> pl.DataFrame:
+    """The games of two variants, told apart by their player ("bot" and "bot2")."""
+    return _games([{**r, "variant": v, "heuristic": h, "game": i}
+                   for v, h in ((0, "bot"), (1, "bot2"))
+                   for i, r in enumerate(rows_of(v))])
+
+
+def _figures(folder) -> set[str]:
+    return {p.name for p in (folder / "figures").glob("*.png")}
+
+
+def _outcomes(html: str) -> str:
+    section = html[html.index('<section id="outcomes">'):]
+    return section[:section.index("</section>")]
+
+
+def test_more_settings_than_a_few_are_one_chart_and_a_fold_each(race, tmp_path, monkeypatch):
+    """Past MANY_SETTINGS, one chart holds every setting's seats: a sweep of 25 versions drew
+    50 charts here. Each setting keeps every table, folded under its name."""
+    from reports import outcome_page  # its threshold, lowered to what two settings pass
+
+    games = _two_settings(lambda v: _race_rows(variant=v, edge={1: 60, 2: 40, 3: 40, -1: 10}))
+    manifest = _manifest(race.name, [{"variant": 0, "players": 3, "heuristic": "bot"},
+                                     {"variant": 1, "players": 3, "heuristic": "bot2"}])
+    apart = tmp_path / "apart"
+    html = write_report(SimpleNamespace(games=games, manifest=manifest),
+                        apart).read_text(encoding="utf-8")
+    assert {"outcomes-seats-bot.png", "outcomes-seats-bot2.png", "outcomes-length-bot.png",
+            "outcomes-length-bot2.png"} <= _figures(apart)
+    assert "Every setting" not in html
+    monkeypatch.setattr(outcome_page, "MANY_SETTINGS", 1)
+    one = tmp_path / "one"
+    html = write_report(SimpleNamespace(games=games, manifest=manifest),
+                        one).read_text(encoding="utf-8")
+    outcome_figures = {f for f in _figures(one) if f.startswith("outcomes-")}
+    assert outcome_figures == {"outcomes-seats-every-setting.png"}
+    section = _outcomes(html)
+    assert "<h3>Every setting</h3>" in section and "2 settings" in section
+    for setting in ("bot", "bot2"):
+        assert f"<summary>More on {setting}: every seat&#39;s share" in section
+    assert section.count("Win rate by seat (seat 1 plays first)") == 2
+    assert section.count("Game length (turns)") == 2
+
+
+def test_a_team_s_settings_past_a_few_are_one_chart(team, tmp_path, monkeypatch):
+    from reports import outcome_page  # its threshold, lowered to what two settings pass
+
+    monkeypatch.setattr(outcome_page, "MANY_SETTINGS", 1)
+    games = _two_settings(lambda v: [{"players": 2, "won": i % (3 + v) != 0, "score": 20,
+                                      "scores": [3, 3]} for i in range(60)])
+    manifest = _manifest(team.name, [{"variant": 0, "players": 2, "heuristic": "bot"},
+                                     {"variant": 1, "players": 2, "heuristic": "bot2"}])
+    html = write_report(SimpleNamespace(games=games, manifest=manifest),
+                        tmp_path).read_text(encoding="utf-8")
+    assert {f for f in _figures(tmp_path) if f.startswith("outcomes-")} == \
+        {"outcomes-team-every-setting.png"}
+    # The team's win rate stays in sight under each setting's name; the rest is folded.
+    section = _outcomes(html)
+    assert section.count("<caption>The team&#39;s win rate</caption>") == 2
+    assert "<h3>bot</h3>" in section and "<h3>bot2</h3>" in section
