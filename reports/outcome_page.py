@@ -77,6 +77,7 @@ class Words:
 # setting's tables folded under its name: a sweep of 25 versions drew 50 charts, 25 of them
 # two nearly equal bars each, and a third of its report's time.
 MANY_SETTINGS = 6
+SETTINGS_PER_CHART = 50
 
 
 def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block,
@@ -174,26 +175,37 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
 
 def _overview(o: Outcomes, settings: list[str], words: Words) -> Block:
     """The block that opens a section of many settings: every setting's seats (or team) in
-    one chart, in the designer's order."""
+    one chart, in the designer's order; a chart per SETTINGS_PER_CHART settings past that
+    (one chart of 2,000 settings would be 84,000 pixels tall, about 300 MB to draw)."""
     what = f"{words.what} win rate" if words.what else "win rate"
     what = what[0].upper() + what[1:]
+    chunks = [settings[i:i + SETTINGS_PER_CHART]
+              for i in range(0, len(settings), SETTINGS_PER_CHART)]
+    where = "one chart" if len(chunks) == 1 else f"{len(chunks)} charts"
     b = Block("Every setting", paragraphs=[
-        f"{len(settings)} settings: each one's share of the games won is in one chart here, "
+        f"{len(settings)} settings: each one's share of the games won is in {where} here, "
         "and its tables are folded under its name below."])
     seats = o.seat_wins.filter(pl.col("players") > 1) if o.seat_wins.height else o.seat_wins
-    if seats.height:
-        b.figures.append(figure(
-            f"{words.sid}-seats-every-setting.png",
-            f"Share of games won by each seat ({words.seats}), with 95% intervals, a row per "
-            "setting; dashed: the fair share.",
-            figures.seat_wins_overview_figure(seats, settings, f"{what} by seat, every "
-                                              "setting")))
-    if o.team_wins.height:
-        b.figures.append(figure(
-            f"{words.sid}-team-every-setting.png",
-            "Share of games the team won, with 95% Wilson intervals, a row per setting.",
-            figures.team_wins_overview_figure(o.team_wins, settings, f"{what} of the team, "
-                                              "every setting")))
+    for i, chunk in enumerate(chunks):
+        part = "" if len(chunks) == 1 else f"-{i + 1}"
+        which = ("every setting" if len(chunks) == 1 else
+                 f"settings {i * SETTINGS_PER_CHART + 1}–{i * SETTINGS_PER_CHART + len(chunk)}"
+                 f" of {len(settings)}")
+        mine = seats.filter(pl.col("setting").is_in(chunk)) if seats.height else seats
+        if mine.height:
+            b.figures.append(figure(
+                f"{words.sid}-seats-every-setting{part}.png",
+                f"Share of games won by each seat ({words.seats}), with 95% intervals, a row "
+                "per setting; dashed: the fair share.",
+                figures.seat_wins_overview_figure(mine, chunk, f"{what} by seat, {which}")))
+        team = (o.team_wins.filter(pl.col("setting").is_in(chunk)) if o.team_wins.height
+                else o.team_wins)
+        if team.height:
+            b.figures.append(figure(
+                f"{words.sid}-team-every-setting{part}.png",
+                "Share of games the team won, with 95% Wilson intervals, a row per setting.",
+                figures.team_wins_overview_figure(team, chunk, f"{what} of the team, "
+                                                  f"{which}")))
     return b
 
 

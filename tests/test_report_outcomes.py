@@ -246,6 +246,14 @@ def test_more_settings_than_a_few_are_one_chart_and_a_fold_each(race, tmp_path, 
         assert f"<summary>More on {setting}: every seat&#39;s share" in section
     assert section.count("Win rate by seat (seat 1 plays first)") == 2
     assert section.count("Game length (turns)") == 2
+    # Past SETTINGS_PER_CHART settings, a chart per so many (one chart's height is bounded).
+    monkeypatch.setattr(outcome_page, "SETTINGS_PER_CHART", 1)
+    parts = tmp_path / "parts"
+    html = write_report(SimpleNamespace(games=games, manifest=manifest),
+                        parts).read_text(encoding="utf-8")
+    assert {f for f in _figures(parts) if f.startswith("outcomes-")} == \
+        {"outcomes-seats-every-setting-1.png", "outcomes-seats-every-setting-2.png"}
+    assert "is in 2 charts here" in _outcomes(html)
 
 
 def test_a_team_s_settings_past_a_few_are_one_chart(team, tmp_path, monkeypatch):
