@@ -125,8 +125,8 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
         return s
     settings = in_order(kinds, o.lengths)
     overview = len(settings) > MANY_SETTINGS
-    if overview:
-        s.blocks.append(_overview(o, settings, words))
+    if overview and (first := _overview(o, settings, words)) is not None:
+        s.blocks.append(first)
     for setting in settings:
         lead = Block(setting, paragraphs=list(words.merged.get(setting, [])))
         seat_table = _who_wins(o, setting, words, lead, draw=not overview)
@@ -173,10 +173,11 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
     return s
 
 
-def _overview(o: Outcomes, settings: list[str], words: Words) -> Block:
+def _overview(o: Outcomes, settings: list[str], words: Words) -> Block | None:
     """The block that opens a section of many settings: every setting's seats (or team) in
     one chart, in the designer's order; a chart per SETTINGS_PER_CHART settings past that
-    (one chart of 2,000 settings would be 84,000 pixels tall, about 300 MB to draw)."""
+    (one chart of 2,000 settings would be 84,000 pixels tall, about 300 MB to draw). None
+    when no setting has two seats or a team to chart."""
     what = f"{words.what} win rate" if words.what else "win rate"
     what = what[0].upper() + what[1:]
     chunks = [settings[i:i + SETTINGS_PER_CHART]
@@ -206,7 +207,7 @@ def _overview(o: Outcomes, settings: list[str], words: Words) -> Block:
                 "Share of games the team won, with 95% Wilson intervals, a row per setting.",
                 figures.team_wins_overview_figure(team, chunk, f"{what} of the team, "
                                                   f"{which}")))
-    return b
+    return b if b.figures else None
 
 
 def endings_table(ends: pl.DataFrame, words: Words) -> Table:

@@ -256,6 +256,21 @@ def test_more_settings_than_a_few_are_one_chart_and_a_fold_each(race, tmp_path, 
     assert "is in 2 charts here" in _outcomes(html)
 
 
+def test_one_player_settings_past_a_few_have_no_empty_overview(race, tmp_path, monkeypatch):
+    """One seat to a game: no seat chart to draw, and no block that promises one."""
+    from reports import outcome_page  # its threshold, lowered to what two settings pass
+
+    monkeypatch.setattr(outcome_page, "MANY_SETTINGS", 1)
+    games = _two_settings(lambda v: _race_rows(variant=v, edge={1: 30}, players=1))
+    manifest = _manifest(race.name, [{"variant": 0, "players": 1, "heuristic": "bot"},
+                                     {"variant": 1, "players": 1, "heuristic": "bot2"}])
+    html = write_report(SimpleNamespace(games=games, manifest=manifest),
+                        tmp_path).read_text(encoding="utf-8")
+    section = _outcomes(html)
+    assert "Every setting" not in section and "<summary>More on bot2:" in section
+    assert not {f for f in _figures(tmp_path) if f.startswith("outcomes-")}
+
+
 def test_a_team_s_settings_past_a_few_are_one_chart(team, tmp_path, monkeypatch):
     from reports import outcome_page  # its threshold, lowered to what two settings pass
 
