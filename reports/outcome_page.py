@@ -20,9 +20,12 @@ from reports.outcomes import Outcomes
 from reports.section import (
     BOXES,
     DIST_HEADERS,
+    MANY_SETTINGS,
+    SETTINGS_PER_CHART,
     Block,
     Section,
     Table,
+    chunked,
     dist_row,
     figure,
     in_order,
@@ -71,13 +74,6 @@ class Words:
 
     def ending_title(self, reason: str) -> str:
         return dict(self.endings).get(reason) or reason.replace("_", " ").capitalize()
-
-
-# More settings than this, and one chart shows every setting's seats (or team), with each
-# setting's tables folded under its name: a sweep of 25 versions drew 50 charts, 25 of them
-# two nearly equal bars each, and a third of its report's time.
-MANY_SETTINGS = 6
-SETTINGS_PER_CHART = 50
 
 
 def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block,
@@ -174,24 +170,18 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
 
 
 def _overview(o: Outcomes, settings: list[str], words: Words) -> Block | None:
-    """The block that opens a section of many settings: every setting's seats (or team) in
-    one chart, in the designer's order; a chart per SETTINGS_PER_CHART settings past that
-    (one chart of 2,000 settings would be 84,000 pixels tall, about 300 MB to draw). None
-    when no setting has two seats or a team to chart."""
+    """The block that opens a section of many settings (reports/section.py, MANY_SETTINGS):
+    every setting's seats (or team) in a chart, in the designer's order. None when no setting
+    has two seats or a team to chart."""
     what = f"{words.what} win rate" if words.what else "win rate"
     what = what[0].upper() + what[1:]
-    chunks = [settings[i:i + SETTINGS_PER_CHART]
-              for i in range(0, len(settings), SETTINGS_PER_CHART)]
-    where = "one chart" if len(chunks) == 1 else f"{len(chunks)} charts"
+    charts = chunked(settings, SETTINGS_PER_CHART)
+    where = "one chart" if len(charts) == 1 else f"{len(charts)} charts"
     b = Block("Every setting", paragraphs=[
         f"{len(settings)} settings: each one's share of the games won is in {where} here, "
         "and its tables are folded under its name below."])
     seats = o.seat_wins.filter(pl.col("players") > 1) if o.seat_wins.height else o.seat_wins
-    for i, chunk in enumerate(chunks):
-        part = "" if len(chunks) == 1 else f"-{i + 1}"
-        which = ("every setting" if len(chunks) == 1 else
-                 f"settings {i * SETTINGS_PER_CHART + 1}–{i * SETTINGS_PER_CHART + len(chunk)}"
-                 f" of {len(settings)}")
+    for chunk, part, which in charts:
         mine = seats.filter(pl.col("setting").is_in(chunk)) if seats.height else seats
         if mine.height:
             b.figures.append(figure(

@@ -68,6 +68,25 @@ class Section:
     method: list[str] = field(default_factory=list)  # how it is measured, folded
 
 
+# A section of more settings than this (a sweep) shows them in one overview chart, a row per
+# setting, and folds each setting's tables under its name without charts of its own: a sweep
+# of 25 versions drew 50 charts in Outcomes, 25 of them two nearly equal bars each.
+MANY_SETTINGS = 6
+# At most so many settings a chart: one chart of 2,000 settings would be 84,000 pixels tall,
+# about 300 MB to draw.
+SETTINGS_PER_CHART = 50
+
+
+def chunked(settings: list[str], size: int) -> list[tuple[list[str], str, str]]:
+    """An overview's charts: (settings, file suffix, what the title says of them) of each
+    chart of at most `size` settings ("" and "every setting" when one chart holds them)."""
+    parts = [settings[i:i + size] for i in range(0, len(settings), size)]
+    if len(parts) == 1:
+        return [(settings, "", "every setting")]
+    return [(part, f"-{k + 1}", f"settings {k * size + 1}–{k * size + len(part)} of "
+             f"{len(settings)}") for k, part in enumerate(parts)]
+
+
 SLUG_MAX = 80  # a figure's file name holds one; a file name may have 255 bytes
 
 

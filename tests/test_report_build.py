@@ -250,6 +250,27 @@ def test_a_swept_rule_gives_one_block_per_setting(tmp_path):
     assert "hand_limit=5" in body  # in the variants table too
 
 
+def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch):
+    """Past MANY_SETTINGS settings, the Crisis section charts every setting's win rate at the
+    named difficulties in one chart and folds each setting's tables under its name, without
+    its curve: a 50-room ablation drew 100 charts there."""
+    from reports.gemrush import page  # its threshold, lowered to what two settings pass
+
+    monkeypatch.setattr(page, "MANY_SETTINGS", 1)
+    run = swept(synthetic_run(games_per_variant=15, rush=False, first_edition=False,
+                              fixed=False), "hand_limit", [4, 5])
+    body = check_page(write_report(run, tmp_path))
+    crisis = body[body.index('<section id="crisis">'):]
+    crisis = crisis[:crisis.index("</section>")]
+    made = {p.name for p in (tmp_path / FIGURES).glob("crisis-*.png")}
+    assert made == {"crisis-named-every-setting.png"}
+    assert "<h3>Every setting</h3>" in crisis and "2 settings" in crisis
+    for label in ("2e, hand_limit=4", "2e, hand_limit=5"):
+        assert f"<summary>{label}: the win rate at each named difficulty" in crisis
+    assert crisis.count("Win rate at each named difficulty, by player count") == 2
+    assert crisis.count("Win rate and mean turn reached, every difficulty and source") == 2
+
+
 def test_several_runs_make_one_report(tmp_path):
     from reports.combine import combine
 

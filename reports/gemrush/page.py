@@ -20,9 +20,12 @@ from reports.outcome_page import Words, outcome_section
 from reports.section import (
     BOXES,
     DIST_HEADERS,
+    MANY_SETTINGS,
+    SETTINGS_PER_CHART,
     Block,
     Section,
     Table,
+    chunked,
     dist_row,
     figure,
     in_order,
@@ -131,8 +134,21 @@ def crisis_section(a: Analysis, merged: list | None = None) -> Section:
         turns = a.curve["turn_reached"].drop_nulls()
         if turns.len():
             ylim = (0, float(turns.max()) * 1.05)
-    for setting in in_order(a.kinds, a.difficulty, a.curve, a.fixed):
-        b = Block(setting, paragraphs=merged_by_setting(merged or [], "crisis").get(setting, []))
+    settings = in_order(a.kinds, a.difficulty, a.curve, a.fixed)
+    many = len(settings) > MANY_SETTINGS
+    if many and (first := _named_overview(a, settings)) is not None:
+        s.blocks.append(first)
+    for setting in settings:
+        said = merged_by_setting(merged or [], "crisis").get(setting, [])
+        if many:  # the overview charts it; its tables are a click away
+            more = Block("", paragraphs=said, fold=f"{setting}: the win rate at each named "
+                         "difficulty, every difficulty's games, the targets to print")
+            more.tables += difficulty_tables(of(a.difficulty, setting))
+            if of(a.curve, setting).height:
+                more.tables.append(targets_table(of(a.targets, setting)))
+            s.blocks.append(more)
+            continue
+        b = Block(setting, paragraphs=said)
         curve, named, fixed = of(a.curve, setting), of(a.named, setting), of(a.fixed, setting)
         b.figures.append(figure(
             f"crisis-curve-{slug(setting)}.png",
@@ -160,6 +176,37 @@ def crisis_section(a: Analysis, merged: list | None = None) -> Section:
         s.blocks.append(b)
         s.blocks.append(more)
     return s
+
+
+def _named_overview(a: Analysis, settings: list[str]) -> Block | None:
+    """The block that opens the section of a sweep (reports/section.py, MANY_SETTINGS): every
+    setting's win rate at each named difficulty, a row per setting and player count (games
+    played to exhaustion where a setting has them); None without named difficulties."""
+    rates = []
+    for setting in settings:
+        named = of(a.difficulty, setting).filter(pl.col("difficulty").is_not_null())
+        best = named.filter(pl.col("source") == TO_EXHAUSTION)
+        rates.append(best if best.height else named)
+    rates = [r for r in rates if r.height]
+    if not rates:
+        return None
+    every = pl.concat(rates, how="diagonal_relaxed")
+    charts = chunked(settings, SETTINGS_PER_CHART)
+    where = "one chart" if len(charts) == 1 else f"{len(charts)} charts"
+    b = Block("Every setting", paragraphs=[
+        f"{len(settings)} settings: each one's win rate at the named difficulties is in "
+        f"{where} here, and its tables are folded under its name below (where the run "
+        "compares versions, Comparison draws their win-rate curves together)."])
+    for chunk, part, which in charts:
+        mine = every.filter(pl.col("setting").is_in(chunk))
+        if mine.height:
+            b.figures.append(figure(
+                f"crisis-named-every-setting{part}.png",
+                "Share of Crisis games won at each named difficulty, a row per setting and "
+                "player count, with 95% Wilson intervals.",
+                gfigures.named_overview_figure(mine, chunk, "Crisis win rate at the named "
+                                               f"difficulties, {which}")))
+    return b if b.figures else None
 
 
 PLAYERS_INTRO = [
