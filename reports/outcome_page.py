@@ -120,8 +120,10 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
         s.missing.append(words.missing)
         return s
     settings = in_order(kinds, o.lengths)
-    overview = len(settings) > MANY_SETTINGS
-    if overview and (first := _overview(o, settings, words)) is not None:
+    # Many settings with no seats or team to chart (one-player games) keep their own charts.
+    first = _overview(o, settings, words) if len(settings) > MANY_SETTINGS else None
+    overview = first is not None
+    if first is not None:
         s.blocks.append(first)
     for setting in settings:
         lead = Block(setting, paragraphs=list(words.merged.get(setting, [])))

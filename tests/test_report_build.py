@@ -269,6 +269,12 @@ def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch
         assert f"<summary>{label}: the win rate at each named difficulty" in crisis
     assert crisis.count("Win rate at each named difficulty, by player count") == 2
     assert crisis.count("Win rate and mean turn reached, every difficulty and source") == 2
+    # Nothing to chart at the named difficulties: each setting keeps its own curve.
+    monkeypatch.setattr(page, "_named_overview", lambda a, settings: None)
+    own = tmp_path / "own"
+    check_page(write_report(run, own))
+    assert {"crisis-curve-2e-hand-limit-4.png", "crisis-curve-2e-hand-limit-5.png"} <= \
+        {p.name for p in (own / FIGURES).glob("crisis-*.png")}
 
 
 def test_several_runs_make_one_report(tmp_path):

@@ -257,7 +257,8 @@ def test_more_settings_than_a_few_are_one_chart_and_a_fold_each(race, tmp_path, 
 
 
 def test_one_player_settings_past_a_few_have_no_empty_overview(race, tmp_path, monkeypatch):
-    """One seat to a game: no seat chart to draw, and no block that promises one."""
+    """One seat to a game: no seat chart to draw, no block that promises one, and each
+    setting keeps its own length chart."""
     from reports import outcome_page  # its threshold, lowered to what two settings pass
 
     monkeypatch.setattr(outcome_page, "MANY_SETTINGS", 1)
@@ -268,7 +269,8 @@ def test_one_player_settings_past_a_few_have_no_empty_overview(race, tmp_path, m
                         tmp_path).read_text(encoding="utf-8")
     section = _outcomes(html)
     assert "Every setting" not in section and "<summary>More on bot2:" in section
-    assert not {f for f in _figures(tmp_path) if f.startswith("outcomes-")}
+    assert {f for f in _figures(tmp_path) if f.startswith("outcomes-")} == \
+        {"outcomes-length-bot.png", "outcomes-length-bot2.png"}
 
 
 def test_a_team_s_settings_past_a_few_are_one_chart(team, tmp_path, monkeypatch):

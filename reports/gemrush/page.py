@@ -135,8 +135,10 @@ def crisis_section(a: Analysis, merged: list | None = None) -> Section:
         if turns.len():
             ylim = (0, float(turns.max()) * 1.05)
     settings = in_order(a.kinds, a.difficulty, a.curve, a.fixed)
-    many = len(settings) > MANY_SETTINGS
-    if many and (first := _named_overview(a, settings)) is not None:
+    # A sweep without named difficulties to chart keeps each setting's own charts.
+    first = _named_overview(a, settings) if len(settings) > MANY_SETTINGS else None
+    many = first is not None
+    if first is not None:
         s.blocks.append(first)
     for setting in settings:
         said = merged_by_setting(merged or [], "crisis").get(setting, [])
