@@ -253,7 +253,8 @@ def test_a_swept_rule_gives_one_block_per_setting(tmp_path):
 def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch):
     """Past MANY_SETTINGS settings, the Crisis section charts every setting's win rate at the
     named difficulties in one chart and folds each setting's tables under its name, without
-    its curve: a 50-room ablation drew 100 charts there."""
+    its curve; Room value and Deck burn timing keep each setting's sentences and tables, not
+    its charts: a 50-room ablation drew 243 charts."""
     from reports.gemrush import page  # its threshold, lowered to what two settings pass
 
     monkeypatch.setattr(page, "MANY_SETTINGS", 1)
@@ -262,8 +263,16 @@ def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch
     body = check_page(write_report(run, tmp_path))
     crisis = body[body.index('<section id="crisis">'):]
     crisis = crisis[:crisis.index("</section>")]
-    made = {p.name for p in (tmp_path / FIGURES).glob("crisis-*.png")}
-    assert made == {"crisis-named-every-setting.png"}
+    made = {p.name for p in (tmp_path / FIGURES).glob("*.png")}
+    assert {m for m in made if m.split("-")[0] in ("crisis", "rooms", "burn")} == \
+        {"crisis-named-every-setting.png"}
+    rooms = body[body.index('<section id="rooms">'):]
+    rooms = rooms[:rooms.index("</section>")]
+    assert "ranked in a chart" not in rooms
+    assert rooms.count("A win here means:") == 2 and rooms.count("<summary>Every room of") == 2
+    burn = body[body.index('<section id="burn">'):]
+    burn = burn[:burn.index("</section>")]
+    assert burn.count("<summary>Tables of 2e, hand_limit=") == 2 and "Charts and" not in burn
     assert "<h3>Every setting</h3>" in crisis and "2 settings" in crisis
     for label in ("2e, hand_limit=4", "2e, hand_limit=5"):
         assert f"<summary>{label}: the win rate at each named difficulty" in crisis
@@ -275,6 +284,12 @@ def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch
     check_page(write_report(run, own))
     assert {"crisis-curve-2e-hand-limit-4.png", "crisis-curve-2e-hand-limit-5.png"} <= \
         {p.name for p in (own / FIGURES).glob("crisis-*.png")}
+    # Six settings or fewer: every section draws each setting's charts, as before.
+    monkeypatch.setattr(page, "MANY_SETTINGS", 6)
+    few = tmp_path / "few"
+    check_page(write_report(run, few))
+    drawn = {p.name for p in (few / FIGURES).glob("*.png")}
+    assert {"rooms-crisis-2e-hand-limit-4.png", "burn-deck-2e-hand-limit-5.png"} <= drawn
 
 
 def test_several_runs_make_one_report(tmp_path):

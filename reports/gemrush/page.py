@@ -370,6 +370,9 @@ def rooms_section(a: Analysis) -> Section:
         return s
     value = a.room_value
     said = sentences.room_sentences(a.room_ranking, value)
+    # A sweep's settings keep their sentences and tables, not a chart each
+    # (reports/section.py, MANY_SETTINGS).
+    charts = value.height == 0 or value["setting"].n_unique() <= MANY_SETTINGS
     for (setting, mode), v in sorted(value.group_by("setting", "mode"), key=lambda kv: kv[0]):
         ranking = a.room_ranking.filter((pl.col("setting") == setting)
                                         & (pl.col("mode") == mode))
@@ -377,25 +380,30 @@ def rooms_section(a: Analysis) -> Section:
         # The sentence leads; the chart and the tables are a click away.
         s.blocks.append(Block(f"{setting}, {mode.capitalize()}", paragraphs=[
             x for x in said if x.startswith(f"{setting} {mode.capitalize()} rooms")]))
-        b = Block("", paragraphs=[f"A win here means: {reference}."],
-                  fold=f"The rooms of {setting}, {mode.capitalize()}, ranked in a chart")
-        if ranking.height:
-            cut = (f" Of {ranking.height} rooms, the {TOP_ROOMS} most and {TOP_ROOMS} least "
-                   "valuable are shown, split by a dashed line."
-                   if ranking.height > 2 * TOP_ROOMS else "")
-            b.figures.append(figure(
-                f"rooms-{mode}-{slug(setting)}.png",
-                "Rooms ranked by the difference in win rate between games that built them by "
-                "their median build turn and the rest, averaged over player counts; one "
-                "marker per player count with its 95% interval. Association, not cause."
-                + cut,
-                gfigures.room_value_figure(v, ranking, f"{setting} {mode.capitalize()}: room "
-                                          "value (association, not cause)", top=TOP_ROOMS)))
-        else:
-            b.paragraphs.append("No room was built in enough games to compare win rates.")
-        s.blocks.append(b)
+        note = [f"A win here means: {reference}."]
+        if not ranking.height:
+            note.append("No room was built in enough games to compare win rates.")
         more = Block("", fold=f"Every room of {setting}, {mode.capitalize()}, by player count: "
                               "how often, how early and how much it was built and used")
+        if not charts:
+            more.paragraphs += note  # what a win means, beside the tables that count it
+        else:
+            b = Block("", paragraphs=note,
+                      fold=f"The rooms of {setting}, {mode.capitalize()}, ranked in a chart")
+            if ranking.height:
+                cut = (f" Of {ranking.height} rooms, the {TOP_ROOMS} most and {TOP_ROOMS} "
+                       "least valuable are shown, split by a dashed line."
+                       if ranking.height > 2 * TOP_ROOMS else "")
+                b.figures.append(figure(
+                    f"rooms-{mode}-{slug(setting)}.png",
+                    "Rooms ranked by the difference in win rate between games that built them "
+                    "by their median build turn and the rest, averaged over player counts; one "
+                    "marker per player count with its 95% interval. Association, not cause."
+                    + cut,
+                    gfigures.room_value_figure(v, ranking, f"{setting} {mode.capitalize()}: "
+                                              "room value (association, not cause)",
+                                              top=TOP_ROOMS)))
+            s.blocks.append(b)
         for players in sorted(set(v["players"].to_list())):
             more.tables.append(room_table(v.filter(pl.col("players") == players), players))
         s.blocks.append(more)
@@ -442,18 +450,24 @@ def burn_section(a: Analysis) -> Section:
         s.missing.append("The run has no Crisis games, so there is no burn timing.")
         return s
     said = sentences.burn_sentences(a.deck_out, a.slack, a.clock_end, reference(a))
-    for setting in in_order(a.kinds, a.deck_out):
+    settings = in_order(a.kinds, a.deck_out)
+    # A sweep's settings keep their sentences and tables, not charts each
+    # (reports/section.py, MANY_SETTINGS).
+    charts = len(settings) <= MANY_SETTINGS
+    for setting in settings:
         s.blocks.append(Block(setting, paragraphs=[
             x for x in said if x.startswith(f"{setting}: ")]))
-        b = Block("", fold=f"Charts and tables of {setting}: the deck running out, "
-                           "reshuffles, the slack on the clock, the end of the clock")
+        b = Block("", fold=f"{'Charts and tables' if charts else 'Tables'} of {setting}: the "
+                           "deck running out, reshuffles, the slack on the clock, the end of "
+                           "the clock")
         bg = of(a.deck_out_counts, setting)
         deck, shuffles = of(a.deck_out, setting), of(a.reshuffles, setting)
-        b.figures.append(figure(
-            f"burn-deck-{slug(setting)}.png",
-            "Left: the player turn at which the gem deck first ran out (games where it did). "
-            "Right: the share of games with each number of reshuffles. " + BOXES,
-            gfigures.deck_out_figure(bg, shuffles, f"{setting}: gem deck running out")))
+        if charts:
+            b.figures.append(figure(
+                f"burn-deck-{slug(setting)}.png",
+                "Left: the player turn at which the gem deck first ran out (games where it "
+                "did). Right: the share of games with each number of reshuffles. " + BOXES,
+                gfigures.deck_out_figure(bg, shuffles, f"{setting}: gem deck running out")))
         b.tables.append(Table(
             "When the gem deck first runs out (player turn, over games where it did)",
             ["Players", "Played", "Games", "Never ran out", *DIST_HEADERS],
@@ -465,7 +479,7 @@ def burn_section(a: Analysis) -> Section:
             r = sg.row(0, named=True)
             b.paragraphs.append(f"Only {r['difficulty']} at {text.players_label(r['players'])} "
                                 "is reached in these games: its slack is in the table.")
-        elif sg.height:
+        elif sg.height and charts:
             b.figures.append(figure(
                 f"burn-slack-{slug(setting)}.png",
                 "Player turns left on the clock when each named target was reached, in "
@@ -489,7 +503,7 @@ def burn_section(a: Analysis) -> Section:
             # A chart of a constant says nothing a sentence cannot.
             b.paragraphs.append(f"The burn ends every game at player turn "
                                 f"{ended['turns'][0]}, at every player count.")
-        elif ended.height:
+        elif ended.height and charts:
             b.figures.append(figure(
                 f"burn-end-{slug(setting)}.png",
                 "The player turn at which the burn ended the game. " + BOXES,
