@@ -223,70 +223,68 @@ def seat_wins_figure(seats: pl.DataFrame, title: str) -> Figure:
     return fig
 
 
-def _setting_rows(df: pl.DataFrame, order: list[str]) -> list[tuple[str, int]]:
-    """(setting, players) of every row group of `df`, settings in `order`, top to bottom."""
-    return [(s, p) for s in order
+def overview_figure(df: pl.DataFrame, order: list[str], key: str, keys: list,
+                    names: list[str] | None, title: str, tick: str | None = None,
+                    xlim: tuple[float, float] | None = None, row_height: float = 0.38,
+                    centre_each_row: bool = False) -> Figure:
+    """A sweep's overview: a row per setting (in `order`) and player count, labelled with the
+    count only where a setting has several; in each row a dot per value of `key` in `keys`
+    (coloured by its place in `keys`, named in the legend by `names`) at its win rate, with
+    its 95% interval, each value at its own height in the row, or with `centre_each_row`
+    the dots a row has spread over it (a 2-player row among 4-player ones); `tick`, a column
+    whose value is marked by a dashed tick in the row (the fair share)."""
+    rows = [(s, p) for s in order
             for p in sorted(df.filter(pl.col("setting") == s)["players"].unique().to_list())]
-
-
-def _row_labels(rows: list[tuple[str, int]]) -> list[str]:
-    """A setting's name, with its player count where a setting has several."""
     counts: dict[str, int] = {}
     for s, _ in rows:
         counts[s] = counts.get(s, 0) + 1
-    return [s if counts[s] == 1 else f"{s}, {plural(p, 'player')}" for s, p in rows]
+    labels = [s if counts[s] == 1 else f"{s}, {plural(p, 'player')}" for s, p in rows]
+    colors = palette_of(max(len(keys), 1))
+    with canvas(8.0, max(3.0, row_height * len(rows) + 1.4)) as (fig, (ax,)):
+        for i, (setting, players) in enumerate(rows):
+            y = len(rows) - 1 - i
+            r = df.filter((pl.col("setting") == setting) & (pl.col("players") == players))
+            present = [k for k, value in enumerate(keys) if r.filter(pl.col(key) == value).height]
+            places = present if centre_each_row else list(range(len(keys)))
+            step = 0.6 / max(len(places), 1)
+            for k in present:
+                rate, low, high = r.filter(pl.col(key) == keys[k]).select(
+                    "win_rate", "ci_low", "ci_high").row(0)
+                j = places.index(k)
+                ax.errorbar([rate], [y + (len(places) - 1) / 2 * step - j * step],
+                            xerr=[[rate - low], [high - rate]], fmt="o", ms=4, capsize=2,
+                            color=colors[k])
+            if tick is not None and r.height:
+                ax.vlines(float(r[tick][0]), y - 0.4, y + 0.4, colors="0.2", linestyles="--")
+        ax.set_yticks(range(len(rows)), list(reversed(labels)))
+        ax.set_ylim(-0.6, len(rows) - 0.4)
+        if xlim:
+            ax.set_xlim(*xlim)
+        percent_axis(ax, "x")
+        ax.set_xlabel("Games won (%)")
+        ax.set_title(title)
+        if names:
+            from matplotlib.lines import Line2D  # only when drawing (see style)
+
+            ax.legend([Line2D([], [], marker="o", ls="", color=c) for c in colors[:len(keys)]],
+                      names, loc="best", fontsize=8)
+    return fig
 
 
 def seat_wins_overview_figure(seats: pl.DataFrame, order: list[str], title: str) -> Figure:
-    """Every setting's seats in one chart: a row per setting (and player count), each seat's
-    win rate as a dot with its 95% interval, the fair share as a dashed tick."""
-    rows = _setting_rows(seats, order)
+    """Every setting's seats in one chart: each seat's win rate as a dot with its 95%
+    interval, the fair share as a dashed tick (overview_figure)."""
     most = int(seats["seat"].max())
-    colors = palette_of(most)
-    with canvas(8.0, max(3.0, 0.38 * len(rows) + 1.4)) as (fig, (ax,)):
-        for i, (setting, players) in enumerate(rows):
-            y = len(rows) - 1 - i
-            r = seats.filter((pl.col("setting") == setting)
-                             & (pl.col("players") == players)).sort("seat")
-            spread = 0.6 / max(r.height, 1)
-            for k, row in enumerate(r.iter_rows(named=True)):
-                rate = row["win_rate"]
-                ax.errorbar([rate], [y + (r.height - 1) / 2 * spread - k * spread],
-                            xerr=[[rate - row["ci_low"]], [row["ci_high"] - rate]], fmt="o",
-                            ms=4, capsize=2, color=colors[row["seat"] - 1])
-            ax.vlines(float(r["fair_share"][0]), y - 0.4, y + 0.4, colors="0.2",
-                      linestyles="--")
-        ax.set_yticks(range(len(rows)), list(reversed(_row_labels(rows))))
-        ax.set_ylim(-0.6, len(rows) - 0.4)
-        percent_axis(ax, "x")
-        ax.set_xlabel("Games won (%)")
-        ax.set_title(title)
-        from matplotlib.lines import Line2D  # only when drawing (see style)
-
-        ax.legend([Line2D([], [], marker="o", ls="", color=colors[k]) for k in range(most)],
-                  [f"seat {k + 1}" for k in range(most)], loc="best", fontsize=8)
-    return fig
+    return overview_figure(seats, order, "seat", list(range(1, most + 1)),
+                           [f"seat {k}" for k in range(1, most + 1)], title, tick="fair_share",
+                           centre_each_row=True)
 
 
 def team_wins_overview_figure(team: pl.DataFrame, order: list[str], title: str) -> Figure:
-    """Every setting's team win rate in one chart: a row per setting (and player count), a
-    dot with its 95% Wilson interval."""
-    rows = _setting_rows(team, order)
-    color = palette_of(1)[0]
-    with canvas(8.0, max(3.0, 0.3 * len(rows) + 1.4)) as (fig, (ax,)):
-        for i, (setting, players) in enumerate(rows):
-            r = team.filter((pl.col("setting") == setting) & (pl.col("players") == players))
-            rate = float(r["win_rate"][0])
-            ax.errorbar([rate], [len(rows) - 1 - i],
-                        xerr=[[rate - float(r["ci_low"][0])], [float(r["ci_high"][0]) - rate]],
-                        fmt="o", ms=4, capsize=2, color=color)
-        ax.set_yticks(range(len(rows)), list(reversed(_row_labels(rows))))
-        ax.set_ylim(-0.6, len(rows) - 0.4)
-        ax.set_xlim(0, 1.02)
-        percent_axis(ax, "x")
-        ax.set_xlabel("Games won (%)")
-        ax.set_title(title)
-    return fig
+    """Every setting's team win rate in one chart, a dot with its 95% Wilson interval
+    (overview_figure)."""
+    return overview_figure(team.with_columns(pl.lit(0).alias("_one")), order, "_one", [0],
+                           None, title, xlim=(0, 1.02), row_height=0.3)
 
 
 def length_figure(lengths: pl.DataFrame, right: pl.DataFrame, column: str, label: str,

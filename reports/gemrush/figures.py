@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from reports.compare import Comparison
-from reports.figures import boxes, canvas, palette, palette_of, percent_axis
+from reports.figures import boxes, canvas, overview_figure, palette, palette_of, percent_axis
 from reports.text import join_words, plural
 
 if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/figures.py, style)
@@ -65,39 +65,11 @@ def difficulty_curve_figure(curve: pl.DataFrame, named: pl.DataFrame, fixed: pl.
 def named_overview_figure(rates: pl.DataFrame, order: list[str], title: str) -> Figure:
     """Every setting's win rate at each named difficulty in one chart: a row per setting and
     player count, a dot per difficulty with its 95% Wilson interval (crisis.difficulty_table's
-    rows of the named difficulties)."""
-    rows = [(s, p) for s in order for p in
-            sorted(rates.filter(pl.col("setting") == s)["players"].unique().to_list())]
-    names = [n for n, _ in rates.select("difficulty", "target").unique()
-             .sort("target", "difficulty").rows()]
-    names = list(dict.fromkeys(names))
-    colors = palette_of(max(len(names), 1))
-    several = {s for s, _ in rows if sum(1 for x, _ in rows if x == s) > 1}
-    with canvas(8.0, max(3.0, 0.38 * len(rows) + 1.4)) as (fig, (ax,)):
-        spread = 0.6 / max(len(names), 1)
-        for i, (setting, players) in enumerate(rows):
-            y = len(rows) - 1 - i
-            r = rates.filter((pl.col("setting") == setting) & (pl.col("players") == players))
-            for k, name in enumerate(names):
-                hit = r.filter(pl.col("difficulty") == name)
-                if not hit.height:
-                    continue
-                rate, low, high = hit.select("win_rate", "ci_low", "ci_high").row(0)
-                ax.errorbar([rate], [y + (len(names) - 1) / 2 * spread - k * spread],
-                            xerr=[[rate - low], [high - rate]], fmt="o", ms=4, capsize=2,
-                            color=colors[k])
-        labels = [f"{s}, {plural(p, 'player')}" if s in several else s for s, p in rows]
-        ax.set_yticks(range(len(rows)), list(reversed(labels)))
-        ax.set_ylim(-0.6, len(rows) - 0.4)
-        ax.set_xlim(-0.02, 1.02)
-        percent_axis(ax, "x")
-        ax.set_xlabel("Games won (%)")
-        ax.set_title(title)
-        from matplotlib.lines import Line2D  # only when drawing (reports/figures.py, style)
-
-        ax.legend([Line2D([], [], marker="o", ls="", color=c) for c in colors[:len(names)]],
-                  names, loc="best", fontsize=8)
-    return fig
+    rows of the named difficulties; reports/figures.py, overview_figure)."""
+    names = list(dict.fromkeys(n for n, _ in rates.select("difficulty", "target").unique()
+                               .sort("target", "difficulty").rows()))
+    return overview_figure(rates, order, "difficulty", names, names, title,
+                           xlim=(-0.02, 1.02))
 
 
 def turn_reached_figure(curve: pl.DataFrame, named: pl.DataFrame, title: str,
