@@ -25,11 +25,11 @@ from reports.section import (
     Block,
     Section,
     Table,
-    chunked,
     dist_row,
     figure,
     in_order,
     of,
+    overview_block,
     slug,
 )
 
@@ -177,11 +177,7 @@ def _overview(o: Outcomes, settings: list[str], words: Words) -> Block | None:
     has two seats or a team to chart."""
     what = f"{words.what} win rate" if words.what else "win rate"
     what = what[0].upper() + what[1:]
-    charts = chunked(settings, SETTINGS_PER_CHART)
-    where = "one chart" if len(charts) == 1 else f"{len(charts)} charts"
-    b = Block("Every setting", paragraphs=[
-        f"{len(settings)} settings: each one's share of the games won is in {where} here, "
-        "and its tables are folded under its name below."])
+    b, charts = overview_block(settings, SETTINGS_PER_CHART, "share of the games won")
     seats = o.seat_wins.filter(pl.col("players") > 1) if o.seat_wins.height else o.seat_wins
     for chunk, part, which in charts:
         mine = seats.filter(pl.col("setting").is_in(chunk)) if seats.height else seats

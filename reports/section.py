@@ -87,6 +87,18 @@ def chunked(settings: list[str], size: int) -> list[tuple[list[str], str, str]]:
              f"{len(settings)}") for k, part in enumerate(parts)]
 
 
+def overview_block(settings: list[str], size: int, what: str, aside: str = ""
+                   ) -> tuple[Block, list[tuple[list[str], str, str]]]:
+    """The "Every setting" block that opens a sweep's section, saying where each setting's
+    `what` is charted, and the charts to draw into it (chunked, at most `size` settings a
+    chart); `aside` ends its sentence."""
+    charts = chunked(settings, size)
+    where = "one chart" if len(charts) == 1 else f"{len(charts)} charts"
+    return Block("Every setting", paragraphs=[
+        f"{len(settings)} settings: each one's {what} is in {where} here, and its tables are "
+        f"folded under its name below{aside}."]), charts
+
+
 SLUG_MAX = 80  # a figure's file name holds one; a file name may have 255 bytes
 
 

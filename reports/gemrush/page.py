@@ -25,11 +25,11 @@ from reports.section import (
     Block,
     Section,
     Table,
-    chunked,
     dist_row,
     figure,
     in_order,
     of,
+    overview_block,
     slug,
 )
 from reports.text import DASH
@@ -193,12 +193,10 @@ def _named_overview(a: Analysis, settings: list[str]) -> Block | None:
     if not rates:
         return None
     every = pl.concat(rates, how="diagonal_relaxed")
-    charts = chunked(settings, SETTINGS_PER_CHART)
-    where = "one chart" if len(charts) == 1 else f"{len(charts)} charts"
-    b = Block("Every setting", paragraphs=[
-        f"{len(settings)} settings: each one's win rate at the named difficulties is in "
-        f"{where} here, and its tables are folded under its name below (where the run "
-        "compares versions, Comparison draws their win-rate curves together)."])
+    b, charts = overview_block(settings, SETTINGS_PER_CHART,
+                               "win rate at the named difficulties",
+                               " (where the run compares versions, Comparison draws their "
+                               "win-rate curves together)")
     for chunk, part, which in charts:
         mine = every.filter(pl.col("setting").is_in(chunk))
         if mine.height:
