@@ -75,6 +75,11 @@ class Words:
     def ending_title(self, reason: str) -> str:
         return dict(self.endings).get(reason) or reason.replace("_", " ").capitalize()
 
+    @property
+    def win_rate(self) -> str:
+        """"race win rate", or "win rate" for games with no name of their own."""
+        return f"{self.what} win rate" if self.what else "win rate"
+
 
 def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block,
               draw: bool = True) -> Table | None:
@@ -82,7 +87,7 @@ def _who_wins(o: Outcomes, setting: str, words: Words, lead: Block,
     draws them) and the table of every seat, if any."""
     seats = of(o.seat_wins, setting)
     multi = seats.filter(pl.col("players") > 1)
-    what = f"{words.what} win rate" if words.what else "win rate"
+    what = words.win_rate
     if multi.height and draw:
         lead.figures.append(figure(
             f"{words.sid}-seats-{slug(setting)}.png",
@@ -123,7 +128,7 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
     # Many settings with no seats or team to chart (one-player games) keep their own charts.
     first = _overview(o, settings, words) if len(settings) > MANY_SETTINGS else None
     overview = first is not None
-    if first is not None:
+    if overview:
         s.blocks.append(first)
     for setting in settings:
         lead = Block(setting, paragraphs=list(words.merged.get(setting, [])))
@@ -175,8 +180,7 @@ def _overview(o: Outcomes, settings: list[str], words: Words) -> Block | None:
     """The block that opens a section of many settings (reports/section.py, MANY_SETTINGS):
     every setting's seats (or team) in a chart, in the designer's order. None when no setting
     has two seats or a team to chart."""
-    what = f"{words.what} win rate" if words.what else "win rate"
-    what = what[0].upper() + what[1:]
+    what = words.win_rate[0].upper() + words.win_rate[1:]
     b, charts = overview_block(settings, SETTINGS_PER_CHART, "share of the games won")
     seats = o.seat_wins.filter(pl.col("players") > 1) if o.seat_wins.height else o.seat_wins
     for chunk, part, which in charts:

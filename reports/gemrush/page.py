@@ -138,10 +138,11 @@ def crisis_section(a: Analysis, merged: list | None = None) -> Section:
     # A sweep without named difficulties to chart keeps each setting's own charts.
     first = _named_overview(a, settings) if len(settings) > MANY_SETTINGS else None
     many = first is not None
-    if first is not None:
+    if many:
         s.blocks.append(first)
+    merged_here = merged_by_setting(merged or [], "crisis")
     for setting in settings:
-        said = merged_by_setting(merged or [], "crisis").get(setting, [])
+        said = list(merged_here.get(setting, []))
         if many:  # the overview charts it; its tables are a click away
             more = Block("", paragraphs=said, fold=f"{setting}: the win rate at each named "
                          "difficulty, every difficulty's games, the targets to print")
