@@ -26,7 +26,8 @@ $(STAMP): pyproject.toml
 # stronger (the report says which; the learned player's 70,000 games add about half a minute
 # on 2 cores). A rerun reuses the games already played.
 # Games played by other code cannot be mixed with this code's (a run's identity includes the
-# hash of the engine and player sources), so each version of the code plays into its own
+# hash of the engine and player sources, and of the data files they read: content, profiles,
+# learned weights, Rusship's rules.toml), so each version of the code plays into its own
 # folder, and a rerun with the same code reuses its games. Expanded when the recipe runs,
 # after the venv exists. Once the report is written, runs/main/latest is pointed at that
 # folder (balance/running/latest.py): a stable path to the latest main job's runs.

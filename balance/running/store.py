@@ -308,8 +308,8 @@ def identity_refusal(old: dict, manifest: dict) -> str | None:
                 "are never mixed")
     if old["source_hash"] != manifest["source_hash"]:
         changed = changed_sources(old.get("sources", {}), manifest.get("sources", {}))
-        return (f"its games were played by other engine or player code (sources "
-                f"{old['source_hash']}, now {manifest['source_hash']}; changed: "
+        return (f"its games were played by other engine or player code or data files "
+                f"(sources {old['source_hash']}, now {manifest['source_hash']}; changed: "
                 f"{', '.join(changed) or 'unknown'}), and results are never mixed")
     if old["engine_version"] != manifest["engine_version"]:
         return (f"its games were played by engine version {old['engine_version']}, this is "
