@@ -82,7 +82,7 @@ def headline(run_dir: str | Path) -> str:
 
 
 def undecided_text(k: int, n: int, ends: tuple[str, ...]) -> str:
-    """"12 of 200 games stopped undecided (turn_cap)"."""
+    """"12 of 200 games stopped undecided (the end reason)"."""
     return f"{k:,} of {n:,} games stopped undecided ({', '.join(ends)})"
 
 
@@ -126,7 +126,7 @@ def _fairness_block(games: pl.DataFrame, manifest: dict, game=None) -> list[str]
     game = game or game_of(manifest)
     seats = _seat_tests(games, manifest, game)
     labels = variants.labels(manifest)
-    out = ["Seats against their fair share (shares of the decided games):"]
+    out = ["Seats against their fair share:"]
     for info in manifest["variants"]:
         v = int(info["variant"])
         flags = seats.get(v)

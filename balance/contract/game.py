@@ -117,7 +117,7 @@ class Measure:
     help: str = ""
     # A rate: the games it is a share of, in words, as every table names them. The neutral
     # layer counts only decided games (Game.undecided_ends) whose column is not null, so a
-    # column null in some decided games (no attack) names them here too.
+    # column null in some decided games (an event that did not happen) names them here too.
     of: str = "decided games"
     # Where a game's value is more than its column's (a share of the games one seat won,
     # rounds from turns, a win at another goal than the variant's own): "module:function",
