@@ -26,8 +26,14 @@ from balance.running.store import read_run
 from balance.stats import measures
 from reports.compare import compare_run
 from reports.headline import headline
+from tests.fuzz import Case
 from tests.games.dice.game import GAME as DICE
 from tests.games.rusship.test_report import game_row, table
+
+# The fault-hunt suites each list their refusal cases (tests/test_fuzz.py counts them). This
+# class gave wrong numbers, not refusals: nothing here is to be refused, and its cases are the
+# tests below, each a number the hunt found wrong.
+CASES: dict[str, Case] = {}
 
 HEAD = """\
 [experiment]
