@@ -8,10 +8,15 @@ What is compared is the game's: its report's `quantities` (reports/game_report.p
 rows of each pair of arms, and may add tables of their own. Without one, `Quantities` compares
 what the core columns and the game's measures hold (balance/stats/measures.py):
 
-- a competitive game (a seat wins): the length (mean and median), the winner's margin (mean)
-  and each seat's share of the wins;
+- a competitive game (a seat wins, by the game's declaration, never by its games): the
+  length (mean and median), the winner's margin (mean) and each seat's share of the wins;
 - a cooperative game: the team's win rate, and its score (mean and median);
 - every measure the game declares over a column of its own.
+
+Every rate is a share of decided games (balance/stats/measures.py): a game that stopped
+undecided (one of the game's undecided_ends) is in no rate. A rate pairs the games decided in
+both arms (and, for a measure, known in both); `pairs` says how many, `of` what the rate is a
+share of, and a note says how many games each arm left undecided.
 
 Holm's correction runs over every difference of the table: `holm` says which differences
 survive it.
@@ -41,7 +46,7 @@ DIFFERENCE_SCHEMA = {
     "kind": pl.Utf8, "pairs": pl.Int64, "baseline": pl.Float64, "value": pl.Float64,
     "difference": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
     "p_value": pl.Float64, "p_holm": pl.Float64, "found": pl.Boolean, "holm": pl.Boolean,
-    "method": pl.Utf8,
+    "method": pl.Utf8, "of": pl.Utf8,  # a rate: the games it is a share of
 }
 
 
@@ -119,7 +124,7 @@ class Quantities:
         """The games columns the comparison reads."""
         own = [c for q in self.measures for c in q.expr.meta.root_names()]
         return list(dict.fromkeys(["variant", "game", "turns", "winner", "won", "score",
-                                   "scores", *own]))
+                                   "scores", "end_reason", *own]))
 
     def start(self, games: pl.DataFrame) -> None:
         """Before the first pair: the games of every variant (the columns read)."""
@@ -133,7 +138,8 @@ class Quantities:
         `pairs`: the games both played, the variant's columns suffixed `_v`."""
         base, other = arms_of(pairs)
         pb, pv = int(ib.get("players") or 0), int(iv.get("players") or 0)
-        competitive = base["winner"].is_not_null().any() and other["winner"].is_not_null().any()
+        competitive = self.game.competitive(ib) and self.game.competitive(iv)
+        decided = decided_pairs(base, other, self.game, label, notes)
         rows = []
         if competitive:
             unit = self.game.length_unit
@@ -142,11 +148,12 @@ class Quantities:
                          paired.mean_difference(lb, lv)),
                      row(v, label, "length:median", f"median length ({unit})", MEDIAN, lb, lv,
                          paired.median_difference(lb, lv, resamples, seed), resamples, seed)]
-            rows += seat_rows(pairs, pb, pv, v, label)
+            rows += seat_rows(pairs, pb, pv, v, label, decided)
         else:
-            wb, wv = (a["won"].fill_null(False).to_numpy() for a in (base, other))
+            keep = decided & (base["won"].is_not_null() & other["won"].is_not_null()).to_numpy()
+            wb, wv = (a["won"].to_numpy()[keep].astype(bool) for a in (base, other))
             rows.append(row(v, label, "won", "team win rate", RATE, wb, wv,
-                            paired.proportion_difference(wb, wv)))
+                            paired.proportion_difference(wb, wv), of=measures.DECIDED))
             sb, sv = _ints(base["score"]), _ints(other["score"])
             rows += [row(v, label, "score:mean", "mean team score", MEAN, sb, sv,
                          paired.mean_difference(sb, sv)),
@@ -159,9 +166,11 @@ class Quantities:
             xb = base.select(q.expr.alias("x"))["x"]
             xv = other.select(q.expr.alias("x"))["x"]
             if q.kind == RATE:
-                xb, xv = xb.fill_null(False).to_numpy(), xv.fill_null(False).to_numpy()
+                keep = decided & (xb.is_not_null() & xv.is_not_null()).to_numpy()
+                xb = xb.to_numpy()[keep].astype(bool)
+                xv = xv.to_numpy()[keep].astype(bool)
                 rows.append(row(v, label, q.key, q.name, RATE, xb, xv,
-                                paired.proportion_difference(xb, xv)))
+                                paired.proportion_difference(xb, xv), of=q.of))
             else:
                 keep = (xb.is_not_null() & xv.is_not_null()).to_numpy()
                 xb, xv = xb.to_numpy()[keep], xv.to_numpy()[keep]
@@ -191,6 +200,22 @@ def quantities_of(manifest: dict) -> Quantities:
     return Quantities(game, manifest)
 
 
+def decided_pairs(base: pl.DataFrame, other: pl.DataFrame, game, label: str,
+                  notes: list[str]) -> np.ndarray:
+    """Per pair of games: decided in both arms (a rate counts only these). Where an arm left
+    games undecided, a note says how many and what the rates pair."""
+    ends = game.undecided_ends
+    ub, uv = measures.undecided_of(base, ends), measures.undecided_of(other, ends)
+    both = ~(ub | uv)
+    if not both.all():
+        notes.append(f"{label}: of the {len(both):,} games in common, {int(ub.sum()):,} "
+                     f"stopped undecided ({', '.join(ends)}) in the baseline and "
+                     f"{int(uv.sum()):,} in the variant; each rate pairs the "
+                     f"{int(both.sum()):,} games decided in both, and no undecided game "
+                     "counts as a loss.")
+    return both
+
+
 def arms_of(pairs: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The baseline's games and the variant's, row for row, from the joined `pairs`."""
     suffixed = [c for c in pairs.columns if c.endswith("_v")]
@@ -209,19 +234,22 @@ def margin_of(scores: pl.Series) -> np.ndarray:
         .fill_null(0).to_numpy().astype(np.int64)
 
 
-def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str) -> list[dict]:
-    """The winner's mean margin (two players or more) and each seat's share of the wins."""
+def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str,
+              decided: np.ndarray | None = None) -> list[dict]:
+    """The winner's mean margin (two players or more) and each seat's share of the wins, over
+    the pairs `decided` in both arms (all of them when not given)."""
     rows = []
-    if pb >= 2 and pv >= 2:
-        mb, mv = margin_of(pairs["scores"]), margin_of(pairs["scores_v"])
+    keep = np.ones(pairs.height, bool) if decided is None else decided
+    if pb >= 2 and pv >= 2:  # an undecided game has no winner, and no winner's margin
+        mb, mv = margin_of(pairs["scores"])[keep], margin_of(pairs["scores_v"])[keep]
         rows.append(row(v, label, "margin:mean", "mean winner's margin", MEAN, mb, mv,
                         paired.mean_difference(mb, mv)))
-    wb = pairs["winner"].fill_null(-1).to_numpy()
-    wv = pairs["winner_v"].fill_null(-1).to_numpy()
+    wb = pairs["winner"].fill_null(-1).to_numpy()[keep]
+    wv = pairs["winner_v"].fill_null(-1).to_numpy()[keep]
     for seat in range(1, min(pb, pv) + 1):  # seats count from 1, as in the games table
         xb, xv = wb == seat, wv == seat
         rows.append(row(v, label, f"seat:{seat}", f"seat {seat} win share", RATE, xb, xv,
-                        paired.proportion_difference(xb, xv)))
+                        paired.proportion_difference(xb, xv), of=measures.DECIDED))
     return [r for r in rows if r is not None]
 
 
@@ -347,7 +375,8 @@ _METHODS = {RATE: "Tango score interval, paired; McNemar test",
 
 
 def row(v: int, label: str, key: str, name: str, kind: str, base, variant,
-        res: paired.Paired | None, resamples: int = 0, seed: int = 0) -> dict | None:
+        res: paired.Paired | None, resamples: int = 0, seed: int = 0,
+        of: str | None = None) -> dict | None:
     """One row of the difference table (DIFFERENCE_SCHEMA, less `against` and Holm's), or
     None where the test gives nothing."""
     if res is None:
@@ -358,7 +387,8 @@ def row(v: int, label: str, key: str, name: str, kind: str, base, variant,
     return {"variant": v, "label": label, "quantity": key, "name": name, "kind": kind,
             "pairs": res.n, "baseline": float(stat(base)), "value": float(stat(variant)),
             "difference": res.estimate, "ci_low": res.low, "ci_high": res.high,
-            "p_value": res.p_value, "found": res.found, "method": method}
+            "p_value": res.p_value, "found": res.found, "method": method,
+            "of": of if kind == RATE else None}
 
 
 def _with_holm(rows: list[dict]) -> pl.DataFrame:

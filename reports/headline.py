@@ -5,7 +5,12 @@ short table, read back from the run folder (only the columns it needs).
   GameReport.variant_lines); otherwise, when a seat wins, each seat's share of the wins with
   its interval, whether it is off its fair share beyond chance (reports/outcomes.py: the exact
   binomial test, Holm over every seat the headline prints), ties, and the length; when the
-  team wins, its win rate and score.
+  team wins, its win rate and score. Which of the two is the game's declaration
+  (Game.competitive), never its games.
+
+Every share is of the decided games: a game that stopped without a result (one of the game's
+undecided_ends, a turn cap) is counted and shown on a line of its own, never folded into the
+losses (balance/stats/measures.py). A variant whose games all stopped undecided says so.
 - Several variants: the comparison with the baseline, in its short form
   (reports/compare_text.short_table), and where a seat wins, the seats off their fair share.
 
@@ -21,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from balance.stats.intervals import wilson
+from balance.stats.measures import game_of, undecided_of
 from balance.stats.paired import MIN_PAIRS
 from reports import compare, compare_text, game_report, outcomes, text, variants
 
@@ -42,8 +48,8 @@ def headline(run_dir: str | Path) -> str:
                               notes=compare.unfinished(missing))
         if cmp.differences.height:
             out = compare_text.short_table(cmp, str(run_dir))
-            if _competitive(games):
-                out += "\n\n" + "\n".join(_fairness_block(games, manifest))
+            if any(report.game.competitive(i) for i in manifest["variants"]):
+                out += "\n\n" + "\n".join(_fairness_block(games, manifest, report.game))
             out += "".join("\n\n" + "\n".join(textwrap.wrap(x, 100))
                            for x in report.comparison_lines(cmp))
             return out
@@ -52,7 +58,8 @@ def headline(run_dir: str | Path) -> str:
         return "No games played yet."
     labels = variants.labels(manifest)
     out = []
-    seats = _seat_tests(games, manifest)
+    game = report.game
+    seats = _seat_tests(games, manifest, game)
     for info in manifest["variants"]:
         v = int(info["variant"])
         mine = games.filter(pl.col("variant") == v)
@@ -64,39 +71,47 @@ def headline(run_dir: str | Path) -> str:
         own = report.variant_lines(mine, info, seats.get(v))
         if own is not None:
             out += own
-        elif _competitive(mine):
-            out += seat_lines(mine, int(info["players"]), seats.get(v),
-                              report.game.length_unit)
+        elif game.competitive(info):
+            out += seat_lines(mine, int(info["players"]), seats.get(v), game.length_unit,
+                              undecided_ends=game.undecided_ends)
         else:
-            out += team_lines(mine, report.game.length_unit)
+            out += team_lines(mine, game.length_unit, game.undecided_ends)
     if seats:
         out += _fairness_note(seats)
     return "\n".join(out)
 
 
-def _competitive(games: pl.DataFrame) -> bool:
-    """Whether a seat wins these games (the columns read carry a winner)."""
-    return "winner" in games.columns and bool(games["winner"].is_not_null().any())
+def undecided_text(k: int, n: int, ends: tuple[str, ...]) -> str:
+    """"12 of 200 games stopped undecided (the end reason)"."""
+    return f"{k:,} of {n:,} games stopped undecided ({', '.join(ends)})"
 
 
 def _seat_counts(games: pl.DataFrame, players: int) -> tuple[list[int], int]:
-    """(each seat's wins, the games one seat won) of one variant, seat 1 first."""
+    """(each seat's wins, the games one seat won) of one variant's decided games, seat 1
+    first."""
     winner = games["winner"].fill_null(-1).to_numpy()
     wins = [int(np.count_nonzero(winner == seat)) for seat in range(1, players + 1)]
     return wins, int(np.count_nonzero(winner >= 1))
 
 
-def _seat_tests(games: pl.DataFrame, manifest: dict) -> dict[int, list[bool | None]]:
-    """For each variant of two players or more whose games a seat wins, each seat: off its
-    fair share beyond chance (True), not (False), or not tested (None: too few games one seat
-    won), Holm over every seat of every variant the headline prints."""
+def _decided(games: pl.DataFrame, game) -> pl.DataFrame:
+    return games.filter(~undecided_of(games, game.undecided_ends))
+
+
+def _seat_tests(games: pl.DataFrame, manifest: dict, game=None
+                ) -> dict[int, list[bool | None]]:
+    """For each variant of two players or more whose games a seat wins (the game's
+    declaration), each seat: off its fair share beyond chance (True), not (False), or not
+    tested (None: too few games one seat won), Holm over every seat of every variant the
+    headline prints."""
+    game = game or game_of(manifest)
     rows = []
     for info in manifest["variants"]:
         v, players = int(info["variant"]), int(info.get("players") or 0)
         mine = games.filter(pl.col("variant") == v)
-        if players < 2 or mine.height == 0 or not _competitive(mine):
+        if players < 2 or mine.height == 0 or not game.competitive(info):
             continue
-        wins, decided = _seat_counts(mine, players)
+        wins, decided = _seat_counts(_decided(mine, game), players)
         rows += [(v, k, outcomes.fair_share_p(k, decided, players)) for k in wins]
     off = outcomes.off_fair_share([p for _, _, p in rows])
     out: dict[int, list[bool | None]] = {}
@@ -105,9 +120,11 @@ def _seat_tests(games: pl.DataFrame, manifest: dict) -> dict[int, list[bool | No
     return out
 
 
-def _fairness_block(games: pl.DataFrame, manifest: dict) -> list[str]:
-    """Each variant's seats off their fair share, after a comparison's short form."""
-    seats = _seat_tests(games, manifest)
+def _fairness_block(games: pl.DataFrame, manifest: dict, game=None) -> list[str]:
+    """Each variant's seats off their fair share, after a comparison's short form: shares of
+    the decided games, the undecided ones named."""
+    game = game or game_of(manifest)
+    seats = _seat_tests(games, manifest, game)
     labels = variants.labels(manifest)
     out = ["Seats against their fair share:"]
     for info in manifest["variants"]:
@@ -115,14 +132,22 @@ def _fairness_block(games: pl.DataFrame, manifest: dict) -> list[str]:
         flags = seats.get(v)
         if not flags:
             continue
-        mine = games.filter(pl.col("variant") == v)
+        every = games.filter(pl.col("variant") == v)
+        mine = _decided(every, game)
+        stopped = every.height - mine.height
+        late = f"; {undecided_text(stopped, every.height, game.undecided_ends)}" \
+            if stopped else ""
+        if mine.height == 0:
+            out += textwrap.wrap(f"{labels[v]}: no decided games{late}", 100,
+                                 initial_indent="  ", subsequent_indent="    ")
+            continue
         wins, decided = _seat_counts(mine, len(flags))
         off = [f"seat {s + 1} {'above' if wins[s] * len(flags) > decided else 'below'} "
                f"({text.pct(wins[s] / mine.height, 1)})" for s, o in enumerate(flags) if o]
         fair = text.pct(decided / mine.height / len(flags), 1)
         said = ", ".join(off) if off else "every seat within chance of it" \
             if any(x is not None for x in flags) else "too few games to test"
-        out += textwrap.wrap(f"{labels[v]} (fair share {fair}): {said}", 100,
+        out += textwrap.wrap(f"{labels[v]} (fair share {fair}): {said}{late}", 100,
                              initial_indent="  ", subsequent_indent="    ")
     return out + _fairness_note(seats)
 
@@ -152,22 +177,30 @@ def spread_text(x: np.ndarray) -> str:
 
 
 def seat_lines(games: pl.DataFrame, players: int, off: list[bool | None] | None = None,
-               unit: str = "turns", rounds: bool = False) -> list[str]:
-    """Each seat's share of the wins against the fair share, ties, and the length (in
-    rounds, one turn of every seat, when `rounds`). `off` marks the seats off their fair
-    share (_seat_tests); without it, the variant's own seats are tested, Holm over them."""
-    winner = games["winner"].fill_null(-1).to_numpy()
-    n = len(winner)
+               unit: str = "turns", rounds: bool = False,
+               undecided_ends: tuple[str, ...] = ()) -> list[str]:
+    """Each seat's share of the decided games' wins against the fair share, ties, the games
+    that stopped undecided (one of `undecided_ends`, the game's), and the length (in rounds,
+    one turn of every seat, when `rounds`). `off` marks the seats off their fair share
+    (_seat_tests); without it, the variant's own seats are tested, Holm over them."""
+    stopped = undecided_of(games, undecided_ends)
     turns = games["turns"].fill_null(0).to_numpy().astype(np.int64)
     length = -(-turns // players) if rounds else turns
+    winner = games.filter(~stopped)["winner"].fill_null(-1).to_numpy()
+    n = len(winner)
+    said = undecided_text(int(stopped.sum()), len(stopped), undecided_ends)
+    if n == 0:
+        return [f"No game was decided: {said}; no seat's share of the wins to give.",
+                _length_line(length, unit)]
+    of = "decided games" if undecided_ends else "games"
     ties = float(np.mean(winner == -1))
-    wins, decided = _seat_counts(games, players)
+    wins, decided = _seat_counts(games.filter(~stopped), players)
     if off is None and players > 1:
         p = [outcomes.fair_share_p(k, decided, players) for k in wins]
         off = [None if np.isnan(x) else o for x, o in zip(p, outcomes.off_fair_share(p),
                                                            strict=True)]
     fair = (1 - ties) / players
-    lines = [f"Share of the wins by seat (95% Wilson intervals; {n:,} games; a fair share is "
+    lines = [f"Share of the wins by seat (95% Wilson intervals; {n:,} {of}; a fair share is "
              f"{text.pct(fair, 1)}):"]
     for seat, k in enumerate(wins):
         mark = ""
@@ -175,20 +208,33 @@ def seat_lines(games: pl.DataFrame, players: int, off: list[bool | None] | None 
             mark = "  above its fair share" if k / n > fair else "  below its fair share"
         lines.append(f"  seat {seat + 1:<3} {rate_text(k, n)}{mark}")
     lines.append(f"  ties     {text.pct(ties, 1)}")
-    lines.append(f"Length: {text.num(float(np.median(length)))} {unit} (median; 10–90%: "
-                 f"{text.num(float(np.quantile(length, 0.1)))}–"
-                 f"{text.num(float(np.quantile(length, 0.9)))}), mean "
-                 f"{text.num(float(length.mean()))}.")
-    return lines
+    if undecided_ends:
+        lines.append(f"  undecided: {said}, in no share")
+    return lines + [_length_line(length, unit)]
 
 
-def team_lines(games: pl.DataFrame, unit: str = "turns") -> list[str]:
-    """The team's win rate, its score and the length."""
-    won = games["won"].fill_null(False).to_numpy()
+def _length_line(length: np.ndarray, unit: str) -> str:
+    return (f"Length: {text.num(float(np.median(length)))} {unit} (median; 10–90%: "
+            f"{text.num(float(np.quantile(length, 0.1)))}–"
+            f"{text.num(float(np.quantile(length, 0.9)))}), mean "
+            f"{text.num(float(length.mean()))}.")
+
+
+def team_lines(games: pl.DataFrame, unit: str = "turns",
+               undecided_ends: tuple[str, ...] = ()) -> list[str]:
+    """The team's win rate over the decided games (the undecided ones counted apart), its
+    score and the length."""
+    stopped = undecided_of(games, undecided_ends)
+    won = games.filter(~stopped)["won"].drop_nulls().to_numpy()
     n = len(won)
+    said = undecided_text(int(stopped.sum()), len(stopped), undecided_ends)
     score = games["score"].fill_null(0).to_numpy().astype(np.float64)
     turns = games["turns"].fill_null(0).to_numpy().astype(np.float64)
-    return [f"The team wins {rate_text(int(won.sum()), n)} of {n:,} games (95% Wilson "
-            "interval).",
-            f"Team score: {spread_text(score)}.",
-            f"Length: {spread_text(turns)} {unit}."]
+    if n == 0:
+        first = (f"No game was decided: {said}; no win rate to give." if stopped.any()
+                 else "No game has a result: no win rate to give.")
+    else:
+        of = "decided games" if undecided_ends else "games"
+        first = (f"The team wins {rate_text(int(won.sum()), n)} of {n:,} {of} (95% Wilson "
+                 "interval)" + (f"; {said}, in no share." if undecided_ends else "."))
+    return [first, f"Team score: {spread_text(score)}.", f"Length: {spread_text(turns)} {unit}."]

@@ -74,9 +74,13 @@ def test_a_goal_names_a_measure_of_the_game():
         parse_goal("rounds=12", DICE)  # a measure of Gem Rush's, not of the dice race's
     import polars as pl
 
-    games = pl.DataFrame({"first_won": [True, None, False], "turns": [3, 4, 5]})
-    assert outcomes(games, parse_goal("first=40%", DICE), {}, DICE).tolist() == [1, 0, 0]
-    assert outcomes(games, g, {}, DICE).tolist() == [3, 4, 5]
+    # A rate's outcome is NaN where the value is unknown (null) or the game stopped at the
+    # turn cap (undecided, the race's `cap`): neither is a loss. A mean keeps every game.
+    games = pl.DataFrame({"first_won": [True, None, False, False], "turns": [3, 4, 5, 9],
+                          "end_reason": ["target", "target", "target", "cap"]})
+    got = outcomes(games, parse_goal("first=40%", DICE), {}, DICE)
+    assert got[[0, 2]].tolist() == [1, 0] and np.isnan(got[[1, 3]]).all()
+    assert outcomes(games, g, {}, DICE).tolist() == [3, 4, 5, 9]
 
 
 def test_tune_finds_the_median_score_as_the_coin_flip_target(tmp_path, cli):

@@ -97,6 +97,6 @@ def test_headline_counts_named_targets_and_rush_seats():
     manifest = {"variants": [{"variant": 0, "mode": "crisis", "players": 2, "exhaust": True,
                               "difficulties": {"Easy": 15, "Hard": 35}},
                              {"variant": 1, "mode": "rush", "players": 2, "exhaust": False}]}
-    rows = headline_counts(games, manifest).rows()
+    rows = headline_counts(games, manifest).select("variant", "measure", "wins", "games").rows()
     assert rows == [(0, "Easy (15)", 3, 4), (0, "Hard (35)", 1, 4),
                     (1, "seat 1 wins", 1, 3), (1, "seat 2 wins", 2, 3)]

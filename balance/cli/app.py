@@ -157,14 +157,29 @@ def tune(experiment: str = typer.Argument(..., help="experiment file (one varian
             result = gs.seek(evaluate, lo, hi, parsed_goal, lever, first, most)
     except InputError as e:
         fail(e)
-    _say_seek(result)
+    _say_seek(result, exp.game.undecided_ends)
 
 
-def _say_seek(r) -> None:
+def _say_seek(r, undecided_ends: tuple[str, ...] = ()) -> None:
     g = r.goal
-    typer.echo(f"{'value':>8}  {'games':>7}  {'outcome':>8}  95% interval")
-    for v, n, est, lo, hi in r.table():
-        typer.echo(f"{v:>8}  {n:>7,}  {g.show(est):>8}  {g.show(lo)} to {g.show(hi)}")
+    rows = r.table()
+    # A rate counts the decided games only: where some stopped undecided, say how many.
+    counted = any(c < n for _, n, c, *_ in rows)
+    title = "decided" if g.binary else "counted"
+    typer.echo(f"{'value':>8}  {'games':>7}  " + (f"{title:>7}  " if counted else "")
+               + f"{'outcome':>8}  95% interval")
+    for v, n, c, est, lo, hi in rows:
+        typer.echo(f"{v:>8}  {n:>7,}  " + (f"{c:>7,}  " if counted else "")
+                   + f"{g.show(est):>8}  {g.show(lo)} to {g.show(hi)}")
+    if counted and g.binary:
+        typer.echo(f"{g.text}: a share of the decided games; a game stopped undecided "
+                   f"({', '.join(undecided_ends) or 'no result'}) counts in none")
+    if r.unmeasured:
+        where = ", ".join(str(v) for v in r.unmeasured)
+        typer.echo(f"no game was decided at {r.lever} = {where}: {g.text} cannot be measured "
+                   "there, so no value is sought. Choose a --range where games are decided, "
+                   "or play more with --first.")
+        return
     if not r.reached:
         typer.echo(f"goal {g.text} is not met anywhere in {r.lever} = {r.lo}..{r.hi}; the "
                    f"closest end is {r.closest}. Widen --range.")
@@ -280,9 +295,16 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
 
 def _say_rounds(rounds) -> None:
     for i, r in enumerate(rounds.rounds, 1):
+        widest = (f"+-{r.widest:.2f} points" if not r.unmeasured else
+                  f"none yet: {len(r.unmeasured)} rate(s) count no decided game")
         typer.echo(f"round {i}: {r.games:,} games per variant, widest headline interval "
-                   f"+-{r.widest:.2f} points")
-    if rounds.reached:
+                   f"{widest}")
+    last = rounds.rounds[-1] if rounds.rounds else None
+    if last is not None and last.unmeasured:
+        typer.echo(f"precision NOT reached: after {rounds.games:,} games per variant, "
+                   f"{'; '.join(last.unmeasured)}: no value and no interval (a rate counts "
+                   "decided games only; an undecided game is in none)", err=True)
+    elif rounds.reached:
         typer.echo(f"precision reached: every headline interval is within "
                    f"+-{rounds.precision:g} points after {rounds.games:,} games per variant "
                    f"({rounds.run_dir})")

@@ -115,6 +115,10 @@ class Measure:
     kind: str  # "rate" or "mean"
     column: str
     help: str = ""
+    # A rate: the games it is a share of, in words, as every table names them. The neutral
+    # layer counts only decided games (Game.undecided_ends) whose column is not null, so a
+    # column null in some decided games (an event that did not happen) names them here too.
+    of: str = "decided games"
     # Where a game's value is more than its column's (a share of the games one seat won,
     # rounds from turns, a win at another goal than the variant's own): "module:function",
     # (games: polars DataFrame, variant: dict as the manifest records it, goal) -> a numpy
@@ -193,6 +197,10 @@ class Game:
     tables: tuple[Table, ...]  # the first is the games table, starting with CORE_COLUMNS
     measures: tuple[Measure, ...]
     end_reasons: tuple[str, ...]
+    # End reasons of a game stopped without a result (a turn cap): an undecided game. Every
+    # rate is a share of the decided games; the undecided ones are counted and shown apart,
+    # never folded into losses (balance/stats/measures.py).
+    undecided_ends: tuple[str, ...] = ()
     length_unit: str = "turns"
     default_player: str = "random"  # the player of every seat when a file names none
     # Keys of `[experiment]` (and of `[grid]`) the game reads itself, beyond the neutral ones.
@@ -226,6 +234,11 @@ class Game:
     # the variant's headline quantities; "" for balance/stats/measures.py's own (each seat's
     # share of the wins, or the team's win rate, and the measures over plain columns).
     quantities: str = ""
+    # (variant: dict, as the manifest records it) -> bool: one seat wins the variant's games
+    # (else the team does). A game of both kinds (cooperative None) declares it; the others'
+    # kind is `cooperative`. Never read from the games: a run whose games all stopped
+    # undecided has no winner and is still a race.
+    kind_of: str = ""
     # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
     forward: str = ""
     # (typer.Typer) -> None: the game's own CLI commands, reached as `balance <name> COMMAND`
@@ -253,6 +266,13 @@ class Game:
         if not self.tables or self.tables[0].name != "games":
             raise ValueError(f"game {self.name}: the first table is the games table, named "
                              "'games'")
+        if self.cooperative is None and not self.kind_of:
+            raise ValueError(f"game {self.name}: a game of both kinds (cooperative None) "
+                             "declares kind_of, which of its variants a seat wins")
+        unknown = [e for e in self.undecided_ends if e not in self.end_reasons]
+        if unknown:
+            raise ValueError(f"game {self.name}: undecided_ends {unknown} are not among its "
+                             "end_reasons")
 
     @property
     def games_table(self) -> Table:
@@ -263,6 +283,13 @@ class Game:
             if t.name == name:
                 return t
         raise KeyError(f"game {self.name} has no table {name!r}")
+
+    def competitive(self, variant: dict) -> bool:
+        """Whether one seat wins the games of `variant` (as the manifest records it), by the
+        declaration: `cooperative`, or the `kind_of` hook of a game of both kinds."""
+        if self.cooperative is not None:
+            return not self.cooperative
+        return bool(self.hook("kind_of")(variant))
 
     def measure(self, name: str) -> Measure:
         for m in self.measures:

@@ -20,6 +20,12 @@ played on the same games 0..n-1 (common seeds), so two values differ by the leve
 A report that reads such an answer off a curve of every lever value (the lever's value for
 chosen win rates) uses the same three functions: on the same games the report and
 `balance tune` print the same value.
+
+A rate is a share of the decided games (balance/stats/measures.py): a game that stopped
+undecided (one of the game's undecided_ends), or whose value is unknown, has no outcome (NaN)
+and counts in no estimate; each value's table row says how many games it counted. A lever
+value where no game counts has no estimate: the search stops there and says so
+(`SeekResult.unmeasured`) rather than read an undecided game as a loss.
 """
 
 from __future__ import annotations
@@ -54,6 +60,8 @@ class Goal:
     binary: bool = False  # the measure is a rate
 
     def show(self, x: float) -> str:
+        if not math.isfinite(x):
+            return "–"
         return f"{100 * x:.1f}%" if self.binary else f"{x:.2f}"
 
 
@@ -107,16 +115,24 @@ class Point:
     """One lever value and the outcome of games 0..n-1 at it."""
 
     value: int
-    outcomes: np.ndarray  # one per game, in game order
+    outcomes: np.ndarray  # one per game, in game order; NaN: the game has none (undecided)
 
     @property
     def n(self) -> int:
         return len(self.outcomes)
 
+    @property
+    def counted(self) -> int:
+        """The games with an outcome: for a rate, the decided games its value is known for."""
+        return int(np.isfinite(self.outcomes).sum())
+
     def estimate(self, binary: bool) -> tuple[float, float, float]:
-        """(estimate, 95% low, 95% high): Wilson for a rate, Student's t for a mean. With too
-        few games (balance.stats.paired.MIN_PAIRS) the bounds are NaN: they clear no goal."""
-        x = self.outcomes
+        """(estimate, 95% low, 95% high) over the games with an outcome: Wilson for a rate,
+        Student's t for a mean. With too few of them (balance.stats.paired.MIN_PAIRS) the
+        bounds are NaN: they clear no goal; with none, the estimate is NaN too."""
+        x = self.outcomes[np.isfinite(self.outcomes)]
+        if len(x) == 0:
+            return math.nan, math.nan, math.nan
         m = float(x.mean())
         if too_few(len(x)):
             return m, math.nan, math.nan
@@ -140,10 +156,14 @@ class SeekResult:
     high: float | None
     sure: bool  # the bracketing values' intervals each clear the goal
     points: dict[int, Point] = field(default_factory=dict)
+    # Lever values where no game had an outcome (every game undecided): the search stopped.
+    unmeasured: list[int] = field(default_factory=list)
 
-    def table(self) -> list[tuple[int, int, float, float, float]]:
-        """(value, games, estimate, low, high) for every value played, in value order."""
-        return [(v, p.n, *p.estimate(self.goal.binary)) for v, p in sorted(self.points.items())]
+    def table(self) -> list[tuple[int, int, int, float, float, float]]:
+        """(value, games, games counted, estimate, low, high) for every value played, in
+        value order."""
+        return [(v, p.n, p.counted, *p.estimate(self.goal.binary))
+                for v, p in sorted(self.points.items())]
 
 
 Evaluate = Callable[[int, int, int], np.ndarray]  # (value, start, stop) -> outcomes
@@ -169,12 +189,15 @@ def seek(evaluate: Evaluate, lo: int, hi: int, goal: Goal, lever: str = "lever",
 
     play(lo, first)
     play(hi, first)
+    result = SeekResult(goal, lever, lo, hi, False, None, None, None, None, False, points)
+    result.unmeasured = [v for v in (lo, hi) if not math.isfinite(est(v))]
+    if result.unmeasured:
+        return result
     sign = 1.0 if est(hi) >= est(lo) else -1.0
 
     def above(v: int) -> bool:  # the outcome at v is past the goal, in the lever's direction
         return sign * (est(v) - goal.value) >= 0
 
-    result = SeekResult(goal, lever, lo, hi, False, None, None, None, None, False, points)
     if above(lo) == above(hi):
         # The goal is outside what the range gives: say which end comes closest.
         result.closest = min((lo, hi), key=lambda v: abs(est(v) - goal.value))
@@ -184,6 +207,9 @@ def seek(evaluate: Evaluate, lo: int, hi: int, goal: Goal, lever: str = "lever",
     while b - a > 1:
         mid = (a + b) // 2
         play(mid, first)
+        if not math.isfinite(est(mid)):
+            result.reached, result.unmeasured = False, [mid]
+            return result
         a, b = (a, mid) if above(mid) else (mid, b)
     # Refine the bracket: double the games at both ends until each interval clears the goal
     # on its own side; noise can move the bracket to a neighbour as the games grow.
@@ -244,7 +270,7 @@ def nearest(values: list[int], estimates: list[float], goal: float) -> int:
     """The value whose outcome is closest to the goal; of two as close, one whose outcome is
     at least the goal, the largest such (a flat stretch of a curve, where no game ended on
     the values between, names its largest value)."""
-    gaps = [abs(e - goal) for e in estimates]
+    gaps = [abs(e - goal) if math.isfinite(e) else math.inf for e in estimates]
     best = min(gaps)
     tied = [i for i, g in enumerate(gaps) if math.isclose(g, best, rel_tol=1e-9, abs_tol=1e-12)]
     at_least = [i for i in tied if estimates[i] >= goal]
@@ -263,11 +289,13 @@ def band_crossings(values: list[int], rows: list[tuple[float, float, float]], go
     far = [r[1] if sign > 0 else r[2] for r in rows]
 
     def first_past(band: list[float], default: float) -> float:
-        for i, (v, y) in enumerate(zip(values, band, strict=True)):
+        # A value with no band (too few games counted there) is passed over.
+        known = [(v, y) for v, y in zip(values, band, strict=True) if math.isfinite(y)]
+        for i, (v, y) in enumerate(known):
             if sign * (y - goal) >= 0:
                 if i == 0:
                     return float(v)
-                v0, y0 = values[i - 1], band[i - 1]
+                v0, y0 = known[i - 1]
                 return v0 + (goal - y0) / (y - y0) * (v - v0) if y != y0 else float(v)
         return default
 
@@ -298,16 +326,21 @@ def lever_data(data: dict, lever: str, value: int, game: Game) -> dict:
 
 def outcomes(games, goal: Goal, variant: dict, game: Game) -> np.ndarray:
     """Each game's outcome for the goal, from a games table (polars) of one variant, which
-    `variant` describes as the manifest records it (Variant.describe)."""
+    `variant` describes as the manifest records it (Variant.describe). A rate's outcome is
+    NaN in a game that stopped undecided or whose value is unknown (null): it counts in no
+    estimate."""
     import polars as pl  # lazy: goal seeking's search itself needs no DataFrame
+
+    from balance.stats.measures import undecided_of  # lazy: as polars
 
     m = game.measure(goal.measure)
     if m.outcome:
-        return np.asarray(resolve(m.outcome)(games, variant, goal), dtype=float)
-    column = games[m.column]
+        x = np.asarray(resolve(m.outcome)(games, variant, goal), dtype=float)
+    else:
+        x = games[m.column].cast(pl.Float64).fill_null(math.nan).to_numpy().astype(float)
     if m.kind == "rate":
-        column = column.fill_null(False)
-    return column.cast(pl.Float64).to_numpy()
+        x = np.where(undecided_of(games, game.undecided_ends), math.nan, x)
+    return x
 
 
 MAX_RANGE = 100_000

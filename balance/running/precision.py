@@ -7,6 +7,10 @@ same seed whatever the run's size (balance/running/seeds.py), and a rerun with m
 shards. So the games played are exactly games 0..n-1, and the result is the fixed run of
 that size, file for file. Rounds end on a shard boundary (no shard is played twice), except
 the last one at the cap.
+
+A headline rate is a share of the decided games (balance/stats/measures.py). A rate that
+counts no game (every game of a variant stopped undecided) has no interval, so it is never
+precise: the rounds go on to the cap and the report names it (`Round.unmeasured`).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from balance.errors import InputError, Problem
 from balance.running import store
 from balance.running.experiment import Experiment, check_game_count
 from balance.running.runner import run_experiment
-from balance.stats.measures import headline_rates, widest_half_width
+from balance.stats.measures import headline_rates, unmeasured, widest_half_width
 
 # Half-widths shrink as 1/sqrt(n): the next round aims at the games the widest interval
 # needs, but grows at least by this much (a round has a fixed cost) and at most by GROW_MAX
@@ -34,6 +38,8 @@ MIN_PRECISION = 0.01  # percentage points: finer needs more games than MAX_GAMES
 class Round:
     games: int  # per variant, after the round
     widest: float  # widest headline half-width, in percentage points
+    # The headline rates that count no game yet (every game undecided, say), in words
+    unmeasured: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -74,10 +80,15 @@ def _games_on_disk(run_dir: Path) -> int:
         return 0  # run_experiment names what is wrong with the folder
 
 
-def widest_now(run_dir: Path) -> float:
-    """The widest headline half-width of the run as it is on disk, in percentage points."""
+def widest_now(run_dir: Path) -> tuple[float, list[str]]:
+    """The widest headline half-width of the run as it is on disk, in percentage points (100
+    while a rate counts no game), and the rates that count none."""
     scan = store.scan_run(run_dir)
-    return 100 * widest_half_width(headline_rates(scan.games, store.read_manifest(run_dir)))
+    rates = headline_rates(scan.games, store.read_manifest(run_dir))
+    missing = [f"variant {v}: {name}, a share of {of}, has none ({u:,} games stopped "
+               "undecided)" for v, name, u, of in
+               unmeasured(rates).select("variant", "measure", "undecided", "of").rows()]
+    return 100 * widest_half_width(rates), missing
 
 
 def run_to_precision(exp: Experiment, out: str | Path, precision: float, cap: int | None = None,
@@ -99,8 +110,8 @@ def run_to_precision(exp: Experiment, out: str | Path, precision: float, cap: in
         games = done
     while True:
         run_experiment(exp, out, games, jobs, scheduler, on_start=on_round, on_shard=on_shard)
-        widest = widest_now(report.run_dir)
-        report.rounds.append(Round(games, widest))
+        widest, missing = widest_now(report.run_dir)
+        report.rounds.append(Round(games, widest, missing))
         # A narrow interval from a handful of games is no precision (balance.stats.paired's rule).
         if widest <= precision and not too_few(games):
             report.reached = True

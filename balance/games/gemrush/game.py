@@ -114,4 +114,5 @@ GAME = Game(
     tune_options=TUNE_OPTIONS,
     report="reports.gemrush.report:REPORT",
     quantities="balance.games.gemrush.measures:quantities",
+    kind_of="balance.games.gemrush.measures:competitive",
 )

@@ -15,6 +15,12 @@ import polars as pl
 from balance.stats.measures import RATE, Quantity, seats
 
 
+def competitive(variant: dict) -> bool:
+    """Gem Rush's kind_of (balance/contract/game.py): a seat wins a Rush game, the team a
+    Crisis one."""
+    return variant.get("mode") == "rush"
+
+
 def quantities(variant: dict) -> list[Quantity]:
     if variant.get("mode") == "rush":
         return seats(int(variant.get("players") or 0))

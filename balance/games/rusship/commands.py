@@ -128,11 +128,13 @@ def strength(games: int = typer.Option(1000, min=20, max=1_000_000, help="seeds 
              ) -> None:
     """How strong the players are, on the same seeds: racer against random, and the search
     (reference) at each budget against racer. Each seed is played twice with the seats
-    swapped; the interval is over seeds (their two games share the dice)."""
+    swapped; the win rate is a share of the decided games (a game stopped at the turn cap
+    counts in none, and the games stopped are shown), its interval over seeds (their two
+    games share the dice)."""
     # lazy: rich's bars load only when the command runs
     from rich.progress import Progress
 
-    from balance.games.rusship.tuning import interval, match  # the engine and its players
+    from balance.games.rusship.tuning import decided_rate, results  # the engine, the players
 
     try:
         overrides = parse_set(set_)
@@ -147,19 +149,37 @@ def strength(games: int = typer.Option(1000, min=20, max=1_000_000, help="seeds 
         fail(e)
     pairings = [("racer", "random", None)] + [("reference", "racer", b) for b in levels]
     seeds = np.arange(seed, seed + games, dtype=np.int64)
-    typer.echo(f"{games:,} seeds from {seed}, each played with the seats swapped")
-    typer.echo(f"  {'pairing':<34} {'win rate':>9}  {'95% interval':<15} {'games/s':>8}")
+    stalled: list[bool | None] = []  # per pairing: no game decided, some not, or all were
+    typer.echo(f"{games:,} seeds from {seed}, each played with the seats swapped; a win "
+               "rate is a share of the decided games")
+    typer.echo(f"  {'pairing':<34} {'win rate':>9}  {'95% interval':<15} {'undecided':>9}  "
+               f"{'games/s':>8}")
     with Progress(transient=True) as bar:
         task = bar.add_task("playing", total=games * len(pairings))
         for a, b, budget in pairings:
             knobs = {"budget": budget} if budget else None
             start = time.perf_counter()
-            parts = []
+            wins, decided = [], []
             for part in np.array_split(seeds, max(1, games // 200)):  # for the bar's sake
-                parts.append(match(a, b, part, knobs, None, overrides))
+                w, d = results(a, b, part, knobs, None, overrides)
+                wins.append(w)
+                decided.append(d)
                 bar.advance(task, len(part))
-            per = np.concatenate(parts)
+            wins, decided = np.concatenate(wins), np.concatenate(decided)
             rate = 2 * games / (time.perf_counter() - start)
-            mean, lo, hi = interval(per)
+            found = decided_rate(wins, decided)
             name = f"{a} (budget {budget}) vs {b}" if budget else f"{a} vs {b}"
-            typer.echo(f"  {name:<34} {mean:>8.1%}  {lo:.1%} to {hi:.1%}  {rate:>8,.0f}")
+            stopped = f"{2 * games - int(decided.sum()):,}"
+            if found is None:
+                typer.echo(f"  {name:<34} {'–':>9}  {'no game decided':<15} {stopped:>9}  "
+                           f"{rate:>8,.0f}")
+            else:
+                mean, lo, hi = found
+                typer.echo(f"  {name:<34} {mean:>8.1%}  {lo:.1%} to {hi:.1%}  {stopped:>9}  "
+                           f"{rate:>8,.0f}")
+            stalled.append(found is None if int(decided.sum()) < 2 * games else None)
+    if any(x is not None for x in stalled):
+        typer.echo(f"undecided: games stopped at the turn cap (max_turns = "
+                   f"{rules(overrides)['max_turns']}) with no winner; they count in no win "
+                   "rate" + ("; a pairing with no decided game has no win rate" if any(stalled)
+                             else ""))

@@ -24,7 +24,7 @@ GAMES = Table("games", {
     "starter_won": "bool",  # null: the game stopped undecided
     "hits_1": "int8",  # attacks seat 1's planet (Earth) suffered
     "hits_2": "int8",  # attacks seat 2's planet (the Alien planet) suffered
-    "winner_hits": "int8",  # attacks the winner's planet suffered: how close the game was
+    "winner_hits": "int8",  # attacks the winner's planet suffered; null: undecided
     "first_hit": "int8",  # the seat whose planet was attacked first; 0: none was
     "first_hit_turn": "int16",  # the turn of the first attack, from 1; null: none
     "comeback": "bool",  # the seat attacked first won; null: no attack, or undecided
@@ -45,15 +45,17 @@ GAME = Game(
         Measure("starter", "First player's wins", "rate", "starter_won",
                 "the share of decided games the side that played first won"),
         Measure("comeback", "Comebacks", "rate", "comeback",
-                "the share of games the side attacked first still won: the catch-up"),
+                "the share of decided games with an attack the side attacked first still "
+                "won: the catch-up", of="decided games with an attack"),
         Measure("turns", "Length", "mean", "turns", "turns, both sides' counted"),
         Measure("winner_hits", "Attacks the winner took", "mean", "winner_hits",
-                "how close the games were: 0 a rout, hits_to_lose - 1 a photo finish"),
+                "how close the decided games were: 0 a rout, hits_to_lose - 1 a photo "
+                "finish"),
         Measure("captures", "Captures", "mean", "captures", "tokens captured a game"),
         Measure("first_hit_turn", "First attack", "mean", "first_hit_turn",
                 "the turn of the first attack"),
     ),
-    end_reasons=END_NAMES[1:], default_player="racer",
+    end_reasons=END_NAMES[1:], undecided_ends=("turn_cap",), default_player="racer",
     experiment_keys=("ablate", "control"),
     kernel_modules=("balance.games.rusship.shard", "heuristics.rusship.registry"),
     variants="balance.games.rusship.experiment:variants",

@@ -64,7 +64,9 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, out: np
         "starter": _seat(out[:, R_STARTER]),
         "starter_won": pa.array(won == out[:, R_STARTER], pa.bool_(), mask=~decided),
         "hits_1": hits[:, 0].astype(np.int8), "hits_2": hits[:, 1].astype(np.int8),
-        "winner_hits": winner_hits.astype(np.int8), "first_hit": _seat(first),
+        # No winner, no winner's attacks: an undecided game is no rout.
+        "winner_hits": pa.array(winner_hits.astype(np.int8), pa.int8(), mask=~decided),
+        "first_hit": _seat(first),
         "first_hit_turn": pa.array((out[:, R_FIRST_HIT_TURN] + 1).astype(np.int16),
                                    pa.int16(), mask=first < 0),
         "comeback": pa.array(won == first, pa.bool_(), mask=~decided | (first < 0)),

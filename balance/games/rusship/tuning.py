@@ -6,7 +6,10 @@ cancels the luck of the dice and the seat, and what is left is the players' diff
 
 `match` is the same measurement between any two players with any knobs (racer against an
 older racer, the search against racer, racer against random): the strength table of the
-players' tests and of the guide comes from it."""
+players' tests and of the guide comes from it. There a game stopped undecided scores a half,
+so that a knob is not pushed to stall. `results` and `decided_rate` are what
+`balance rusship strength` prints: the share of the decided games a player won, the
+undecided ones counted apart and never read as a result."""
 
 from __future__ import annotations
 
@@ -38,20 +41,53 @@ def _seated(a: str, a_knobs: dict | None, b: str, b_knobs: dict | None,
     return setup
 
 
-def _score(out: np.ndarray, seat: int) -> np.ndarray:
-    """Per game: 1 when `seat` won, 0 when it lost, a half when the game stopped undecided."""
-    w = out[:, R_WINNER]
+def _score(w: np.ndarray, seat: int) -> np.ndarray:
+    """Per game (its winner, -1 undecided): 1 when `seat` won, 0 when it lost, a half when
+    the game stopped undecided."""
     return np.where(w < 0, 0.5, (w == seat).astype(float))
+
+
+def _both(a: str, b: str, seeds, a_knobs: dict | None, b_knobs: dict | None,
+          rules: dict | None) -> tuple[np.ndarray, np.ndarray]:
+    """The winners (R_WINNER: 0, 1; -1 undecided) of each seed's two games: a in seat 1,
+    then a in seat 2."""
+    seeds = np.asarray(seeds, np.int64)
+    return (play_batch(_seated(a, a_knobs, b, b_knobs, rules), seeds)[:, R_WINNER],
+            play_batch(_seated(b, b_knobs, a, a_knobs, rules), seeds)[:, R_WINNER])
 
 
 def match(a: str, b: str, seeds, a_knobs: dict | None = None, b_knobs: dict | None = None,
           rules: dict | None = None) -> np.ndarray:
     """Per seed, player a's score against player b, the mean of its two games on that seed:
     a in seat 1, then a in seat 2 (1: a won both; a half: one each, or two undecided)."""
-    seeds = np.asarray(seeds, np.int64)
-    first = _score(play_batch(_seated(a, a_knobs, b, b_knobs, rules), seeds), 0)
-    second = _score(play_batch(_seated(b, b_knobs, a, a_knobs, rules), seeds), 1)
-    return (first + second) / 2
+    first, second = _both(a, b, seeds, a_knobs, b_knobs, rules)
+    return (_score(first, 0) + _score(second, 1)) / 2
+
+
+def results(a: str, b: str, seeds, a_knobs: dict | None = None, b_knobs: dict | None = None,
+            rules: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per seed, (player a's wins, the games decided) of its two games on that seed, the
+    seats swapped: each from 0 to 2."""
+    first, second = _both(a, b, seeds, a_knobs, b_knobs, rules)
+    wins = (first == 0).astype(int) + (second == 1).astype(int)
+    return wins, (first >= 0).astype(int) + (second >= 0).astype(int)
+
+
+def decided_rate(wins: np.ndarray, decided: np.ndarray) -> tuple[float, float, float] | None:
+    """(share, low, high): the share of the decided games won, with its 95% interval over
+    seeds (the ratio's, from the seeds' spread of wins against decided games: a seed's two
+    games share the dice); None when no game was decided. With every game decided it is
+    `interval` of the seeds' scores."""
+    w, d = np.asarray(wins, float), np.asarray(decided, float)
+    total = d.sum()
+    if total == 0:
+        return None
+    r = w.sum() / total
+    n = len(w)
+    spread = ((w - r * d) ** 2).sum() / (n - 1) if n > 1 else float("nan")
+    half = 1.96 * np.sqrt(spread * n) / total
+    # A share's bounds are shares: the normal interval is cut at 0% and 100%.
+    return float(r), float(max(0.0, r - half)), float(min(1.0, r + half))
 
 
 def objective(player: str, knobs: dict | None, seeds, rules: dict | None = None

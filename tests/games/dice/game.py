@@ -210,7 +210,9 @@ GAME = Game(
     measures=(Measure("first", "Seat 1's wins", "rate", "first_won"),
               Measure("score", "Winning score", "mean", "score"),
               Measure("turns", "Length", "mean", "turns")),
-    end_reasons=k.END_REASONS, default_player="stopper", experiment_keys=("ablate",),
+    # The cap stops a race without a winner: undecided, not a loss for every seat.
+    end_reasons=k.END_REASONS, undecided_ends=("cap",), default_player="stopper",
+    experiment_keys=("ablate",),
     kernel_modules=("tests.games.dice.kernel",),
     variants="tests.games.dice.game:variants", play="tests.games.dice.game:play",
     check="tests.games.dice.game:check",
