@@ -64,21 +64,24 @@ def command(*args: str, file: str | None = None):
     return make
 
 
-def dice_manifest(game):
-    """`balance report` of a dice run whose manifest names its game as `game`."""
+def dice_manifest(game, command: str = "report"):
+    """`balance report` (or `compare`) of a dice run of two variants whose manifest names its
+    game as `game`."""
     def make(tmp):
         path = tmp / "fz.toml"
-        path.write_text(DICE + 'heuristic = "stopper"\n', encoding="utf-8")
+        path.write_text(DICE + '[grid]\ntarget = [20, 30]\n', encoding="utf-8")
         run = run_experiment(load_experiment(path), tmp / "runs", jobs=1).run_dir
         (run / ".lock").unlink(missing_ok=True)
         m = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
         m["game"] = game
         (run / "manifest.json").write_text(json.dumps(m), encoding="utf-8")
+        if command == "compare":
+            return ["compare", str(run)]
         return ["report", str(run), "--out", str(tmp / "report")]
     return make
 
 
-SEATS = ("fz.toml", "'seats'", "player(s) for 2 seats")
+SEATS = ("fz.toml", "'seats'", "players for 2 seats")
 
 CASES: dict[str, Case] = {
     # -- class 3: a seat list shorter (or longer) than the seats ------------------------
@@ -93,16 +96,16 @@ CASES: dict[str, Case] = {
         ("[grid]", "names 1", *SEATS)),
     "dice-one-seat-for-three": Case(
         "experiment", dice("players = 2", "players = 3", 'seats = ["stopper"]\n'),
-        ("fz.toml", "'seats'", "names 1 player(s) for 3 seats")),
+        ("fz.toml", "'seats'", "names 1 players for 3 seats")),
     "dice-grid-players-beside-fixed-seats": Case(
         "experiment", dice("players = 2\n", "", 'seats = ["stopper", "random"]\n'
                            "[grid]\nplayers = [2, 4]\n"),
-        ("fz.toml", "[experiment]", "'seats'", "names 2 player(s) for 4 seats",
+        ("fz.toml", "[experiment]", "'seats'", "names 2 players for 4 seats",
          "players = 4 in [grid]")),
     "gemrush-grid-players-beside-fixed-seats": Case(
         "experiment", exp("players = 2\n", 'seats = ["greedy", "greedy"]\n',
                           "[grid]\nplayers = [2, 3]\n"),
-        ("fz.toml", "'seats'", "names 2 player(s) for 3 seats")),
+        ("fz.toml", "'seats'", "names 2 players for 3 seats")),
     # -- class 3: knob values refused only when the first shard played -------------------
     "rusship-knob-out-of-range": Case("experiment", rusship(append="[knobs]\nrisk = 99\n"),
                                       ("fz.toml", "[knobs]", "'risk'", "between 0 and 5")),
@@ -142,6 +145,8 @@ CASES: dict[str, Case] = {
                                  ("manifest.json", "'game'", "in quotes", "['dice']")),
     "manifest-game-a-table": Case("run folder", dice_manifest({"name": "dice"}),
                                   ("manifest.json", "'game'", "in quotes")),
+    "manifest-game-a-list-compare": Case("run folder", dice_manifest(["dice"], "compare"),
+                                         ("manifest.json", "'game'", "in quotes")),
     # -- class 7: the games' own keys of a wrong type ------------------------------------
     "rusship-ablate-a-list": Case("experiment", rusship(append='ablate = ["powers"]\n'),
                                   ("fz.toml", "'ablate'", "powers", "['powers']")),

@@ -47,9 +47,11 @@ def names() -> list[str]:
     return sorted({*_DECLARED, *_LOADED})
 
 
-def get(name: str | None = None, file: str = "", where: str = "experiment", field: str = "game"
-        ) -> Game:
-    """The game of that name; an unknown name is one message naming the known games."""
+def get(name: str | None = None, file: str = "manifest.json", where: str = "",
+        field: str = "game") -> Game:
+    """The game of that name; an unknown name, or one of a wrong type, is one message naming
+    the known games. The message names `file`, `where` and `field`: by default a run
+    manifest's `game`, which the report, the comparison and the merge read."""
     name = DEFAULT if name is None else name
     if not isinstance(name, str):  # a list or a table from a file: unhashable, and no name
         raise InputError([Problem(file, where, field, f"must be a game's name in quotes, got "

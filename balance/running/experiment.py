@@ -494,7 +494,7 @@ def _check_seating(inp: ExperimentInput, players: dict) -> None:
             if len(seats) != n:
                 swept = "" if "players" in fixed else f" (players = {n} in [grid])"
                 probs.add("[experiment]" if "seats" in fixed else "[grid]", "seats",
-                          f"names {len(seats)} player(s) for {n} seats{swept}: name one player "
+                          f"names {len(seats)} players for {n} seats{swept}: name one player "
                           f"for each seat, got {short(repr(seats))}")
     seated = {x for s in lists for x in s}
     seated |= {h for h in values("heuristic") if isinstance(h, str) and h in players}
