@@ -281,3 +281,14 @@ def test_a_variant_the_game_cannot_build_is_refused_before_a_run(tmp_path, cli):
         assert_refused_cleanly(case, tmp_path, cli)
     finally:
         registry.unregister("dicebuilt")
+
+
+def test_a_swept_knob_value_that_is_no_number_is_one_problem(tmp_path):
+    """The seating check reads numbers only: a word among a knob's values is the grid's one
+    problem, not a second message in other words."""
+    path = tmp_path / "fz.toml"
+    path.write_text(RUSSHIP + '[grid]\n"knob.risk" = [0.5, "high"]\n', encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_experiment(path)
+    assert len(e.value.problems) == 1, str(e.value)
+    assert "'high'" in str(e.value)

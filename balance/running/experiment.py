@@ -509,7 +509,7 @@ def _check_seating(inp: ExperimentInput, players: dict) -> None:
             own = players[player].knobs
             if not any(k.name == name for k in own):
                 continue
-            for v in vs:
+            for v in filter(_is_number, vs):  # what is no number is refused already
                 try:
                     knob_values(own, {name: v}, inp.file, player)
                 except InputError as e:
