@@ -7,6 +7,7 @@ new when run again. A game's own cases use its bench case (Game.bench) with few 
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 
 from balance.contract import registry
 from balance.contract.game import CORE_COLUMNS, arrow_type
+from balance.errors import InputError
 from balance.running import store
 from balance.running.bench import bench_case
 from balance.running.experiment import parse_experiment
@@ -60,7 +62,7 @@ def test_the_declaration_is_whole(name):
     assert game.default_player in players and game.end_reasons
     for name in players:  # a mapping of the game's players
         assert players[name].name == name and isinstance(players[name].knobs, tuple)
-    for hook in ("variants", "play", "check", "bench"):
+    for hook in ("variants", "play", "check", "bench", *(("prepare",) if game.prepare else ())):
         assert callable(game.hook(hook)), hook
     assert game.rule_key(game.settings[0].name)
 
@@ -83,6 +85,31 @@ def test_each_declared_ablation_parses(name):
         if game.ablation_notes:
             notes = game.hook("ablation_notes")(base)
             assert isinstance(notes, list) and all(isinstance(x, str) for x in notes)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_variant_is_seated_and_built_before_a_game_is_played(name):
+    """Whatever the game: a seats list that is not one player per seat, and a knob value a
+    seated player cannot take (beyond its range, not a number), are refused by the parser,
+    in [experiment] and [knobs] as in [grid]: the engine would read past a seat's arrays,
+    or a run folder would hold the variants before the first that cannot play."""
+    game = registry.get(name)
+    head = {k: v for k, v in _experiment(game, 4).data["experiment"].items()
+            if k not in ("heuristic", "seats")}
+    n, players = head["players"], game.player_registry()
+    one_more = [game.default_player] * (n + 1)
+    for data in ({"experiment": {**head, "seats": one_more}},
+                 {"experiment": head, "grid": {"seats": [one_more[:n], one_more]}}):
+        with pytest.raises(InputError, match=f"'seats': names {n + 1} players for {n} seats"):
+            parse_experiment(data, "", "contract.toml")
+    player = next(p for p in players.values() if p.knobs)
+    knob = player.knobs[0]
+    for value in (knob.hi + 1, knob.lo - 1, math.nan, math.inf):
+        one = {**head, "heuristic": player.name}
+        for data in ({"experiment": one, "knobs": {knob.name: value}},
+                     {"experiment": one, "grid": {f"knob.{knob.name}": [knob.default, value]}}):
+            with pytest.raises(InputError, match=f"'(knob\\.)?{knob.name}'"):
+                parse_experiment(data, "", "contract.toml")
 
 
 @pytest.mark.parametrize("name", GAMES)

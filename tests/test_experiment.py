@@ -77,7 +77,8 @@ def test_an_unknown_game_is_one_message_naming_the_file_field_and_games(write, c
 
 
 BAD = [
-    ("game not text", GOOD.replace('"dice"', "3"), "field 'game': no such game 3"),
+    ("game not text", GOOD.replace('"dice"', "3"),
+     "field 'game': must be a game's name in quotes, got 3"),
     ("unknown field", GOOD.replace("seed = 3", "seed = 3\nedition = '2e'"),
      "[experiment]: field 'edition': unknown field (allowed: name, description, game,"),
     ("unknown table", GOOD + "\n[patches]\n", "field 'patches': unknown table"),

@@ -16,7 +16,7 @@ from typer.core import TyperCommand
 from balance import files
 from balance.cli.common import counts_text, fail, pairs
 from balance.contract import registry
-from balance.contract.tuning import TuneRequest
+from balance.contract.tuning import MAX_SEED, TuneRequest
 from balance.errors import InputError, Problem
 
 # Where TunePlayerCommand leaves the values of the games' own options for the command.
@@ -128,7 +128,7 @@ def tune_player(ctx: typer.Context,
                                           "seeds)"),
                 evaluations: int = typer.Option(120, min=4, max=10_000,
                                                 help="candidates CMA-ES may try"),
-                seed: int = typer.Option(0, min=0, max=2**63 - 1, help="seed of the games"),
+                seed: int = typer.Option(0, min=0, max=MAX_SEED, help="seed of the games"),
                 set_: list[str] = typer.Option([], "--set", help="override a rule: "
                                                "NAME=VALUE"),
                 out: Path = typer.Option(None, help="write the tuned knobs here (TOML), for "

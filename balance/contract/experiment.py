@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance.errors import Problems
+from balance.textfile import short
 
 CONTROL = "control"  # the label of the unchanged variant beside a grid
 KNOB_PREFIX = "knob."  # a player's knob swept in [grid]: knob.<name>
@@ -124,6 +125,18 @@ class ExperimentInput:
     def head(self) -> dict:
         head = self.data.get("experiment")
         return head if isinstance(head, dict) else {}
+
+    def choice(self, key: str, choices) -> str | None:
+        """`[experiment] key`, one of `choices` (a word in quotes); None when it is absent,
+        or refused (the problem added): a list or a table is no word, nor any other text."""
+        value = self.head.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or value not in choices:
+            self.probs.add("[experiment]", key, f"must be one of {', '.join(choices)}, in "
+                           f"quotes, got {short(repr(value))}")
+            return None
+        return value
 
     def values_ok(self, key: str, values, lists_ok: bool = False) -> bool:
         """The checks every [grid] key gets: a non-empty list of single values (of lists too,

@@ -218,6 +218,11 @@ class Game:
     # Hooks, "module:attribute", imported on first use.
     # (balance.contract.experiment.ExperimentInput) -> GameVariants: the game's keys of a file
     variants: str = ""
+    # (Variant) -> None: the variant built as the play hook builds it (its players seated,
+    # their knobs set, its rules compiled), InputError for what it cannot play. The parser
+    # asks it of every variant before anything is written; "" where the variants hook builds
+    # each variant itself already.
+    prepare: str = ""
     play: str = ""  # (Job) -> dict[table name, pyarrow.Table]: one shard of games
     # (Variant, seeds) -> [(seed, what it broke)]: the games played with the game's invariant
     # checks on, each game that broke one (the contract tests ask every game for this)

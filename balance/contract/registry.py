@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from balance.contract.game import Game, resolve
 from balance.errors import InputError, Problem
+from balance.textfile import short
 
 # The game of an experiment file without `game = ...`, and of a run whose manifest names none
 # (every file and run written before there were several games).
@@ -46,13 +47,18 @@ def names() -> list[str]:
     return sorted({*_DECLARED, *_LOADED})
 
 
-def get(name: str | None = None, file: str = "", where: str = "experiment", field: str = "game"
-        ) -> Game:
-    """The game of that name; an unknown name is one message naming the known games."""
+def get(name: str | None = None, file: str = "manifest.json", where: str = "",
+        field: str = "game") -> Game:
+    """The game of that name; an unknown name, or one of a wrong type, is one message naming
+    the known games. The message names `file`, `where` and `field`: by default a run
+    manifest's `game`, which the report, the comparison and the merge read."""
     name = DEFAULT if name is None else name
+    if not isinstance(name, str):  # a list or a table from a file: unhashable, and no name
+        raise InputError([Problem(file, where, field, f"must be a game's name in quotes, got "
+                                  f"{short(repr(name))} (known: {', '.join(names())})")])
     if name in _LOADED:
         return _LOADED[name]
-    if not isinstance(name, str) or name not in _DECLARED:
+    if name not in _DECLARED:
         raise InputError([Problem(file, where, field,
                                   f"no such game {name!r} (known: {', '.join(names())})")])
     game = resolve(_DECLARED[name])

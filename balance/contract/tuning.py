@@ -12,6 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+# The largest seed `balance tune-player --seed` takes: the fresh games that check the winner
+# are seeded seed + 1, and a game seed is at most 2**63 - 1 (balance/running/seeds.py).
+MAX_SEED = 2**63 - 2
+
 
 @dataclass(frozen=True)
 class TuneRequest:

@@ -51,6 +51,7 @@ from balance.contract.experiment import (
 from balance.contract.game import Game
 from balance.errors import InputError, Problem, Problems
 from balance.textfile import parse_toml, read_text, short
+from heuristics.knobs import knob_values
 
 REPO = Path(__file__).resolve().parents[2]
 EXPERIMENT_DIRS = (Path("experiments"), REPO / "experiments")
@@ -309,7 +310,9 @@ def _knobs(data: dict, probs: Problems) -> dict:
         return {}
     out = {}
     for k, v in knobs.items():
-        if _is_number(v):
+        if not isinstance(k, str):
+            probs.add("[knobs]", repr(k), "must be a knob's name, in quotes")
+        elif _is_number(v):
             out[k] = v
         else:
             probs.add("[knobs]", k, f"must be a number, got {short(repr(v))}")
@@ -326,9 +329,10 @@ def _rules(data: dict, game: Game, probs: Problems) -> dict:
         return {}
     out = {}
     for k, v in rules.items():
-        why = _rule_problem(game, k, v)
+        why = (_rule_problem(game, k, v) if isinstance(k, str)
+               else "must be a rule's name, in quotes")
         if why:
-            probs.add("[rules]", k, why)
+            probs.add("[rules]", k if isinstance(k, str) else repr(k), why)
         else:
             out[k] = v
     return out
@@ -362,7 +366,9 @@ def _grid(inp: ExperimentInput, players: dict) -> tuple[dict, list[str]]:
         return {}, []
     out, game_keys = {}, []
     for k, values in grid.items():
-        if k in VARIANT_KEYS or k.startswith(KNOB_PREFIX) or inp.game.rule_key(k):
+        if not isinstance(k, str):
+            inp.probs.add("[grid]", repr(k), "must be a key's name, in quotes")
+        elif k in VARIANT_KEYS or k.startswith(KNOB_PREFIX) or inp.game.rule_key(k):
             if _neutral_key(inp, k, values, players):
                 out[k] = values
         else:
@@ -415,9 +421,16 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     inp.grid, inp.game_keys = _grid(inp, players)
     if "players" not in fixed and "players" not in inp.grid:
         probs.add("[experiment]", "players", "is missing: give it in [experiment] or [grid]")
+    found = len(probs.items)
+    _check_seating(inp, players)
+    if len(probs.items) > found:
+        # The game's hook would build those variants and refuse them again, in its words.
+        probs.raise_if_any()
     made = game.hook("variants")(inp)
     variants = _variants(inp, made)
     _check_knobs(inp, variants)
+    if not probs.items:
+        _build(inp, variants)
     # The variant the others are compared with (`balance compare`); it plays no part in the
     # games, but it is part of the file's meaning, so a run records the one it was made with.
     baseline = head.get("baseline", 0)
@@ -461,6 +474,62 @@ def _variants(inp: ExperimentInput, made: GameVariants) -> list[Variant]:
     if len(out) > 1 and out[0].control:
         out[0] = replace(out[0], swept_like=dict(out[1].swept))
     return out
+
+
+def _check_seating(inp: ExperimentInput, players: dict) -> None:
+    """Every seats list as long as each player count it seats, and every knob value, fixed or
+    swept, in the range of each player it reaches. The grid is a cross product, so each seats
+    list meets each count and each knob value each player in some variant: checking the
+    values pairwise checks every variant, and a problem names the value, not a variant."""
+    fixed, grid, probs = inp.fixed, inp.grid, inp.probs
+
+    def values(key: str) -> list:
+        return [fixed[key]] if key in fixed else list(grid.get(key, []))
+
+    counts = [n for n in values("players") if _is_int(n) and n >= 1]
+    lists = [s for s in values("seats") if isinstance(s, list) and s
+             and all(isinstance(x, str) and x in players for x in s)]
+    for seats in lists:
+        for n in counts:
+            if len(seats) != n:
+                swept = "" if "players" in fixed else f" (players = {n} in [grid])"
+                probs.add("[experiment]" if "seats" in fixed else "[grid]", "seats",
+                          f"names {len(seats)} players for {n} seats{swept}: name one player "
+                          f"for each seat, got {short(repr(seats))}")
+    seated = {x for s in lists for x in s}
+    seated |= {h for h in values("heuristic") if isinstance(h, str) and h in players}
+    if "seats" not in fixed and "seats" not in grid and "heuristic" not in fixed \
+            and "heuristic" not in grid and inp.game.default_player in players:
+        seated.add(inp.game.default_player)
+    knobs = [("[knobs]", name, name, [v]) for name, v in inp.knobs.items()]
+    knobs += [("[grid]", k, k[len(KNOB_PREFIX):], vs) for k, vs in grid.items()
+              if k.startswith(KNOB_PREFIX) and isinstance(vs, list)]
+    for where, field_, name, vs in knobs:
+        for player in sorted(seated):
+            own = players[player].knobs
+            if not any(k.name == name for k in own):
+                continue
+            for v in filter(_is_number, vs):  # what is no number is refused already
+                try:
+                    knob_values(own, {name: v}, inp.file, player)
+                except InputError as e:
+                    for p in e.problems:
+                        probs.add(where, field_, p.message)
+
+
+def _build(inp: ExperimentInput, variants: list[Variant]) -> None:
+    """Every variant built as the game's play hook builds it (its `prepare` hook), so that a
+    variant it cannot play is refused now, not once a run folder holds the others' games."""
+    if not inp.game.prepare:
+        return
+    build = inp.game.hook("prepare")
+    for v in variants:
+        try:
+            build(v)
+        except InputError as e:
+            inp.probs.items.extend(Problem(inp.file, f"variant {v.index} ({v.label})",
+                                           p.field or p.where, p.message)
+                                   for p in e.problems)
 
 
 def _check_knobs(inp: ExperimentInput, variants: list[Variant]) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 from scipy import stats
 
 from balance import files
+from balance.contract.tuning import MAX_SEED
 from balance.errors import InputError, Problem, Problems
 from balance.running.seeds import game_seeds
 from balance.stats.distributions import t_quantile
@@ -67,6 +68,9 @@ def tune_player(name: str, knobs, objective: Objective, objective_name: str,
 
     counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
     probs = Problems("tune-player")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        probs.add("", "seed", f"must be a whole number from 0 to {MAX_SEED} (the fresh games "
+                  f"that check the result are seeded seed + 1), got {seed!r}")
     if not knobs:
         probs.add("", "player", f"player {name!r} has no knobs to tune")
     if not counts:

@@ -15,6 +15,7 @@ from balance import files
 from balance.cli.common import fail
 from balance.errors import InputError, Problem
 from balance.games.gemrush.content import CONTENT_DIR, load_content
+from balance.games.gemrush.game import GAME
 from balance.games.gemrush.rules import load_profile, parse_overrides
 from balance.games.gemrush.summary import content_summary, format_summary
 from balance.games.gemrush.tables import compile_tables
@@ -116,6 +117,10 @@ def content_(experiment: str = typer.Argument(..., help="experiment file, or a n
     content file: playing that file plays the variant, game for game."""
     try:
         exp = load_experiment(experiment)
+        if exp.game.name != GAME.name:  # only Gem Rush's variants are played from a box
+            raise InputError([Problem(exp.file, "[experiment]", "game", f"is {exp.game.title}: "
+                                      f"`balance content` writes the box of a {GAME.title} "
+                                      "variant, and this game's variants have none")])
         if variant >= len(exp.variants):
             raise InputError([Problem("--variant", "", "", f"the experiment has variants 0 to "
                                       f"{len(exp.variants) - 1}, got {variant}")])

@@ -18,7 +18,8 @@ from balance.games.rusship.engine.state import (
 )
 from balance.games.rusship.engine.turn_nb import R_VIOLATION
 from balance.games.rusship.play import play_batch, prepare
-from balance.games.rusship.rules import DEFAULTS, SETTINGS
+from balance.games.rusship.rules import DEFAULTS, SETTINGS, conflict
+from balance.games.rusship.rules import rules as rule_values
 
 PLAYERS = ("racer", "random")
 
@@ -50,6 +51,9 @@ class CheckResult:
     variant: str  # the player and the rules it changes
     games: int
     bad_seeds: list[tuple[int, str]]  # (seed, the invariant it broke)
+    # Why the switch was not played: the overrides rule it out (--set tokens=1 leaves no
+    # room for second_tokens=7), as (setting, why).
+    skipped: tuple[str, str] | None = None
 
 
 def label(player: str, changed: dict) -> str:
@@ -65,6 +69,11 @@ def check_rules(games: int, overrides: dict | None = None, seed: int = 0,
     results = []
     for changed in rule_switches():
         rules = {**changed, **(overrides or {})}
+        if (clash := conflict(rule_values(rules))) is not None:
+            results.append(CheckResult(label("every player", rules), 0, [], clash))
+            if progress:
+                progress(games * len(PLAYERS))
+            continue
         for player in PLAYERS:
             out = play_batch(prepare(rules, (player, player)), seeds, check=True)
             bad = [(int(s), VIOLATION_NAMES[int(v)])

@@ -108,6 +108,9 @@ def check(games: int = typer.Option(300, min=1, help="games per rule variant and
         results = check_rules(games, overrides, progress=lambda n: bar.advance(task, n))
     bad = 0
     for r in results:
+        if r.skipped:
+            typer.echo(f"  {r.variant:<60} not played: {r.skipped[0]} {r.skipped[1]}")
+            continue
         status = "ok" if not r.bad_seeds else f"{len(r.bad_seeds)} BROKEN"
         typer.echo(f"  {r.variant:<60} {r.games} games  {status}")
         for seed, what in r.bad_seeds[:5]:

@@ -29,7 +29,7 @@ def variants(inp: ExperimentInput) -> GameVariants:
         inp.unknown_key(key)
         del grid[key]
     head = inp.head
-    ablate = head.get("ablate")
+    ablate = inp.choice("ablate", dict(ABLATIONS))
     control = head.get("control", False)
     if not isinstance(control, bool):
         inp.probs.add("[experiment]", "control", f"must be true or false, got {control!r}")
@@ -38,10 +38,7 @@ def variants(inp: ExperimentInput) -> GameVariants:
         inp.probs.add("[experiment]", "control", "has nothing to stand beside: give a [grid]")
     rules = dict(inp.rules)
     if ablate is not None:
-        if ablate not in dict(ABLATIONS):
-            inp.probs.add("[experiment]", "ablate", f"must be one of "
-                          f"{', '.join(dict(ABLATIONS))}, got {ablate!r}")
-        elif grid or control:
+        if grid or control:
             inp.probs.add("[experiment]", "ablate", "makes the variants itself (the unchanged "
                           "box, then one per power): it takes no [grid] and no control")
         else:

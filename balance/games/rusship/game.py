@@ -59,6 +59,7 @@ GAME = Game(
     experiment_keys=("ablate", "control"),
     kernel_modules=("balance.games.rusship.shard", "heuristics.rusship.registry"),
     variants="balance.games.rusship.experiment:variants",
+    prepare="balance.games.rusship.shard:prepare_variant",
     play="balance.games.rusship.shard:play", check="balance.games.rusship.shard:check",
     players="heuristics.rusship.registry:PLAYERS", bench="balance.games.rusship.shard:bench",
     forward="balance.games.rusship.engine.forward:FORWARD",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from balance.errors import InputError, Problem
 from balance.games.rusship import rules as rules_mod
 from balance.games.rusship.engine.state import (
     MAX_EVENTS,
@@ -23,6 +24,7 @@ from balance.games.rusship.engine.state import (
 from balance.games.rusship.engine.turn_nb import R_N, play_games_nb, play_traced_nb
 from balance.kernels.compile_plan import PLAN_FILE, helping
 from balance.kernels.rng import seed_state, seed_states
+from balance.textfile import short
 from heuristics.external import playing
 from heuristics.rusship.registry import PLAYERS
 from heuristics.seats import Seats
@@ -39,11 +41,17 @@ class Setup:
 
 def prepare(overrides: dict | None = None, seats=("racer", "racer"), knobs: dict | None = None,
             source: str = "--knob") -> Setup:
-    """A Setup: the rules with `overrides` (values checked already), a player per seat, and
-    knobs by name for the seats whose players have them."""
-    values = rules_mod.rules(overrides)
+    """A Setup: the rules with `overrides` (rules.checked), a player per seat, and knobs by
+    name for the seats whose players have them. What it cannot play is an InputError, the
+    knobs' problems naming `source`: the engine would read a missing seat's player past the
+    end of its arrays, and a value out of range as any other."""
+    values = rules_mod.rules(rules_mod.checked(overrides))
     tables = new_tables()
-    seats = tuple(seats)
+    seats = tuple(seats) if isinstance(seats, list | tuple) else (seats,)
+    if len(seats) != 2 or not all(isinstance(name, str) for name in seats):
+        raise InputError([Problem("seats", "", "", f"Rusship seats two players by name, "
+                                  f"Humanity's then the Alien Empire's, got "
+                                  f"{short(repr(seats))}")])
     return Setup(values, rules_mod.compiled(values), tables, seats,
                  PLAYERS.seats(seats, tables, knobs, source))
 

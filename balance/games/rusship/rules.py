@@ -10,7 +10,7 @@ from pathlib import Path
 from balance.contract.game import Setting
 from balance.errors import InputError, Problem
 from balance.games.rusship.engine.state import MAX_LENGTH, MAX_TOKENS, POWER_NAMES, Rules
-from balance.textfile import read_toml
+from balance.textfile import read_toml, short
 
 RULES_FILE = Path(__file__).parent / "data" / "rules.toml"
 
@@ -93,6 +93,33 @@ def compiled(values: dict) -> Rules:
                  max_turns=int(values["max_turns"]), box=box)
 
 
+def checked(overrides, source: str = "overrides") -> dict:
+    """`overrides` as rule values, each a Rusship setting's name with a value of its type and
+    range, the two settings that go together agreeing (conflict); InputError names each bad
+    one, `source` as the file. What every Setup is made of (play.prepare), whoever calls."""
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, dict):
+        raise InputError([Problem(source, "", "", f"must be a table of rule settings, NAME = "
+                                  f"value, got {short(repr(overrides))}")])
+    out, probs = {}, []
+    known = {s.name: s for s in SETTINGS}
+    for name, value in overrides.items():
+        s = known.get(name) if isinstance(name, str) else None
+        if s is None:
+            probs.append(Problem(source, "", str(name), f"is no Rusship setting (known: "
+                                 f"{', '.join(known)})"))
+        elif (why := s.problem(value)) is not None:
+            probs.append(Problem(source, "", name, why))
+        else:
+            out[name] = value
+    if not probs and (bad := conflict(rules(out))) is not None:
+        probs.append(Problem(source, "", *bad))
+    if probs:
+        raise InputError(probs)
+    return out
+
+
 def parse_set(items: list[str], source: str = "--set") -> dict:
     """`--set NAME=VALUE` items as rule values, each checked against its setting."""
     out, probs = {}, []
@@ -105,16 +132,11 @@ def parse_set(items: list[str], source: str = "--set") -> dict:
             probs.append(Problem(source, "", name or item, f"is no Rusship setting "
                                  f"(NAME=VALUE; known: {known})"))
             continue
-        raw = raw.strip()
-        value = {"true": True, "false": False}.get(raw.lower(), raw) if s.kind is bool else \
-            int(raw) if s.kind is int and raw.lstrip("-").isdigit() else raw
-        why = s.problem(value)
-        if why:
-            probs.append(Problem(source, "", name, why))
-        else:
-            out[name] = value
-    if not probs and (bad := conflict(rules(out))) is not None:
-        probs.append(Problem(source, "", *bad))
+        out[name] = s.from_text(raw)  # what is no value of its type stays text: refused below
+    try:
+        values = checked(out, source)
+    except InputError as e:
+        probs += e.problems
     if probs:
         raise InputError(probs)
-    return out
+    return values

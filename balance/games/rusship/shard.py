@@ -38,6 +38,13 @@ def _prepared(variant):
     return cache[key]
 
 
+def prepare_variant(variant) -> None:
+    """The variant built as `play` builds it (its Game.prepare hook): the experiment parser
+    asks this of every variant, so that what cannot be played is refused before a run
+    folder is written."""
+    prepare(variant.rules, _names(variant), variant.knobs, "knobs")
+
+
 def play(job) -> dict:
     setup, st = _prepared(job.variant)
     seeds = job.seeds()

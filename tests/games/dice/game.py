@@ -58,11 +58,8 @@ def variants(inp: ExperimentInput) -> GameVariants:
     for key in inp.game_keys:
         inp.unknown_key(key)
         del grid[key]
-    ablate = inp.head.get("ablate")
-    if ablate is not None and ablate not in dict(ABLATIONS):
-        inp.probs.add("[experiment]", "ablate", f"must be one of {', '.join(dict(ABLATIONS))}, "
-                      f"got {ablate!r}")
-    elif ablate is not None and grid:
+    ablate = inp.choice("ablate", dict(ABLATIONS))
+    if ablate is not None and grid:
         inp.probs.add("[experiment]", "ablate", "makes the variants itself (one per seat): "
                       "it takes no [grid]")
     inp.probs.raise_if_any()
@@ -88,12 +85,27 @@ def variants(inp: ExperimentInput) -> GameVariants:
     return GameVariants({}, grid, specs)
 
 
-def play_seeds(rules: dict, names: tuple, knobs: dict, seeds, events: int = 0):
-    """(out, scores, busts, events) of one game per seed, seat i played by names[i]."""
+def seated(names: tuple, knobs: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(policy, stop_at) of each seat; InputError for a knob value out of its range."""
     pol = np.array([PLAYERS[name].policy for name in names], np.int64)
     stop_at = np.array([knob_values(PLAYERS[name].knobs, knobs if PLAYERS[name].knobs else {},
                                     "knobs", name).get("stop_at", 0) for name in names],
                        np.int64)
+    return pol, stop_at
+
+
+def prepare(v) -> None:
+    """The variant's seats as `play` makes them (the Game.prepare hook)."""
+    seated(_names(v), v.knobs)
+
+
+def _names(v) -> tuple:
+    return tuple(v.settings.get("seated") or v.seats or (v.heuristic,) * v.players)
+
+
+def play_seeds(rules: dict, names: tuple, knobs: dict, seeds, events: int = 0):
+    """(out, scores, busts, events) of one game per seed, seat i played by names[i]."""
+    pol, stop_at = seated(names, knobs)
     n, p = len(seeds), len(names)
     out = np.zeros((n, k.OUT_N), np.int64)
     scores, busts = np.zeros((n, p), np.int64), np.zeros((n, p), np.int64)
@@ -106,7 +118,7 @@ def play_seeds(rules: dict, names: tuple, knobs: dict, seeds, events: int = 0):
 def play(job) -> dict:
     """One shard: the games table and the seats table."""
     v, seeds = job.variant, job.seeds()
-    names = tuple(v.settings.get("seated") or v.seats or (v.heuristic,) * v.players)
+    names = _names(v)
     out, scores, busts, _ = play_seeds(v.settings["race"], names, v.knobs, seeds)
     n, won = len(seeds), out[:, k.OUT_WINNER]
     games = {"experiment": [job.experiment] * n, "variant": np.full(n, v.index, np.int32),
@@ -143,7 +155,7 @@ def check(v, seeds) -> list[tuple[int, str]]:
     """The race's invariants, per game: a winner banked at least the target and no one else
     did; a game without one ran out of turns; no seat banked more than it could have."""
     rules = v.settings["race"]
-    names = tuple(v.settings.get("seated") or v.seats or (v.heuristic,) * v.players)
+    names = _names(v)
     out, scores, _, _ = play_seeds(rules, names, v.knobs, seeds)
     bad = []
     for seed, o, s in zip(seeds, out, scores, strict=True):
@@ -214,7 +226,8 @@ GAME = Game(
     end_reasons=k.END_REASONS, undecided_ends=("cap",), default_player="stopper",
     experiment_keys=("ablate",),
     kernel_modules=("tests.games.dice.kernel",),
-    variants="tests.games.dice.game:variants", play="tests.games.dice.game:play",
+    variants="tests.games.dice.game:variants", prepare="tests.games.dice.game:prepare",
+    play="tests.games.dice.game:play",
     check="tests.games.dice.game:check",
     players="tests.games.dice.game:PLAYERS", bench="tests.games.dice.game:bench",
     ablations=ABLATIONS, tuning="tests.games.dice.game:tuning")

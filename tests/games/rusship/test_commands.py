@@ -85,6 +85,16 @@ def test_check_plays_every_switch_and_says_none_broke(invoke):
     assert "BROKEN" not in r.output
 
 
+def test_check_says_which_switches_the_set_rules_out(invoke):
+    """Under --set tokens=1, a switch that starts the second side with more tokens than it
+    has is no legal setting: said, not played (it played before, checked as "ok")."""
+    r = invoke("check", "--games", "2", "--set", "tokens=1")
+    assert r.exit_code == 0, r.output
+    assert "tokens=1, second_tokens=7" in r.output
+    assert "not played: second_tokens is 7, more than the side's 1 tokens" in r.output
+    assert "racer: entry=placed, tokens=1" in r.output  # the others are played
+
+
 def test_check_exits_1_when_a_game_breaks_an_invariant(invoke, monkeypatch):
     # A violation planted in one variant's records: the command must say so and exit 1.
     real = rule_checks.check_rules  # the command imports it when it runs
