@@ -34,6 +34,12 @@ class InputError(Exception):
         self.problems = grouped(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):
+        # A refusal raised in a worker process reaches the command pickled. Rebuilt from its
+        # args, the message text, it would fail to unpickle (grouped() cannot read a text),
+        # and the pool would report a dead worker instead of the refusal.
+        return type(self), (self.problems,), self.__dict__
+
 
 def grouped(problems: list[Problem]) -> list[Problem]:
     """One problem per file, field and message: a mistake repeated in many places (one patch

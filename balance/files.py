@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import secrets
 import stat
 import tempfile
 from pathlib import Path
@@ -185,8 +186,10 @@ def check_new(path: Path | str, field: str = "") -> Path:
     exists (a file, a folder, a device such as /dev/full, a link) or its folder does not."""
     path = Path(path)
     if os.path.lexists(path):
+        held = (" (another command holds it for its result, and says which in it: delete it "
+                "if that command is no longer working)" if _is_placeholder(path) else "")
         raise _fail(path, "already exists; name a new file (the toolkit never overwrites a "
-                    "file)", field)
+                    f"file){held}", field)
     if not path.parent.is_dir():
         raise _fail(path, f"its folder {path.parent} does not exist; create it first, or "
                     "name a file in an existing folder", field)
@@ -214,6 +217,108 @@ def write_new(path: Path | str, data: bytes, field: str = "") -> None:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+# What claim_new's placeholder says, to whoever finds it; a random token makes each one its
+# own, so that a file put in its place is never taken for it (an inode number is reused).
+_HELD = b"balance: this name is held for the result of a command still working"
+
+
+def _is_placeholder(path: Path) -> bool:
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False  # a device or a pipe is never read here
+        with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NOFOLLOW)) as fh:
+            return fh.read(len(_HELD)) == _HELD
+    except OSError:
+        return False
+
+
+def claim_new(path: Path | str, field: str = "") -> bytes:
+    """Hold `path`, a new file, for a result to come: check_new, then a placeholder created
+    exclusively (never through a link), so that no other command can take the name
+    meanwhile. Returns the placeholder's text, for write_claimed and release_claim;
+    InputError naming the file if it exists or cannot be created."""
+    path = check_new(path, field)
+    text = _HELD + f" (process {os.getpid()}, {secrets.token_hex(8)}); if none is, delete " \
+        "this file\n".encode()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o666)
+    except FileExistsError:
+        raise _fail(path, "already exists; name a new file (the toolkit never overwrites a "
+                    "file)", field) from None
+    except OSError as e:
+        raise _fail(path, f"cannot be created ({e.strerror or e})", field) from None
+    try:
+        os.write(fd, text)
+    except OSError as e:
+        os.unlink(path)
+        raise _fail(path, f"cannot be written ({e.strerror or e})", field) from None
+    finally:
+        os.close(fd)
+    return text
+
+
+def _holds(path: Path | str, claim: bytes) -> bool:
+    """`path` is still the placeholder claim_new made."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(claim):
+            return False
+        with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NOFOLLOW)) as fh:
+            return fh.read() == claim
+    except OSError:
+        return False
+
+
+def release_claim(path: Path | str, claim: bytes) -> None:
+    """Remove the placeholder of a result that will not come, if it is still the one
+    claim_new made (never a file that took its place)."""
+    if _holds(path, claim):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def write_claimed(path: Path | str, claim: bytes, data: bytes) -> None:
+    """Write `data` whole over the placeholder claim_new made at `path` (write_temp, then a
+    rename); where the placeholder is gone, to `path` only if nothing else took it.
+    FileExistsError if another file is there; other OSErrors (a full disk) propagate. No
+    temporary file is left."""
+    tmp = write_temp(path, data)
+    try:
+        if _holds(path, claim):
+            os.replace(tmp, path)
+            return
+        try:
+            os.link(tmp, path)  # fails if the name is taken: never over another's file
+        except OSError as e:
+            if e.errno not in (errno.EPERM, errno.EOPNOTSUPP) or os.path.lexists(path):
+                raise
+            os.replace(tmp, path)  # a file system without hard links
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def write_beside(path: Path | str, data: bytes) -> Path:
+    """`data` in a new file of a unique name beside `path` (NAME.saved-XXXX.SUFFIX), for a
+    result that could not be written where it was asked for; its path. OSError propagates,
+    and no partial file is left."""
+    path = Path(path)
+    fd, name = tempfile.mkstemp(prefix=f"{path.stem}.saved-", suffix=path.suffix,
+                                dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(name, 0o666 & ~_umask())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+    return Path(name)
 
 
 def is_temp_name(name: str) -> bool:

@@ -90,6 +90,9 @@ def combine(runs: list, names: list[str] | None = None, merge: bool = False) -> 
     offset = 0
     for r, label in zip(runs, labels, strict=True):
         m = r.manifest
+        # Merged, the seed and the games each variant played say whether two runs' games
+        # are the same games (reports/merge.py refuses those).
+        spans = _ranges(r.games) if merge else None
         shift = pl.col("variant") + offset
         games.append(_shifted(r.games, shift))
         for name, table in other_tables(r).items():
@@ -100,7 +103,9 @@ def combine(runs: list, names: list[str] | None = None, merge: bool = False) -> 
             variants.append(dict(v, variant=int(v["variant"]) + offset,
                                  experiment=m.get("experiment"), from_run=label,
                                  run_variant=int(v["variant"]),
-                                 **({} if merge else {"run": label})))
+                                 **({"run_seed": m.get("seed"),
+                                     "run_games": _played(spans, int(v["variant"]))}
+                                    if merge else {"run": label})))
         # A run read piece by piece is a real run: its manifest names every variant.
         seen = r.games["variant"].to_list() if isinstance(r.games, pl.DataFrame) else []
         offset += max([int(v["variant"]) for v in m.get("variants", [])] + seen + [-1]) + 1
@@ -213,6 +218,14 @@ def _ranges(games) -> list[tuple[int, int, int]] | None:
                                               pl.col("game").max().alias("b"))
         return [(int(v), int(a), int(b) + 1) for v, a, b in spans.rows()]
     return None
+
+
+def _played(spans: list[tuple[int, int, int]] | None, variant: int) -> list | None:
+    """The [first game, last game + 1] spans of one variant's games, or None where the table
+    does not say (_ranges)."""
+    if spans is None:
+        return None
+    return [[a, b] for v, a, b in sorted(spans) if v == variant]
 
 
 def _shared_game(first, second) -> str | None:

@@ -6,7 +6,9 @@ Merged, the runs' games are grouped by setting and player count as one run's wou
 That is what the designer asked for, but only where the games differ by their seeds alone: a
 rule fixed in one file's [rules] (not swept, so not part of the setting's name), a player's
 knob, a patched box or another version of the code would be counted as the same game. Those are
-refused, naming both runs and the first difference.
+refused, naming both runs and the first difference. Runs played alike with the same seed
+played the same games wherever their game numbers meet (balance/running/seeds.py): those are
+refused too, naming both runs, the seed and the first game they share.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def merged_groups(kinds: pl.DataFrame, manifest: dict, codes: dict[str, dict] | 
         where = f"{setting}, {what} with {players} players" if what else \
             f"{setting} with {players} players"
         _check_alike(mine, codes or {}, where, (*played_alike, *PLAYED_ALIKE))
+        _check_seeds(mine, where)
         per_run = dict(g.with_columns(pl.col("variant").replace_strict(
             {k: v["from_run"] for k, v in variants.items()}, default=None,
             return_dtype=pl.Utf8).alias("run")).group_by("run").agg(pl.col("games").sum())
@@ -90,6 +93,41 @@ def _check_alike(variants: list[dict], codes: dict[str, dict], where: str,
             b = (codes.get(v["from_run"]) or {}).get(key)
             if a != b:
                 _refuse(first, v, where, f"the code that played them ({key} {a} against {b})")
+
+
+def _check_seeds(variants: list[dict], where: str) -> None:
+    """InputError if two of the variants, of different runs and played alike, played a game in
+    common: game i of any variant is dealt from its run's seed and i alone
+    (balance/running/seeds.py), so the same seed and index is the same game, and merged it
+    would count twice. Refused rather than counted once: the page would then read fewer
+    games of one run than the designer named, and runs of one seed add nothing to each
+    other."""
+    for j, b in enumerate(variants):
+        for a in variants[:j]:
+            seed = a.get("run_seed")
+            if a["from_run"] == b["from_run"] or seed is None or b.get("run_seed") != seed:
+                continue
+            shared = _shared(a.get("run_games"), b.get("run_games"))
+            if shared is not None:
+                raise InputError([Problem(
+                    str(b["from_run"]), "--merge", "",
+                    f"its variant {b['run_variant']} and variant {a['run_variant']} of "
+                    f"{a['from_run']} are both {where}, played alike with the same seed "
+                    f"({seed}): both played {shared}, the same games; merged, each would "
+                    "count twice and every interval would be too narrow: report the runs "
+                    "without --merge, or play one of them again with another seed")])
+
+
+def _shared(first: list | None, second: list | None) -> str | None:
+    """The first game index two variants' spans ([start, stop], reports/combine.py) both
+    hold ("game 0"), or None; spans not known (a table without game numbers) are taken to
+    share their first games."""
+    if first == [] or second == []:
+        return None  # a variant of an interrupted run may hold no game yet
+    if first is None or second is None:
+        return "their games (their tables do not number them)"
+    found = [max(a, c) for a, b in first for c, d in second if a < d and c < b]
+    return f"game {min(found)}" if found else None
 
 
 def _canon(x) -> str:

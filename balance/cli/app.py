@@ -127,7 +127,7 @@ def tune(experiment: str = typer.Argument(..., help="experiment file (one varian
     # lazy: the runner brings polars, joblib and Numba, which `balance --help` spares
     from balance.running import goal_seek as gs
     from balance.running.experiment import load_experiment
-    from balance.running.runner import check_jobs, default_jobs
+    from balance.running.runner import RunFailed, check_jobs, default_jobs
 
     first = first or gs.FIRST_GAMES
     most = games or gs.MAX_GAMES
@@ -157,6 +157,10 @@ def tune(experiment: str = typer.Argument(..., help="experiment file (one varian
             result = gs.seek(evaluate, lo, hi, parsed_goal, lever, first, most)
     except InputError as e:
         fail(e)
+    except RunFailed as e:
+        typer.echo(f"error: {experiment}: the search failed: {e}. It writes nothing; run the "
+                   "same command again", err=True)
+        raise typer.Exit(1) from None
     _say_seek(result, exp.game.undecided_ends)
 
 

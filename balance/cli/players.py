@@ -13,11 +13,11 @@ import typer
 import typer.main
 from typer.core import TyperCommand
 
-from balance import files
 from balance.cli.common import counts_text, fail, pairs
 from balance.contract import registry
 from balance.contract.tuning import MAX_SEED, TuneRequest
 from balance.errors import InputError, Problem
+from balance.outputs import Outputs
 
 # Where TunePlayerCommand leaves the values of the games' own options for the command.
 GAME_OPTIONS = "balance.game_options"
@@ -141,14 +141,14 @@ def tune_player(ctx: typer.Context,
     from rich.progress import Progress
 
     # lazy: the tuner brings scipy and cma, which `balance --help` spares
+    from balance.running.tune_player import knobs_text
     from balance.running.tune_player import tune_player as tune
-    from balance.running.tune_player import write_knobs
 
+    outputs = Outputs({"--out": out})
     try:
         chosen = registry.get(game, "--game", "", "")
         options = _options(chosen, ctx.meta.get(GAME_OPTIONS, {}))
-        if out is not None:  # refused before the tuning, not after it
-            files.check_new(out, "--out")
+        outputs.claim()  # held before the tuning: a second command to it is refused now
         if not chosen.tuning:
             raise InputError([Problem("--game", "", "", f"{chosen.title} declares no tuning: "
                                       "it cannot tune a player")])
@@ -161,10 +161,20 @@ def tune_player(ctx: typer.Context,
             r = tune(ask.player, tuning.knobs, tuning.objective, tuning.name,
                      list(tuning.players), games, evaluations, seed,
                      progress=lambda n: bar.advance(task, n))
+        shown = ",".join(map(str, r.players))
+        if out is not None:
+            how = (f"balance tune-player {r.player}"
+                   + (f" --game {chosen.name}" if chosen.name != registry.DEFAULT else "")
+                   + "".join(f" --{k} {v}" for k, v in options.items() if v is not None)
+                   + "".join(f" --set {k}={v}" for k, v in ask.rules.items())
+                   + f" --players {shown} --games {games} --evaluations {evaluations}")
+            text = knobs_text(r, how)
+            outputs.write("--out", text.encode("utf-8"))
     except InputError as e:
         fail(e)
+    finally:
+        outputs.release()
     counts = r.players
-    shown = ",".join(map(str, counts))
     typer.echo(f"{r.player}, {tuning.setting or chosen.title}, {shown} players: "
                f"{r.evaluations} candidates on {r.games} common games each"
                + (" at each count" if len(counts) > 1 else ""))
@@ -180,12 +190,9 @@ def tune_player(ctx: typer.Context,
                + f": {r.tuned:.3f} tuned, {r.default:.3f} default; difference "
                f"{r.tuned - r.default:+.3f} (paired 95% interval {r.diff_low:+.3f} to "
                f"{r.diff_high:+.3f})")
+    if outputs.problems:  # the tuning is done: its knobs are never lost
+        typer.echo(text, nl=False)
+        fail(InputError(outputs.problems))
     if out is not None:
-        how = (f"balance tune-player {r.player}"
-               + (f" --game {chosen.name}" if chosen.name != registry.DEFAULT else "")
-               + "".join(f" --{k} {v}" for k, v in options.items() if v is not None)
-               + "".join(f" --set {k}={v}" for k, v in ask.rules.items())
-               + f" --players {shown} --games {games} --evaluations {evaluations}")
-        write_knobs(r, out, how)
         typer.echo(f"knobs written to {out}"
                    + (f"; {tuning.use.format(out=out)}" if tuning.use else ""))

@@ -42,7 +42,7 @@ from balance.contract.experiment import KNOB_PREFIX, VARIANT_KEYS
 from balance.contract.game import Game, resolve
 from balance.errors import InputError, Problem
 from balance.running.experiment import parse_experiment, resolve_experiment_path
-from balance.running.runner import execute, jobs_for
+from balance.running.runner import _collect, jobs_for  # a lost worker: RunFailed, as a run's
 from balance.running.store import Shard
 from balance.stats.intervals import wilson
 from balance.stats.paired import mean_difference, too_few
@@ -384,7 +384,7 @@ def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
         size = max(100, math.ceil((stop - start) / max(1, jobs)))
         shards = [Shard(0, a, min(a + size, stop)) for a in range(start, stop, size)]
         parts = []
-        for r in execute(jobs_for(e, shards), jobs):
+        for r in _collect(jobs_for(e, shards), jobs, None):
             parts.append(r)
             if on_games:
                 on_games(r.shard.games)

@@ -470,6 +470,10 @@ class _Refused(Exception):
         super().__init__(str(problem))
         self.problem = problem
 
+    def __reduce__(self):
+        # Rebuilt from its Problem, not from the text its args hold (see InputError).
+        return type(self), (self.problem,)
+
 
 class _Replaced(Exception):
     """A shard listed by a reader is gone, and a longer shard from the same start holds its

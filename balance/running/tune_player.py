@@ -159,8 +159,13 @@ def _overall(checks: list[Check], diffs: list[np.ndarray]) -> tuple[float, float
 
 
 def write_knobs(result: TuneResult, path: Path, how: str) -> None:
-    """The tuned knobs as a TOML file that `balance play --knobs` reads, at `path`, which
-    must not exist yet (files.write_new: InputError naming it if it does)."""
+    """The tuned knobs as a TOML file that `balance play --knobs` reads (knobs_text), at
+    `path`, which must not exist yet (files.write_new: InputError naming it if it does)."""
+    files.write_new(path, knobs_text(result, how).encode("utf-8"), "--out")
+
+
+def knobs_text(result: TuneResult, how: str) -> str:
+    """The tuned knobs as the text of a knob file, headed by `how` they were tuned."""
     lines = [f"# Knobs of {result.player!r} tuned by `{how}`.",
              f"# {result.objective}: {result.tuned:.3f} against {result.default:.3f} with the "
              f"defaults on {result.validation_games} fresh games (paired 95% interval of the "
@@ -172,7 +177,7 @@ def write_knobs(result: TuneResult, path: Path, how: str) -> None:
         lines[2:2] = [f"#   {c.players} players: {c.tuned:.3f} against {c.default:.3f} "
                       f"({c.diff_low:+.3f} to {c.diff_high:+.3f})" for c in result.by_players]
     lines += [f"{k} = {v!r}" for k, v in result.knobs.items()]  # repr: read back exactly
-    files.write_new(path, ("\n".join(lines) + "\n").encode("utf-8"), "--out")
+    return "\n".join(lines) + "\n"
 
 
 def knobs_player(path: str | Path, default: str = "greedy") -> str:

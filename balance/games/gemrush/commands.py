@@ -19,6 +19,7 @@ from balance.games.gemrush.game import GAME
 from balance.games.gemrush.rules import load_profile, parse_overrides
 from balance.games.gemrush.summary import content_summary, format_summary
 from balance.games.gemrush.tables import compile_tables
+from balance.outputs import Outputs
 from balance.running.experiment import load_experiment
 
 
@@ -338,13 +339,12 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
     from balance.games.gemrush.play import prepare
     from balance.running.tune_player import read_knobs
 
+    outputs = Outputs({"--out": out, "--labels": labels})
     try:
         if rollout not in train.ROLLOUT_PLAYERS:
             raise InputError([Problem("--rollout", "", "", f"must be one of "
                                       f"{', '.join(train.ROLLOUT_PLAYERS)}, got {rollout!r}")])
-        files.check_new(out, "--out")
-        if labels is not None:
-            files.check_new(labels, "--labels")
+        outputs.claim()  # held before the training: a second command to them is refused now
         given = read_knobs(knobs) if knobs is not None else {}
         overrides = parse_overrides(set_)
         names = [k.strip() for k in decisions.split(",") if k.strip()]
@@ -384,9 +384,13 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
             own.update({k: float(v) for k, v in given.items() if k in own})
         text = train.knob_text(fits, how, rollouts, rollout, own)
         if labels is not None:
-            train.save_labels(labs, labels)
-        train.write(out, text)
+            outputs.write("--labels", train.label_bytes(labs))
+        outputs.write("--out", text.encode("utf-8"))
     except InputError as e:
         fail(e)
-    typer.echo(text, nl=False)
-    typer.echo(f"wrote {out}")
+    finally:
+        outputs.release()
+    typer.echo(text, nl=False)  # the weights, whether or not their file could be written
+    if outputs.problems:
+        fail(InputError(outputs.problems))
+    typer.echo(f"wrote {out}" + (f" and {labels}" if labels is not None else ""))

@@ -35,11 +35,9 @@ import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from balance import files
 from balance.games.gemrush.capacity import MAX_OPTS
 from balance.games.gemrush.engine.decisions import D_ROTATION, D_STEP
 from balance.games.gemrush.engine.game_nb import play_game_nb
@@ -371,9 +369,9 @@ def knob_text(fits: dict[str, tuple[Fit, Labels]], how: str, rollouts: int,
     return "\n".join(lines) + "\n"
 
 
-def save_labels(labels: dict[str, Labels], path: Path) -> None:
-    """The labels as a NumPy archive (a new file), for a fit of one's own: for each kind,
-    <kind>_game, _decision, _x, _y_fit, _y_check, _chosen and _features."""
+def label_bytes(labels: dict[str, Labels]) -> bytes:
+    """The labels as a NumPy archive, for a fit of one's own: for each kind, <kind>_game,
+    _decision, _x, _y_fit, _y_check, _chosen and _features."""
     arrays = {}
     for kind in KINDS:
         if kind.name not in labels:
@@ -386,12 +384,8 @@ def save_labels(labels: dict[str, Labels], path: Path) -> None:
                        f"{kind.name}_features": np.array([n for n, _doc in kind.features])})
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)
-    files.write_new(path, buf.getvalue(), "--labels")
-
-
-def write(path: Path, text: str) -> None:
-    files.write_new(path, text.encode("utf-8"), "--out")
+    return buf.getvalue()
 
 
 __all__ = ["KINDS", "Kind", "Labels", "Fit", "Check", "label", "label_parallel", "merge", "fit",
-           "knob_text", "save_labels", "write", "ROLLOUT_PLAYERS"]
+           "knob_text", "label_bytes", "ROLLOUT_PLAYERS"]
