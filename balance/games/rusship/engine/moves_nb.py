@@ -151,7 +151,9 @@ def supply_nb(st, s):
 @njit
 def moves_nb(st, ru, s):
     """Every move of side s with its unspent dice, into st.opt; returns the count. Two dice
-    of one value are one die: the same moves, listed once."""
+    of one value are one die: the same moves, listed once. With must_move and both_dice,
+    and both dice unspent, only the first moves that leave the other die a move, where
+    some do (most_dice_nb)."""
     n = 0
     for i in range(2):
         if st.used[i]:
@@ -159,7 +161,69 @@ def moves_nb(st, ru, s):
         if i == 1 and not st.used[0] and st.die[0] == st.die[1] and st.face[0] == st.face[1]:
             continue
         n = die_moves_nb(st, ru, s, i, n)
-    return min(n, MAX_OPTS)
+    n = min(n, MAX_OPTS)
+    if ru.must_move and ru.both_dice and not st.used[0] and not st.used[1]:
+        n = most_dice_nb(st, ru, s, n)
+    return n
+
+
+@njit
+def most_dice_nb(st, ru, s, n):
+    """The rulebook's "two moves corresponding to the values obtained", as backgammon's
+    rule reads it: of the n first moves in st.opt, keep those after which the other die
+    still has a move, unless none does (then every one stays). Returns the count kept."""
+    kept = 0
+    for r in range(n):
+        if _leaves_a_move_nb(st, ru, s, st.opt[r], n):
+            for c in range(st.opt.shape[1]):
+                st.opt[kept, c] = st.opt[r, c]
+            kept += 1
+    return kept if kept > 0 else n
+
+
+@njit
+def _leaves_a_move_nb(st, ru, s, row, n):
+    """Whether the other die has a move after the move `row`. The move is made on the track
+    alone (tokens, occupancy, mothership: what a die's moves read), the other die's moves
+    are counted into the rows past the n listed, and the move is undone. A move that wins
+    the game leaves nothing to use the other die for, so it counts as using both.
+
+    The power the attacked side may choose at once changes nothing here: its powers act in
+    its own turns, and its tokens cannot form a protected pair before it moves."""
+    die, kind, a, t = row[O_DIE], row[O_KIND], row[O_FROM], row[O_TO]
+    other = 1 - die
+    e = 1 - s
+    if kind == M_MOTHERSHIP:
+        st.ms[s] = t
+        ok = die_moves_nb(st, ru, s, other, n) > n
+        st.ms[s] = a
+        return ok
+    attack = is_attack_nb(ru, s, t)
+    if attack and st.hits[e] + 1 >= ru.hits_to_lose:
+        return True
+    if kind == M_ENTER:
+        j = _supply_token_nb(st, s)
+    else:
+        j = _token_at_nb(st, s, a)
+        st.occ[s, a] -= 1
+    hit = 0
+    if attack:
+        st.pos[s, j] = -1
+    else:
+        hit = st.occ[e, t]  # at most one: no move lands on a protected pair
+        st.occ[e, t] -= hit
+        st.pos[s, j] = t
+        st.occ[s, t] += 1
+    ok = die_moves_nb(st, ru, s, other, n) > n
+    if not attack:
+        st.occ[s, t] -= 1
+        st.occ[e, t] += hit
+    if kind == M_ENTER:
+        st.pos[s, j] = -1
+    else:
+        st.pos[s, j] = a
+        st.occ[s, a] += 1
+    return ok
 
 
 @njit
