@@ -4,6 +4,11 @@ each of their turns and one for each of their decisions. Only seats whose policy
 generated dispatch's POLICY_PYTHON take this path (a game's slow decision path), so the
 engine's speed for the compiled players is untouched.
 
+A game in which a seat decides during another seat's turn (Rusship's attacked side chooses
+its power at the attack) also starts every turn for its Python seats, and tells them each
+choice a compiled seat makes (`external_seen_nb`, reaching .seen(kind, k, p)): a search
+that replays a turn from its start must replay every decision in it.
+
 The game's Python front registers the object the callbacks reach with `playing(game)` around
 the engine call. A worker process plays one game at a time, so one slot is enough; a stack
 lets a search nest another engine call inside a decision.
@@ -28,7 +33,8 @@ _GAMES: list = []
 
 @contextmanager
 def playing(game):
-    """Make `game` (with .turn_start(p) and .choose(kind, n, p)) the one the callbacks reach."""
+    """Make `game` (with .turn_start(p), .choose(kind, n, p) and, for a game that calls
+    external_seen_nb, .seen(kind, k, p)) the one the callbacks reach."""
     _GAMES.append(game)
     try:
         yield game
@@ -44,6 +50,10 @@ def _choose(kind, n, p) -> int:
     return int(_GAMES[-1].choose(int(kind), int(n), int(p)))
 
 
+def _seen(kind, k, p) -> None:
+    _GAMES[-1].seen(int(kind), int(k), int(p))
+
+
 @njit
 def external_turn_start_nb(p):
     with objmode():
@@ -55,3 +65,10 @@ def external_choose_nb(kind, n, p):
     with objmode(k="int64"):
         k = _choose(kind, n, p)
     return k
+
+
+@njit
+def external_seen_nb(kind, k, p):
+    """Seat p, a compiled player, took option k of a decision of `kind`."""
+    with objmode():
+        _seen(kind, k, p)

@@ -52,8 +52,9 @@ class Memory:
 @dataclass(frozen=True)
 class Player:
     """One player. Either `choose`, compiled code the engine calls at each decision, or
-    `python`, a factory (setup, state) -> an object with turn_start(p) and
-    choose(kind, n, p) that the engine reaches through heuristics/external.py."""
+    `python`, a factory (setup, state) -> an object with turn_start(p),
+    choose(kind, n, p) and seen(kind, k, p) that the engine reaches through
+    heuristics/external.py."""
 
     name: str
     doc: str

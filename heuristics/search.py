@@ -189,6 +189,11 @@ class Search:
             self.history.append(k)
         return k
 
+    def seen(self, kind: int, k: int, p: int) -> None:
+        """A compiled seat's choice in the turn: the turn's replay needs it too."""
+        if self.turn == int(self._turn(self.st)):
+            self.history.append(k)
+
     def _search(self, n: int, p: int, first_choice: int) -> int:
         """Successive halving: the budget is spent in rounds, each over the options still in
         the race, with fresh common worlds; after each round the half whose mean lead over

@@ -39,8 +39,9 @@ def rule_switches() -> list[dict]:
             {"tokens": 1}, {"tokens": MAX_TOKENS, "second_tokens": MAX_TOKENS - 1},
             {"max_turns": 10}, {f"box_{name}": False for name in POWER_NAMES},
             # every switch away from its default at once, on a short track
-            {"length": 6, "entry": "placed", "must_move": False, "blocked_die": "mothership",
-             "mothership_moves": "either", "mothership_space": "blocked",
+            {"length": 6, "power_choice": "next_turn", "entry": "placed", "must_move": False,
+             "both_dice": False, "blocked_die": "mothership",
+             "mothership_moves": "forward", "mothership_space": "blocked",
              "plus_one_use": "always", "back_captures": False, "jump_protected": False,
              "hits_to_lose": 6, "second_tokens": 2, "second_bonus": 1}]
     return out

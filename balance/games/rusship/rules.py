@@ -18,10 +18,15 @@ SETTINGS = (
     Setting("length", int, "spaces between the two planets (reconstructed: 12)", 3, MAX_LENGTH),
     Setting("hits_to_lose", int, "attacks that destroy a planet", 1, 6),
     Setting("tokens", int, "ship tokens a side (the rulebook's box: 5)", 1, MAX_TOKENS),
+    Setting("power_choice", str, "immediate: the attacked side chooses its power at the "
+            "attack, before the attacker plays on; next_turn: when its own next turn begins",
+            choices=("immediate", "next_turn")),
     Setting("entry", str, "counted: an entering token counts its die from the mothership's "
             "space; placed: it is set next to the mothership and the die is spent",
             choices=("counted", "placed")),
     Setting("must_move", bool, "a die that can move a token must be used"),
+    Setting("both_dice", bool, "with must_move, a first move after which the other die has "
+            "no move is not offered when another first move leaves it one"),
     Setting("blocked_die", str, "a die no move can use: lost, or it moves the mothership one "
             "space forward", choices=("lost", "mothership")),
     Setting("mothership_moves", str, "a rolled 1 moves the mothership forward only, or either "
@@ -80,8 +85,10 @@ def compiled(values: dict) -> Rules:
     box = sum(1 << k for k, name in enumerate(POWER_NAMES) if values[f"box_{name}"])
     return Rules(players=2, length=int(values["length"]), tokens=int(values["tokens"]),
                  hits_to_lose=int(values["hits_to_lose"]),
+                 power_now=int(values["power_choice"] == "immediate"),
                  entry_counted=int(values["entry"] == "counted"),
                  must_move=int(values["must_move"]),
+                 both_dice=int(values["both_dice"]),
                  blocked_mothership=int(values["blocked_die"] == "mothership"),
                  mothership_back=int(values["mothership_moves"] == "either"),
                  mothership_blocks=int(values["mothership_space"] == "blocked"),

@@ -13,8 +13,8 @@ from balance.games.rusship.trace import format_game
 GOLDEN = Path(__file__).parent / "golden"
 # Every switch but the entry away from its default, on a short track with five attacks to
 # lose (a counted entry leaves dice with no move, which then step the mothership).
-SWITCHED = {"length": 8, "hits_to_lose": 5, "must_move": False,
-            "blocked_die": "mothership", "mothership_moves": "either",
+SWITCHED = {"length": 8, "hits_to_lose": 5, "power_choice": "next_turn", "must_move": False,
+            "both_dice": False, "blocked_die": "mothership", "mothership_moves": "forward",
             "mothership_space": "blocked", "plus_one_use": "always", "back_captures": False,
             "jump_protected": False, "second_tokens": 2, "second_bonus": 1}
 GAMES = {

@@ -44,6 +44,8 @@ def test_play_takes_seats_knobs_and_rules(invoke):
     (("play", "--set", "length=99"), "must be between 3 and 40"),
     (("play", "--set", "entry=maybe"), "must be one of counted, placed"),
     (("play", "--set", "must_move=perhaps"), "must be true or false"),
+    (("play", "--set", "power_choice=later"), "must be one of immediate, next_turn"),
+    (("play", "--set", "both_dice=2"), "must be true or false"),
     (("play", "--set", "length"), "is no Rusship setting"),
     (("play", "--heuristic", "bob"), "unknown player 'bob'"),
     (("play", "--seats", "racer"), "Rusship takes two players"),

@@ -15,6 +15,7 @@ from balance.games.rusship.engine.state import (
     D_POWER,
     D_REROLL,
     POWER_NAMES,
+    S_STARTER,
     S_TURN,
     new_state,
 )
@@ -162,6 +163,55 @@ def test_rollouts_never_see_the_real_dice():
         assert rec.kept[0][3] not in finals
         differing += len({k[1:3] + k[4:] for k in rec.resampled}) > 1
     assert differing >= 2
+
+
+class Watcher(Recorder):
+    """Recorder on seat 1 alone, the Alien Empire a compiled racer: it hears the racer's
+    choices (seen) and tries its rollouts at its first move after the Alien Empire chose a
+    power in Humanity's own turn (power_choice = "immediate")."""
+
+    def __init__(self, setup, st):
+        super().__init__(setup, st, at=-1)
+        self.power_seen = False
+
+    def turn_start(self, p):
+        super().turn_start(p)
+        self.power_seen = False
+
+    def seen(self, kind, k, p):
+        humanity_s_turn = (int(self.st.sc[S_STARTER]) + int(self.st.sc[S_TURN])) % 2 == 0
+        self.power_seen |= kind == D_POWER and humanity_s_turn
+        self.history.append(k)
+
+    def choose(self, kind, n, p):
+        if kind == D_MOVE and self.power_seen and not self.kept:
+            self.at = int(self.st.sc[S_TURN])
+        return super().choose(kind, n, p)
+
+
+def test_a_replayed_turn_holds_the_other_seats_power_choice():
+    """A search replays its turn from the start: the power the compiled Alien racer chose at
+    Humanity's attack is part of it, so with the dice kept every rollout ends as the real
+    game does, to the last token and die (without it, 4 of the first 20 such turns end
+    elsewhere)."""
+    tried = 0
+    for seed in range(200):
+        s = prepare()
+        real = play_batch(s, [seed])[0]
+        s.players.pol[0] = POLICY_PYTHON
+        st = new_state(tokens=s.rules.tokens)
+        rec = Watcher(s, st)
+        with playing(rec):
+            play_game_nb(st, s.tables, s.rules, s.players, seed_state(seed), 0, 1)
+        if not rec.kept:
+            continue
+        tried += 1
+        assert st.sc[S_TURN] == real[R_TURNS]  # the Python racer played racer's game
+        assert set(rec.kept) == {(float(real[R_WINNER] == 0), int(real[R_TURNS]),
+                                  tuple(st.hits), tuple(st.rng), tuple(st.pos.ravel()))}, seed
+        if tried == 20:
+            break
+    assert tried == 20
 
 
 def test_determinize_reseeds_only_the_dice():

@@ -13,6 +13,7 @@ from balance.games.rusship.engine.state import (
     END_DESTROYED,
     EV_ATTACK,
     EV_MOVE,
+    EV_PICK,
     EV_POWER,
     EV_REROLL,
     EV_START,
@@ -20,6 +21,7 @@ from balance.games.rusship.engine.state import (
     POWER_NAMES,
     S_END,
     S_ENDED,
+    S_EV_N,
     S_FIRST_HIT,
     S_STARTER,
     S_WINNER,
@@ -181,7 +183,8 @@ def test_the_attacked_side_chooses_one_of_the_powers_left(s):
     st = board(s, ([10], []), powers={"reroll": HUMANITY})
     roll(st, 4)
     move(st, s, HUMANITY, 4, "forward", 10, 14)
-    # The Alien Empire's next turn opens with its choice, among the four powers left.
+    # A power still owed (the move made alone here, outside a turn) opens the Alien Empire's
+    # next turn: its choice, among the four powers left.
     events = turn(st, s, ALIEN, (2, 5), [1, 0])  # one_die (index 1 of the four), two dice
     kind, opts = decisions(events)[0]
     assert kind == D_POWER
@@ -189,6 +192,62 @@ def test_the_attacked_side_chooses_one_of_the_powers_left(s):
     assert (EV_POWER, P_ONE_DIE, 0, 0, 0) in events
     assert st.power[P_ONE_DIE] == ALIEN and st.owed[ALIEN] == 0
     assert decisions(events)[1][0] == D_DICE  # the power acts from this very turn
+
+
+# ... and it chooses at the attack: "One attacking token is returned to the supply of its
+# owner. The attacked player must choose one available Power token." The attacker plays its
+# other die knowing the power (power_choice = "immediate").
+
+def test_the_attacked_side_chooses_before_the_attacker_plays_its_other_die(s):
+    st = board(s, ([10], []))
+    # Humanity rolls 5 and 2: 10>15 attacks with the 5; the Alien Empire takes move back
+    # (index 3 of the five); then Humanity enters with the 2.
+    events = turn(st, s, HUMANITY, (5, 2), [1, 3, 0])
+    assert [kind for kind, _ in decisions(events)] == [D_MOVE, D_POWER, D_MOVE]
+    codes = [e[0] for e in events]
+    moves = [i for i, code in enumerate(codes) if code == EV_MOVE]
+    assert moves[0] < codes.index(EV_ATTACK) < codes.index(EV_POWER) < moves[1]
+    assert st.power[POWER_NAMES.index("move_back")] == ALIEN and st.owed[ALIEN] == 0
+    chooser = [int(r[1]) for r in st.ev[: st.sc[S_EV_N]] if r[2] in (EV_POWER, EV_PICK)]
+    assert chooser == [HUMANITY, ALIEN, ALIEN, HUMANITY]  # the events name who chose
+    assert where(st, HUMANITY) == [3]
+
+
+# "The player must perform two moves corresponding to the values obtained": a first move
+# after which the other die has no move is not offered when another order plays both
+# (both_dice; backgammon's rule).
+
+def test_a_first_move_that_strands_the_other_die_is_not_offered(s):
+    # Humanity rolls 1 and 2 with its mothership on 3 and ships on 6, 8 and 10; the Alien
+    # pair on 12 (share) stops 10>12. The 2 can only enter on 5. After the mothership's
+    # step 3>4, it could only enter on 6, a ship's space: the 2 would be lost. The step
+    # back, 3>2, leaves it the entry on 4, so it stays.
+    st = board(s, ([6, 8, 10], [12, 12]), ms=(3, 12), powers={"share": ALIEN})
+    roll(st, 1, 2)
+    assert options(st, s, HUMANITY) == [
+        (1, "enter", -1, 4), (1, "forward", 6, 7), (1, "forward", 8, 9),
+        (1, "forward", 10, 11), (1, "mothership", 3, 2), (2, "enter", -1, 5)]
+    move(st, s, HUMANITY, 2, "enter", -1, 5)  # the 2 first; now the step is the 1's to take
+    assert (1, "mothership", 3, 4) in options(st, s, HUMANITY)
+
+
+def test_a_winning_move_is_offered_though_it_strands_the_other_die():
+    # Two ships a side; Humanity's on 10, the other in supply. 10>13 wins with the 3; the
+    # 2 would then have no move (entering on 3, the Alien pair), while 10>12 first plays
+    # both. The game ends on the win: nothing is left to play the 2 for.
+    s = setup({"tokens": 2})
+    st = board(s, ([10], [3, 3]), hits=(0, 2), powers={"share": ALIEN})
+    roll(st, 3, 2)
+    assert options(st, s, HUMANITY) == [(3, "enter", -1, 4), (3, "forward", 10, 13),
+                                        (2, "forward", 10, 12)]
+
+
+def test_when_no_order_plays_both_dice_every_first_move_stays(s):
+    # Alien pairs on 9 and 10 (share) stop Humanity's entries from its mothership on 7 and
+    # the ship on 5 after either die: 5>7 then 7>10, or 5>8 then 8>10.
+    st = board(s, ([5], [9, 9, 10, 10]), ms=(7, 12), powers={"share": ALIEN})
+    roll(st, 2, 3)
+    assert options(st, s, HUMANITY) == [(2, "forward", 5, 7), (3, "forward", 5, 8)]
 
 
 # The five powers.

@@ -4,6 +4,7 @@ the default on the same situation (scenario.py)."""
 import pytest
 
 from balance.games.rusship.engine.state import (
+    D_MOVE,
     D_PLUS,
     D_POWER,
     END_TURN_CAP,
@@ -82,6 +83,31 @@ def test_tokens__a_side_enters_no_more_ships_than_it_has():
     assert st.sc[S_VIOLATION] == 0 and st.sc[S_ENDED]
 
 
+def test_power_choice__next_turn_the_attacked_side_chooses_when_its_turn_begins():
+    s = setup({"power_choice": "next_turn"})
+    st = board(s, ([10], []))
+    events = turn(st, s, HUMANITY, (5, 2), [1, 0])  # 10>15 attacks, then the 2 enters on 3
+    assert [kind for kind, _ in decisions(events)] == [D_MOVE, D_MOVE]
+    assert st.owed[ALIEN] == 1 and ALIEN not in st.power
+    events = turn(st, s, ALIEN, (2, 5), [3, 0, 0])  # move back, then the moves
+    assert decisions(events)[0][0] == D_POWER
+    assert st.power[POWER_NAMES.index("move_back")] == ALIEN and st.owed[ALIEN] == 0
+
+
+def test_both_dice__off_a_first_move_may_strand_the_other_die():
+    # The rulebook test's track (test_rulebook.py): the mothership's step 3>4 leaves the 2
+    # no move; offered only with both_dice off.
+    for rules, offered in ((None, False), ({"both_dice": False}, True)):
+        s = setup(rules)
+        st = board(s, ([6, 8, 10], [12, 12]), ms=(3, 12), powers={"share": ALIEN})
+        roll(st, 1, 2)
+        assert ((1, "mothership", 3, 4) in options(st, s, HUMANITY)) is offered
+        events = turn(st, s, HUMANITY, (1, 2), [4 if offered else 0, 0])
+        assert st.lost[HUMANITY] == (1 if offered else 0)
+        assert [e for e in events if e[0] == EV_LOST] == ([(EV_LOST, 1, 2, 0, 0)]
+                                                          if offered else [])
+
+
 def test_entry__placed_sets_the_token_next_to_the_mothership():
     s = setup({"entry": "placed"})
     st = board(s, ms=(3, 12))
@@ -126,8 +152,8 @@ def test_blocked_die__a_passed_die_is_lost_not_a_mothership_step():
     assert st.ms[HUMANITY] == 1 and st.lost[HUMANITY] == 2
 
 
-def test_mothership_moves__either_way():
-    for rules, spaces in ((None, [4]), ({"mothership_moves": "either"}, [4, 2])):
+def test_mothership_moves__forward_only():
+    for rules, spaces in ((None, [4, 2]), ({"mothership_moves": "forward"}, [4])):
         s = setup(rules)
         st = board(s, ms=(3, 9))
         roll(st, 1)
@@ -253,5 +279,7 @@ def test_box__empty_an_attack_gives_no_power():
 
 def test_the_defaults_are_the_rulebooks():
     assert DEFAULTS["hits_to_lose"] == 3 and DEFAULTS["must_move"] is True
+    assert DEFAULTS["power_choice"] == "immediate" and DEFAULTS["both_dice"] is True
+    assert DEFAULTS["mothership_moves"] == "either" and DEFAULTS["entry"] == "counted"
     assert all(DEFAULTS[f"box_{name}"] for name in POWER_NAMES)
     assert DEFAULTS["second_tokens"] == DEFAULTS["second_bonus"] == 0

@@ -35,6 +35,8 @@ from balance.games.rusship.engine.state import (
 )
 from balance.kernels.jit import njit
 
+NO_STOP = 1 << 30  # die_moves_nb's `stop` for a full list
+
 
 @njit(inline=True)
 def forward_nb(s):
@@ -99,8 +101,9 @@ def mothership_ok_nb(st, ru, s, t):
 
 
 @njit
-def die_moves_nb(st, ru, s, i, n):
-    """Append to st.opt every move die i allows side s; returns the new count."""
+def die_moves_nb(st, ru, s, i, n, stop):
+    """Append to st.opt every move die i allows side s; returns the new count. It stops once
+    the count reaches `stop`: whether a die has a move at all needs only the first."""
     v = st.die[i]
     d = forward_nb(s)
     # A token from supply: it enters next to the mothership; with entry counted, the die's
@@ -109,6 +112,8 @@ def die_moves_nb(st, ru, s, i, n):
         t = st.ms[s] + d * (v if ru.entry_counted else 1)
         if is_attack_nb(ru, s, t) or landing_ok_nb(st, ru, s, t, False):
             n = _add_nb(st, n, i, M_ENTER, -1, t)
+            if n >= stop:
+                return n
     back = holds_nb(st, s, P_BACK)
     # Each space holding tokens of side s once: two tokens on one space move alike.
     for j in range(st.pos.shape[1]):
@@ -118,14 +123,20 @@ def die_moves_nb(st, ru, s, i, n):
         t = a + d * v
         if is_attack_nb(ru, s, t) or landing_ok_nb(st, ru, s, t, False):
             n = _add_nb(st, n, i, M_FORWARD, a, t)
+            if n >= stop:
+                return n
         if back:
             t = a - d * v
             if landing_ok_nb(st, ru, s, t, True):
                 n = _add_nb(st, n, i, M_BACK, a, t)
+                if n >= stop:
+                    return n
     # A rolled 1 may move the mothership one space instead.
     if st.face[i] == 1:
         if mothership_ok_nb(st, ru, s, st.ms[s] + d):
             n = _add_nb(st, n, i, M_MOTHERSHIP, st.ms[s], st.ms[s] + d)
+            if n >= stop:
+                return n
         if ru.mothership_back and mothership_ok_nb(st, ru, s, st.ms[s] - d):
             n = _add_nb(st, n, i, M_MOTHERSHIP, st.ms[s], st.ms[s] - d)
     return n
@@ -151,15 +162,79 @@ def supply_nb(st, s):
 @njit
 def moves_nb(st, ru, s):
     """Every move of side s with its unspent dice, into st.opt; returns the count. Two dice
-    of one value are one die: the same moves, listed once."""
+    of one value are one die: the same moves, listed once. With must_move and both_dice,
+    and both dice unspent, only the first moves that leave the other die a move, where
+    some do (most_dice_nb)."""
     n = 0
     for i in range(2):
         if st.used[i]:
             continue
         if i == 1 and not st.used[0] and st.die[0] == st.die[1] and st.face[0] == st.face[1]:
             continue
-        n = die_moves_nb(st, ru, s, i, n)
-    return min(n, MAX_OPTS)
+        n = die_moves_nb(st, ru, s, i, n, NO_STOP)
+    n = min(n, MAX_OPTS)
+    if ru.must_move and ru.both_dice and not st.used[0] and not st.used[1]:
+        n = most_dice_nb(st, ru, s, n)
+    return n
+
+
+@njit
+def most_dice_nb(st, ru, s, n):
+    """The rulebook's "two moves corresponding to the values obtained", as backgammon's
+    rule reads it: of the n first moves in st.opt, keep those after which the other die
+    still has a move, unless none does (then every one stays). Returns the count kept."""
+    kept = 0
+    for r in range(n):
+        if _leaves_a_move_nb(st, ru, s, st.opt[r], n):
+            for c in range(st.opt.shape[1]):
+                st.opt[kept, c] = st.opt[r, c]
+            kept += 1
+    return kept if kept > 0 else n
+
+
+@njit
+def _leaves_a_move_nb(st, ru, s, row, n):
+    """Whether the other die has a move after the move `row`. The move is made on the track
+    alone (tokens, occupancy, mothership: what a die's moves read), the other die's first
+    move is looked for in the rows past the n listed, and the move is undone. A move that wins
+    the game leaves nothing to use the other die for, so it counts as using both.
+
+    The power the attacked side may choose at once changes nothing here: its powers act in
+    its own turns, and its tokens cannot form a protected pair before it moves."""
+    die, kind, a, t = row[O_DIE], row[O_KIND], row[O_FROM], row[O_TO]
+    other = 1 - die
+    e = 1 - s
+    if kind == M_MOTHERSHIP:
+        st.ms[s] = t
+        ok = die_moves_nb(st, ru, s, other, n, n + 1) > n
+        st.ms[s] = a
+        return ok
+    attack = is_attack_nb(ru, s, t)
+    if attack and st.hits[e] + 1 >= ru.hits_to_lose:
+        return True
+    if kind == M_ENTER:
+        j = _supply_token_nb(st, s)
+    else:
+        j = _token_at_nb(st, s, a)
+        st.occ[s, a] -= 1
+    hit = 0
+    if attack:
+        st.pos[s, j] = -1
+    else:
+        hit = st.occ[e, t]  # at most one: no move lands on a protected pair
+        st.occ[e, t] -= hit
+        st.pos[s, j] = t
+        st.occ[s, t] += 1
+    ok = die_moves_nb(st, ru, s, other, n, n + 1) > n
+    if not attack:
+        st.occ[s, t] -= 1
+        st.occ[e, t] += hit
+    if kind == M_ENTER:
+        st.pos[s, j] = -1
+    else:
+        st.pos[s, j] = a
+        st.occ[s, a] += 1
+    return ok
 
 
 @njit

@@ -2,7 +2,11 @@
 options in st.opt, to the player of the seat whose decision it is (heuristics/seats.py).
 
 The engine imports no player, only the dispatch generated from Rusship's roster
-(heuristics/rusship/dispatch_nb.py, `python -m heuristics.generate`)."""
+(heuristics/rusship/dispatch_nb.py, `python -m heuristics.generate`).
+
+A seat decides in the other seat's turn when it chooses its power at the attack
+(power_choice = "immediate"), so a Python seat (the search) hears of every turn's start
+(turn_nb.py) and of each choice the compiled seat makes: its replay of a turn holds them all."""
 
 from balance.games.rusship.engine.events import emit_nb
 from balance.games.rusship.engine.state import (
@@ -18,7 +22,13 @@ from balance.games.rusship.engine.state import (
     V_BAD_CHOICE,
 )
 from balance.kernels.jit import njit
-from heuristics.rusship.dispatch_nb import POLICY_SLOW, choose_nb, choose_slow_nb
+from heuristics.external import external_seen_nb
+from heuristics.rusship.dispatch_nb import (
+    POLICY_PYTHON,
+    POLICY_SLOW,
+    choose_nb,
+    choose_slow_nb,
+)
 
 
 @njit
@@ -42,10 +52,13 @@ def decide_nb(st, tb, ru, pp, kind, n, p):
     """Ask the player of seat p to pick one of the n options in st.opt."""
     st.sc[S_DECISIONS] += 1
     if st.sc[S_TRACE] or pp.pol[p] >= POLICY_SLOW:
-        return _slow_nb(st, tb, ru, pp, kind, n, p)
-    k = choose_nb(pp.pol[p], kind, st, tb, ru, pp, n, p)
-    if k < 0 or k >= n:
-        if st.sc[S_VIOLATION] == 0:
-            st.sc[S_VIOLATION] = V_BAD_CHOICE
-        return 0
+        k = _slow_nb(st, tb, ru, pp, kind, n, p)
+    else:
+        k = choose_nb(pp.pol[p], kind, st, tb, ru, pp, n, p)
+        if k < 0 or k >= n:
+            if st.sc[S_VIOLATION] == 0:
+                st.sc[S_VIOLATION] = V_BAD_CHOICE
+            k = 0
+    if pp.pol[1 - p] == POLICY_PYTHON and pp.pol[p] != POLICY_PYTHON:
+        external_seen_nb(kind, k, p)
     return k

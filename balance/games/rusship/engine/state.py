@@ -63,8 +63,11 @@ class Rules(NamedTuple):
     length: int  # spaces between the planets
     tokens: int  # ship tokens a side
     hits_to_lose: int  # attacks a planet survives, plus one
+    power_now: int  # 1: the attacked side chooses its power at the attack, 0: at its next turn
     entry_counted: int  # 1: an entering token counts its die from the mothership's space
     must_move: int  # 1: a die that can move must move
+    both_dice: int  # 1 (with must_move): only first moves that leave the other die a move,
+    # where some do
     blocked_mothership: int  # 1: a die no token can use moves the mothership instead
     mothership_back: int  # 1: a rolled 1 may move the mothership back too
     mothership_blocks: int  # 1: no token ends on a mothership, no mothership on a token

@@ -3,14 +3,15 @@ loop, with what a finished game records. The track's own rules (what a move may 
 attacks) are in moves_nb.py.
 
 A turn, in order:
-1. powers owed: the side attacked since its last turn chooses its power now (every power acts
-   only in its holder's own turn, so choosing at the attack or here differs only in what the
-   chooser has seen: ruling in the guide's Rusship page);
+1. powers owed: with power_choice = "next_turn", the side attacked since its last turn
+   chooses its power now (by default it chose at the attack, in the attacker's turn, before
+   the attacker played on: rulings in the guide's Rusship page);
 2. with the one-die power, one die or two;
 3. the roll; with the reroll power, one die rolled again or none;
 4. with +1, whether to add it to both dice (unless the rules make it automatic);
 5. moves, one die at a time in the order the player picks, until both are spent; a die no
-   token can use is lost, or moves the mothership (rules: blocked_mothership).
+   token can use is lost, or moves the mothership (rules: blocked_mothership). An attack
+   that does not end the game asks the attacked side for its power at once (power_now).
 """
 
 from balance.games.rusship.engine.check_nb import check_nb
@@ -167,6 +168,7 @@ def play_on_nb(st, tb, ru, pp, resume):
         if not resume:
             emit_nb(st, EV_TURN, p, turn, 0, 0)
             turn_start_nb(pp, p)
+            turn_start_nb(pp, 1 - p)  # it may choose a power in this turn (power_now)
         resume = False
         play_turn_nb(st, tb, ru, pp, p)
         if st.sc[S_CHECK]:
@@ -183,7 +185,16 @@ def resume_nb(st, tb, ru, pp):
 
 @njit
 def choose_powers_nb(st, tb, ru, pp, p):
-    """The powers side p owes, one choice each among those left in the box."""
+    """The powers side p owes, one choice each among those left in the box. Side p may be
+    choosing in the other side's turn (power_now): its events name it all the same."""
+    cur = st.sc[S_CUR]
+    st.sc[S_CUR] = p
+    _choose_owed_nb(st, tb, ru, pp, p)
+    st.sc[S_CUR] = cur
+
+
+@njit
+def _choose_owed_nb(st, tb, ru, pp, p):
     while st.owed[p] > 0:
         st.owed[p] -= 1
         n = 0
@@ -264,6 +275,8 @@ def play_turn_nb(st, tb, ru, pp, p):
             _pass_nb(st, p)
             break
         apply_move_nb(st, ru, p, st.opt[k])
+        if ru.power_now and st.owed[1 - p] > 0:
+            choose_powers_nb(st, tb, ru, pp, 1 - p)  # before this side plays its other die
 
 
 @njit
