@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from balance.contract.game import Setting
-from balance.errors import InputError, Problem
+from balance.errors import InputError, Problem, twice
 from balance.games.rusship.engine.state import MAX_LENGTH, MAX_TOKENS, POWER_NAMES, Rules
 from balance.textfile import read_toml
 
@@ -95,7 +95,7 @@ def compiled(values: dict) -> Rules:
 
 def parse_set(items: list[str], source: str = "--set") -> dict:
     """`--set NAME=VALUE` items as rule values, each checked against its setting."""
-    out, probs = {}, []
+    out, probs, given = {}, [], {}
     for item in items:
         name, sep, raw = item.partition("=")
         name = name.strip()
@@ -106,6 +106,10 @@ def parse_set(items: list[str], source: str = "--set") -> dict:
                                  f"(NAME=VALUE; known: {known})"))
             continue
         raw = raw.strip()
+        if name in given:
+            probs.append(Problem(source, "", name, twice(given[name], raw)))
+            continue
+        given[name] = raw
         value = {"true": True, "false": False}.get(raw.lower(), raw) if s.kind is bool else \
             int(raw) if s.kind is int and raw.lstrip("-").isdigit() else raw
         why = s.problem(value)
