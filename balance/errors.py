@@ -76,3 +76,9 @@ class Problems:
     def raise_if_any(self) -> None:
         if self.items:
             raise InputError(self.items)
+
+
+def twice(first, second) -> str:
+    """The message for a name a command line gives twice (`--set`, `--knob`): keeping the
+    last would drop the first without a word."""
+    return f"is given twice ({first!r}, then {second!r}): give it once"

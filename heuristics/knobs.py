@@ -20,6 +20,9 @@ class Knob:
     # A tuner's first step for this knob, where a fifth of the range (its default step) is
     # far too coarse: a model's weights range widely but matter at a tenth of a unit.
     step: float | None = None
+    # Knobs that are one model's weights, given together or not at all in a knob file (a
+    # model fitted without one of its weights is not that model): what they are, in words.
+    group: str = ""
 
 
 def knob_values(knobs: tuple[Knob, ...], overrides: dict, source: str, player: str

@@ -56,7 +56,7 @@ class Commands(TyperGroup):
         if self.games_added:
             return False
         self.games_added = True
-        toolkit = set(self.commands)
+        toolkit, aliases = set(self.commands), set()
         for game in registry.games():
             if not game.commands:
                 continue
@@ -73,7 +73,17 @@ class Commands(TyperGroup):
                 for name, command in group.commands.items():
                     if name not in toolkit:
                         self.add_command(command, name)
+                        aliases.add(name)
+        self.default_game_commands = frozenset(aliases)
         return True
+
+    default_game_commands: frozenset[str] = frozenset()  # `balance COMMAND`s, the default game's
+
+    def resolve_command(self, ctx, args):
+        found = super().resolve_command(ctx, args)
+        if found[0] in self.default_game_commands:
+            _other_game(self, found[0], found[2])
+        return found
 
     def invoke(self, ctx):
         with signals():
@@ -95,6 +105,47 @@ class Commands(TyperGroup):
                     raise  # click's "Aborted!", exit 1
                 typer.echo("\ninterrupted by SIGTERM", err=True)
                 raise typer.Exit(143) from None
+
+
+def _other_game(group: Commands, name: str, args: list[str]) -> None:
+    """`balance COMMAND --game OTHER`, or `balance COMMAND OTHER`: the default game's command
+    asked for another game's work is one message pointing to that game's own (`balance OTHER
+    COMMAND`), not an unknown option or an unknown value."""
+    asked = _asked_game(args)
+    if asked is None:
+        return
+    option, wanted = asked
+    default = registry.get(registry.DEFAULT, "", "", "")
+    if wanted not in registry.names():
+        why = f"names no game, got {wanted!r}" if wanted else "needs a game's name"
+        raise InputError([Problem(option, "", "", f"{why} (the games: "
+                                  f"{', '.join(registry.names())}); `balance {name}` is "
+                                  f"{default.title}'s own command and takes no --game")])
+    if wanted == default.name:
+        raise InputError([Problem(option, "", "", f"`balance {name}` is {default.title}'s "
+                                  "own command already: leave --game out")])
+    game = registry.get(wanted, "", "", "")
+    own = group.commands.get(game.name)
+    theirs = sorted(own.commands) if isinstance(own, TyperGroup) else []
+    where = (f"{game.title}'s is `balance {game.name} {name}`" if name in theirs
+             else f"{game.title} has no {name} (its own commands: "
+             f"{', '.join(theirs) or 'none'}; see `balance {game.name} --help`)")
+    raise InputError([Problem(option, "", "", f"`balance {name}` is {default.title}'s own "
+                              f"command; {where}")])
+
+
+def _asked_game(args: list[str]) -> tuple[str, str] | None:
+    """(the argument that asks, the game it names) where the arguments ask for a game: a
+    --game option (no command of a game's own has one), or another game's name given where
+    a command of the default game wants a word (a profile, a file's name) and no file has it."""
+    for i, arg in enumerate(args):
+        if arg == "--game":
+            return arg, args[i + 1] if i + 1 < len(args) else ""
+        if arg.startswith("--game="):
+            return "--game", arg.split("=", 1)[1]
+        if arg in registry.names() and arg != registry.DEFAULT and not os.path.exists(arg):
+            return arg, arg
+    return None
 
 
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,

@@ -11,7 +11,7 @@ import typer
 
 from balance.cli import guard
 from balance.cli.guard import OutOfMemory, Terminated, stop_workers
-from balance.errors import InputError, Problem, Problems
+from balance.errors import InputError, Problem, Problems, twice
 
 
 def fail(err: InputError) -> None:
@@ -80,6 +80,9 @@ def pairs(texts: list[str], source: str = "--set") -> dict[str, str]:
         key, sep, value = text.partition("=")
         if not sep or not key.strip() or not value.strip():
             probs.add("", text, "expected NAME=VALUE")
+            continue
+        if key.strip() in out:
+            probs.add("", key.strip(), twice(out[key.strip()], value.strip()))
             continue
         out[key.strip()] = value.strip()
     probs.raise_if_any()

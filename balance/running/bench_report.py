@@ -13,14 +13,16 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from balance.contract.game import Game
+from balance.errors import InputError
 from balance.running import store
 from balance.running.bench import bench_experiment
 from balance.running.experiment import DEFAULT_SHARD_SIZE
@@ -44,8 +46,17 @@ def play_base(game: Game, folder: Path, games: int, jobs: int, say=print) -> Pat
     so that its copies are whole shards of the larger runs."""
     exp = bench_experiment(game, games, 1, shard_size=math.gcd(games, DEFAULT_SHARD_SIZE))
     say(f"playing the base run: {games:,} games ({jobs} workers)...")
-    r = run_experiment(exp, folder, jobs=jobs)
+    try:
+        r = run_experiment(exp, folder, jobs=jobs)
+    except InputError as e:
+        # The run folder's refusals advise `balance run`'s --out; the bench's is --folder.
+        raise InputError([replace(p, field=_folder(p.field), message=_folder(p.message))
+                          for p in e.problems]) from None
     return r.run_dir
+
+
+def _folder(text: str) -> str:
+    return re.sub(r"--out\b", "--folder", text)
 
 
 def replicate(base: Path, dest: Path, games: int, say=print) -> Path:

@@ -374,6 +374,14 @@ def _grid(inp: ExperimentInput, players: dict) -> tuple[dict, list[str]]:
         else:
             game_keys.append(k)
             out[k] = values
+    # Each sets every seat's player: one of them would be dropped without a word.
+    swept = [k for k in ("seats", "heuristic") if k in out]
+    if len(swept) == 2:
+        inp.probs.add("[grid]", "seats", "and heuristic are both swept: they set the same "
+                      "thing (seats names every seat's player); sweep one of them")
+    elif swept and (other := "heuristic" if swept == ["seats"] else "seats") in inp.fixed:
+        inp.probs.add("[grid]", swept[0], f"is swept while [experiment] fixes {other}: they "
+                      "set the same thing (seats names every seat's player); give one of them")
     return out, game_keys
 
 

@@ -110,7 +110,10 @@ def tune_player(name: str, knobs, objective: Objective, objective_name: str,
     if progress:
         progress(1)
     while not es.stop() and done < evaluations:
-        xs = es.ask()
+        # A generation is CMA-ES's population, 4 + 3 ln(knobs) candidates (12 for greedy's
+        # 15 knobs): the last is cut to what the budget leaves, and not told back (the
+        # search ends there), so --evaluations is the number of candidates played.
+        xs = es.ask()[: evaluations - done]
         fs = []
         for x in xs:
             values = decode(x)
@@ -121,7 +124,8 @@ def tune_player(name: str, knobs, objective: Objective, objective_name: str,
                 best, best_f = values, f
             if progress:
                 progress(1)
-        es.tell(xs, fs)
+        if done < evaluations:
+            es.tell(xs, fs)
     n_val = validation_games or games
     val_seeds = game_seeds(seed + 1, 0, n_val)  # fresh seeds: the tuning seeds flatter
     checks, diffs = _validated(objective, counts, best, val_seeds)

@@ -77,8 +77,10 @@ def _knobs() -> tuple[Knob, ...]:
     shipped = shipped_weights()
     docs = [f"learned weight (rotations) of: {doc}" for _name, doc in FEATURES] + \
         [f"learned weight (steps) of: {doc}" for _name, doc in STEP_FEATURES]
-    return tuple(Knob(k, shipped[k], -WEIGHT_RANGE, WEIGHT_RANGE, doc, step=WEIGHT_STEP)
-                 for k, doc in zip(weight_names(), docs, strict=True))
+    groups = ["rotation model"] * len(FEATURES) + ["step model"] * len(STEP_FEATURES)
+    return tuple(Knob(k, shipped[k], -WEIGHT_RANGE, WEIGHT_RANGE, doc, step=WEIGHT_STEP,
+                      group=group)
+                 for k, doc, group in zip(weight_names(), docs, groups, strict=True))
 
 
 KNOBS = greedy.KNOBS + _knobs()

@@ -5,10 +5,13 @@ verdicts (reports/rusship/findings.py), and which comparisons it reads itself.""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 
+import polars as pl
+
 from balance.games.rusship.game import GAME
-from reports import game_report, outcome_page, text
+from reports import game_report, headline, outcome_page, text
 from reports.analysis import REQUIRED
 from reports.frame import check_columns
 from reports.rusship import analysis, page
@@ -66,6 +69,22 @@ class RusshipReport(game_report.GameReport):
                          "average.")
         every += [page.fit_text(f) for f in page.fits(a)]
         return every + outcome_page.sentences(a.outcomes, self.words(a, []))
+
+    def variant_lines(self, games: pl.DataFrame, info: dict,
+                      off: list[bool | None] | None) -> list[str] | None:
+        """The framework's seats and length, and where games were undecided, that the turn
+        cap stopped them: a Rusship game has no other way to end without a winner, and a long
+        board leaves half its games there."""
+        undecided = games.filter(pl.col("winner").is_null())
+        if undecided.height == 0:
+            return None
+        cap = int(undecided["turns"].max())
+        share = text.pct(undecided.height / games.height, 1)
+        return headline.seat_lines(games, int(info["players"]), off, self.game.length_unit) \
+            + textwrap.wrap(f"Ties: the {share} of games stopped undecided at the turn cap "
+                            f"(max_turns = {cap}). No seat wins them, so a seat's fair share is "
+                            "half of the games decided before the cap; raise max_turns to "
+                            "decide more of them.", 100)
 
     def in_comparison(self, cmp) -> bool:
         """A run that sweeps the box (32 versions of it, say) is read in Powers and

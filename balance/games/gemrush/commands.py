@@ -82,20 +82,21 @@ def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default
          map_: Path = typer.Option(None, "--map", help="draw the final mine to this PNG"),
          ) -> None:
     """Play one game and print it turn by turn."""
-    # lazy: the engine brings numba, and read_knobs's module scipy; `balance --help` and
-    # `balance validate` need neither (0.4 s of every command's start)
+    # lazy: the engine brings numba; `balance --help` and `balance validate` need none of it
+    # (0.4 s of every command's start)
     from balance.games.gemrush.play import play_traced, prepare
     from balance.games.gemrush.trace import format_game
-    from balance.running.tune_player import read_knobs
 
     try:
         if map_ is not None:
             files.check_new(map_, "--map")
+        names = [x.strip() for x in seats.split(",")] if seats else None
+        _, given = _knob_file(knobs, names or [heuristic], "play it with --heuristic "
+                              "{player} (or name it in --seats)")
         setup = prepare(edition, mode, players, heuristic, target=target, exhaust=exhaust,
-                        rules=parse_overrides(set_), content=content,
-                        seats=[x.strip() for x in seats.split(",")] if seats else None,
-                        knobs={**(read_knobs(knobs) if knobs else {}),
-                               **parse_overrides(knob, "--knob")})
+                        rules=parse_overrides(set_), content=content, seats=names,
+                        knobs={**given, **parse_overrides(knob, "--knob")},
+                        rules_source="--set")
     except InputError as e:
         fail(e)
     setup = setup.seated_for(seed)  # the players in seat order, the first player in seat 1
@@ -106,6 +107,23 @@ def play(edition: str = typer.Option(None, help="rule profile: 1e or 2e (default
 
         files.write_new(map_, draw_mine(setup, st), "--map")
         typer.echo(f"map written to {map_}")
+
+
+def _knob_file(path: Path | None, seated: list[str] | None, hint: str = ""
+               ) -> tuple[str, dict[str, float]]:
+    """(the player the knob file at `path` names, else greedy; its values, checked for the
+    seats `seated`, or for that player's own seat when None): its problems name the file
+    (heuristics/knob_file.py). No file: ("greedy", {})."""
+    if path is None:
+        return "greedy", {}
+    # lazy: the players' roster brings numpy
+    from balance.games.gemrush.game import GAME
+    from heuristics.knob_file import check_for_seats, read_knob_file
+
+    kf = read_knob_file(path)
+    whose = kf.player or "greedy"
+    return whose, check_for_seats(kf, GAME.player_registry(), seated or [whose], GAME.title,
+                                  hint)
 
 
 def content_(experiment: str = typer.Argument(..., help="experiment file, or a name in "
@@ -189,7 +207,8 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
                                         "(FIRST-LAST, from 1, e.g. 18-25), greedy plays the "
                                         "rest"),
               knobs: Path = typer.Option(None, help="also play the player the file names "
-                                         "(greedy, or learned) with these knobs (a file from "
+                                         "(greedy, learned, or the reference: its "
+                                         "--reference-games) with these knobs (a file from "
                                          "`balance tune-player` or `balance train-player`)"),
               seed: int = typer.Option(7000, min=0, max=2**62, help="first game seed"),
               content: str = typer.Option(None, help="content file (default: the "
@@ -224,22 +243,16 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
                     from None
         span = None if turns is None else _turn_span(turns)
         overrides = parse_overrides(set_)
-        given = None
-        whose = "greedy"
-        if knobs is not None:
-            # lazy: the knob reader's module brings scipy
-            from balance.running.tune_player import knobs_player, read_knobs
-
-            given = read_knobs(knobs)
-            whose = knobs_player(knobs)
+        whose, given = _knob_file(knobs, None)
         prepare(edition, "crisis", players, whose, exhaust=True, rules=overrides,
-                content=content, knobs=given, source=str(knobs) if knobs else "arguments")
+                content=content, knobs=given, rules_source="--set")
         with Progress(transient=True) as bar:
             def progress(label: str, n: int):
                 task = bar.add_task(label, total=n)
                 return lambda k: bar.advance(task, k)
 
-            table = strength(edition, players, games, reference_games, bs, seed, given,
+            table = strength(edition, players, games, reference_games, bs, seed,
+                             given if knobs is not None else None,
                              say=lambda m: None, rules=overrides, content=content,
                              searched=kinds, turns=span, progress=progress,
                              clairvoyant=sees, knobs_player=whose)
@@ -337,15 +350,14 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
     # lazy: the engine, the players and scikit-learn, as above
     from balance.games.gemrush import train
     from balance.games.gemrush.play import prepare
-    from balance.running.tune_player import read_knobs
 
     outputs = Outputs({"--out": out, "--labels": labels})
     try:
         if rollout not in train.ROLLOUT_PLAYERS:
             raise InputError([Problem("--rollout", "", "", f"must be one of "
                                       f"{', '.join(train.ROLLOUT_PLAYERS)}, got {rollout!r}")])
+        _, given = _knob_file(knobs, [rollout], "give --rollout {player}")
         outputs.claim()  # held before the training: a second command to them is refused now
-        given = read_knobs(knobs) if knobs is not None else {}
         overrides = parse_overrides(set_)
         names = [k.strip() for k in decisions.split(",") if k.strip()]
         known = [k.name for k in train.KINDS]
@@ -354,7 +366,7 @@ def train_player(out: Path = typer.Option(..., help="the knob file to write (a n
                                       f"{', '.join(known)}, got {decisions!r}")])
         kinds = [k for k in train.KINDS if k.name in names]
         prepare(edition, "crisis", players, rollout, exhaust=True, rules=overrides,
-                content=content, knobs=given, source="--knobs")
+                content=content, knobs=given, rules_source="--set")
         with Progress(transient=True) as bar:
             task = bar.add_task(f"labelling {', '.join(names)} ({rollouts} rollouts an "
                                 "option)", total=games)

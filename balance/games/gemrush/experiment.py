@@ -412,7 +412,7 @@ class _Made:
             if k == "target":
                 out[k] = resolved
             elif k.startswith("crisis_targets."):
-                out[k] = setup.profile.crisis_targets[k.split(".", 1)[1]]
+                out[k] = setup.profile.crisis_target(k.split(".", 1)[1])
             elif k in setup.profile.values:
                 out[k] = setup.profile.values[k]
             else:  # edition, content, ablate, skill, a patch's number, exhaust

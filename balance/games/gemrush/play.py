@@ -90,13 +90,14 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
             heuristic: str = "greedy", *, target: int | str | None = None,
             exhaust: bool = False, rules: dict | None = None,
             content: str | Content | None = None, source: str = "arguments", seats=None,
-            knobs: dict | None = None) -> Setup:
+            knobs: dict | None = None, rules_source: str | None = None) -> Setup:
     """Compile a variant: which rules, mode, seats and player, positionally; the rest by
     name. `target` may be a number or a Crisis difficulty name; `content` a shipped name, a
     path or an already parsed Content (a worker gets it by value). Every seat is played by
     `heuristic`, unless `seats` names a player for each seat; `knobs` sets players' knobs by
-    name (`balance players` lists them). An experiment's variant is prepared with
-    balance.games.gemrush.experiment.prepare_variant."""
+    name (`balance players` lists them). Problems name `source`; those of a rule override
+    name `rules_source` where it is given (a command's `--set`). An experiment's variant is
+    prepared with balance.games.gemrush.experiment.prepare_variant."""
     _check_arguments(source, edition=edition, mode=mode, players=players, heuristic=heuristic,
                      target=target, exhaust=exhaust, rules=rules, content=content, seats=seats,
                      knobs=knobs)
@@ -104,7 +105,7 @@ def prepare(edition: str | None = "2e", mode: str = "crisis", players: int = 4,
 
         content = load_profile(edition or "2e").content
     c = content if isinstance(content, Content) else load_content(content)
-    profile = profile_for(c, edition, rules, source)
+    profile = profile_for(c, edition, rules, rules_source or source)
     if isinstance(target, str):
         target = (profile.crisis_target(target) if not target.isdigit() else int(target))
     tables = compile_tables(c, profile)

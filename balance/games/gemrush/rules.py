@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance import textfile
-from balance.errors import Problems
+from balance.errors import Problems, twice
 
 PROFILE_DIR = Path(__file__).parent / "data" / "profiles"
 INT_RE = re.compile(r"-?[0-9]+")
@@ -132,25 +132,27 @@ class Profile:
         return v["rush_target_large"] if players >= v["rush_large_from"] else v["rush_target_small"]
 
     def crisis_target(self, difficulty: str) -> int:
-        if difficulty not in self.crisis_targets:
+        named = _difficulty(self.crisis_targets, difficulty)
+        if named not in self.crisis_targets:
             known = ", ".join(self.crisis_targets)
             probs = Problems(f"profile {self.name}")
             probs.add("crisis_targets", "", f"unknown difficulty {difficulty!r} (known: {known})")
             probs.raise_if_any()
-        return self.crisis_targets[difficulty]
+        return self.crisis_targets[named]
 
     def with_overrides(self, overrides: dict, source: str) -> Profile:
         """Apply {name: value} overrides; `source` names where they came from in errors."""
         probs = Problems(source)
         values = dict(self.values)
         targets = dict(self.crisis_targets)
+        named: dict[str, str] = {}  # each difficulty these overrides set: the key that set it
         for key, raw in overrides.items():
             if key == "crisis_targets" and isinstance(raw, dict):
                 for diff, t in raw.items():
-                    _set_target(probs, targets, diff, t)
+                    _set_target(probs, targets, diff, t, named)
                 continue
             if key.startswith("crisis_targets."):
-                _set_target(probs, targets, key.split(".", 1)[1], raw)
+                _set_target(probs, targets, key.split(".", 1)[1], raw, named)
                 continue
             if seat_key(key):
                 _set_seat(probs, values, key, raw)
@@ -210,13 +212,25 @@ def _set_seat(probs: Problems, values: dict, key: str, raw) -> None:
         values[key] = value
 
 
-def _set_target(probs: Problems, targets: dict, diff: str, raw) -> None:
+def _set_target(probs: Problems, targets: dict, diff: str, raw, named: dict) -> None:
+    key, same = f"crisis_targets.{diff}", _difficulty(targets, diff)
+    if same in named:  # crisis_targets.apprentice beside crisis_targets.Apprentice
+        probs.add("rules", key, f"sets {same}, as {named[same]} does: give it once")
+        return
+    named[same] = key
     if isinstance(raw, Typed) and INT_RE.fullmatch(raw.strip()):
         raw = int(raw)
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
-        probs.add("rules", f"crisis_targets.{diff}", f"must be a whole number >= 1, got {raw!r}")
+        probs.add("rules", key, f"must be a whole number >= 1, got {raw!r}")
         return
-    targets[diff] = raw
+    targets[same] = raw
+
+
+def _difficulty(targets: dict, name: str) -> str:
+    """The difficulty `name` means, as the profile spells it: the rulebook's difficulties are
+    words (Apprentice, Master), so `apprentice` is Apprentice, not a new difficulty beside it;
+    a name no difficulty has, whatever its case, is itself (an override may add one)."""
+    return next((k for k in targets if k.casefold() == name.casefold()), name)
 
 
 def _coerce(probs: Problems, key: str, raw, spec: Field | None = None
@@ -280,6 +294,9 @@ def parse_overrides(pairs: list[str], source: str = "--set") -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip() or not value.strip():
             probs.add("", pair, "expected NAME=VALUE, e.g. hand_limit=5")
+            continue
+        if key.strip() in out:
+            probs.add("", key.strip(), twice(str(out[key.strip()]), value.strip()))
             continue
         out[key.strip()] = Typed(value.strip())
     probs.raise_if_any()

@@ -31,6 +31,9 @@ from balance.stats.paired import TOO_FEW, mean_difference, too_few
 from heuristics.gemrush.registry import PLAYERS
 from heuristics.search import searched_mask
 
+# The players that search (slow): they play --reference-games, the others --games.
+SEARCHES = ("reference", "clairvoyant")
+
 
 @dataclass
 class Strength:
@@ -170,8 +173,10 @@ def strength(edition: str | None, players: int, games: int, reference_games: int
     rows = []
     plan = [("random", "random", games, None), ("greedy", "greedy", games, None),
             ("learned", "learned", games, None)]
-    if baseline_knobs:
-        plan.insert(1, (f"{knobs_player} (given knobs)", knobs_player, games, baseline_knobs))
+    if baseline_knobs is not None:
+        # A search given knobs plays as many games as the search does, not greedy's thousands
+        n = reference_games if knobs_player in SEARCHES else games
+        plan.insert(1, (f"{knobs_player} (given knobs)", knobs_player, n, baseline_knobs))
     ref = {}
     tags = []
     if searched:

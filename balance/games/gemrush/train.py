@@ -330,7 +330,8 @@ def knob_text(fits: dict[str, tuple[Fit, Labels]], how: str, rollouts: int,
     `own`: the rollout player's own weights, when it is `learned` (a round of expert
     iteration). A kind whose new fit lost to the rollout player's picks, or that was not
     fitted, keeps them: dropping them would play greedy there, which the last round beat.
-    Without them such a kind keeps no line, and its weights read 0 (greedy's choices)."""
+    Without them such a kind's weights are written as 0 (greedy's choices): a kind the file
+    left out would play the shipped weights where it is read (a knob's default)."""
     own = own or {}
     lines = [f"# The learned player's weights, written by `{how}`.",
              f"# {rollouts} {rollout} rollouts an option; each kind fitted on the first "
@@ -343,7 +344,12 @@ def knob_text(fits: dict[str, tuple[Fit, Labels]], how: str, rollouts: int,
             if previous:
                 lines.append(f"# {kind.name}: not fitted; the rollout player's weights are "
                              "kept.")
-            weights.update(previous)
+                weights.update(previous)
+            else:
+                lines.append(f"# {kind.name}: not fitted; its weights are 0, and learned "
+                             "takes greedy's choices here.")
+                weights.update(dict.fromkeys((kind.prefix + name for name, _ in kind.features),
+                                             0.0))
             continue
         result, lab = fits[kind.name]
         lines.append(f"# {kind.name}: {lab.games:,} games, {lab.decisions:,} decisions, "

@@ -63,4 +63,5 @@ def tuning(ask: TuneRequest) -> Tuning:
     knobs, score, what = objective(ask.player, edition, mode, counts, ask.options["content"],
                                    {k: Typed(v) for k, v in ask.rules.items()})
     return Tuning(tuple(knobs), score, what, tuple(counts), f"{edition} {mode}",
-                  "play them with `balance play --knobs {out}`")
+                  f"play them with `balance play --heuristic {ask.player}"
+                  + (f" --mode {mode}" if mode != "crisis" else "") + " --knobs {out}`")

@@ -10,7 +10,7 @@ import numpy as np
 import typer
 
 from balance.cli.common import fail
-from balance.errors import InputError, Problem
+from balance.errors import InputError, Problem, twice
 from balance.games.rusship.rules import SETTINGS, parse_set, rules
 
 
@@ -27,6 +27,9 @@ def _knobs(items: list[str]) -> dict[str, str]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
             probs.append(Problem("--knob", "", item, "expected NAME=VALUE, e.g. risk=2"))
+        elif name.strip() in out:
+            probs.append(Problem("--knob", "", name.strip(), twice(out[name.strip()],
+                                                                   value.strip())))
         else:
             out[name.strip()] = value.strip()
     if probs:
@@ -58,15 +61,19 @@ def play(seed: int = typer.Option(7, min=0, max=2**63 - 1,
          ) -> None:
     """Play one game and print it turn by turn: every decision's options and pick, and the
     track after each turn."""
-    # lazy: the engine brings numba, and read_knobs's module scipy; `balance --help` needs
-    # neither (0.4 s of every command's start)
+    # lazy: the engine brings numba; `balance --help` needs none of it (0.4 s of every
+    # command's start)
+    from balance.games.rusship.game import GAME
     from balance.games.rusship.play import play_traced, prepare
     from balance.games.rusship.trace import format_game
-    from balance.running.tune_player import read_knobs
+    from heuristics.knob_file import check_for_seats, read_knob_file
 
     try:
-        tuned = read_knobs(knobs) if knobs else {}
-        setup = prepare(parse_set(set_), _seats(heuristic, seats), {**tuned, **_knobs(knob)})
+        names = _seats(heuristic, seats)
+        tuned = {} if knobs is None else check_for_seats(
+            read_knob_file(knobs), GAME.player_registry(), names, GAME.title,
+            "play it with --heuristic {player} (or name it in --seats)")
+        setup = prepare(parse_set(set_), names, {**tuned, **_knobs(knob)})
     except InputError as e:
         fail(e)
     _, events = play_traced(setup, seed)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from balance.contract.game import Setting
-from balance.errors import InputError, Problem
+from balance.errors import InputError, Problem, twice
 from balance.games.rusship.engine.state import MAX_LENGTH, MAX_TOKENS, POWER_NAMES, Rules
 from balance.textfile import read_toml, short
 
@@ -129,7 +129,7 @@ def checked(overrides, source: str = "overrides") -> dict:
 
 def parse_set(items: list[str], source: str = "--set") -> dict:
     """`--set NAME=VALUE` items as rule values, each checked against its setting."""
-    out, probs = {}, []
+    out, probs, given = {}, [], {}
     for item in items:
         name, sep, raw = item.partition("=")
         name = name.strip()
@@ -139,6 +139,11 @@ def parse_set(items: list[str], source: str = "--set") -> dict:
             probs.append(Problem(source, "", name or item, f"is no Rusship setting "
                                  f"(NAME=VALUE; known: {known})"))
             continue
+        raw = raw.strip()
+        if name in given:
+            probs.append(Problem(source, "", name, twice(given[name], raw)))
+            continue
+        given[name] = raw
         out[name] = s.from_text(raw)  # what is no value of its type stays text: refused below
     try:
         values = checked(out, source)

@@ -20,6 +20,8 @@ from balance.errors import InputError, Problem
 from balance.games.rusship.engine.turn_nb import R_WINNER
 from balance.games.rusship.game import GAME
 from balance.games.rusship.play import Setup, play_batch, prepare
+from balance.games.rusship.rules import conflict
+from balance.games.rusship.rules import rules as rule_values
 from heuristics.rusship import racer
 from heuristics.rusship.registry import PLAYERS
 
@@ -116,6 +118,8 @@ def tuning(ask: TuneRequest) -> Tuning:
                                   "the engine reads: tune racer (the search's rollouts play "
                                   "racer's knobs)")])
     rules = GAME.rules_from_text(ask.rules)
+    if (bad := conflict(rule_values(rules))) is not None:  # as every other command refuses
+        raise InputError([Problem("--set", "", *bad)])
 
     def score(n: int, values: dict | None, seeds) -> np.ndarray:
         return objective(ask.player, values, seeds, rules)
@@ -123,4 +127,4 @@ def tuning(ask: TuneRequest) -> Tuning:
     said = ", ".join(f"{k}={v}" for k, v in rules.items())
     return Tuning(player.knobs, score, OBJECTIVE_NAME, (2,),
                   f"Rusship, {said or 'the default rules'}",
-                  "play them: balance rusship play --knobs {out}")
+                  f"play them: balance rusship play --heuristic {ask.player} --knobs {{out}}")

@@ -246,14 +246,21 @@ def test_a_round_of_expert_iteration_that_loses_keeps_the_rollout_player_s_weigh
     # With greedy's rollouts there is nothing to keep: the lost kind reads 0, greedy's choices.
     text = knob_text({"rotations": _lost_fit()}, "how", 8, "greedy")
     assert tomllib.loads(text)[f"{PREFIX}points"] == 0.0 and "takes greedy's choices" in text
-    assert STEP_PREFIX not in text
+    # ... and so does the kind not fitted, written out: left out, it would read the shipped
+    # weights (its knobs' defaults) where the file is played.
+    got = tomllib.loads(text)
+    assert all(got[f"{STEP_PREFIX}{name}"] == 0.0 for name, _doc in STEP_FEATURES)
+    assert "steps: not fitted; its weights are 0" in text
 
 
 def test_train_player_with_learned_rollouts_keeps_the_weights_it_did_not_fit(cli, tmp_path):
     knobs = tmp_path / "round1.knobs.toml"
     # steps by greedy's pick alone (its column): greedy's games, with a weight to find again
     step = f"{STEP_PREFIX}greedy"
-    knobs.write_text(f'player = "learned"\n{step} = 0.375\n')
+    # A model's weights go together (heuristics/knob_file.py): the other steps' weights 0.
+    knobs.write_text('player = "learned"\n' + "".join(
+        f"{STEP_PREFIX}{name} = {0.375 if STEP_PREFIX + name == step else 0.0}\n"
+        for name, _doc in STEP_FEATURES))
     out = tmp_path / "round2.knobs.toml"
     r = cli("train-player", "--out", out, "--players", "2", "--games", "8", "--rollouts", "4",
             "--jobs", "1", "--decisions", "rotations", "--rollout", "learned", "--knobs", knobs)
