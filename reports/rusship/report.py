@@ -72,19 +72,19 @@ class RusshipReport(game_report.GameReport):
 
     def variant_lines(self, games: pl.DataFrame, info: dict,
                       off: list[bool | None] | None) -> list[str] | None:
-        """The framework's seats and length, and where games were undecided, that the turn
-        cap stopped them: a Rusship game has no other way to end without a winner, and a long
-        board leaves half its games there."""
+        """The framework's seats (shares of the decided games) and length, and where games
+        were undecided, that the turn cap stopped them: a Rusship game has no other way to end
+        without a winner, and a long board leaves half its games there."""
         undecided = games.filter(pl.col("winner").is_null())
         if undecided.height == 0:
             return None
         cap = int(undecided["turns"].max())
-        share = text.pct(undecided.height / games.height, 1)
-        return headline.seat_lines(games, int(info["players"]), off, self.game.length_unit) \
-            + textwrap.wrap(f"Ties: the {share} of games stopped undecided at the turn cap "
-                            f"(max_turns = {cap}). No seat wins them, so a seat's fair share is "
-                            "half of the games decided before the cap; raise max_turns to "
-                            "decide more of them.", 100)
+        return headline.seat_lines(games, int(info["players"]), off, self.game.length_unit,
+                                   undecided_ends=self.game.undecided_ends) \
+            + textwrap.wrap(f"Undecided: the turn cap (max_turns = {cap}) stopped "
+                            f"{text.pct(undecided.height / games.height, 1)} of the games "
+                            "before either planet fell. They count in no seat's share and in "
+                            "no fair share; raise max_turns to decide more of them.", 100)
 
     def in_comparison(self, cmp) -> bool:
         """A run that sweeps the box (32 versions of it, say) is read in Powers and
