@@ -219,7 +219,7 @@ def write_new(path: Path | str, data: bytes, field: str = "") -> None:
             os.unlink(tmp)
 
 
-# What claim_new's placeholder says, to whoever finds it; a random token makes each one its
+# What claim_new's placeholder says, to whoever finds it; a random number makes each one its
 # own, so that a file put in its place is never taken for it (an inode number is reused).
 _HELD = b"balance: this name is held for the result of a command still working"
 
@@ -240,7 +240,7 @@ def claim_new(path: Path | str, field: str = "") -> bytes:
     meanwhile. Returns the placeholder's text, for write_claimed and release_claim;
     InputError naming the file if it exists or cannot be created."""
     path = check_new(path, field)
-    text = _HELD + f" (process {os.getpid()}, {secrets.token_hex(8)}); if none is, delete " \
+    text = _HELD + f" (process {os.getpid()}, {secrets.randbits(64):016x}); if none is, delete " \
         "this file\n".encode()
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,

@@ -4,10 +4,10 @@ each of their turns and one for each of their decisions. Only seats whose policy
 generated dispatch's POLICY_PYTHON take this path (a game's slow decision path), so the
 engine's speed for the compiled players is untouched.
 
-A game in which a seat decides during another seat's turn (Rusship's attacked side chooses
-its power at the attack) also starts every turn for its Python seats, and tells them each
-choice a compiled seat makes (`external_seen_nb`, reaching .seen(kind, k, p)): a search
-that replays a turn from its start must replay every decision in it.
+A game in which a seat decides during another seat's turn (a choice the rules give the seat
+that another's move struck, made at once) also starts every turn for its Python seats, and
+tells them each choice a compiled seat makes (`external_seen_nb`, reaching .seen(kind, k,
+p)): a search that replays a turn from its start must replay every decision in it.
 
 The game's Python front registers the object the callbacks reach with `playing(game)` around
 the engine call. A worker process plays one game at a time, so one slot is enough; a stack

@@ -98,6 +98,7 @@ def dispatch_source(game: Game, roster: Roster, fm: ForwardModel | None) -> str:
     if python:
         imp.add("heuristics.external:external_choose_nb")
         imp.add("heuristics.external:external_turn_start_nb")
+        imp.add("heuristics.external:external_seen_nb")
     body = []
     for p in roster.compiled:
         body.append(f"{_policy_name(p.name)} = {roster.policies[p.name]}")
@@ -196,6 +197,17 @@ def dispatch_source(game: Game, roster: Roster, fm: ForwardModel | None) -> str:
     if python:
         body.append("    if pp.pol[p] == POLICY_PYTHON:")
         body.append("        external_turn_start_nb(p)")
+    body += ["", ""]
+    body.append("@njit(inline=True)")
+    body.append("def seen_nb(pp, kind, k, p):")
+    body.append('    """Compiled seat p picked option k: a Python player at another seat hears of '
+                'it\n    (a search replaying a turn must replay every decision in it)."""')
+    if python:
+        body.append("    if pp.pol[p] != POLICY_PYTHON:")
+        body.append("        for q in range(pp.pol.shape[0]):")
+        body.append("            if q != p and pp.pol[q] == POLICY_PYTHON:")
+        body.append("                external_seen_nb(kind, k, p)")
+        body.append("                return")
     what = ("The engine's only way to the players: an integer policy id picks the player's\n"
             "decision function by if/elif (a jitted function passed as an argument would "
             "miss\nNumba's on-disk cache in every new process), and every player's memory "

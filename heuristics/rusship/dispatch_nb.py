@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from balance.games.rusship.engine.forward import determinize_nb
 from balance.kernels.jit import njit
-from heuristics.external import external_choose_nb, external_turn_start_nb
+from heuristics.external import external_choose_nb, external_seen_nb, external_turn_start_nb
 from heuristics.random_player import random_choose_nb
 from heuristics.rusship.racer import new_memory, racer_choose_nb, reset_memory_nb
 from heuristics.scripted import new_script, reset_script_nb, scripted_choose_nb
@@ -101,3 +101,14 @@ def turn_start_nb(pp, p):
     """Seat p's turn starts: a Python player hears of it."""
     if pp.pol[p] == POLICY_PYTHON:
         external_turn_start_nb(p)
+
+
+@njit(inline=True)
+def seen_nb(pp, kind, k, p):
+    """Compiled seat p picked option k: a Python player at another seat hears of it
+    (a search replaying a turn must replay every decision in it)."""
+    if pp.pol[p] != POLICY_PYTHON:
+        for q in range(pp.pol.shape[0]):
+            if q != p and pp.pol[q] == POLICY_PYTHON:
+                external_seen_nb(kind, k, p)
+                return

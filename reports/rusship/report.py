@@ -82,7 +82,7 @@ class RusshipReport(game_report.GameReport):
         return headline.seat_lines(games, int(info["players"]), off, self.game.length_unit,
                                    undecided_ends=self.game.undecided_ends) \
             + textwrap.wrap(f"Undecided: the turn cap (max_turns = {cap}) stopped "
-                            f"{text.pct(undecided.height / games.height, 1)} of the games "
+                            f"{undecided.height:,} of the {games.height:,} games "
                             "before either planet fell. They count in no seat's share and in "
                             "no fair share; raise max_turns to decide more of them.", 100)
 

@@ -22,12 +22,11 @@ from balance.games.rusship.engine.state import (
     V_BAD_CHOICE,
 )
 from balance.kernels.jit import njit
-from heuristics.external import external_seen_nb
 from heuristics.rusship.dispatch_nb import (
-    POLICY_PYTHON,
     POLICY_SLOW,
     choose_nb,
     choose_slow_nb,
+    seen_nb,
 )
 
 
@@ -59,6 +58,5 @@ def decide_nb(st, tb, ru, pp, kind, n, p):
             if st.sc[S_VIOLATION] == 0:
                 st.sc[S_VIOLATION] = V_BAD_CHOICE
             k = 0
-    if pp.pol[1 - p] == POLICY_PYTHON and pp.pol[p] != POLICY_PYTHON:
-        external_seen_nb(kind, k, p)
+    seen_nb(pp, kind, k, p)
     return k
