@@ -125,7 +125,14 @@ class KitGame:
 
     @property
     def game(self) -> Game:
-        return self._game
+        """The Game declared from this (or, for a copy made with dataclasses.replace, the
+        one its module declares)."""
+        found = getattr(self, "_game", None)
+        if found is None:
+            module = importlib.import_module(self.ref.split(":")[0])
+            found = next(v for v in vars(module).values()
+                         if isinstance(v, Game) and v.kit == self.ref)
+        return found
 
     def module(self):
         """The game's rules module, imported now."""
