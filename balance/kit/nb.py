@@ -44,13 +44,13 @@ FIXED = 9  # a game's record: these values, then scores, tallies, the game's own
 
 # -- what a game's rules call ----------------------------------------------------------------
 
-@njit
+@njit(inline=True)
 def draw_nb(kit, n):
     """A number in [0, n) from the game's stream (never the players')."""
     return below_nb(kit.chance, n)
 
 
-@njit
+@njit(inline=True)
 def roll_nb(kit, faces):
     """A die of `faces` faces, from the game's stream."""
     return 1 + below_nb(kit.chance, faces)
@@ -62,24 +62,24 @@ def shuffled_nb(kit, items, n):
     shuffle_nb(kit.chance, items, n)
 
 
-@njit
+@njit(inline=True)
 def seat_nb(kit):
     """The seat whose turn it is (from 0)."""
     return kit.sc[SEAT]
 
 
-@njit
+@njit(inline=True)
 def turns_nb(kit):
     """The turns begun so far: the turn under way is turns_nb - 1."""
     return kit.sc[TURNS]
 
 
-@njit
+@njit(inline=True)
 def ended_nb(kit):
     return kit.sc[ENDED] != 0
 
 
-@njit
+@njit(inline=True)
 def winner_nb(kit):
     """The seat that won, or -1 (no seat has, or the game has not ended)."""
     return kit.sc[WINNER]
@@ -95,7 +95,7 @@ def turn_nb(kit, seat):
     kit.sc[SEAT] = seat
 
 
-@njit
+@njit(inline=True)
 def ask_nb(kit, decision, seat):
     """A decision of kind `decision` for `seat`; its options follow with offer_nb."""
     kit.sc[KIND] = decision
@@ -103,7 +103,7 @@ def ask_nb(kit, decision, seat):
     kit.sc[OFFERED] = 0
 
 
-@njit
+@njit(inline=True)
 def offer_nb(kit, option, a, b, c):
     """One more option of the decision at hand: its kind (KitGame.options) and three values
     of the game's. Past what the kit holds an option is counted, not kept: a check says so."""
@@ -117,7 +117,7 @@ def offer_nb(kit, option, a, b, c):
     kit.sc[OFFERED] = n + 1
 
 
-@njit
+@njit(inline=True)
 def emit_nb(kit, code, a, b, c, d):
     """An event of the game's (KitGame.events[code]), kept while tracing."""
     if kit.sc[TRACE] == 0:
@@ -314,3 +314,5 @@ def write_record_nb(kit, row):
     for k in range(kit.sc[LEADS]):
         row[at + 2 * k] = kit.lead[k, 0]
         row[at + 2 * k + 1] = kit.lead[k, 1]
+    for k in range(at + 2 * kit.sc[LEADS], row.shape[0]):
+        row[k] = 0  # the whole row is the game's: batches are compared row by row

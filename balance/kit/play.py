@@ -86,7 +86,8 @@ def play(setup: Setup, seeds, check: bool = False) -> Records:
     """One game per seed, with the invariants checked after every step when `check`."""
     words = seed_states(np.asarray(seeds, dtype=np.int64))
     kit = setup.kit
-    out = np.zeros((len(words), width(len(setup.seats), len(kit.tallies), len(kit.record))),
+    # Not zeroed: a game's record writes every value Records reads.
+    out = np.empty((len(words), width(len(setup.seats), len(kit.tallies), len(kit.record))),
                    np.int64)
     with _python_players(setup, setup.state):
         _loop(setup).play_games_nb(setup.state, setup.tables, setup.rules, setup.players, words,

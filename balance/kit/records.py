@@ -38,6 +38,14 @@ class Records:
         """Game g's lead changes: (turn from 0, seat from 0 or -1 for a shared lead) rows."""
         return self._leads[g, : 2 * self.lead_count[g]].reshape(-1, 2)
 
+    def lead_lists(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every game's lead changes at once: (offsets, turns, seats), game g's being
+        turns[offsets[g]:offsets[g + 1]] (an Arrow list column's layout)."""
+        pairs = self._leads.reshape(len(self), -1, 2)
+        kept = np.arange(pairs.shape[1]) < self.lead_count[:, None]
+        offsets = np.concatenate([[0], np.cumsum(self.lead_count)]).astype(np.int32)
+        return offsets, pairs[..., 0][kept], pairs[..., 1][kept]
+
     def picked_kinds(self) -> set[int]:
         """The kinds of option picked in any game of the batch."""
         bits = int(np.bitwise_or.reduce(self.picked)) if len(self) else 0

@@ -33,7 +33,7 @@ PICK_NOT_OFFERED, NO_OPTION, TOO_MANY_OPTIONS, UNKNOWN_OPTION = range(1, 5)
 OPTION_EVENT, PICK_EVENT, END_EVENT = 1000, 1001, 1002
 EVENT_WIDTH = 7  # turn, seat, code, a, b, c, d
 OPTION_WIDTH = 4  # an option's kind, then three values of the game's
-MAX_LEADS = 64  # lead changes a game's record keeps
+MAX_LEADS = 16  # lead changes a game's record keeps
 
 
 class Kit(NamedTuple):

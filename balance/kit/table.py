@@ -36,7 +36,7 @@ def games_table(game, experiment: str, variant, start: int, seeds: np.ndarray,
     scores = r.scores
     best = scores.max(axis=1) if scores.shape[1] else np.zeros(n, np.int64)
     winner_score = scores[np.arange(n), np.maximum(r.winner, 0)] if scores.shape[1] else best
-    leads = [r.leads(g) for g in range(n)]
+    offsets, lead_turns, leaders = r.lead_lists()
     cols = {
         "experiment": [experiment] * n, "variant": np.full(n, variant.index, np.int32),
         "game": np.arange(start, start + n, dtype=np.int64), "seed": seeds.astype(np.int64),
@@ -52,10 +52,8 @@ def games_table(game, experiment: str, variant, start: int, seeds: np.ndarray,
         "decisions": r.decisions.astype(np.int32),
         "branching": pa.array(r.options / np.maximum(r.decisions, 1), pa.float32(),
                               mask=r.decisions == 0),
-        "lead_turns": pa.array([(x[:, 0] + 1).astype(np.int16) for x in leads],
-                               pa.list_(pa.int16())),
-        "leaders": pa.array([(x[:, 1] + 1).astype(np.int8) for x in leads],
-                            pa.list_(pa.int8())),
+        "lead_turns": pa.ListArray.from_arrays(offsets, (lead_turns + 1).astype(np.int16)),
+        "leaders": pa.ListArray.from_arrays(offsets, (leaders + 1).astype(np.int8)),
         **own,
     }
     columns = game.games_table.columns

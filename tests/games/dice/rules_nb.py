@@ -55,7 +55,7 @@ def start_nb(state, tables, rules):
     roll_on_nb(state, rules)
 
 
-@njit
+@njit(inline=True)
 def options_nb(state, tables, rules):
     kit = state.kit
     ask_nb(kit, ROLL_AGAIN, seat_nb(kit))
@@ -63,7 +63,7 @@ def options_nb(state, tables, rules):
     offer_nb(kit, ROLL, 0, 0, 0)
 
 
-@njit
+@njit(inline=True)
 def apply_nb(state, tables, rules, pick):
     if state.kit.opt[pick, 0] == BANK:
         end_turn_nb(state, rules, False)
@@ -71,7 +71,7 @@ def apply_nb(state, tables, rules, pick):
         roll_on_nb(state, rules)
 
 
-@njit
+@njit(inline=True)
 def roll_on_nb(state, rules):
     """Roll until the seat has a total to bank or not, or its turn ends."""
     kit = state.kit
@@ -87,7 +87,7 @@ def roll_on_nb(state, rules):
             return
 
 
-@njit
+@njit(inline=True)
 def end_turn_nb(state, rules, bust):
     kit = state.kit
     seat = seat_nb(kit)

@@ -53,7 +53,7 @@ def start_nb(state, tables, rules):
     roll_on_nb(state, rules)
 
 
-@njit
+@njit(inline=True)
 def options_nb(state, tables, rules):
     kit = state.kit
     ask_nb(kit, ROLL_OR_HOLD, seat_nb(kit))
@@ -61,7 +61,7 @@ def options_nb(state, tables, rules):
     offer_nb(kit, ROLL, state.at_stake[0], 0, 0)
 
 
-@njit
+@njit(inline=True)
 def apply_nb(state, tables, rules, pick):
     if state.kit.opt[pick, 0] == HOLD:
         hold_nb(state, rules)
@@ -69,7 +69,7 @@ def apply_nb(state, tables, rules, pick):
         roll_on_nb(state, rules)
 
 
-@njit
+@njit(inline=True)
 def roll_on_nb(state, rules):
     """Roll until a seat has points at stake to hold or not, or the game ends."""
     kit = state.kit
@@ -88,7 +88,7 @@ def roll_on_nb(state, rules):
         hold_nb(state, rules)
 
 
-@njit
+@njit(inline=True)
 def hold_nb(state, rules):
     kit = state.kit
     seat = seat_nb(kit)
@@ -102,7 +102,7 @@ def hold_nb(state, rules):
         next_turn_nb(state, rules)
 
 
-@njit
+@njit(inline=True)
 def next_turn_nb(state, rules):
     kit = state.kit
     if turns_nb(kit) >= rules.max_turns:
