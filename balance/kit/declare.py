@@ -116,7 +116,8 @@ class KitGame:
         game = Game(name=self.name, settings=self.settings, tables=tables,
                     end_reasons=self.end_reasons, undecided_ends=self.undecided_ends,
                     experiment_keys=keys, kernel_modules=(self.loop, self.ref.split(":")[0]),
-                    variants=f"{self.ref}.variants", play=f"{self.ref}.play_shard",
+                    variants=f"{self.ref}.variants", prepare=f"{self.ref}.prepare_variant",
+                    play=f"{self.ref}.play_shard",
                     check=f"{self.ref}.check_games", players=self.players,
                     bench=f"{self.ref}.bench_case", tuning=f"{self.ref}.tuning",
                     kit=self.ref, **declaration)
@@ -148,7 +149,11 @@ class KitGame:
         from balance.kit.state import KIT_VIOLATIONS
         return (*KIT_VIOLATIONS, *self.invariants)
 
-    # The runner's hooks (Game.play, check, bench, variants, tuning): hooks.py.
+    # The runner's hooks (Game.variants, prepare, play, check, bench, tuning): hooks.py.
+    def prepare_variant(self, variant):
+        from balance.kit import hooks
+        return hooks.prepare_variant(self, variant)
+
     def play_shard(self, job):
         from balance.kit import hooks
         return hooks.play_shard(self, job)

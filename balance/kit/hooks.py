@@ -48,6 +48,12 @@ def _prepared(kit, variant) -> Setup:
     return cache[key]
 
 
+def prepare_variant(kit, variant) -> None:
+    """The variant built as play_shard builds it: its players seated, their knobs set, its
+    rules compiled (Game.prepare). InputError for what it cannot play."""
+    prepare(kit, variant.settings[kit.settings_key], seated(variant), variant.knobs, "knobs")
+
+
 def own_columns(kit, records, setup: Setup) -> dict:
     if not kit.values:
         return {}
@@ -105,11 +111,8 @@ def variants(kit, inp: ExperimentInput) -> GameVariants:
     for key in inp.game_keys:
         inp.unknown_key(key)
         del grid[key]
-    ablate = inp.head.get("ablate")
-    if ablate is not None and ablate not in dict(game.ablations):
-        inp.probs.add("[experiment]", "ablate", f"must be one of "
-                      f"{', '.join(dict(game.ablations)) or 'nothing'}, got {ablate!r}")
-    elif ablate is not None and grid:
+    ablate = inp.choice("ablate", dict(game.ablations))
+    if ablate is not None and grid:
         inp.probs.add("[experiment]", "ablate", "makes the variants itself (one per seat): "
                       "it takes no [grid]")
     inp.probs.raise_if_any()
