@@ -12,8 +12,9 @@ import pytest
 from balance.contract import registry
 
 ROOT = Path(__file__).resolve().parents[1]
-NEUTRAL = ("balance/contract", "balance/kernels", "balance/running", "balance/stats",
-           "balance/cli", "balance/errors.py", "balance/files.py", "balance/textfile.py")
+NEUTRAL = ("balance/contract", "balance/kernels", "balance/kit", "balance/running",
+           "balance/stats", "balance/cli", "balance/errors.py", "balance/files.py",
+           "balance/textfile.py")
 # Gem Rush's: its rule profiles (edition), ways to play (mode, Crisis, Rush), the points a
 # game plays to (target), its tiles and their doors (room, door), and its skill cards.
 WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush",

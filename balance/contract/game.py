@@ -244,6 +244,9 @@ class Game:
     # kind is `cooperative`. Never read from the games: a run whose games all stopped
     # undecided has no winner and is still a race.
     kind_of: str = ""
+    # "module:attribute" of the game's KitGame (balance/kit/declare.py) when it is written on
+    # the engine kit: the contract tests that watch the games play read its records.
+    kit: str = ""
     # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
     forward: str = ""
     # (typer.Typer) -> None: the game's own CLI commands, reached as `balance <name> COMMAND`

@@ -1,0 +1,175 @@
+"""A game on the kit, declared: its rules' module, its decisions and their kinds of option, its
+events and how a trace writes them, its per-seat tallies, its invariants, its goldens. From
+it the kit makes the game's `Game` (balance/contract/game.py, `KitGame.declare`), whose hooks
+are this declaration's methods, and generates the game's loop (generate.py).
+
+Importing this imports no engine: the kit's compiled code is imported by the hooks, when a
+game is played."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from balance.contract.game import CORE_COLUMNS, Game, Setting, Table, resolve
+
+# Columns the kit adds to every games table, after the core ones.
+KIT_COLUMNS: dict[str, str] = {
+    "decisions": "int32",  # decisions the seats took in the game
+    "branching": "float32",  # options per decision, on average; null: no decision
+    "lead_turns": "list<int16>",  # the turns (from 1) after which the lead changed hands
+    "leaders": "list<int8>",  # the seat ahead from each of those turns on; 0: a shared lead
+}
+
+
+@dataclass(frozen=True)
+class OptionKind:
+    """A kind of option (column 0 of every option a game offers): random play must reach
+    each (the contract tests). `text` is how a trace writes one, a format of its values a,
+    b and c; "" writes the name."""
+
+    name: str
+    text: str = ""
+
+    def words(self, a: int, b: int, c: int) -> str:
+        return self.text.format(a=a, b=b, c=c) if self.text else self.name
+
+
+@dataclass(frozen=True)
+class Event:
+    """An event the game emits (emit_nb, its code the index in KitGame.events) and how a
+    trace writes it: `line`, a line of its own, or `part`, a piece gathered for the next
+    line's {parts} (the rolls of a turn, say). Both are formats of the event's `fields` (its
+    values a, b, c, d by name), `turn` and `seat` (from 1)."""
+
+    name: str
+    fields: tuple[str, ...] = ()
+    line: str = ""
+    part: str = ""
+
+    def values(self, row) -> dict:
+        return {"turn": int(row[0]) + 1, "seat": int(row[1]) + 1,
+                **{name: int(row[3 + i]) for i, name in enumerate(self.fields)}}
+
+
+@dataclass(frozen=True)
+class Golden:
+    """A playthrough checked in (`<rules' folder>/golden/<name>.txt`): a whole game as text."""
+
+    name: str
+    players: tuple[str, ...]
+    seed: int
+    rules: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class KitGame:
+    name: str
+    ref: str  # "module:attribute" of this declaration: the Game's hooks are its methods
+    # The game's compiled rules: a module with Rules (a NamedTuple: `players` and settings by
+    # name), State (a NamedTuple whose field `kit` is the kit's arrays), new_state(rules,
+    # kit), start_nb, options_nb, apply_nb, and optionally new_tables(rules), broken_nb
+    # (the invariants) and record_nb (the game's own record). The guide's developers/kit.md.
+    rules: str
+    loop: str  # the module generated from this declaration (python -m balance.kit.generate)
+    players: str  # "module:attribute" of the game's Roster (heuristics/player.py)
+    settings: tuple[Setting, ...]
+    defaults: dict
+    decisions: tuple[str, ...]  # the kinds of decision, by code
+    options: tuple[OptionKind, ...]  # the kinds of option, by code
+    events: tuple[Event, ...]  # the game's events, by code
+    end_reasons: tuple[str, ...]
+    undecided_ends: tuple[str, ...] = ()
+    tallies: tuple[str, ...] = ()  # each seat's counts: a seats table, one row per seat
+    record: tuple[str, ...] = ()  # per-game values the game's record_nb writes (Kit.rec)
+    invariants: tuple[str, ...] = ()  # what broken_nb returns, 1-based, in words
+    columns: dict = field(default_factory=dict)  # the games table's own columns: type
+    values: str = ""  # "module:function" (Records, Setup) -> {column: values} for `columns`
+    header: str = ""  # a trace's first line: a format of seed, players and the rules
+    # A trace's last line: a format of reason, turns, outcome, scores, and each tally's list.
+    closing: str = "end: {reason} after {turns} turns; {outcome}; scores {scores}"
+    show_decisions: bool = True  # a trace writes each decision, its options and the pick
+    goldens: tuple[Golden, ...] = ()
+    bench_title: str = ""
+    bench_experiment: dict = field(default_factory=dict)
+    describe: str = ""  # the rules in words, a format of their values (tune-player says it)
+    settings_key: str = "rules"  # the manifest's key for a variant's every rule value
+    max_options: int = 64
+    max_events: int = 20_000
+
+    def declare(self, **declaration) -> Game:
+        """The game's Game: `declaration` gives title, version, player_counts,
+        cooperative, measures, default_player and any other field; the kit fills the
+        tables, end reasons, settings, code roots and hooks."""
+        games = Table("games", {**CORE_COLUMNS, **KIT_COLUMNS, **self.columns},
+                      declaration.pop("games_help", "one row per game"),
+                      seat_columns=("winner",))
+        tables = (games,)
+        if self.tallies:
+            tables += (Table("seats", {"experiment": "string", "variant": "int32",
+                                       "game": "int64", "seat": "int8", "score": "int16",
+                                       **{t: "int16" for t in self.tallies}},
+                             "one row per seat of a game", seat_columns=("seat",)),)
+        keys = ("ablate",) if declaration.get("ablations") else ()
+        game = Game(name=self.name, settings=self.settings, tables=tables,
+                    end_reasons=self.end_reasons, undecided_ends=self.undecided_ends,
+                    experiment_keys=keys, kernel_modules=(self.loop, self.ref.split(":")[0]),
+                    variants=f"{self.ref}.variants", prepare=f"{self.ref}.prepare_variant",
+                    play=f"{self.ref}.play_shard",
+                    check=f"{self.ref}.check_games", players=self.players,
+                    bench=f"{self.ref}.bench_case", tuning=f"{self.ref}.tuning",
+                    kit=self.ref, **declaration)
+        object.__setattr__(self, "_game", game)  # the hooks' way back to the declaration
+        return game
+
+    @property
+    def game(self) -> Game:
+        """The Game declared from this (or, for a copy made with dataclasses.replace, the
+        one its module declares)."""
+        found = getattr(self, "_game", None)
+        if found is None:
+            module = importlib.import_module(self.ref.split(":")[0])
+            found = next(v for v in vars(module).values()
+                         if isinstance(v, Game) and v.kit == self.ref)
+        return found
+
+    def module(self):
+        """The game's rules module, imported now."""
+        return importlib.import_module(self.rules)
+
+    def roster(self):
+        return resolve(self.players)
+
+    def golden_folder(self) -> Path:
+        return Path(importlib.util.find_spec(self.rules).origin).parent / "golden"
+
+    def violation_names(self) -> tuple[str, ...]:
+        from balance.kit.state import KIT_VIOLATIONS
+        return (*KIT_VIOLATIONS, *self.invariants)
+
+    # The runner's hooks (Game.variants, prepare, play, check, bench, tuning): hooks.py.
+    def prepare_variant(self, variant):
+        from balance.kit import hooks
+        return hooks.prepare_variant(self, variant)
+
+    def play_shard(self, job):
+        from balance.kit import hooks
+        return hooks.play_shard(self, job)
+
+    def check_games(self, variant, seeds):
+        from balance.kit import hooks
+        return hooks.check_games(self, variant, seeds)
+
+    def bench_case(self):
+        from balance.kit import hooks
+        return hooks.bench_case(self)
+
+    def variants(self, inp):
+        from balance.kit import hooks
+        return hooks.variants(self, inp)
+
+    def tuning(self, ask):
+        from balance.kit import hooks
+        return hooks.tuning(self, ask)

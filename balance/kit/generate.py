@@ -1,0 +1,183 @@
+"""Write a game's loop, generated from its kit declaration (KitGame.loop), and its players'
+dispatch (heuristics/generate.py):
+
+    python -m balance.kit.generate                       # every registered game on the kit
+    python -m balance.kit.generate tests.games.dice.game:KIT ...
+    python -m balance.kit.generate --check [...]          # exit 1, naming the stale files
+
+The loop is the kit's, the same for every game, but it calls the game's own rules and players
+by name: a compiled function passed as an argument misses Numba's on-disk cache in every new
+process, so each game's loop is a real source file that imports them. A test fails while a
+file differs from what this writes (tests/test_kit.py)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+from balance.contract import registry
+from balance.contract.game import resolve
+from balance.kit.state import KIT_VIOLATIONS
+
+KIT_NAMES = ("counted_nb", "judged_nb", "offered_nb", "reset_kit_nb", "stalled_nb",
+             "trace_options_nb", "trace_pick_nb", "verified_nb", "write_record_nb")
+SLOT_NAMES = ("CHECK", "ENDED", "KIND", "OFFERED", "SEAT", "TRACE", "TURNS")
+
+BODY = '''
+
+
+@njit
+def _slow_nb(state, tables, rules, seats, decision, n, seat):
+    """Players written in Python, a search's replay and the trace, kept out of the decision
+    site."""
+    kit = state.kit
+    if kit.sc[TRACE]:
+        trace_options_nb(kit, n)
+    pick = verified_nb(kit, choose_slow_nb(seats.pol[seat], decision, state, tables, rules,
+                                           seats, n, seat), n)
+    trace_pick_nb(kit, decision, pick, n)
+    return pick
+
+
+@njit(inline=True)
+def decide_nb(state, tables, rules, seats, decision, n, seat):
+    """The pick of the player of `seat` among the n options of the decision at hand."""
+    kit = state.kit
+    counted_nb(kit, n)
+    if kit.sc[TRACE] or seats.pol[seat] >= POLICY_SLOW:
+        return _slow_nb(state, tables, rules, seats, decision, n, seat)
+    return verified_nb(kit, choose_nb(seats.pol[seat], decision, state, tables, rules, seats,
+                                      n, seat), n)
+
+
+@njit
+def play_on_nb(state, tables, rules, seats):
+    """The decision loop, from the decision at hand to the end."""
+    kit = state.kit
+    turn = -1
+    while not kit.sc[ENDED]:
+        if kit.sc[TURNS] != turn:  # a new turn: a player written in Python hears of it
+            turn = kit.sc[TURNS]
+            turn_start_nb(seats, kit.sc[SEAT])
+        options_nb(state, tables, rules)
+        n = kit.sc[OFFERED]
+        if kit.sc[CHECK]:
+            n = offered_nb(kit, {kinds})
+        if n == 0:
+            stalled_nb(kit)
+            break
+        n = min(n, kit.opt.shape[0])
+        pick = decide_nb(state, tables, rules, seats, kit.sc[KIND], n, kit.sc[SEAT])
+        apply_nb(state, tables, rules, pick){judge}
+
+
+@njit
+def play_game_nb(state, tables, rules, seats, words, trace, check):
+    """One game from its seed's words: both streams seeded, the players' memories reset."""
+    reset_kit_nb(state.kit, seats, words, trace, check)
+    reset_memories_nb(seats.mem)
+    start_nb(state, tables, rules)
+    play_on_nb(state, tables, rules, seats){record}
+
+
+@njit
+def play_games_nb(state, tables, rules, seats, words, out, check):
+    """One game per row of `words` (balance/kernels/rng.py, seed_states), recorded in `out`."""
+    for g in range(words.shape[0]):
+        play_game_nb(state, tables, rules, seats, words[g], 0, check)
+        write_record_nb(state.kit, out[g])
+
+
+@njit
+def play_traced_nb(state, tables, rules, seats, words, out):
+    """One game with its events and checks on, recorded in out[0]."""
+    play_game_nb(state, tables, rules, seats, words, 1, 1)
+    write_record_nb(state.kit, out[0])
+'''
+
+JUDGE = """
+        if kit.sc[CHECK]:
+            judged_nb(kit, broken_nb(state, rules), {first})"""
+
+
+def _import(module: str, names) -> str:
+    names = sorted(names, key=lambda n: (not n.isupper(), n))
+    one = f"from {module} import {', '.join(names)}"
+    if len(one) <= 100:
+        return one
+    return "\n".join([f"from {module} import (", *(f"    {n}," for n in names), ")"])
+
+
+def loop_source(kit) -> str:
+    module = kit.module()
+    rules = ["apply_nb", "options_nb", "start_nb"]
+    judge = record = ""
+    if hasattr(module, "broken_nb"):
+        rules.append("broken_nb")
+        judge = JUDGE.format(first=len(KIT_VIOLATIONS))
+    if hasattr(module, "record_nb"):
+        rules.append("record_nb")
+        record = "\n    record_nb(state, rules)"
+    dispatch = kit.roster().dispatch
+    imports = sorted([
+        ("balance.kernels.jit", ["njit"]), ("balance.kit.nb", KIT_NAMES),
+        ("balance.kit.state", SLOT_NAMES), (kit.rules, rules),
+        (dispatch, ["POLICY_SLOW", "choose_nb", "choose_slow_nb", "reset_memories_nb",
+                    "turn_start_nb"])])
+    header = (f'"""Generated by `python -m balance.kit.generate` from the kit declaration of '
+              f'{kit.name}\n({kit.ref}): do not edit. Edit the declaration or the rules and '
+              "run the command\nagain; a test fails while this file is stale.\n\n"
+              "The kit's decision loop (balance/kit/), calling this game's rules and the "
+              'dispatch of its\nplayers by name.\n"""\n\n')
+    return header + "\n".join(_import(m, n) for m, n in imports) + \
+        BODY.format(kinds=len(kit.options), judge=judge, record=record)
+
+
+def _path(module: str) -> Path:
+    package, _, leaf = module.rpartition(".")
+    spec = importlib.util.find_spec(package)
+    return Path(list(spec.submodule_search_locations)[0]) / f"{leaf}.py"
+
+
+def sources(kit) -> dict[Path, str]:
+    """The files generated for a game on the kit: its players' dispatch and its loop."""
+    from heuristics.generate import sources as player_sources
+    return {**player_sources(kit.game), _path(kit.loop): loop_source(kit)}
+
+
+def kits(refs=()) -> list:
+    if refs:
+        return [resolve(r) for r in refs]
+    return [resolve(g.kit) for g in registry.games() if g.kit]
+
+
+def stale(found: list) -> list[Path]:
+    return [path for kit in found for path, text in sources(kit).items()
+            if not path.exists() or path.read_text() != text]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m balance.kit.generate",
+                                 description="Write the loops of the games on the kit.")
+    ap.add_argument("kits", nargs="*", help="module:attribute of a KitGame (default: every "
+                    "registered game on the kit)")
+    ap.add_argument("--check", action="store_true", help="only say which files are stale")
+    a = ap.parse_args(argv)
+    found = kits(a.kits)
+    if a.check:
+        paths = stale(found)
+        for p in paths:
+            print(f"stale: {p} (run python -m balance.kit.generate)")
+        return 1 if paths else 0
+    for kit in found:
+        for path, text in sources(kit).items():
+            if not path.exists() or path.read_text() != text:
+                path.write_text(text)
+                print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Playthroughs: a whole game as text, written from its events (as OpenSpiel's are), so that a
+game writes no trace of its own. Each event of the game's is a line or a part of the next one
+(KitGame.events), each decision its options and the pick (KitGame.show_decisions), and the
+end its outcome, scores and tallies (KitGame.closing).
+
+Goldens are playthroughs checked in (KitGame.goldens, `<rules' folder>/golden/`): any change
+in the rules shows as a diff a person can read. After an intended change:
+
+    python -m balance.kit.playthrough tests.games.dice.game:KIT   # rewrite them
+
+and read the diff before committing it. The contract tests compare every kit game's goldens.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from balance.contract.game import resolve
+from balance.kit.play import Setup, play_traced, prepare
+from balance.kit.records import Records
+from balance.kit.state import END_EVENT, OPTION_EVENT, OUTCOMES, PICK_EVENT, SEAT_WON
+
+WORDS = {"tie": "a tie", "team": "the team wins", "automa": "the automa wins",
+         "undecided": "no winner", "not ended": "not ended"}
+
+
+def outcome_words(outcome: int, winner: int) -> str:
+    return f"seat {winner + 1} wins" if outcome == SEAT_WON else WORDS[OUTCOMES[outcome]]
+
+
+def render(setup: Setup, seed: int) -> str:
+    """Game `seed` of the setup, told event by event."""
+    kit = setup.kit
+    records, events = play_traced(setup, seed)
+    lines = [kit.header.format(seed=seed, players=", ".join(setup.seats), **setup.values)]
+    parts: list[str] = []
+    options: list = []
+    ended = False
+    for row in events:
+        code = int(row[2])
+        if code == OPTION_EVENT:
+            options.append(row[3:7])
+        elif code == PICK_EVENT:
+            if kit.show_decisions:
+                shown = " | ".join(f"{j}: {kit.options[int(o[0])].words(*map(int, o[1:]))}"
+                                   for j, o in enumerate(options))
+                lines.append(f"  seat {int(row[1]) + 1} {kit.decisions[int(row[3])]}: "
+                             f"{shown} -> {int(row[4])}")
+            options = []
+        elif code == END_EVENT:
+            lines.append(closing(kit, records))
+            ended = True
+        else:
+            event = kit.events[code]
+            values = event.values(row)
+            if event.part:
+                parts.append(event.part.format(**values))
+            if event.line:
+                lines.append(event.line.format(**values, parts=" ".join(parts)))
+                parts = []
+    if not ended:
+        lines.append(f"(the trace stops here: the kit keeps the first {kit.max_events:,} "
+                     "events)")
+    return "\n".join(lines) + "\n"
+
+
+def closing(kit, records: Records) -> str:
+    tallies = {name: records.tallies[0][:, i].tolist() for i, name in enumerate(kit.tallies)}
+    return kit.closing.format(reason=kit.end_reasons[int(records.end[0])],
+                              turns=int(records.turns[0]),
+                              outcome=outcome_words(int(records.outcome[0]),
+                                                    int(records.winner[0])),
+                              scores=records.scores[0].tolist(), **tallies)
+
+
+def golden_text(kit, golden) -> str:
+    return render(prepare(kit, golden.rules, golden.players), golden.seed)
+
+
+def golden_path(kit, golden) -> Path:
+    return kit.golden_folder() / f"{golden.name}.txt"
+
+
+def main(argv: list[str] | None = None) -> int:
+    refs = sys.argv[1:] if argv is None else argv
+    if not refs:
+        print("usage: python -m balance.kit.playthrough MODULE:KIT ...  (rewrites the goldens)")
+        return 2
+    for ref in refs:
+        kit = resolve(ref)
+        for golden in kit.goldens:
+            path = golden_path(kit, golden)
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(golden_text(kit, golden))
+            print("wrote", path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

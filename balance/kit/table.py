@@ -1,0 +1,95 @@
+"""A batch's records into the game's tables: the games table (the core columns, the kit's,
+the game's own, then one column per swept key) and, for a game with tallies, the seats
+table. Outcomes are written one way for every game on the kit:
+
+| outcome | winner | won |
+|---|---|---|
+| a seat won | the seat, from 1 | null |
+| a tie | null | null |
+| the team won (a cooperative game) | null | true |
+| the automa won (the seats lost together) | null | false |
+| undecided (an end reason in undecided_ends) | null | null |
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from balance.contract.experiment import KNOB_PREFIX
+from balance.kit.records import Records
+from balance.kit.state import AUTOMA_WON, SEAT_WON, TEAM_WON
+
+
+def heuristic(names) -> str:
+    """The players column: the one player of every seat, or the seats' players in order."""
+    return ",".join(names) if len(set(names)) > 1 else names[0]
+
+
+def games_table(game, experiment: str, variant, start: int, seeds: np.ndarray,
+                records: Records, names, source_hash: str, own: dict) -> pa.Table:
+    """`game` the Game, `own` the values of the game's own columns (KitGame.values)."""
+    n = len(seeds)
+    r = records
+    seat_won = r.outcome == SEAT_WON
+    team = (r.outcome == TEAM_WON) | (r.outcome == AUTOMA_WON)
+    scores = r.scores
+    best = scores.max(axis=1) if scores.shape[1] else np.zeros(n, np.int64)
+    winner_score = scores[np.arange(n), np.maximum(r.winner, 0)] if scores.shape[1] else best
+    offsets, lead_turns, leaders = r.lead_lists()
+    cols = {
+        "experiment": [experiment] * n, "variant": np.full(n, variant.index, np.int32),
+        "game": np.arange(start, start + n, dtype=np.int64), "seed": seeds.astype(np.int64),
+        "players": np.full(n, len(names), np.int16), "heuristic": [heuristic(names)] * n,
+        "went_first": np.ones(n, np.int8),
+        "won": pa.array(r.outcome == TEAM_WON, pa.bool_(), mask=~team),
+        "winner": pa.array((r.winner + 1).astype(np.int8), pa.int8(), mask=~seat_won),
+        "score": np.where(seat_won, winner_score, best).astype(np.int16),
+        "scores": pa.array(list(scores.astype(np.int16)), pa.list_(pa.int16())),
+        "turns": r.turns.astype(np.int16),
+        "end_reason": [game.end_reasons[e] for e in r.end],
+        "engine_version": [game.version] * n, "source_hash": [source_hash] * n,
+        "decisions": r.decisions.astype(np.int32),
+        "branching": pa.array(r.options / np.maximum(r.decisions, 1), pa.float32(),
+                              mask=r.decisions == 0),
+        "lead_turns": pa.ListArray.from_arrays(offsets, (lead_turns + 1).astype(np.int16)),
+        "leaders": pa.ListArray.from_arrays(offsets, (leaders + 1).astype(np.int8)),
+        **own,
+    }
+    columns = game.games_table.columns
+    schema = game.games_table.arrow_schema()
+    table = pa.table({c: cols[c] if isinstance(cols[c], pa.Array)
+                      else pa.array(cols[c], schema.field(c).type) for c in columns})
+    for key, value in variant.swept.items():  # a swept rule, knob or seats list: its column
+        if key not in columns:
+            # A control has no grid value: a null, of the type the grid's values have.
+            kind = swept_type(key, variant.swept_like.get(key) if value is None else value)
+            table = table.append_column(key, pa.nulls(n, kind) if value is None
+                                        else pa.array([value] * n, kind))
+    return table
+
+
+def swept_type(key: str, value) -> pa.DataType:
+    """One type per swept key in every shard: a knob is a number, seats and ablated parts are
+    text, and a rule is a switch, a word or a whole number."""
+    if key.startswith(KNOB_PREFIX) or isinstance(value, float):
+        return pa.float64()
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, str) or key in ("seats", "ablate"):
+        return pa.string()
+    return pa.int32()
+
+
+def seats_table(game, tallies: tuple[str, ...], experiment: str, variant, start: int,
+                records: Records) -> pa.Table:
+    """One row per seat of each game: its score and its tallies."""
+    n, p = records.scores.shape
+    return pa.table({"experiment": [experiment] * (n * p),
+                     "variant": np.full(n * p, variant.index, np.int32),
+                     "game": np.repeat(np.arange(start, start + n, dtype=np.int64), p),
+                     "seat": np.tile(np.arange(1, p + 1, dtype=np.int8), n),
+                     "score": records.scores.ravel().astype(np.int16),
+                     **{t: records.tallies[:, :, i].ravel().astype(np.int16)
+                        for i, t in enumerate(tallies)}},
+                    schema=game.table("seats").arrow_schema())

@@ -1,0 +1,427 @@
+"""Contract tests that watch the games play (OpenSpiel's api_test drives every game through
+its actions in this spirit), over every registered game and each of its players where that
+is feasible:
+
+- a planted illegal pick is caught with checks on;
+- seats' streams differ from seed to seed, and tables depend neither on the workers nor on
+  the shard size;
+- random play reaches every kind of option the game declares;
+- every player count the game declares plays, up to its largest; one it does not declare is
+  one message;
+- outcomes are encoded one way: a winning seat, a tie, a team win, an automa win, undecided;
+- the decisions of each game and the options they offered (its branching) are recorded.
+
+Those that read what the kit records of a game (its picks, its options, its streams) apply to
+the games on the kit (balance/kit/); another game (Gem Rush keeps its engine; Rusship moves
+onto the kit later) is skipped there, saying so. Each `assert_*` fails on a game built to
+break it: the `test_*_fails_on_*` cases at the end play the dice race with the kit subverted
+in one place (its loop run as plain Python with one name replaced, a copy of its rules, its
+declaration or its table step changed) and expect the assertion to fail."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from balance.contract import registry
+from balance.contract.game import resolve
+from balance.errors import InputError
+from balance.kit import hooks
+from balance.kit import nb as kit_nb
+from balance.kit import table as kit_table
+from balance.kit.declare import OptionKind
+from balance.kit.generate import loop_source
+from balance.kit.play import play, play_traced, prepare
+from balance.kit.records import Records, width
+from balance.kit.state import (
+    AUTOMA_WON,
+    OUTCOMES,
+    PICK_EVENT,
+    PICK_NOT_OFFERED,
+    SEAT_WON,
+    TEAM_WON,
+    TIE,
+    UNDECIDED,
+)
+from balance.running.bench import bench_case
+from balance.running.experiment import parse_experiment
+from balance.running.runner import simulate_tables
+from balance.running.seeds import game_seeds
+from heuristics.scripted import set_script
+
+GAMES = registry.names()
+NOT_ON_THE_KIT = ("is not on the engine kit (Gem Rush keeps its engine; Rusship moves onto the "
+                  "kit after issue 48): this needs the kit's record of each decision")
+
+
+def _kit(name: str):
+    game = registry.get(name)
+    if not game.kit:
+        pytest.skip(f"{name} {NOT_ON_THE_KIT}")
+    return resolve(game.kit)
+
+
+def _experiment(game, games: int, shard_size: int, grid: dict | None = None, **head):
+    """The game's bench case as an experiment, with `head` and `grid` on top."""
+    data = {"experiment": {**bench_case(game).experiment, "name": f"play-{game.name}",
+                           "description": "the contract's", "game": game.name, "games": games,
+                           "seed": 7, "shard_size": shard_size, **head}}
+    if grid:
+        for key in grid:
+            data["experiment"].pop(key, None)
+        data["grid"] = grid
+    return parse_experiment(data, "", "contract.toml")
+
+
+def _seats(kit, player: str = "random") -> tuple[str, ...]:
+    return (player,) * max(2, min(kit.game.player_counts))
+
+
+def _picks(events: np.ndarray) -> np.ndarray:
+    """The pick events of a trace: (turn, seat, code, decision, pick, options, 0) rows."""
+    return events[events[:, 2] == PICK_EVENT]
+
+
+# -- a planted illegal pick is caught -----------------------------------------------------------
+
+def assert_an_illegal_pick_is_caught(kit, loop=None):
+    """Every seat scripted to pick an option past the last the kit holds: the game's check
+    says so, and the game still ends."""
+    setup = prepare(kit, {}, _seats(kit, "scripted"))
+    setup.loop = loop
+    set_script(setup.players.mem.scripted, [kit.max_options - 1])
+    records = play(setup, [1, 2], check=True)
+    assert (records.violation == PICK_NOT_OFFERED).all(), \
+        f"{kit.name}: an illegal pick went unseen ({records.violation})"
+    assert (records.outcome != 0).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_planted_illegal_pick_is_caught(name):
+    kit = _kit(name)
+    assert_an_illegal_pick_is_caught(kit)
+    assert "scripted" in kit.roster(), "the kit plants picks through the scripted player"
+
+
+# -- streams and the tables' independence of workers and shard size ----------------------------
+
+def assert_seats_streams_differ_from_seed_to_seed(kit, loop=None):
+    """The random player's picks among two or more options differ between games: its stream
+    is seeded from each game's seed, not left unseeded nor seeded alike."""
+    setup = prepare(kit, {}, _seats(kit))
+    setup.loop = loop
+    firsts = set()
+    for seed in game_seeds(3, 0, 12):
+        picks = _picks(play_traced(setup, int(seed))[1])
+        firsts.add(tuple(picks[picks[:, 5] >= 2][:8, 4]))
+    assert len(firsts) > 1, f"{kit.name}: every game's first picks were {firsts.pop()}"
+
+
+def assert_a_batch_plays_as_games_one_at_a_time(kit, loop=None):
+    """What a shard of any size plays: nothing of one game reaches the next."""
+    setup = prepare(kit, {}, _seats(kit))
+    setup.loop = loop
+    seeds = game_seeds(5, 0, 6)
+    batch = play(setup, seeds).out
+    alone = np.concatenate([play(setup, [s]).out for s in seeds])
+    assert (batch == alone).all(), f"{kit.name}: a game played in a batch differs"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_seats_streams_differ_from_seed_to_seed(name):
+    assert_seats_streams_differ_from_seed_to_seed(_kit(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_tables_depend_neither_on_workers_nor_on_shard_size(name):
+    """Every player of a game on the kit; another game's bench player (its others include
+    slow search players)."""
+    game = registry.get(name)
+    grid = None
+    if game.kit:
+        assert_a_batch_plays_as_games_one_at_a_time(resolve(game.kit))
+        grid = {"heuristic": list(game.player_registry())}
+    one = _experiment(game, 4, 1, grid)
+    many = _experiment(game, 4, 4, grid)
+    tables = simulate_tables(one)
+    for table, frame in simulate_tables(many, jobs=2).items():
+        assert frame.drop("source_hash", strict=False).equals(
+            tables[table].drop("source_hash", strict=False)), table
+
+
+# -- random play reaches every kind of option -----------------------------------------------------
+
+def assert_random_play_reaches_every_kind_of_option(kit, loop=None):
+    for n in kit.game.player_counts[:2]:
+        setup = prepare(kit, {}, ("random",) * n)
+        setup.loop = loop
+        picked = play(setup, game_seeds(11, 0, 100)).picked_kinds()
+        missed = [o.name for k, o in enumerate(kit.options) if k not in picked]
+        assert not missed, f"{kit.name}, {n} players: random play never picked {missed}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_play_reaches_every_kind_of_option(name):
+    assert_random_play_reaches_every_kind_of_option(_kit(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_player_breaks_no_invariant(name):
+    """With checks on, each player of a game on the kit (the contract's other test plays the
+    bench case's)."""
+    kit = _kit(name)
+    for player in kit.roster():
+        if player != "scripted":  # its script is a test's, planted above
+            assert hooks.check_games(kit, _variant(kit, player), game_seeds(2, 0, 30)) == []
+
+
+def _variant(kit, player: str):
+    exp = _experiment(kit.game, 1, 1, heuristic=player)
+    return exp.variants[0]
+
+
+# -- player counts -------------------------------------------------------------------------------
+
+def assert_every_declared_count_plays(game, kit=None, loop=None):
+    """Up to the largest count: the tables have a score for each seat and a winner among
+    them; on the kit, every seat decides."""
+    counts = list(game.player_counts)
+    if kit is None or loop is None:  # a broken loop is watched through the kit alone
+        exp = _experiment(game, 2, 2, {"players": counts})
+        games = simulate_tables(exp)["games"]
+        assert games["scores"].list.len().to_list() == [n for n in counts for _ in (0, 1)]
+        assert (games["winner"].is_null() | (games["winner"] <= games["players"])).all()
+    for n in counts if kit else ():
+        setup = prepare(kit, {}, ("random",) * n)
+        setup.loop = loop
+        seats = set()
+        for seed in range(4):
+            seats |= set(_picks(play_traced(setup, seed)[1])[:, 1].tolist())
+        assert seats == set(range(n)), f"{game.name}, {n} players: only seats {seats} decided"
+
+
+def assert_an_undeclared_count_is_one_message(game):
+    for n in (max(game.player_counts) + 1, min(game.player_counts) - 1):
+        with pytest.raises(InputError) as caught:
+            _experiment(game, 2, 2, players=n)
+        assert [p.field for p in caught.value.problems] == ["players"], caught.value.problems
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_declared_player_count_plays(name):
+    game = registry.get(name)
+    assert_every_declared_count_plays(game, resolve(game.kit) if game.kit else None)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_undeclared_player_count_is_one_message(name):
+    assert_an_undeclared_count_is_one_message(registry.get(name))
+
+
+# -- outcomes, one way ----------------------------------------------------------------------------
+
+def assert_outcomes_are_encoded_one_way(game, games: pl.DataFrame, race: bool = True):
+    """winner: a seat (from 1) or null, never another number; won: null in a race (with
+    `race`, for a game declared one); an undecided game has neither."""
+    winner, players = games["winner"], games["players"]
+    assert (winner.is_null() | ((winner >= 1) & (winner <= players))).all(), \
+        f"{game.name}: winners {sorted(set(winner.drop_nulls()))} for {players.max()} seats"
+    undecided = games["end_reason"].is_in(list(game.undecided_ends))
+    assert (winner.is_null() & games["won"].is_null()).filter(undecided).all(), \
+        f"{game.name}: an undecided game has a winner"
+    if race and game.cooperative is False:
+        assert games["won"].is_null().all(), f"{game.name}: a race with a team's result"
+
+
+def assert_the_kit_writes_each_outcome_one_way(game, kit, make_table=kit_table.games_table):
+    """Every outcome the kit knows, as the table step writes it: a seat's win, a tie, a
+    team's win, the automa's, an undecided game."""
+    outcomes = [SEAT_WON, TIE, TEAM_WON, AUTOMA_WON, UNDECIDED]
+    seats = max(game.player_counts)
+    out = np.zeros((5, width(seats, len(kit.tallies), len(kit.record))), np.int64)
+    out[:, 0], out[:, 1] = outcomes, [seats - 1, -1, -1, -1, -1]
+    out[:, 2] = [game.end_reasons.index(game.undecided_ends[0]) if o == UNDECIDED else
+                 next(i for i, e in enumerate(game.end_reasons) if e not in game.undecided_ends)
+                 for o in outcomes]
+    records = Records(out, seats, len(kit.tallies), len(kit.record))
+    variant = _experiment(game, 1, 1).variants[0]
+    own = hooks.own_columns(kit, records, types.SimpleNamespace(seats=("random",) * seats))
+    table = pl.from_arrow(make_table(game, "x", variant, 0, np.arange(5), records,
+                                     ("random",) * seats, "", own))
+    got = list(zip(table["winner"].to_list(), table["won"].to_list(), strict=True))
+    assert got == [(seats, None), (None, None), (None, True), (None, False), (None, None)], \
+        f"{game.name}: {dict(zip((OUTCOMES[o] for o in outcomes), got, strict=True))}"
+    assert_outcomes_are_encoded_one_way(game, table, race=False)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_outcomes_are_encoded_one_way(name):
+    game = registry.get(name)
+    counts = [n for n in game.player_counts if n > 1][:2] or list(game.player_counts)
+    assert_outcomes_are_encoded_one_way(
+        game, simulate_tables(_experiment(game, 6, 6, {"players": counts}))["games"])
+    if game.kit:
+        assert_the_kit_writes_each_outcome_one_way(game, resolve(game.kit))
+
+
+# -- branching and decisions recorded -------------------------------------------------------------
+
+def assert_decisions_and_branching_are_recorded(kit, loop=None):
+    """The games table's decisions and branching are the trace's: each pick, and the options
+    each offered."""
+    setup = prepare(kit, {}, _seats(kit))
+    setup.loop = loop
+    for seed in range(3):
+        records, events = play_traced(setup, seed)
+        picks = _picks(events)
+        assert (records.decisions[0], records.options[0]) == (len(picks), picks[:, 5].sum()), \
+            f"{kit.name}, seed {seed}: recorded {records.decisions[0]} decisions of " \
+            f"{records.options[0]} options, the trace {len(picks)} of {picks[:, 5].sum()}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_decisions_and_branching_are_recorded(name):
+    kit = _kit(name)
+    assert_decisions_and_branching_are_recorded(kit)
+    games = simulate_tables(_experiment(kit.game, 4, 4))["games"]
+    assert (games["decisions"] > 0).all() and (games["branching"] >= 1).all()
+
+
+# -- the broken games: each assertion above fails on a game built to break it --------------------
+
+DICE = resolve(registry.get("dice").kit)
+
+
+def _plain(fn=None, *, inline=False):
+    return (lambda f: f) if fn is None else fn
+
+
+def plain_loop(kit, **replaced):
+    """The kit's loop for `kit` as plain Python calling the compiled rules and players, with
+    the names in `replaced` put in place of the kit's: the kit subverted in one place."""
+    source = loop_source(kit).replace("from balance.kernels.jit import njit\n", "")
+    space = {"njit": _plain, "__name__": f"broken_{kit.name}_loop"}
+    exec(compile(source, f"<{kit.name}'s loop, broken>", "exec"), space)
+    space.update(replaced)
+    return types.SimpleNamespace(**space)
+
+
+def plain_rules(kit, old: str, new: str):
+    """A copy of the game's rules as plain Python, `old` (which must be there) made `new`."""
+    source = Path(importlib.util.find_spec(kit.rules).origin).read_text()
+    assert old in source
+    source = source.replace(old, new).replace("from balance.kernels.jit import njit\n", "")
+    space = {"njit": _plain, "__name__": f"broken_{kit.name}_rules"}
+    exec(compile(source, f"<{kit.name}'s rules, broken>", "exec"), space)
+    return space
+
+
+def _reset_then(change):
+    def reset(kit, seats, words, trace, check):
+        kit_nb.reset_kit_nb(kit, seats, words, trace, check)
+        change(seats.rng, words)
+    return reset
+
+
+def test_an_illegal_pick_fails_on_a_loop_that_takes_any_pick():
+    loop = plain_loop(DICE, verified_nb=lambda kit, pick, n: pick)
+    with pytest.raises(AssertionError, match="an illegal pick went unseen"):
+        assert_an_illegal_pick_is_caught(DICE, loop)
+
+
+def test_streams_fail_on_a_game_whose_seats_are_never_seeded():
+    """Pig's trap of issue 49: the players' stream left as it was (all zero), the random
+    player always takes the first option."""
+    unseeded = _reset_then(lambda rng, words: rng.__setitem__(slice(None), 0))
+    with pytest.raises(AssertionError, match="every game's first picks"):
+        assert_seats_streams_differ_from_seed_to_seed(DICE, plain_loop(DICE,
+                                                                       reset_kit_nb=unseeded))
+
+
+def test_streams_fail_on_a_game_whose_seats_are_seeded_alike():
+    alike = _reset_then(lambda rng, words: rng.__setitem__(slice(None), [5, 6, 7, 8]))
+    with pytest.raises(AssertionError, match="every game's first picks"):
+        assert_seats_streams_differ_from_seed_to_seed(DICE, plain_loop(DICE,
+                                                                       reset_kit_nb=alike))
+
+
+def test_the_batch_fails_on_a_game_whose_seats_are_seeded_once_a_batch():
+    """The players' stream seeded by a batch's first game and run on through the rest: a
+    game's play then depends on the shard it is in."""
+    kept = {}
+
+    def once(kit, seats, words, trace, check):
+        before = seats.rng.copy()
+        kit_nb.reset_kit_nb(kit, seats, words, trace, check)
+        if kept:
+            seats.rng[:] = before  # runs on from the game before
+        kept["started"] = True
+
+    loop = plain_loop(DICE, reset_kit_nb=once)
+    games = loop.play_games_nb
+
+    def batch(*args):
+        kept.clear()
+        return games(*args)
+
+    loop.play_games_nb = batch
+    with pytest.raises(AssertionError, match="a game played in a batch differs"):
+        assert_a_batch_plays_as_games_one_at_a_time(DICE, loop)
+
+
+def test_option_kinds_fail_on_a_game_that_declares_one_it_never_offers():
+    phantom = dataclasses.replace(DICE, options=(*DICE.options, OptionKind("double")))
+    with pytest.raises(AssertionError, match=r"never picked \['double'\]"):
+        assert_random_play_reaches_every_kind_of_option(phantom)
+
+
+def test_player_counts_fail_on_a_game_whose_fifth_seat_never_plays():
+    rules = plain_rules(DICE, "(seat + 1) % rules.players", "(seat + 1) % min(rules.players, 4)")
+    loop = plain_loop(DICE, **{f: rules[f] for f in ("start_nb", "options_nb", "apply_nb",
+                                                     "broken_nb")})
+    with pytest.raises(AssertionError, match="5 players: only seats"):
+        assert_every_declared_count_plays(registry.get("dice"), DICE, loop)
+
+
+def test_player_counts_fail_on_a_game_that_takes_any_count():
+    game = registry.get("dice")
+
+    def variants(inp):  # the kit's hook, told every count is the game's
+        inp.game = dataclasses.replace(game, player_counts=tuple(range(0, 100)))
+        return hooks.variants(DICE, inp)
+
+    module = types.ModuleType("broken_dice_counts")
+    module.variants = variants
+    sys.modules[module.__name__] = module
+    broken = registry.register(dataclasses.replace(game, name="diceany",
+                                                   variants="broken_dice_counts:variants"))
+    try:
+        with pytest.raises(pytest.fail.Exception, match="DID NOT RAISE"):
+            assert_an_undeclared_count_is_one_message(broken)
+    finally:
+        registry.unregister(broken.name)
+        del sys.modules[module.__name__]
+
+
+def test_outcomes_fail_on_a_table_step_that_writes_minus_one_for_no_winner():
+    """As the dice race did before the kit: -1 where no seat won."""
+    def minus_one(*args):
+        table = kit_table.games_table(*args)
+        return table.set_column(table.schema.get_field_index("winner"), "winner",
+                                table["winner"].fill_null(-1))
+
+    with pytest.raises(AssertionError, match=r"'tie': \(-1, None\)"):
+        assert_the_kit_writes_each_outcome_one_way(registry.get("dice"), DICE, minus_one)
+
+
+def test_decisions_fail_on_a_loop_that_does_not_count_them():
+    loop = plain_loop(DICE, counted_nb=lambda kit, n: None)
+    with pytest.raises(AssertionError, match="recorded 0 decisions"):
+        assert_decisions_and_branching_are_recorded(DICE, loop)

@@ -1,0 +1,60 @@
+"""The engine kit (balance/kit/): every game on it has its goldens unchanged and its generated
+loop current; the loop follows the declaration; the rules reach the engine as declared."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from balance.contract import registry
+from balance.contract.game import resolve
+from balance.kit.generate import loop_source, sources, stale
+from balance.kit.play import compiled_rules, play, prepare
+from balance.kit.playthrough import golden_path, golden_text
+
+KITS = [resolve(g.kit) for g in registry.games() if g.kit]
+GOLDENS = [(kit, golden) for kit in KITS for golden in kit.goldens]
+
+
+@pytest.mark.parametrize("kit, golden", GOLDENS,
+                         ids=[f"{k.name}-{g.name}" for k, g in GOLDENS])
+def test_golden_playthrough_unchanged(kit, golden):
+    assert golden_text(kit, golden) == golden_path(kit, golden).read_text(), (
+        f"{golden.name} of {kit.name} changed; if intended, run `python -m "
+        f"balance.kit.playthrough {kit.ref}` and read the diff")
+
+
+@pytest.mark.parametrize("kit", KITS, ids=lambda k: k.name)
+def test_the_generated_files_are_current(kit):
+    assert stale([kit]) == [], f"run python -m balance.kit.generate {kit.ref}"
+    assert len(sources(kit)) == 2  # the players' dispatch and the loop
+
+
+def test_the_loop_follows_the_declaration():
+    """A game without invariants is judged by nothing; the declared kinds of option are the
+    ones a check accepts."""
+    dice = next(k for k in KITS if k.name == "dice")
+    text = loop_source(dice)
+    assert "judged_nb(kit, broken_nb(state, rules), 5)" in text
+    assert "offered_nb(kit, 2)" in text
+    more = dataclasses.replace(dice, options=(*dice.options, dice.options[0]))
+    assert "offered_nb(kit, 3)" in loop_source(more)
+
+
+def test_the_rules_reach_the_engine_by_name():
+    dice = next(k for k in KITS if k.name == "dice")
+    rules = compiled_rules(dice, {**dice.defaults, "faces": 8}, 3)
+    assert rules._asdict() == {"players": 3, "target": 30, "faces": 8, "max_turns": 200}
+    broken = dataclasses.replace(dice, settings=dice.settings[:1])
+    with pytest.raises(ValueError, match="field 'faces' is no setting of dice"):
+        compiled_rules(broken, dice.defaults, 2)
+
+
+def test_a_batch_plays_the_games_a_game_at_a_time_would():
+    """Nothing of one game reaches the next: the kit resets every stream, score and tally."""
+    for kit in KITS:
+        setup = prepare(kit, {}, ("random", "random"))
+        batch = play(setup, [4, 9, 4])
+        assert (batch.out[0] == batch.out[2]).all(), kit.name
+        assert (play(setup, [9]).out[0] == batch.out[1]).all(), kit.name
