@@ -171,8 +171,9 @@ def write_knobs(result: TuneResult, path: Path, how: str) -> None:
     files.write_new(path, ("\n".join(lines) + "\n").encode("utf-8"), "--out")
 
 
-def knobs_player(path: str | Path, default: str = "greedy") -> str:
-    """The player a knob file names (`player = "..."`), else `default`."""
+def knobs_player(path: str | Path, default: str) -> str:
+    """The player a knob file names (`player = "..."`), else `default` (the caller's game's
+    player whose knobs a file without `player` holds)."""
     p = Path(path)
     name = read_toml(p, "knob file").get("player", default)
     if not isinstance(name, str):

@@ -225,7 +225,7 @@ def strength_(edition: str = typer.Option(None, help="rule profile: 1e or 2e (de
             from balance.running.tune_player import knobs_player, read_knobs
 
             given = read_knobs(knobs)
-            whose = knobs_player(knobs)
+            whose = knobs_player(knobs, whose)
         prepare(edition, "crisis", players, whose, exhaust=True, rules=overrides,
                 content=content, knobs=given, source=str(knobs) if knobs else "arguments")
         with Progress(transient=True) as bar:
