@@ -8,6 +8,8 @@ From a notebook:
 The package imports nothing heavy here, so that reading content files stays fast.
 """
 
+from pathlib import Path
+
 __version__ = "0.1.0"
 
 
@@ -51,8 +53,7 @@ def _experiment(game: str, arguments: dict):
     """The one-variant experiment (named 'simulate') of a game without a `simulation` hook:
     the arguments are its [experiment] keys, checked as a file's are, and a problem names
     the argument alone (they are in no [experiment] table)."""
-    from pathlib import Path  # lazy: as simulate's imports, kept off `import balance`
-
+    # lazy: as simulate's imports, kept off `import balance`
     from balance.errors import InputError, Problem
     from balance.running.experiment import parse_experiment
 
