@@ -1,9 +1,9 @@
 """Balance toolkit for board games: each game in a folder of balance/games/ (or a package of its
 own), the toolkit around them the same for every game.
 
-From a notebook:
+From a notebook, for a game `balance games` lists:
     import balance
-    games = balance.simulate("rusship", players=2, heuristic="racer", games=10_000)
+    games = balance.simulate(NAME, players=2, games=10_000)   # the games table
 
 The package imports nothing heavy here, so that reading content files stays fast.
 """
