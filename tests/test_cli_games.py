@@ -107,7 +107,7 @@ def test_a_games_commands_run_under_its_group(commanding, cli):
     r = cli("players")  # the toolkit's: Gem Rush's roster
     assert r.exit_code == 0 and "greedy" in r.stdout and "own players" not in r.stdout
     assert cli("roll").exit_code == 2
-    r = cli("gemrush", "rules", "1e")  # the default game's, under its group and on top
+    r = cli("gemrush", "rules", "1e")  # the first game's, under its group and on top
     assert r.exit_code == 0 and r.stdout == cli("rules", "1e").stdout
 
 

@@ -14,6 +14,7 @@ from balance.running import store
 from balance.running.experiment import game_of, load_experiment
 from balance.running.runner import simulate_tables
 from balance.stats import measures
+from reports import combine, game_report
 
 RACES = """\
 [experiment]
@@ -37,6 +38,9 @@ def test_what_names_no_game_is_the_first_games_and_nothing_else_is():
     assert store.identity_refusal({}, {"game": "rusship"}) == (
         f"it holds games of {compat.FIRST_GAME}, and this experiment plays rusship")
     assert game_of({"experiment": {"game": "rusship"}}, "f.toml").name == "rusship"
+    # the report's side of an old run: its page, its tallies, its runs combined
+    assert game_report.of_manifest({}).game is first
+    assert combine.game_name([{}, {"game": compat.FIRST_GAME}]) == compat.FIRST_GAME
     with pytest.raises(InputError, match="no such game None"):
         registry.get(None)  # the registry itself has no default
 

@@ -5,7 +5,7 @@
 name = "first-player"          # names the run folder: runs/<name>/
 description = "..."
 game = "<game>"                # optional: the game (`balance games` lists them); absent, the
-                               # registry's default game
+                               # first game's (balance/contract/compat.py)
 heuristic = "<player>"         # optional: the player of every seat (or seats = [...])
 games = 100000                 # per variant
 seed = 1
