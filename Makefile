@@ -9,9 +9,12 @@ STAMP   := $(VENV)/.installed-stamp
 
 all: main
 
+# The distribution was named gemrush-balance before it served several games: an install of
+# that name would stay beside boardgame-balance, and runs would record both.
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip uninstall --quiet --yes gemrush-balance 2>/dev/null || true
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 

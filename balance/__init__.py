@@ -1,36 +1,41 @@
-"""Balance toolkit for board games; Gem Rush is its first game.
+"""Balance toolkit for board games: each game in a folder of balance/games/ (or a package of its
+own), the toolkit around them the same for every game.
 
-From a notebook:
-    from balance.games.gemrush.play import prepare, play_batch, play_traced
-    setup = prepare("2e", "crisis", players=4, heuristic="greedy", exhaust=True)
-    batch = play_batch(setup, range(10_000))      # one record per game
+From a notebook, for a game `balance games` lists:
+    import balance
+    games = balance.simulate(NAME, players=2, games=10_000)   # the games table
 
 The package imports nothing heavy here, so that reading content files stays fast.
 """
 
+from pathlib import Path
+
 __version__ = "0.1.0"
 
 
-def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games: int = 1000,
-             seed: int = 0, heuristic: str = "greedy", target: int | str | None = None,
-             exhaust: bool = False, rules: dict | None = None, content: str | None = None,
-             jobs: int | None = 1):
-    """Play `games` games of one variant; the games table as a polars DataFrame.
+def simulate(game: str | None = None, *, jobs: int | None = 1, **arguments):
+    """Play the games of one variant of `game`; the games table as a polars DataFrame.
 
-    The same games, seed for seed, as `balance run` plays for a variant with these parameters
-    in an experiment with this seed (game i's seed depends only on `seed` and i). Columns: see
-    the guide, balance/docs/guide/reference/tables.md. Bad arguments (of a wrong type too)
-    raise balance.errors.InputError, with the message `balance run` gives for the same field;
-    `jobs` None is one worker per core.
+    `arguments` say the variant as an experiment file's [experiment] keys do (games, seed,
+    players, heuristic or seats, and the game's own keys), `rules` a table of rule values; a
+    game may take arguments of its own instead (its `simulation` hook: see its guide). The
+    same games, seed for seed, as `balance run` plays for that variant in an experiment with
+    that seed (game i's seed depends only on `seed` and i). Without `game`, the first game's
+    (balance/contract/compat.py). Columns: see the guide, balance/docs/guide/reference/
+    tables.md. Bad arguments (of a wrong type too) raise balance.errors.InputError, with the
+    message `balance run` gives for the same field; `jobs` None is one worker per core.
     """
     # lazy: `import balance` (which every balance.x import runs) stays light; the runner
     # brings polars, joblib and the engine
+    from balance.contract import compat, registry
     from balance.errors import InputError, Problem
-    from balance.games.gemrush.experiment import simulation
     from balance.running.runner import check_jobs, default_jobs, simulate_tables
 
-    exp = simulation(edition, mode, players, games, seed, heuristic, target, exhaust, rules,
-                     content)
+    chosen = registry.get(compat.game_name(game), "balance.simulate", "", "game")
+    if chosen.simulation:
+        exp = chosen.hook("simulation")(**arguments)
+    else:
+        exp = _experiment(chosen.name, arguments)
     if jobs is None:
         jobs = default_jobs()  # as `balance run` without --jobs
     try:
@@ -42,3 +47,22 @@ def simulate(edition: str = "2e", mode: str = "crisis", players: int = 4, games:
         raise InputError([Problem("balance.simulate", "", "jobs", p.message)
                           for p in e.problems]) from None
     return simulate_tables(exp, jobs)["games"]
+
+
+def _experiment(game: str, arguments: dict):
+    """The one-variant experiment (named 'simulate') of a game without a `simulation` hook:
+    the arguments are its [experiment] keys, checked as a file's are, and a problem names
+    the argument alone (they are in no [experiment] table)."""
+    # lazy: as simulate's imports, kept off `import balance`
+    from balance.errors import InputError, Problem
+    from balance.running.experiment import parse_experiment
+
+    rules = arguments.pop("rules", None)
+    head = {"name": "simulate", "description": "balance.simulate", "games": 1000, "seed": 0,
+            **arguments, "game": game}
+    data = {"experiment": head, "rules": {} if rules is None else rules}
+    try:
+        return parse_experiment(data, "", "balance.simulate", Path("."))
+    except InputError as e:
+        raise InputError([Problem(p.file, "" if p.where == "[experiment]" else p.where,
+                                  p.field, p.message) for p in e.problems]) from None

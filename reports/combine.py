@@ -29,7 +29,7 @@ from pathlib import Path
 
 import polars as pl
 
-from balance.contract import registry
+from balance.contract import compat, registry
 from balance.errors import InputError, Problem
 from balance.running.shard_table import ShardTable
 
@@ -57,14 +57,14 @@ class CombinedRun:
 
 def other_tables(run, game=None) -> dict:
     """A run's tables beside the games table, by name (None where it has no such table)."""
-    game = game or registry.get(run.manifest.get("game"))
+    game = game or registry.get(compat.manifest_game(run.manifest))
     return {t.name: getattr(run, t.name, None) for t in game.tables[1:]}
 
 
 def game_name(manifests: list[dict], names: list[str] | None = None) -> str | None:
     """The one game the runs played (their manifests' `game`); InputError when they played
     several."""
-    played = [registry.get(m.get("game")).name for m in manifests]
+    played = [registry.get(compat.manifest_game(m)).name for m in manifests]
     if len(set(played)) > 1:
         names = names or [f"run {i + 1}" for i in range(len(manifests))]
         raise InputError([Problem(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import polars as pl
 
-from balance.contract import registry
+from balance.contract import compat, registry
 from balance.contract.game import Game
 from reports import findings, frame, outcome_page, outcomes, tally, text
 from reports.analysis import REQUIRED, Analysis
@@ -178,6 +178,6 @@ def of(game: Game) -> GameReport:
 
 
 def of_manifest(manifest: dict) -> GameReport:
-    """The report of the game a run played (its manifest's `game`; absent: the registry's
-    default game)."""
-    return of(registry.get(manifest.get("game")))
+    """The report of the game a run played (its manifest's `game`; a run that names none:
+    balance/contract/compat.py)."""
+    return of(registry.get(compat.manifest_game(manifest)))

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from balance.contract import registry
+from balance.contract import compat, registry
 from reports import counts, frame, pieces
 
 KEY_FIXED = ("variant", "players", "heuristic")
@@ -76,7 +76,8 @@ def count(games, manifest: dict | None = None, layout: frame.Layout | None = Non
     table; by default, as the manifest's game declares it (its columns, no kinds)."""
     manifest = manifest or {}
     if layout is None:
-        layout = frame.Layout.of_table(registry.get(manifest.get("game")).games_table.columns)
+        game = registry.get(compat.manifest_game(manifest))
+        layout = frame.Layout.of_table(game.games_table.columns)
     added = [c for c in layout.derived if c not in games.columns
              and frame.by_variant(manifest, c)]
     if frame.run_by_variant(manifest) and "run" not in games.columns:

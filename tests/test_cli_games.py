@@ -1,5 +1,6 @@
 """The command line serves every game: a game's own commands under `balance <game>`, the
-default game's also at the top level, never in place of a toolkit command; `balance ablate`,
+first game's also at the top level (balance/contract/compat.py), listed apart as that game's,
+never in place of a toolkit command; `balance ablate`,
 `balance players` and `balance tune-player` for any game, through its declaration (the dice
 race, tests/games/dice/, is the second game here)."""
 
@@ -12,7 +13,7 @@ import typer
 import typer.main
 
 from balance.cli.app import app
-from balance.contract import registry
+from balance.contract import compat, registry
 from balance.contract.game import Option
 from balance.contract.tuning import TuneRequest
 from balance.running.seeds import game_seeds
@@ -87,11 +88,15 @@ def test_every_games_commands_resolve_under_its_group_and_none_shadows_the_toolk
             top = group.get_command(ctx, name)
             if name in TOOLKIT:  # the toolkit's, whatever the game calls its own
                 assert top is toolkit[name] and top is not command, (game.name, name)
-            elif game.name == registry.DEFAULT:
-                assert top is command, name
+            elif game.name == compat.FIRST_GAME:
+                assert top.callback is command.callback, name
+                # listed apart, as the game's: never among the toolkit's commands
+                assert top.rich_help_panel == (f"{game.title}'s commands, also `balance "
+                                               f"{game.name} COMMAND`"), name
+                assert command.rich_help_panel != top.rich_help_panel, name
             else:
-                assert top is None or top is not command, (game.name, name)
-    assert group.get_command(ctx, "roll") is None  # not the default game's: under its group
+                assert top is None or top.callback is not command.callback, (game.name, name)
+    assert group.get_command(ctx, "roll") is None  # not the first game's: under its group
 
 
 def test_a_games_commands_run_under_its_group(commanding, cli):
@@ -102,7 +107,7 @@ def test_a_games_commands_run_under_its_group(commanding, cli):
     r = cli("players")  # the toolkit's: Gem Rush's roster
     assert r.exit_code == 0 and "greedy" in r.stdout and "own players" not in r.stdout
     assert cli("roll").exit_code == 2
-    r = cli("gemrush", "rules", "1e")  # the default game's, under its group and on top
+    r = cli("gemrush", "rules", "1e")  # the first game's, under its group and on top
     assert r.exit_code == 0 and r.stdout == cli("rules", "1e").stdout
 
 

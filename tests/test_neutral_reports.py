@@ -2,28 +2,31 @@
 names no game's concepts and imports no game's package. A game's report lives in its own
 folder, reports/<game>/, and is reached through its declaration (reports/game_report.py).
 
-The words: edition, mode, target, room, door, skill, crisis, rush (issue 27), and the name of
-every registered game. A line is cut into words (identifiers split at underscores and where a
-capital follows a small letter, so `crisis_games`, `RUSH_ENDINGS` and `TargetTurn` are read as
-their parts), and a word is refused when it is one of those, or one of the first eight with an
-`s` or `es`: "rooms", "targets", "modes" are refused; "model", "doorway", "targeted" and
-"brush" are other words and pass. Comments and strings are read too: a page's text that names
+The words: each game's own, as its declaration lists them (Game.words: Gem Rush's edition,
+mode, target, room, door, skill, crisis, rush, issue 27), and the name of every registered
+game. A line is cut into words (identifiers split at underscores and where a capital follows a
+small letter, so `crisis_games`, `RUSH_ENDINGS` and `TargetTurn` are read as their parts), and
+a word is refused when it is one of those, or one of those with an `s` or `es`: "rooms",
+"targets", "modes" are refused; "model", "doorway", "targeted" and "brush" are other words and
+pass. Comments and strings are read too: a page's text that names
 a game's concept is the game's to write.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 
 from balance.contract import registry
+from tests import layers
+from tests.games.dice.game import GAME as DICE
 
 ROOT = Path(__file__).resolve().parent.parent
-WORDS = ("edition", "mode", "target", "room", "door", "skill", "crisis", "rush",
-         "mothership", "planet", "power", "attack", "alien", "humanity", "token")
+WORDS = layers.game_words()
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 # Packages that hold a game's code: a sub-package of any of these is one game's.
 GAME_ROOTS = ("balance.games", "heuristics", "reports")
@@ -34,12 +37,13 @@ def framework_files() -> list[Path]:
         (ROOT / "reports" / "templates").glob("*"))
 
 
-def forbidden(line: str, games: tuple[str, ...] = ()) -> list[str]:
+def forbidden(line: str, games: tuple[str, ...] = (), words: tuple[str, ...] = WORDS
+              ) -> list[str]:
     """The words of `line` the framework may not write."""
     out = []
     for word in _WORD.findall(line):
         w = word.lower()
-        if w in games or any(w in (s, s + "s", s + "es") for s in WORDS):
+        if w in games or any(w in (s, s + "s", s + "es") for s in words):
             out.append(word)
     return out
 
@@ -91,3 +95,15 @@ def test_the_framework_imports_no_game_package(path):
     bad = [f"{path.name}:{line}: {module}" for line, module in imported(path)
            if any(module == p or module.startswith(p + ".") for p in packages)]
     assert not bad, "\n".join(bad)
+
+
+def test_a_game_s_own_words_come_from_its_declaration():
+    """Issue 49: a new game lists its words in its declaration, and no test is edited."""
+    assert "oink" not in layers.game_words()
+    game = registry.register(dataclasses.replace(DICE, name="wordy", words=("oink",)))
+    try:
+        words = layers.game_words()
+        assert "oink" in words and set(WORDS) <= set(words)
+        assert forbidden("two Oinks and a hog", words=words) == ["Oinks"]
+    finally:
+        registry.unregister(game.name)

@@ -1,8 +1,9 @@
 """The `balance` command line. Each command is a thin front over a function you can call.
 
 The commands here (and in ablate.py and players.py) serve every game; each game adds its own
-through its `commands` hook (balance/contract/game.py) as a group, `balance <game> COMMAND`,
-and the default game's are also `balance COMMAND`. The hooks are called for every registered
+through its `commands` hook (balance/contract/game.py) as a group, `balance <game> COMMAND`;
+the first game's are also `balance COMMAND`, as they were typed before there were several
+games (balance/contract/compat.py), listed apart as that game's. The hooks are called for every
 game the first time a command that is not the toolkit's is asked for (or `balance --help`
 lists them all).
 
@@ -13,6 +14,7 @@ This module imports nothing heavy, and a toolkit command imports what it needs w
 
 from __future__ import annotations
 
+import copy
 import errno
 import os
 from pathlib import Path
@@ -25,7 +27,7 @@ from balance import files
 from balance.cli import ablate, guard, players
 from balance.cli.common import closing_headline, counts_text, fail, os_problem, stopped
 from balance.cli.guard import OutOfMemory, Terminated, signals, stop_workers
-from balance.contract import registry
+from balance.contract import compat, registry
 from balance.errors import InputError, Problem
 
 
@@ -47,17 +49,26 @@ class Commands(TyperGroup):
         self._add_games()
         return super().list_commands(ctx)
 
+    def parse_args(self, ctx, args):
+        if not args or args[0] in ctx.help_option_names:  # before any of the help is written
+            self._add_games()
+        return super().parse_args(ctx, args)
+
     def _add_games(self) -> bool:
-        """After the toolkit's commands, a group of each registered game's own (its
-        `commands` hook), `balance <game> COMMAND`, and the default game's commands on
-        their own too, `balance COMMAND`, where no toolkit command has the name (so a game
-        never shadows one, and the commands the guide shows keep working); False when they
-        were added already."""
+        """After the toolkit's commands, a group of each game's own (its `commands` hook),
+        `balance <game> COMMAND`, and the first game's commands on their own too, `balance
+        COMMAND` (compat.py), where no toolkit command has the name (so a game never shadows
+        one), under a panel of their own; False when they were added already. A game that
+        cannot be loaded (a broken package) is one message."""
         if self.games_added:
             return False
         self.games_added = True
         toolkit, aliases = set(self.commands), set()
-        for game in registry.games():
+        try:
+            every = registry.games()
+        except InputError as e:  # asked for by --help too, before invoke's handler
+            fail(e)
+        for game in every:
             if not game.commands:
                 continue
             if game.name in toolkit:
@@ -69,10 +80,13 @@ class Commands(TyperGroup):
                                              f"{', '.join(group.commands)}")
             group.rich_help_panel = "Games"  # `balance --help`: one line per game, apart
             self.add_command(group, game.name)
-            if game.name == registry.DEFAULT:
+            if game.name == compat.FIRST_GAME:
                 for name, command in group.commands.items():
                     if name not in toolkit:
-                        self.add_command(command, name)
+                        alias = copy.copy(command)  # its panel is the alias's, not the group's
+                        alias.rich_help_panel = (f"{game.title}'s commands, also `balance "
+                                                 f"{game.name} COMMAND`")
+                        self.add_command(alias, name)
                         aliases.add(name)
         self.default_game_commands = frozenset(aliases)
         return True
@@ -115,7 +129,7 @@ def _other_game(group: Commands, name: str, args: list[str]) -> None:
     if asked is None:
         return
     option, wanted = asked
-    default = registry.get(registry.DEFAULT, "", "", "")
+    default = registry.get(compat.FIRST_GAME, "", "", "")
     if wanted not in registry.names():
         why = f"names no game, got {wanted!r}" if wanted else "needs a game's name"
         raise InputError([Problem(option, "", "", f"{why} (the games: "
@@ -143,7 +157,7 @@ def _asked_game(args: list[str]) -> tuple[str, str] | None:
             return arg, args[i + 1] if i + 1 < len(args) else ""
         if arg.startswith("--game="):
             return "--game", arg.split("=", 1)[1]
-        if arg in registry.names() and arg != registry.DEFAULT and not os.path.exists(arg):
+        if arg in registry.names() and arg != compat.FIRST_GAME and not os.path.exists(arg):
             return arg, arg
     return None
 
@@ -385,7 +399,7 @@ def _speed_column():
 
 
 @app.command()
-def bench(game: str = typer.Option(registry.DEFAULT, help="the game whose bench case to time "
+def bench(game: str = typer.Option(compat.FIRST_GAME, help="the game whose bench case to time "
                                    "(`balance games` lists them)"),
           seconds: float = typer.Option(5.0, min=0.5, help="seconds of timed play"),
           cold: bool = typer.Option(True, help="also time a compile with an empty cache"),

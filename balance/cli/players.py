@@ -14,7 +14,7 @@ import typer.main
 from typer.core import TyperCommand
 
 from balance.cli.common import counts_text, fail, pairs
-from balance.contract import registry
+from balance.contract import compat, registry
 from balance.contract.tuning import MAX_SEED, TuneRequest
 from balance.errors import InputError, Problem
 from balance.outputs import Outputs
@@ -23,7 +23,7 @@ from balance.outputs import Outputs
 GAME_OPTIONS = "balance.game_options"
 
 
-def players(game: str = typer.Option(registry.DEFAULT, help="the game whose players to list "
+def players(game: str = typer.Option(compat.FIRST_GAME, help="the game whose players to list "
                                      "(`balance games` lists them)"),
             ) -> None:
     """List the players a seat can have, with their knobs (default and range)."""
@@ -118,7 +118,7 @@ def _options(game, given: dict[str, str | None]) -> dict[str, str | None]:
 def tune_player(ctx: typer.Context,
                 name: str = typer.Argument(None, help="the player to tune (default: the game's "
                                            "default player)"),
-                game: str = typer.Option(registry.DEFAULT, help="the game whose player to "
+                game: str = typer.Option(compat.FIRST_GAME, help="the game whose player to "
                                          "tune (`balance games` lists them)"),
                 players: str = typer.Option(None, help="number of players, or several "
                                             "(e.g. 2,3): then one set of knobs is tuned for "
@@ -164,7 +164,7 @@ def tune_player(ctx: typer.Context,
         shown = ",".join(map(str, r.players))
         if out is not None:
             how = (f"balance tune-player {r.player}"
-                   + (f" --game {chosen.name}" if chosen.name != registry.DEFAULT else "")
+                   + (f" --game {chosen.name}" if chosen.name != compat.FIRST_GAME else "")
                    + "".join(f" --{k} {v}" for k, v in options.items() if v is not None)
                    + "".join(f" --set {k}={v}" for k, v in ask.rules.items())
                    + f" --players {shown} --games {games} --evaluations {evaluations}")

@@ -1,13 +1,14 @@
 """What a game gives the toolkit, and all the toolkit knows of it.
 
-A game is declared once, as a `Game` in its own folder (`balance/games/<name>/game.py`), and
-listed by name in the registry (balance/contract/registry.py). The runner, the store, the
+A game is declared once, as a `Game` in its own folder (`balance/games/<name>/game.py`, or a
+package of its own named under the entry-point group `balance.games`), where the registry finds
+it (balance/contract/registry.py). The runner, the store, the
 experiment parser, the statistics, the report framework and the CLI reach the game only
 through this declaration, so none of them names anything of a particular game.
 
 Hooks are named "module:attribute" and imported when first used: `balance games` lists every
-game without compiling any engine, and the neutral packages import no game module (the layers
-are written down in pyproject.toml, [tool.importlinter]).
+game without compiling any engine, and the neutral packages import no game module (the layer
+contracts, built from the games found: tests/layers.py).
 """
 
 from __future__ import annotations
@@ -250,7 +251,8 @@ class Game:
     # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
     forward: str = ""
     # (typer.Typer) -> None: the game's own CLI commands, reached as `balance <name> COMMAND`
-    # (the default game's also as `balance COMMAND`, where no toolkit command has the name)
+    # (the first game's also as `balance COMMAND`, where no toolkit command has the name:
+    # balance/contract/compat.py)
     commands: str = ""
     # What `balance ablate --how HOW` may take out of an experiment's game, in the order
     # --help lists them, the first the default: (how, what it takes out, in words). The
@@ -268,6 +270,18 @@ class Game:
     # Options of `balance tune-player` that only this game takes (its rule profile, say); given
     # for another game, the command refuses them. Their values reach `tuning` as text.
     tune_options: tuple[Option, ...] = ()
+    # The game's own words (its concepts: a rule profile, a piece, a card kind), lower case:
+    # no neutral module may write one, whole or inside a longer word (tests/test_neutral.py
+    # and tests/test_neutral_reports.py read them here).
+    words: tuple[str, ...] = ()
+    # The modules of the game's package (relative to it) that hold its rules and engine: with
+    # its declaration, game.py, they import no player but through the generated dispatch (the
+    # layer contracts, tests/layers.py, which fail on one that does not exist).
+    rule_modules: tuple[str, ...] = ("engine", "rules")
+    # (**arguments) -> balance.running.experiment.Experiment: the one-variant experiment
+    # `balance.simulate(game, **arguments)` plays, for a game that takes arguments of its
+    # own there; "" for the toolkit's, whose arguments are [experiment] keys.
+    simulation: str = ""
     extras: dict = field(default_factory=dict)  # anything else a game's own code reads
 
     def __post_init__(self):
@@ -277,6 +291,9 @@ class Game:
         if self.cooperative is None and not self.kind_of:
             raise ValueError(f"game {self.name}: a game of both kinds (cooperative None) "
                              "declares kind_of, which of its variants a seat wins")
+        odd = [w for w in self.words if not w.isalpha() or w != w.lower()]
+        if odd:
+            raise ValueError(f"game {self.name}: words are lower-case letters, got {odd}")
         unknown = [e for e in self.undecided_ends if e not in self.end_reasons]
         if unknown:
             raise ValueError(f"game {self.name}: undecided_ends {unknown} are not among its "

@@ -133,14 +133,14 @@ def _command(name: str, cmd) -> list[str]:
 
 
 def _game(name: str, group, top: dict) -> list[str]:
-    """A game's group of commands: each the same as a top-level one (the default game's) or
-    written out in full, as `balance <game> COMMAND`."""
+    """A game's group of commands: each the same as a top-level one (the first game's,
+    balance/contract/compat.py) or written out in full, as `balance <game> COMMAND`."""
     out = [f"## balance {name}", "", _text(group.help), "", "```text",
            f"balance {name} COMMAND [OPTIONS] [ARGS]...", "```", "",
            "| command | what it does |", "|---|---|"]
     own = []
     for sub, cmd in group.commands.items():
-        if top.get(sub) is cmd:
+        if getattr(top.get(sub), "callback", None) is cmd.callback:  # its alias, a copy
             out.append(f"| `balance {name} {sub}` | the same as [`balance {sub}`]"
                        f"(#balance-{sub}) |")
         else:
@@ -168,11 +168,26 @@ def commands() -> dict:
     return {name: group.get_command(ctx, name) for name in group.list_commands(ctx)}
 
 
+def _aliases(cmds: dict) -> dict[str, str]:
+    """Each top-level command that is a game's own (the first game's, typed without its
+    group) -> its full name, `<game> COMMAND`."""
+    out = {}
+    for name, group in cmds.items():
+        for sub, cmd in getattr(group, "commands", {}).items():
+            if getattr(cmds.get(sub), "callback", None) is cmd.callback:
+                out[sub] = f"{name} {sub}"
+    return out
+
+
 def render() -> str:
     cmds = commands()
+    aliases = _aliases(cmds)
+    # As `balance --help` lists them: the toolkit's, the games' groups, then the aliases.
+    cmds = dict(sorted(cmds.items(), key=lambda c: c[0] in aliases))
     lines = [HEAD.rstrip("\n")]
     for name, cmd in cmds.items():
-        lines.append(f"| [`balance {name}`](#balance-{name}) | {_first(cmd)} |")
+        whose = f" (also `balance {aliases[name]}`)" if name in aliases else ""
+        lines.append(f"| [`balance {name}`](#balance-{name}) | {_first(cmd)}{whose} |")
     lines.append("")
     for name, cmd in cmds.items():
         lines += _game(name, cmd, cmds) if hasattr(cmd, "commands") else _command(name, cmd)

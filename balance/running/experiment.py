@@ -5,7 +5,7 @@
 name = "first-player"          # names the run folder: runs/<name>/
 description = "..."
 game = "<game>"                # optional: the game (`balance games` lists them); absent, the
-                               # registry's default game
+                               # first game's (balance/contract/compat.py)
 heuristic = "<player>"         # optional: the player of every seat (or seats = [...])
 games = 100000                 # per variant
 seed = 1
@@ -40,7 +40,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from balance.contract import registry
+from balance.contract import compat, registry
 from balance.contract.experiment import (
     KNOB_PREFIX,
     VARIANT_KEYS,
@@ -193,11 +193,12 @@ def _is_number(v) -> bool:
 
 
 def game_of(data: dict, file: str) -> Game:
-    """The game an experiment file names (`[experiment] game`, absent: the default game); an
-    unknown one is one message naming the file, the field and the known games."""
+    """The game an experiment file names (`[experiment] game`; a file that names none:
+    balance/contract/compat.py); an unknown one is one message naming the file, the field
+    and the known games."""
     head = data.get("experiment")
     name = head.get("game") if isinstance(head, dict) else None
-    return registry.get(name, file, "[experiment]", "game")
+    return registry.get(compat.game_name(name), file, "[experiment]", "game")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from balance import files
-from balance.contract import registry
+from balance.contract import compat, registry
 from balance.contract.experiment import MAX_VARIANTS
 from balance.contract.game import Game, Table
 from balance.errors import InputError, Problem, Problems
@@ -126,9 +126,8 @@ def plan(variants: int, games: int, shard_size: int) -> list[Shard]:
 # -- the run's game ------------------------------------------------------------------------
 
 def run_game(manifest: dict) -> Game:
-    """The game a run's manifest names; absent, the default game (which every run written
-    before manifests named their game played)."""
-    return registry.get(manifest.get("game"), MANIFEST, "", "game")
+    """The game a run's manifest names (one that names none: balance/contract/compat.py)."""
+    return registry.get(compat.manifest_game(manifest), MANIFEST, "", "game")
 
 
 def table_names(manifest: dict) -> tuple[str, ...]:
@@ -146,7 +145,7 @@ def _meta(md, key: bytes, manifest: dict):
     md = md or {}
     if key in md:
         return md[key]
-    game = str(manifest.get("game", registry.DEFAULT)).encode()
+    game = str(compat.manifest_game(manifest)).encode()
     return md.get(game + key[len(b"balance"):])
 
 
@@ -296,9 +295,9 @@ def open_run(run_dir: str | Path, manifest: dict) -> dict:
 
 def identity_refusal(old: dict, manifest: dict) -> str | None:
     """Why the games of `old` cannot be mixed with those `manifest` would play, or None."""
-    if old.get("game", registry.DEFAULT) != manifest.get("game", registry.DEFAULT):
-        return (f"it holds games of {old.get('game', registry.DEFAULT)}, and this experiment "
-                f"plays {manifest.get('game', registry.DEFAULT)}")
+    if compat.manifest_game(old) != compat.manifest_game(manifest):
+        return (f"it holds games of {compat.manifest_game(old)}, and this experiment "
+                f"plays {compat.manifest_game(manifest)}")
     if "source_hash" not in old or "experiment_hash" not in old:
         return ("its games were played before runs recorded the hash of their code, so "
                 "they cannot be told apart from this code's games")

@@ -184,8 +184,9 @@ def knobs_text(result: TuneResult, how: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def knobs_player(path: str | Path, default: str = "greedy") -> str:
-    """The player a knob file names (`player = "..."`), else `default`."""
+def knobs_player(path: str | Path, default: str) -> str:
+    """The player a knob file names (`player = "..."`), else `default` (the caller's game's
+    player whose knobs a file without `player` holds)."""
     p = Path(path)
     name = read_toml(p, "knob file").get("player", default)
     if not isinstance(name, str):

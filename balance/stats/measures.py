@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from balance.contract import registry
+from balance.contract import compat, registry
 from balance.contract.game import Game
 from balance.stats.distributions import t_quantile
 from balance.stats.intervals import CONFIDENCE, wilson
@@ -100,8 +100,8 @@ def of_measures(game: Game, schema: dict | None = None) -> list[Quantity]:
 
 
 def game_of(manifest: dict) -> Game:
-    """The game a run played (its manifest's `game`; absent: the registry's default)."""
-    return registry.get(manifest.get("game"))
+    """The game a run played (its manifest's `game`; none: balance/contract/compat.py)."""
+    return registry.get(compat.manifest_game(manifest))
 
 
 def of_variant(game: Game, info: dict, schema: dict | None = None) -> list[Quantity]:

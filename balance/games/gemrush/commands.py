@@ -1,8 +1,9 @@
 """Gem Rush's own commands (its Game.commands hook adds them to `balance`, as `balance gemrush
-COMMAND` and, Gem Rush being the default game, `balance COMMAND`): check content and rules,
-play and trace one game, write a variant's box, measure the players, check the invariants.
-Ranking the rooms by ablation and tuning a player are the toolkit's `balance ablate` and
-`balance tune-player`, with Gem Rush's ablations and tuning declared in game.py."""
+COMMAND` and, Gem Rush being the first game, `balance COMMAND`: balance/contract/compat.py):
+check content and rules, play and trace one game, write a variant's box, measure the players,
+check the invariants. Ranking the rooms by ablation and tuning a player are the toolkit's
+`balance ablate` and `balance tune-player`, with Gem Rush's ablations and tuning declared in
+game.py."""
 
 from __future__ import annotations
 

@@ -115,4 +115,10 @@ GAME = Game(
     report="reports.gemrush.report:REPORT",
     quantities="balance.games.gemrush.measures:quantities",
     kind_of="balance.games.gemrush.measures:competitive",
+    simulation="balance.games.gemrush.experiment:simulation",
+    # Its rule profiles (edition), ways to play (mode, Crisis, Rush), the points a game plays
+    # to (target), its tiles and their doors (room, door), and its skill cards.
+    words=("edition", "mode", "target", "room", "door", "skill", "crisis", "rush"),
+    rule_modules=("engine", "ability", "capacity", "content", "limits", "patches", "rules",
+                  "skill", "tables"),
 )

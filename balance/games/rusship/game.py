@@ -66,4 +66,7 @@ GAME = Game(
     commands="balance.games.rusship.commands:register",
     report="reports.rusship.report:REPORT", tuning="balance.games.rusship.tuning:tuning",
     ablations=ABLATIONS, extras={"powers": POWER_NAMES},
+    # Its sides, their ships and planets, the powers an attack hands out.
+    words=("mothership", "planet", "power", "attack", "alien", "humanity", "token"),
+    rule_modules=("engine", "rules", "experiment"),
 )
