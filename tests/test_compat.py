@@ -41,7 +41,7 @@ def test_what_names_no_game_is_the_first_games_and_nothing_else_is():
     # the report's side of an old run: its page, its tallies, its runs combined
     assert game_report.of_manifest({}).game is first
     assert combine.game_name([{}, {"game": compat.FIRST_GAME}]) == compat.FIRST_GAME
-    with pytest.raises(InputError, match="no such game None"):
+    with pytest.raises(InputError, match="must be a game's name in quotes, got None"):
         registry.get(None)  # the registry itself has no default
 
 

@@ -104,7 +104,7 @@ CASES: dict[str, Case] = {
     "validate-rusship": Case("cli", cli_args("validate", "rusship"),
                              ("Rusship has no validate", "play, rules, strength")),
     "play-game-unknown": Case("cli", cli_args("play", "--game", "chess"),
-                              ("--game", "names no game, got 'chess'", "gemrush, rusship")),
+                              ("--game", "names no game, got 'chess'", "gemrush", "rusship")),
     # -- item 9: accepted wrongly ---------------------------------------------------------
     "tune-player-rusship-more-second-tokens-than-tokens": Case(
         "cli", cli_args("tune-player", "--game", "rusship", "--games", "20", "--evaluations",

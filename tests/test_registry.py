@@ -102,8 +102,12 @@ def test_a_name_that_is_no_identifier_is_one_message(site):
 
 
 def test_an_unknown_name_or_one_of_the_wrong_type_is_one_message():
-    for name in ("nope", ["rusship"], None):
+    known = f"(known: {', '.join(registry.names())})"
+    with pytest.raises(InputError) as e:
+        registry.get("nope", "x.toml", "[experiment]", "game")
+    assert str(e.value) == f"x.toml: [experiment]: field 'game': no such game 'nope' {known}"
+    for name in (["rusship"], None):  # no name at all: a list from a file, or nothing
         with pytest.raises(InputError) as e:
             registry.get(name, "x.toml", "[experiment]", "game")
-        assert str(e.value) == (f"x.toml: [experiment]: field 'game': no such game {name!r} "
-                                f"(known: {', '.join(registry.names())})")
+        assert str(e.value) == ("x.toml: [experiment]: field 'game': must be a game's name in "
+                                f"quotes, got {name!r} {known}")

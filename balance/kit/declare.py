@@ -146,30 +146,30 @@ class KitGame:
         return Path(importlib.util.find_spec(self.rules).origin).parent / "golden"
 
     def violation_names(self) -> tuple[str, ...]:
-        from balance.kit.state import KIT_VIOLATIONS
+        from balance.kit.state import KIT_VIOLATIONS  # lazy: a declaration loads no numba
         return (*KIT_VIOLATIONS, *self.invariants)
 
     # The runner's hooks (Game.variants, prepare, play, check, bench, tuning): hooks.py.
     def prepare_variant(self, variant):
-        from balance.kit import hooks
+        from balance.kit import hooks  # lazy: listing the games loads no engine
         return hooks.prepare_variant(self, variant)
 
     def play_shard(self, job):
-        from balance.kit import hooks
+        from balance.kit import hooks  # lazy: listing the games loads no engine
         return hooks.play_shard(self, job)
 
     def check_games(self, variant, seeds):
-        from balance.kit import hooks
+        from balance.kit import hooks  # lazy: listing the games loads no engine
         return hooks.check_games(self, variant, seeds)
 
     def bench_case(self):
-        from balance.kit import hooks
+        from balance.kit import hooks  # lazy: listing the games loads no engine
         return hooks.bench_case(self)
 
     def variants(self, inp):
-        from balance.kit import hooks
+        from balance.kit import hooks  # lazy: listing the games loads no engine
         return hooks.variants(self, inp)
 
     def tuning(self, ask):
-        from balance.kit import hooks
+        from balance.kit import hooks  # lazy: listing the games loads no engine
         return hooks.tuning(self, ask)

@@ -143,7 +143,7 @@ def _path(module: str) -> Path:
 
 def sources(kit) -> dict[Path, str]:
     """The files generated for a game on the kit: its players' dispatch and its loop."""
-    from heuristics.generate import sources as player_sources
+    from heuristics.generate import sources as player_sources  # lazy: only when generating
     return {**player_sources(kit.game), _path(kit.loop): loop_source(kit)}
 
 

@@ -16,6 +16,7 @@ from balance.contract.experiment import (
     GameVariants,
     VariantSpec,
 )
+from balance.contract.game import resolve
 from balance.contract.tuning import TuneRequest, Tuning
 from balance.errors import InputError, Problem
 from balance.kit.play import Setup, play, prepare
@@ -57,7 +58,6 @@ def prepare_variant(kit, variant) -> None:
 def own_columns(kit, records, setup: Setup) -> dict:
     if not kit.values:
         return {}
-    from balance.contract.game import resolve
     return resolve(kit.values)(records, setup)
 
 

@@ -61,8 +61,7 @@ def play(seed: int = typer.Option(7, min=0, max=2**63 - 1,
          ) -> None:
     """Play one game and print it turn by turn: every decision's options and pick, and the
     track after each turn."""
-    # lazy: the engine brings numba; `balance --help` needs none of it (0.4 s of every
-    # command's start)
+    # 0.4 s of every command's start: lazy, as the engine brings numba that --help never needs
     from balance.games.rusship.game import GAME
     from balance.games.rusship.play import play_traced, prepare
     from balance.games.rusship.trace import format_game

@@ -18,7 +18,7 @@ def play(job) -> dict:
     if target == EVERY_SHARD or (target == IN_THE_POOL and job.shard.games > 1):
         raise InputError([Problem("refusing.toml", f"game {job.shard.start}", "target",
                                   f"{target} is refused by the game in its worker")])
-    return dice.play(job)
+    return dice.KIT.play_shard(job)
 
 
 GAME = dataclasses.replace(dice.GAME, name="dice_refusing", title="Refusing dice race",
