@@ -93,6 +93,10 @@ def _rules_no_players(root: Path, games: dict[str, list[str]]) -> dict:
         dispatch = f"heuristics.{name}.dispatch_nb"
         if _exists(root, dispatch):
             ignored.append(f"{f.package}.** -> {dispatch}")
+        if registry.get(name).kit:
+            kit_seats = "balance.kit.** -> heuristics.*"
+            if kit_seats not in ignored:
+                ignored.append(kit_seats)
     if missing:
         raise ValueError(f"Game.rule_modules name modules that do not exist: {missing}")
     return {"id": "rules-no-players", "name": "A game's rules and engine import no player",
@@ -100,7 +104,9 @@ def _rules_no_players(root: Path, games: dict[str, list[str]]) -> dict:
             # The one way from the engine to the players: the dispatch generated from the
             # roster (heuristics/generate.py). Numba must see each decision function as a
             # global of compiled source to cache it, so the engine cannot be handed its
-            # players at run time.
+            # players at run time. A game on the kit reaches the neutral seats (heuristics/
+            # seats.py, external.py) through the kit's hooks, which the "neutral" contract
+            # keeps from any game's players.
             "ignore_imports": ignored}
 
 

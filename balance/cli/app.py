@@ -24,7 +24,7 @@ import typer.main
 from typer.core import TyperGroup
 
 from balance import files
-from balance.cli import ablate, guard, players
+from balance.cli import ablate, guard, new_game, players
 from balance.cli.common import closing_headline, counts_text, fail, os_problem, stopped
 from balance.cli.guard import OutOfMemory, Terminated, signals, stop_workers
 from balance.contract import compat, registry
@@ -718,6 +718,7 @@ def games_() -> None:
 app.command("ablate")(ablate.ablate)
 app.command("players")(players.players)
 app.command("tune-player", cls=players.TunePlayerCommand)(players.tune_player)
+app.command("new-game")(new_game.new_game)
 
 
 def main() -> None:  # pragma: no cover - console entry
