@@ -345,3 +345,24 @@ def test_the_automa_wins_in_its_name():
     records = play(setup, range(5))
     assert (records.outcome == AUTOMA_WON).all()
     assert "the Computer wins" in render(setup, 0)
+
+
+def test_the_headline_gives_the_automas_share_apart_from_ties():
+    """The Computer's wins are `won` false: neither a seat's nor a tie, and the seats' fair
+    share is of what the Computer leaves them."""
+    from balance.stats.measures import headline_counts
+    from reports.headline import seat_lines
+
+    game = CARDS.game
+    games = simulate_tables(_experiment(game, 60, 60, players=3))["games"]
+    beaten = int((games["won"] == False).sum())  # noqa: E712 (a column, not a bool)
+    ties = int((games["winner"].is_null() & games["won"].is_null()).sum())
+    assert 0 < beaten < 60
+    lines = seat_lines(games, 3, automa=game.automa)
+    assert any(line.startswith(f"  the Computer wins {round(100 * beaten / 60)}%")
+               for line in lines), lines
+    assert f"  ties     {100 * ties / 60:.1f}%" in lines, lines
+    counts = headline_counts(games, {"variants": [{"variant": 0, "players": 3}]}, game)
+    rows = {m: k for m, k in zip(counts["measure"], counts["wins"], strict=True)}
+    assert rows["the Computer wins"] == beaten
+    assert sum(rows[f"seat {s} wins"] for s in (1, 2, 3)) == 60 - beaten - ties

@@ -248,9 +248,9 @@ class Game:
     # "module:attribute" of the game's KitGame (balance/kit/declare.py) when it is written on
     # the engine kit: the contract tests that watch the games play read its records.
     kit: str = ""
-    # Each seat's counts (a colour, a power, a card kind): columns of the table "seats", one
-    # row per game and seat (game, seat from 1, then one column each), that neutral reports
-    # and `balance compare` read (reports/seat_tallies.py).
+    # Each seat's counts (of a colour, of a kind of card): columns of the table "seats", one
+    # row per game and seat (game, seat from 1, then one column each), for neutral reports
+    # and `balance compare` to read by name.
     tallies: tuple[str, ...] = ()
     # The rules' own opponent, not a seat (a rule-driven "Computer"), as the reports name it:
     # "the Computer". Its win is `won` false, `winner` null, in a game a seat wins otherwise;
