@@ -149,6 +149,12 @@ class Quantities:
                      row(v, label, "length:median", f"median length ({unit})", MEDIAN, lb, lv,
                          paired.median_difference(lb, lv, resamples, seed), resamples, seed)]
             rows += seat_rows(pairs, pb, pv, v, label, decided)
+            if self.game.automa:
+                xb, xv = (a["won"].eq(False).fill_null(False).to_numpy()[decided]
+                          for a in (base, other))
+                rows.append(row(v, label, "automa", f"{self.game.automa} win share", RATE,
+                                xb, xv, paired.proportion_difference(xb, xv),
+                                of=measures.DECIDED))
         else:
             keep = decided & (base["won"].is_not_null() & other["won"].is_not_null()).to_numpy()
             wb, wv = (a["won"].to_numpy()[keep].astype(bool) for a in (base, other))

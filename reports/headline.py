@@ -73,7 +73,7 @@ def headline(run_dir: str | Path) -> str:
             out += own
         elif game.competitive(info):
             out += seat_lines(mine, int(info["players"]), seats.get(v), game.length_unit,
-                              undecided_ends=game.undecided_ends)
+                              undecided_ends=game.undecided_ends, automa=game.automa)
         else:
             out += team_lines(mine, game.length_unit, game.undecided_ends)
     if seats:
@@ -178,28 +178,32 @@ def spread_text(x: np.ndarray) -> str:
 
 def seat_lines(games: pl.DataFrame, players: int, off: list[bool | None] | None = None,
                unit: str = "turns", rounds: bool = False,
-               undecided_ends: tuple[str, ...] = ()) -> list[str]:
+               undecided_ends: tuple[str, ...] = (), automa: str = "") -> list[str]:
     """Each seat's share of the decided games' wins against the fair share, ties, the games
     that stopped undecided (one of `undecided_ends`, the game's), and the length (in rounds,
     one turn of every seat, when `rounds`). `off` marks the seats off their fair share
-    (_seat_tests); without it, the variant's own seats are tested, Holm over them."""
+    (_seat_tests); without it, the variant's own seats are tested, Holm over them. A game
+    with an automa (Game.automa, its name) gives its share too: its wins (`won` false) are
+    no seat's and no tie."""
     stopped = undecided_of(games, undecided_ends)
     turns = games["turns"].fill_null(0).to_numpy().astype(np.int64)
     length = -(-turns // players) if rounds else turns
     winner = games.filter(~stopped)["winner"].fill_null(-1).to_numpy()
+    beaten = (games.filter(~stopped)["won"].eq(False).fill_null(False).to_numpy()
+              if automa else np.zeros(len(winner), bool))
     n = len(winner)
     said = undecided_text(int(stopped.sum()), len(stopped), undecided_ends)
     if n == 0:
         return [f"No game was decided: {said}; no seat's share of the wins to give.",
                 _length_line(length, unit)]
     of = "decided games" if undecided_ends else "games"
-    ties = float(np.mean(winner == -1))
+    ties = float(np.mean((winner == -1) & ~beaten))
     wins, decided = _seat_counts(games.filter(~stopped), players)
     if off is None and players > 1:
         p = [outcomes.fair_share_p(k, decided, players) for k in wins]
         off = [None if np.isnan(x) else o for x, o in zip(p, outcomes.off_fair_share(p),
                                                            strict=True)]
-    fair = (1 - ties) / players
+    fair = (1 - ties - float(np.mean(beaten))) / players
     lines = [f"Share of the wins by seat (95% Wilson intervals; {n:,} {of}; a fair share is "
              f"{text.pct(fair, 1)}):"]
     for seat, k in enumerate(wins):
@@ -207,6 +211,8 @@ def seat_lines(games: pl.DataFrame, players: int, off: list[bool | None] | None 
         if off and off[seat]:
             mark = "  above its fair share" if k / n > fair else "  below its fair share"
         lines.append(f"  seat {seat + 1:<3} {rate_text(k, n)}{mark}")
+    if automa:
+        lines.append(f"  {automa} wins {rate_text(int(beaten.sum()), n)}")
     lines.append(f"  ties     {text.pct(ties, 1)}")
     if undecided_ends:
         lines.append(f"  undecided: {said}, in no share")

@@ -1,6 +1,6 @@
 """Shared fixtures: a small valid content file, a TOML writer and a CLI runner. The toy dice
-race (tests/games/dice/) and Pig (tests/games/pig/), both on the engine kit, are registered
-as games for the whole suite."""
+race (tests/games/dice/), Pig (tests/games/pig/) and the card race against the Computer
+(tests/games/cards/), all on the engine kit, are registered as games for the whole suite."""
 
 from __future__ import annotations
 
@@ -16,11 +16,13 @@ from typer.testing import CliRunner
 
 from balance.cli.app import app
 from balance.contract import registry
+from tests.games.cards.game import GAME as CARDS
 from tests.games.dice.game import GAME as DICE
 from tests.games.pig.game import GAME as PIG
 
 registry.register(DICE)
 registry.register(PIG)
+registry.register(CARDS)
 ROOT = Path(__file__).resolve().parents[1]
 # `balance` in a new process, with the test games registered as in this one (the tests are not
 # installed: the project's root is put on the path, whatever folder the process starts in).
@@ -28,6 +30,7 @@ CLI = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
        "from balance.contract import registry; "
        "from tests.games.dice.game import GAME; registry.register(GAME); "
        "from tests.games.pig.game import GAME; registry.register(GAME); "
+       "from tests.games.cards.game import GAME; registry.register(GAME); "
        "from balance.cli.app import app; app()"]
 
 # A small but complete 2nd-edition content file: two standard gems and the wild Diamond Dust,

@@ -150,6 +150,8 @@ from tests.games.dice.game import GAME
 registry.register(GAME)
 from tests.games.pig.game import GAME
 registry.register(GAME)
+from tests.games.cards.game import GAME
+registry.register(GAME)
 from tests.test_contract import _experiment
 from balance.running.runner import simulate_tables
 tables = simulate_tables(_experiment(registry.get(sys.argv[1]), 3))

@@ -41,6 +41,7 @@ from balance.kit.generate import loop_source
 from balance.kit.play import play, play_traced, prepare
 from balance.kit.records import Records, width
 from balance.kit.state import (
+    AUTOMA,
     AUTOMA_WON,
     OUTCOMES,
     PICK_EVENT,
@@ -203,7 +204,7 @@ def assert_every_declared_count_plays(game, kit=None, loop=None):
         setup.loop = loop
         seats = set()
         for seed in range(4):
-            seats |= set(_picks(play_traced(setup, seed)[1])[:, 1].tolist())
+            seats |= set(_picks(play_traced(setup, seed)[1])[:, 1].tolist()) - {AUTOMA}
         assert seats == set(range(n)), f"{game.name}, {n} players: only seats {seats} decided"
 
 
@@ -229,7 +230,8 @@ def test_an_undeclared_player_count_is_one_message(name):
 
 def assert_outcomes_are_encoded_one_way(game, games: pl.DataFrame, race: bool = True):
     """winner: a seat (from 1) or null, never another number; won: null in a race (with
-    `race`, for a game declared one); an undecided game has neither."""
+    `race`, for a game declared one), but false where the race's automa won; an undecided
+    game has neither."""
     winner, players = games["winner"], games["players"]
     assert (winner.is_null() | ((winner >= 1) & (winner <= players))).all(), \
         f"{game.name}: winners {sorted(set(winner.drop_nulls()))} for {players.max()} seats"
@@ -237,7 +239,12 @@ def assert_outcomes_are_encoded_one_way(game, games: pl.DataFrame, race: bool = 
     assert (winner.is_null() & games["won"].is_null()).filter(undecided).all(), \
         f"{game.name}: an undecided game has a winner"
     if race and game.cooperative is False:
-        assert games["won"].is_null().all(), f"{game.name}: a race with a team's result"
+        won = games["won"]
+        if not game.automa:
+            assert won.is_null().all(), f"{game.name}: a race with a team's result"
+        assert (won.is_null() | ~won).all(), f"{game.name}: a race the team won"
+        assert (won.is_null() | winner.is_null()).all(), \
+            f"{game.name}: a seat and the automa both won"
 
 
 def assert_the_kit_writes_each_outcome_one_way(game, kit, make_table=kit_table.games_table):
@@ -247,7 +254,8 @@ def assert_the_kit_writes_each_outcome_one_way(game, kit, make_table=kit_table.g
     seats = max(game.player_counts)
     out = np.zeros((5, width(seats, len(kit.tallies), len(kit.record))), np.int64)
     out[:, 0], out[:, 1] = outcomes, [seats - 1, -1, -1, -1, -1]
-    out[:, 2] = [game.end_reasons.index(game.undecided_ends[0]) if o == UNDECIDED else
+    out[:, 2] = [game.end_reasons.index(game.undecided_ends[0])
+                 if o == UNDECIDED and game.undecided_ends else
                  next(i for i, e in enumerate(game.end_reasons) if e not in game.undecided_ends)
                  for o in outcomes]
     records = Records(out, seats, len(kit.tallies), len(kit.record))
@@ -281,6 +289,7 @@ def assert_decisions_and_branching_are_recorded(kit, loop=None):
     for seed in range(3):
         records, events = play_traced(setup, seed)
         picks = _picks(events)
+        picks = picks[picks[:, 1] != AUTOMA]  # the rules' own picks are no seat's decisions
         assert (records.decisions[0], records.options[0]) == (len(picks), picks[:, 5].sum()), \
             f"{kit.name}, seed {seed}: recorded {records.decisions[0]} decisions of " \
             f"{records.options[0]} options, the trace {len(picks)} of {picks[:, 5].sum()}"

@@ -248,6 +248,14 @@ class Game:
     # "module:attribute" of the game's KitGame (balance/kit/declare.py) when it is written on
     # the engine kit: the contract tests that watch the games play read its records.
     kit: str = ""
+    # Each seat's counts (of a colour, of a kind of card): columns of the table "seats", one
+    # row per game and seat (game, seat from 1, then one column each), for neutral reports
+    # and `balance compare` to read by name.
+    tallies: tuple[str, ...] = ()
+    # The rules' own opponent, not a seat (a rule-driven "Computer"), as the reports name it:
+    # "the Computer". Its win is `won` false, `winner` null, in a game a seat wins otherwise;
+    # the headline and the comparison give its share beside the seats'. "" for none.
+    automa: str = ""
     # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
     forward: str = ""
     # (typer.Typer) -> None: the game's own CLI commands, reached as `balance <name> COMMAND`
@@ -294,6 +302,13 @@ class Game:
         odd = [w for w in self.words if not w.isalpha() or w != w.lower()]
         if odd:
             raise ValueError(f"game {self.name}: words are lower-case letters, got {odd}")
+        if self.tallies:
+            seats = next((t for t in self.tables if t.name == "seats"), None)
+            missing = [c for c in ("game", "seat", *self.tallies)
+                       if seats is None or c not in seats.columns]
+            if missing:
+                raise ValueError(f"game {self.name}: tallies need a table 'seats' with the "
+                                 f"columns {missing}")
         unknown = [e for e in self.undecided_ends if e not in self.end_reasons]
         if unknown:
             raise ValueError(f"game {self.name}: undecided_ends {unknown} are not among its "

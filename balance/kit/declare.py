@@ -65,6 +65,20 @@ class Golden:
 
 
 @dataclass(frozen=True)
+class Hidden:
+    """Items (cards, tiles: whole numbers) some seat cannot see, held in the game's State:
+    `items` its field, `count` the field saying how many are there. Private (a hand): row q of
+    `items` is seat q's, items[q, :count[q]], seen by seat q alone. Face-down (a deck, a bag):
+    items[:count[0]], seen by no seat. The kit redraws what a seat cannot see (the loop's
+    generated `redraw_unseen_nb`): every such item pooled, shuffled and dealt back, each part
+    as many as it held."""
+
+    items: str
+    count: str
+    private: bool = False
+
+
+@dataclass(frozen=True)
 class KitGame:
     name: str
     ref: str  # "module:attribute" of this declaration: the Game's hooks are its methods
@@ -83,6 +97,12 @@ class KitGame:
     end_reasons: tuple[str, ...]
     undecided_ends: tuple[str, ...] = ()
     tallies: tuple[str, ...] = ()  # each seat's counts: a seats table, one row per seat
+    # The rules' own opponent, no seat (Gem Runner's Computer), as reports name it ("the
+    # Computer"); "" for none. Its decisions are asked with the seat AUTOMA (state.py) and
+    # picked by the rules' automa_nb(state, tables, rules), checked and traced as any seat's.
+    automa: str = ""
+    automa_settings: tuple[str, ...] = ()  # the settings that rule its play: its levers
+    hidden: tuple[Hidden, ...] = ()  # what a seat cannot see: redraw_unseen_nb redraws it
     record: tuple[str, ...] = ()  # per-game values the game's record_nb writes (Kit.rec)
     invariants: tuple[str, ...] = ()  # what broken_nb returns, 1-based, in words
     columns: dict = field(default_factory=dict)  # the games table's own columns: type
@@ -98,6 +118,13 @@ class KitGame:
     settings_key: str = "rules"  # the manifest's key for a variant's every rule value
     max_options: int = 64
     max_events: int = 20_000
+
+    def __post_init__(self):
+        names = {s.name for s in self.settings}
+        odd = [n for n in self.automa_settings if n not in names]
+        if odd or (self.automa_settings and not self.automa):
+            raise ValueError(f"kit game {self.name}: automa_settings {odd or 'given'} must "
+                             "be settings of a game with an automa")
 
     def declare(self, **declaration) -> Game:
         """The game's Game: `declaration` gives title, version, player_counts,
@@ -120,7 +147,7 @@ class KitGame:
                     play=f"{self.ref}.play_shard",
                     check=f"{self.ref}.check_games", players=self.players,
                     bench=f"{self.ref}.bench_case", tuning=f"{self.ref}.tuning",
-                    kit=self.ref, **declaration)
+                    kit=self.ref, tallies=self.tallies, automa=self.automa, **declaration)
         object.__setattr__(self, "_game", game)  # the hooks' way back to the declaration
         return game
 

@@ -59,8 +59,7 @@ def play_on_nb(state, tables, rules, seats):
     turn = -1
     while not kit.sc[ENDED]:
         if kit.sc[TURNS] != turn:  # a new turn: a player written in Python hears of it
-            turn = kit.sc[TURNS]
-            turn_start_nb(seats, kit.sc[SEAT])
+            turn = kit.sc[TURNS]{turn_start}
         options_nb(state, tables, rules)
         n = kit.sc[OFFERED]
         if kit.sc[CHECK]:
@@ -69,7 +68,7 @@ def play_on_nb(state, tables, rules, seats):
             stalled_nb(kit)
             break
         n = min(n, kit.opt.shape[0])
-        pick = decide_nb(state, tables, rules, seats, kit.sc[KIND], n, kit.sc[SEAT])
+{decide}
         apply_nb(state, tables, rules, pick){judge}
 
 
@@ -97,6 +96,61 @@ def play_traced_nb(state, tables, rules, seats, words, out):
     write_record_nb(state.kit, out[0])
 '''
 
+TURN_START = """
+            turn_start_nb(seats, kit.sc[SEAT])"""
+DECIDE = """
+        pick = decide_nb(state, tables, rules, seats, kit.sc[KIND], n, kit.sc[SEAT])"""
+# A game with an automa: its turns have no player to tell, and its decisions are the rules'.
+AUTOMA_TURN_START = """
+            if kit.sc[SEAT] != AUTOMA:
+                turn_start_nb(seats, kit.sc[SEAT])"""
+AUTOMA_DECIDE = """
+        if kit.sc[SEAT] == AUTOMA:
+            pick = _automa_nb(state, tables, rules, kit.sc[KIND], n)
+        else:
+            pick = decide_nb(state, tables, rules, seats, kit.sc[KIND], n, kit.sc[SEAT])"""
+AUTOMA_BODY = '''
+
+
+@njit
+def _automa_nb(state, tables, rules, decision, n):
+    """The automa's pick, by the rules' automa_nb: checked and traced as a seat's is."""
+    kit = state.kit
+    if kit.sc[TRACE]:
+        trace_options_nb(kit, n)
+    pick = verified_nb(kit, automa_nb(state, tables, rules), n)
+    trace_pick_nb(kit, decision, pick, n)
+    return pick'''
+
+REDRAW = '''
+
+@njit
+def _unseen_item_nb(state, seat, i, value, put):
+    """The i-th item `seat` cannot see, set to `value` when `put`; -1 past them. The parts,
+    in order (KitGame.hidden): {parts}."""{find}
+    return -1
+
+
+@njit
+def redraw_unseen_nb(state, tables, rules, seat, rng):
+    """What `seat` cannot see shuffled where it lies with the stream `rng`, each part as many
+    items as it held: a world the seat cannot tell from the true one. A search's
+    determinization (ForwardModel.determinize); the rules are not read."""
+    n = {count}
+    for i in range(n - 1, 0, -1):
+        j = redraw_pick_nb(rng, i)
+        a = _unseen_item_nb(state, seat, i, 0, False)
+        _unseen_item_nb(state, seat, i, _unseen_item_nb(state, seat, j, a, True), True)
+'''
+FIND = '''
+    q, j = {slot}
+    if q >= 0:
+        old = state.{items}[{at}]
+        if put:
+            state.{items}[{at}] = value
+        return old
+    i = j'''
+
 JUDGE = """
         if kit.sc[CHECK]:
             judged_nb(kit, broken_nb(state, rules), {first})"""
@@ -110,10 +164,39 @@ def _import(module: str, names) -> str:
     return "\n".join([f"from {module} import (", *(f"    {n}," for n in names), ")"])
 
 
+def _redraw(kit) -> tuple[list[str], str]:
+    """The kit's names the redraw of the unseen calls, and its source (none without
+    KitGame.hidden)."""
+    if not kit.hidden:
+        return [], ""
+    find, count = "", []
+    for h in kit.hidden:
+        if h.private:
+            slot, at = f"row_slot_nb(state.{h.count}, seat, i)", "q, j"
+            count.append(f"unseen_rows_nb(state.{h.count}, seat)")
+        else:
+            slot, at = f"pile_slot_nb(state.{h.count}, i)", "j"
+            count.append(f"state.{h.count}[0]")
+        find += FIND.format(slot=slot, items=h.items, at=at)
+    parts = ", ".join(f"{h.items} ({'private' if h.private else 'face-down'})"
+                      for h in kit.hidden)
+    names = ["redraw_pick_nb", *sorted({"row_slot_nb" if h.private else "pile_slot_nb"
+                                        for h in kit.hidden}),
+             *(["unseen_rows_nb"] if any(h.private for h in kit.hidden) else [])]
+    return names, REDRAW.format(parts=parts, find=find, count=" + ".join(count))
+
+
 def loop_source(kit) -> str:
     module = kit.module()
     rules = ["apply_nb", "options_nb", "start_nb"]
     judge = record = ""
+    slots = list(SLOT_NAMES)
+    turn_start, decide, automa = TURN_START, DECIDE, ""
+    if kit.automa:
+        rules.append("automa_nb")
+        slots.append("AUTOMA")
+        turn_start, decide, automa = AUTOMA_TURN_START, AUTOMA_DECIDE, AUTOMA_BODY
+    redraw_names, redraw = _redraw(kit)
     if hasattr(module, "broken_nb"):
         rules.append("broken_nb")
         judge = JUDGE.format(first=len(KIT_VIOLATIONS))
@@ -122,8 +205,8 @@ def loop_source(kit) -> str:
         record = "\n    record_nb(state, rules)"
     dispatch = kit.roster().dispatch
     imports = sorted([
-        ("balance.kernels.jit", ["njit"]), ("balance.kit.nb", KIT_NAMES),
-        ("balance.kit.state", SLOT_NAMES), (kit.rules, rules),
+        ("balance.kernels.jit", ["njit"]), ("balance.kit.nb", [*KIT_NAMES, *redraw_names]),
+        ("balance.kit.state", slots), (kit.rules, rules),
         (dispatch, ["POLICY_SLOW", "choose_nb", "choose_slow_nb", "reset_memories_nb",
                     "turn_start_nb"])])
     header = (f'"""Generated by `python -m balance.kit.generate` from the kit declaration of '
@@ -131,8 +214,9 @@ def loop_source(kit) -> str:
               "run the command\nagain; a test fails while this file is stale.\n\n"
               "The kit's decision loop (balance/kit/), calling this game's rules and the "
               'dispatch of its\nplayers by name.\n"""\n\n')
-    return header + "\n".join(_import(m, n) for m, n in imports) + \
-        BODY.format(kinds=len(kit.options), judge=judge, record=record)
+    return header + "\n".join(_import(m, n) for m, n in imports) + automa + \
+        BODY.format(kinds=len(kit.options), judge=judge, record=record,
+                    turn_start=turn_start, decide=decide[1:]) + redraw
 
 
 def _path(module: str) -> Path:

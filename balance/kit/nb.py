@@ -178,8 +178,9 @@ def _end_nb(kit, outcome, seat, reason):
 @njit
 def _note_lead_nb(kit):
     """After each turn: the seat ahead on score (-1 when the lead is shared), recorded when
-    it changes. Compact, and enough to tell when a game was decided and how often the lead
-    changed hands."""
+    it changes. Compact, and enough to tell when a game was decided (the last change) and
+    whether its winner came from behind (an earlier leader). Past MAX_LEADS changes the first
+    ones and the latest are kept."""
     top = kit.score[0]
     for s in range(1, kit.score.shape[0]):
         top = max(top, kit.score[s])
@@ -192,10 +193,11 @@ def _note_lead_nb(kit):
         return
     kit.sc[LEADER] = leader
     n = kit.sc[LEADS]
-    if n < kit.lead.shape[0]:
-        kit.lead[n, 0] = kit.sc[TURN]
-        kit.lead[n, 1] = leader
-        kit.sc[LEADS] = n + 1
+    if n == kit.lead.shape[0]:
+        n -= 1  # full: the latest change takes the last slot, so the record ends with it
+    kit.lead[n, 0] = kit.sc[TURN]
+    kit.lead[n, 1] = leader
+    kit.sc[LEADS] = n + 1
 
 
 # -- what a game's generated loop calls ------------------------------------------------------
@@ -316,3 +318,45 @@ def write_record_nb(kit, row):
         row[at + 2 * k + 1] = kit.lead[k, 1]
     for k in range(at + 2 * kit.sc[LEADS], row.shape[0]):
         row[k] = 0  # the whole row is the game's: batches are compared row by row
+
+
+# -- what a game's generated redraw of the unseen calls (KitGame.hidden) ---------------------
+# Kernels never allocate (balance/kernels/jit.py): the unseen items are shuffled where they lie,
+# the i-th of them found part by part.
+
+@njit
+def unseen_rows_nb(count, seat):
+    """How many private items (row q: count[q] of them) `seat` cannot see: all rows but its."""
+    n = 0
+    for q in range(count.shape[0]):
+        if q != seat:
+            n += count[q]
+    return n
+
+
+@njit
+def row_slot_nb(count, seat, i):
+    """Where the i-th private item `seat` cannot see lies: (row, column); past them (-1, i
+    less their number), for the next part."""
+    for q in range(count.shape[0]):
+        if q != seat:
+            if i < count[q]:
+                return q, i
+            i -= count[q]
+    return -1, i
+
+
+@njit
+def pile_slot_nb(count, i):
+    """The i-th item of a face-down pile (count[0] of them): (0, i); past them (-1, i less
+    their number)."""
+    if i < count[0]:
+        return 0, i
+    return -1, i - count[0]
+
+
+@njit(inline=True)
+def redraw_pick_nb(rng, i):
+    """Fisher-Yates's pick for place i, from a search's stream (never the game's nor the
+    players')."""
+    return below_nb(rng, i + 1)

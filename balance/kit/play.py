@@ -105,3 +105,13 @@ def play_traced(setup: Setup, seed: int) -> tuple[Records, np.ndarray]:
                                     seed_states([seed])[0], out)
     events = state.kit.ev[: state.kit.sc[EVENTS]].copy()
     return Records(out, len(setup.seats), len(kit.tallies), len(kit.record)), events
+
+
+def redraw_unseen(setup: Setup, state, seat: int, rng) -> None:
+    """What `seat` cannot see in `state` (KitGame.hidden) redrawn in place from the stream
+    `rng` (4 int64 words, a search's own): the loop's generated redraw_unseen_nb, which a
+    compiled search calls itself (ForwardModel.determinize)."""
+    if not setup.kit.hidden:
+        raise ValueError(f"{setup.kit.name} declares no hidden information (KitGame.hidden)")
+    _loop(setup).redraw_unseen_nb(state, setup.tables, setup.rules, seat,
+                                  np.asarray(rng, np.int64))

@@ -19,14 +19,32 @@ from pathlib import Path
 from balance.contract.game import resolve
 from balance.kit.play import Setup, play_traced, prepare
 from balance.kit.records import Records
-from balance.kit.state import END_EVENT, OPTION_EVENT, OUTCOMES, PICK_EVENT, SEAT_WON
+from balance.kit.state import (
+    AUTOMA,
+    AUTOMA_WON,
+    END_EVENT,
+    OPTION_EVENT,
+    OUTCOMES,
+    PICK_EVENT,
+    SEAT_WON,
+)
 
 WORDS = {"tie": "a tie", "team": "the team wins", "automa": "the automa wins",
          "undecided": "no winner", "not ended": "not ended"}
 
 
-def outcome_words(outcome: int, winner: int) -> str:
-    return f"seat {winner + 1} wins" if outcome == SEAT_WON else WORDS[OUTCOMES[outcome]]
+def outcome_words(outcome: int, winner: int, automa: str = "") -> str:
+    """How a trace says a game ended; the automa by its name, where the game gives one."""
+    if outcome == SEAT_WON:
+        return f"seat {winner + 1} wins"
+    if outcome == AUTOMA_WON and automa:
+        return f"{automa} wins"
+    return WORDS[OUTCOMES[outcome]]
+
+
+def who(kit, seat: int) -> str:
+    """A decision's seat (from 0) as a trace writes it: the automa by its name."""
+    return kit.automa if seat == AUTOMA and kit.automa else f"seat {seat + 1}"
 
 
 def render(setup: Setup, seed: int) -> str:
@@ -45,7 +63,7 @@ def render(setup: Setup, seed: int) -> str:
             if kit.show_decisions:
                 shown = " | ".join(f"{j}: {kit.options[int(o[0])].words(*map(int, o[1:]))}"
                                    for j, o in enumerate(options))
-                lines.append(f"  seat {int(row[1]) + 1} {kit.decisions[int(row[3])]}: "
+                lines.append(f"  {who(kit, int(row[1]))} {kit.decisions[int(row[3])]}: "
                              f"{shown} -> {int(row[4])}")
             options = []
         elif code == END_EVENT:
@@ -67,11 +85,12 @@ def render(setup: Setup, seed: int) -> str:
 
 def closing(kit, records: Records) -> str:
     tallies = {name: records.tallies[0][:, i].tolist() for i, name in enumerate(kit.tallies)}
+    own = {name: int(records.rec[0, i]) for i, name in enumerate(kit.record)}
     return kit.closing.format(reason=kit.end_reasons[int(records.end[0])],
                               turns=int(records.turns[0]),
                               outcome=outcome_words(int(records.outcome[0]),
-                                                    int(records.winner[0])),
-                              scores=records.scores[0].tolist(), **tallies)
+                                                    int(records.winner[0]), kit.automa),
+                              scores=records.scores[0].tolist(), **own, **tallies)
 
 
 def golden_text(kit, golden) -> str:

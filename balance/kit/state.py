@@ -17,6 +17,9 @@ import numpy as np
 # How a game ended: one encoding for every game on the kit (table.py writes it as the core
 # columns `winner` and `won`).
 NOT_ENDED, SEAT_WON, TIE, TEAM_WON, AUTOMA_WON, UNDECIDED = range(6)
+# The seat of the automa's turns and decisions (ask_nb, turn_nb): the rules' own opponent is no
+# seat, so it has no player, no score in `score` and no row in the seats table.
+AUTOMA = -1
 OUTCOMES = ("not ended", "seat", "tie", "team", "automa", "undecided")
 
 # What the kit itself finds wrong in a game played with checks on; a game's own invariants
@@ -33,7 +36,9 @@ PICK_NOT_OFFERED, NO_OPTION, TOO_MANY_OPTIONS, UNKNOWN_OPTION = range(1, 5)
 OPTION_EVENT, PICK_EVENT, END_EVENT = 1000, 1001, 1002
 EVENT_WIDTH = 7  # turn, seat, code, a, b, c, d
 OPTION_WIDTH = 4  # an option's kind, then three values of the game's
-MAX_LEADS = 16  # lead changes a game's record keeps
+# Lead changes a game's record keeps: past them the last slot holds the latest change, so the
+# record always ends with the change that decided the game.
+MAX_LEADS = 16
 
 
 class Kit(NamedTuple):

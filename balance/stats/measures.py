@@ -10,7 +10,8 @@ list[Quantity]); otherwise:
 
 - who wins: in a variant a seat wins (by the game's declaration, Game.competitive, never by
   its games) each seat's share of the wins, seats from 1 (a tie, winner -1, is won by no
-  seat); in a cooperative one the team's win rate (`won`);
+  seat), and a game's automa's (Game.automa: `won` false); in a cooperative one the team's
+  win rate (`won`);
 - every Measure the game declares over a column of its own (Measure.kind over
   Measure.column): a rate over a boolean column, a mean over a number. A measure whose value
   is more than its column's is left to the game's own quantities.
@@ -57,6 +58,12 @@ def seats(players: int) -> list[Quantity]:
 
 
 TEAM = Quantity("won", "won", RATE, pl.col("won"))
+
+
+def automa(name: str) -> Quantity:
+    """The share of the wins of a game's automa (Game.automa, its name): `won` false, no
+    seat's win and no tie."""
+    return Quantity("automa", f"{name} wins", RATE, pl.col("won").eq(False).fill_null(False))
 
 
 def undecided(game: Game) -> pl.Expr:
@@ -110,7 +117,8 @@ def of_variant(game: Game, info: dict, schema: dict | None = None) -> list[Quant
     if game.quantities:
         return list(game.hook("quantities")(info))
     if game.competitive(info):
-        return seats(int(info.get("players") or 0)) + of_measures(game, schema)
+        rival = [automa(game.automa)] if game.automa else []
+        return seats(int(info.get("players") or 0)) + rival + of_measures(game, schema)
     # The team's win rate leads; a measure of the same column would say it twice.
     return [TEAM] + [q for q in of_measures(game, schema)
                      if q.expr.meta.root_names() != TEAM.expr.meta.root_names()]
