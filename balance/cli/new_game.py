@@ -12,7 +12,7 @@ import typer
 def new_game(name: str = typer.Argument(..., help="the game's name: a lower-case identifier, "
                                         "the name of its folders")) -> None:
     """Start a game: its rules, players, report, experiment and tests, on the engine kit."""
-    from balance.kit import scaffold
+    from balance.kit import scaffold  # lazy: its templates load only for this command
 
     typer.echo(f"writing {name}: a small race on the engine kit, for its own rules to "
                "replace (compiling it for its goldens takes a minute)")
