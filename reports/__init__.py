@@ -9,7 +9,7 @@ declaration's `report` (reports/game_report.py).
 
 From a notebook (polars in, polars out; nothing here needs matplotlib):
 
-    from balance.running.store import read_run
+    from balance.running.store.read import read_run
     from reports import outcomes, tally
     run = read_run("runs/my-experiment")
     counted = tally.count(run.games, run.manifest)     # one pass, a shard at a time

@@ -146,7 +146,7 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     if len({d.resolve() for d in dirs}) < len(dirs):
         raise InputError([Problem(", ".join(map(str, dirs)), "", "",
                                   "the same run directory is given twice")])
-    from balance.running.store import read_run  # lazy: the runner's reader, only when needed
+    from balance.running.store.read import read_run  # lazy: the runner's reader, only when needed
 
     # The games and the game's other tables are counted shard by shard, never held whole
     # (README, Scale): lazy_tables reads the other tables lazily.

@@ -154,7 +154,7 @@ def run_labels(manifests: list[dict], names: list[str] | None = None) -> list[st
 
 
 def _shifted(table, shift: pl.Expr):
-    """A table, or one read shard by shard (balance.running.store.ShardTable), renumbered."""
+    """A table, or one read shard by shard (balance.running.shard_table.ShardTable), renumbered."""
     if isinstance(table, pl.DataFrame):
         return table.with_columns(shift.cast(pl.Int32))
     return table.map(lambda df: df.with_columns(shift.cast(pl.Int32)) if "variant" in df.columns
@@ -205,7 +205,7 @@ def _ranges(games) -> list[tuple[int, int, int]] | None:
     say: a run read shard by shard names its shard files, a table in memory has the columns."""
     # lazy: the runner's store (and the experiment parser it imports) only for a run read
     # from its folder
-    from balance.running.store import Shard
+    from balance.running.store.layout import Shard
 
     names = getattr(games, "names", None)
     if names is not None and not isinstance(games, pl.DataFrame):

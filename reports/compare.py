@@ -255,7 +255,8 @@ def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str,
 
 def load(run_dir: str | Path):
     """(games, manifest, missing shards) with only the columns a comparison reads."""
-    from balance.running.store import read_manifest, read_run  # lazy: the runner's reader
+    from balance.running.store.manifest import read_manifest  # lazy: the runner's reader
+    from balance.running.store.read import read_run
 
     manifest = read_manifest(run_dir)
     # The game's other tables are read lazily: a comparison reads only the games.
@@ -285,7 +286,7 @@ ONE_VARIANT = ("has one variant: there is nothing to compare it with (sweep a ke
 
 def _check_variants(run_dir) -> dict:
     # Before any game is read: a one-variant run of millions of games is refused at once.
-    from balance.running.store import read_manifest  # lazy: the runner's reader
+    from balance.running.store.manifest import read_manifest  # lazy: the runner's reader
 
     if Path(run_dir).exists() and not Path(run_dir).is_dir():
         raise InputError([Problem(str(run_dir), "", "", "is a file, not a run folder (name the "

@@ -33,7 +33,7 @@ from reports import compare, compare_text, game_report, outcomes, text, variants
 
 def headline(run_dir: str | Path) -> str:
     """The headline of a run folder (InputError if it cannot be read)."""
-    from balance.running.store import read_manifest  # lazy: the runner's reader
+    from balance.running.store.manifest import read_manifest  # lazy: the runner's reader
 
     manifest = read_manifest(run_dir)
     report = game_report.of_manifest(manifest)

@@ -25,6 +25,7 @@ from balance.errors import InputError
 from balance.running import runner, store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
+from balance.running.store.write import write_shard
 from balance.stats import paired
 from reports import compare_text
 from reports.compare import compare
@@ -321,7 +322,7 @@ def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cl
     # Two worker threads: joblib plays a one-thread cluster's shards in this process.
     with local_cluster(n_workers=1, threads_per_worker=2, processes=False,
                        protocol="tcp://", host="127.0.0.1") as cluster:
-        real = store.write_shard
+        real = write_shard
 
         def write_then_lose_the_scheduler(*args, **kw):
             real(*args, **kw)
@@ -330,7 +331,7 @@ def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cl
                 _SCHEDULER_LOST.set()
 
         _SCHEDULER_LOST.clear()
-        monkeypatch.setattr(store, "write_shard", write_then_lose_the_scheduler)
+        monkeypatch.setattr(runner, "write_shard", write_then_lose_the_scheduler)
         monkeypatch.setattr(runner, "play_shard", _held_play_shard)
         r = cli("run", path, "--out", tmp_path / "runs", "--scheduler",
                 cluster.scheduler_address)

@@ -162,7 +162,9 @@ def _install_store(monkeypatch, make_run, missing=()):
     module = types.ModuleType("balance.running.store")
     module.read_run = read_run
     module.read_manifest = lambda run_dir: read_run(run_dir).manifest
-    monkeypatch.setitem(sys.modules, "balance.running.store", module)
+    for name in ("balance.running.store", "balance.running.store.read",
+                 "balance.running.store.manifest"):
+        monkeypatch.setitem(sys.modules, name, module)
     # `balance report` works in a child process, which would not see the fake module.
     monkeypatch.setattr(guard, "in_child", lambda target, *args: getattr(
         importlib.import_module(target.split(":")[0]), target.split(":")[1])(*args))

@@ -23,10 +23,12 @@ from pathlib import Path
 
 from balance.contract.game import Game
 from balance.errors import InputError
-from balance.running import store
 from balance.running.bench import bench_experiment
 from balance.running.experiment import DEFAULT_SHARD_SIZE
 from balance.running.runner import run_experiment
+from balance.running.store.layout import GAMES, MANIFEST, SHARD_META, Shard, table_names
+from balance.running.store.manifest import read_manifest, write_manifest
+from balance.running.store.write import write_parquet
 
 SIZES = (200_000, 1_000_000, 10_000_000)
 BASE_GAMES = 200_000
@@ -65,28 +67,28 @@ def replicate(base: Path, dest: Path, games: int, say=print) -> Path:
     import pyarrow as pa  # lazy: only the report's bench rewrites shards
     import pyarrow.parquet as pq
 
-    m = store.read_manifest(base)
+    m = read_manifest(base)
     per = m["games_per_variant"]
     if games % per or len(m["variants"]) != 1:
         raise ValueError(f"{games} is not a multiple of the base run's {per} games")
     # The copy names the base it was made of: a bench folder whose base was played again at
     # another size makes its copies again.
     want = dict(m, games_per_variant=games, replicated_from=per)
-    if (dest / store.MANIFEST).exists() and store.read_manifest(dest) == want:
+    if (dest / MANIFEST).exists() and read_manifest(dest) == want:
         return dest  # made by an earlier bench
     shutil.rmtree(dest, ignore_errors=True)
-    tables = store.table_names(m)
+    tables = table_names(m)
     for sub in tables:
         (dest / sub).mkdir(parents=True)
     copies = games // per
-    shards = sorted((base / store.GAMES).glob("*.parquet"))
+    shards = sorted((base / GAMES).glob("*.parquet"))
     for k in range(copies):
         if k % max(1, copies // 10) == 0:
             say(f"  copy {k + 1} of {copies}...")
         offset = k * per
         for f in shards:
-            s = store.Shard.parse(f.stem)
-            new = store.Shard(s.variant, s.start + offset, s.stop + offset)
+            s = Shard.parse(f.stem)
+            new = Shard(s.variant, s.start + offset, s.stop + offset)
             for sub in tables:
                 src = base / sub / f.name
                 out = dest / sub / f"{new.name}.parquet"
@@ -95,15 +97,15 @@ def replicate(base: Path, dest: Path, games: int, say=print) -> Path:
                         else shutil.copy(src, out)
                     continue
                 t = pq.read_table(src)
-                meta = json.loads(t.schema.metadata[store.SHARD_META])
+                meta = json.loads(t.schema.metadata[SHARD_META])
                 meta.update(start=new.start, stop=new.stop)
                 i = t.schema.get_field_index("game")
                 t = t.set_column(i, "game", pa.compute.add(t.column("game"), offset))
                 t = t.replace_schema_metadata({**t.schema.metadata,
-                                               store.SHARD_META: json.dumps(meta,
+                                               SHARD_META: json.dumps(meta,
                                                                             sort_keys=True)})
-                store.write_parquet(t, out)
-    store.write_manifest(dest, want)
+                write_parquet(t, out)
+    write_manifest(dest, want)
     return dest
 
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from balance.contract.game import Game
-from balance.running import store
 from balance.running.bench import bench_experiment, busy_cores, runner_bench
 from balance.running.experiment import Experiment
 from balance.running.runner import (
@@ -30,7 +29,8 @@ from balance.running.runner import (
     warm,
     warm_shard,
 )
-from balance.running.store import Shard
+from balance.running.store.layout import Shard
+from balance.running.store.read import read_run
 
 # Shards per worker at the largest count measured: with fewer, the last shards leave workers
 # idle and the curve bends for that reason alone.
@@ -246,7 +246,7 @@ def compare_backends(game: Game, games: int, scheduler: str,
 def runs_difference(a: Path, b: Path) -> str | None:
     """None when the two run folders hold the same rows in every table (in KEY order);
     otherwise the first difference, in words."""
-    x, y = store.read_run(a), store.read_run(b)
+    x, y = read_run(a), read_run(b)
     names = sorted(set(x.tables) | set(y.tables))
     for name, p, q in [("games", x.games, y.games),
                        *((n, x.tables.get(n), y.tables.get(n)) for n in names)]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from balance.running.store import read_run
+from balance.running.store.read import read_run
 from balance.stats.distributions import binomial_two_sided_p, t_quantile, t_two_sided_p
 from balance.stats.intervals import UPPER, with_wilson
 from balance.stats.paired import CONFIDENCE, RESAMPLES, SEED, TOO_FEW, holm, too_few
