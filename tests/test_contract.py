@@ -17,11 +17,11 @@ import numpy as np
 import polars as pl
 import pytest
 
+from balance.bench.speed import bench_case
 from balance.contract import registry
 from balance.contract.game import CORE_COLUMNS, arrow_type, resolve
 from balance.errors import InputError
 from balance.running import store
-from balance.running.bench import bench_case
 from balance.running.experiment import parse_experiment
 from balance.running.runner import run_experiment, simulate_tables
 from balance.running.store import layout

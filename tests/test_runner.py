@@ -343,7 +343,7 @@ def test_a_cluster_s_client_closes_quietly_after_an_interrupt(monkeypatch, caplo
 
 
 def test_runner_bench_smoke():
-    from balance.running.bench import runner_bench
+    from balance.bench.speed import runner_bench
 
     r = runner_bench(DICE, games=60, say=lambda *_: None)
     assert set(r.games_per_s) == {1, 2} and r.scaling > 0

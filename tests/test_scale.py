@@ -100,7 +100,7 @@ def test_scan_run_refuses_a_manifest_its_shards_disagree_with(run_dir, tmp_path)
 
 
 def test_replicated_runs_are_valid_runs(run_dir, tmp_path):
-    from balance.running.bench_report import replicate
+    from balance.bench.report import replicate
 
     # a one-variant base: the experiment's first variant alone
     base = tmp_path / "base" / "scale"

@@ -1,6 +1,6 @@
 """`balance bench --report`: peak memory and time of `balance report` at growing run sizes.
 
-A base run of the game's bench case (balance/running/bench.py) is played once; larger runs
+A base run of the game's bench case (balance/bench/speed.py) is played once; larger runs
 are made from it by replicating its shards under new game indices (each copy rewritten with
 its own game numbers, name and provenance, so it is a valid run that read_run and the report
 accept). The games repeat, so the figures measure the report's cost, not new
@@ -21,9 +21,9 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from balance.bench.speed import bench_experiment
 from balance.contract.game import Game
 from balance.errors import InputError
-from balance.running.bench import bench_experiment
 from balance.running.experiment import DEFAULT_SHARD_SIZE
 from balance.running.runner import run_experiment
 from balance.running.store.layout import GAMES, MANIFEST, SHARD_META, Shard, table_names

@@ -1,7 +1,7 @@
 """Making a game's compile plan (balance/kernels/compile_plan.py): what a helper process
 compiles while the first process compiles the rest.
 
-`python -m balance.running.compile_planner GAME` records a cold compile of the game's bench
+`python -m balance.compile.planner GAME` records a cold compile of the game's bench
 player in a new process with an empty cache and the helper off: each kernel's compile, when
 it started and ended, which compiles ran inside it (the callees it met first) and which
 kernels its code calls. It then plays the two processes through on those times:
@@ -32,12 +32,12 @@ from numba import types
 from numba.core import event
 from numba.core.registry import CPUDispatcher
 
+from balance.compile.profile import cold_child
 from balance.contract import registry
 from balance.errors import InputError
 from balance.kernels.compile_plan import PLAN_FILE, read_type, type_text
 from balance.kernels.sources import module_path
 from balance.kernels.unlinked import REACHES
-from balance.running.compile_profile import cold_child
 
 LOAD_S = 0.03  # a kernel loaded from the cache instead of compiled
 
@@ -82,7 +82,7 @@ def _record_child(game: str) -> None:
 
 def record(game: str) -> dict:
     """A cold compile of the game's bench player, recorded in a new process."""
-    code = (f"from balance.running.compile_planner import _record_child; "
+    code = (f"from balance.compile.planner import _record_child; "
             f"_record_child({game!r})")
     return json.loads(cold_child(code, "compile_planner", "the recorded compile"))
 
@@ -236,7 +236,7 @@ def plan_text(game: str, result: Play) -> str:
     head = [f"# The compile plan of {game}: what a helper process compiles while the first "
             "process compiles the rest",
             "# (balance/kernels/compile_plan.py). Made by `python -m "
-            f"balance.running.compile_planner {game}`; do not edit.",
+            f"balance.compile.planner {game}`; do not edit.",
             f"# Recorded: a cold compile of {result.alone_s:.1f} s; played through with "
             f"the helper, the first process ends at {result.first_s:.1f} s."]
     return "\n".join(head + lines + out) + "\n"
@@ -249,7 +249,7 @@ def plan_path(game: str) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m balance.running.compile_planner",
+    ap = argparse.ArgumentParser(prog="python -m balance.compile.planner",
                                  description="Record a cold compile of a game's bench player "
                                  "and write the plan its helper process follows.")
     ap.add_argument("game")

@@ -17,7 +17,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 
-from balance.running.bench import child_line
+from balance.bench.speed import child_line
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def cold_child(code: str, option: str, what: str) -> str:
 def profile(game: str, prelude: str = "") -> CompileProfile:
     """Compile the game's bench player in a new process with an empty cache. `prelude`: code
     the new process runs first (a test registers its toy game there)."""
-    code = (f"{prelude}\nfrom balance.running.compile_profile import _child; "
+    code = (f"{prelude}\nfrom balance.compile.profile import _child; "
             f"_child({game!r})")
     data = json.loads(cold_child(code, "--compile-profile", "the compile"))
     events = [(float(t), bool(s), str(n)) for t, s, n in data["compile"]]

@@ -1,5 +1,5 @@
 """Compile every registered game's engine into Numba's cache, or load it from there:
-`python -m balance.running.compile_all`, which `make test` runs before the suite.
+`python -m balance.compile.all`, which `make test` runs before the suite.
 
 Why: the suite's two workers start on tests that play games, so on a fresh clone both compiled
 the same kernels at once, for about a minute and a half each, one of them for nothing. Run

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from balance.bench.speed import bench_experiment, busy_cores, runner_bench
 from balance.contract.game import Game
-from balance.running.bench import bench_experiment, busy_cores, runner_bench
 from balance.running.experiment import Experiment
 from balance.running.runner import (
     connected,

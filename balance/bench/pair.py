@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from balance.bench.speed import ONE_THREAD, ROOT, bench_case, python_path
 from balance.contract.game import Game
 from balance.errors import InputError, Problem
-from balance.running.bench import ONE_THREAD, ROOT, bench_case, python_path
 
 BATCH_S = 0.08  # a batch's length: long against a pipe's round trip, short against the
 #                 machine's changes of speed
