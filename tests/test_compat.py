@@ -15,7 +15,8 @@ from balance.running.runner import simulate_tables
 from balance.running.store.layout import run_game
 from balance.running.store.manifest import identity_refusal
 from balance.stats import measures
-from reports import combine, game_report
+from reports.page import game_report
+from reports.tables import combine
 
 RACES = """\
 [experiment]

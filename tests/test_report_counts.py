@@ -1,4 +1,4 @@
-"""Issue 12, scale: the report works from counts of the games (reports/tally.py, counts.py),
+"""Issue 12, scale: the report works from counts of the games (reports/tables/tally.py, counts.py),
 never from one row per game. These tests hold the counts to the rows: every summary equals the
 one polars and numpy compute from the games one by one, to the last bit, and a report read
 shard by shard is the report of the whole tables, byte for byte."""
@@ -15,9 +15,9 @@ from balance.running.runner import run_experiment
 from balance.running.shard_table import ShardTable
 from balance.running.store.layout import GAMES
 from balance.running.store.manifest import read_manifest
-from reports import counts
-from reports.build import FIGURES, PAGE, build_report, write_report
 from reports.gemrush import burn, crisis, frame, rush, tally
+from reports.page.build import FIGURES, PAGE, build_report, write_report
+from reports.tables import counts
 from tests.report_data import synthetic_run
 
 
@@ -172,7 +172,7 @@ def test_report_read_shard_by_shard_is_the_report_of_the_whole_tables(run_dirs, 
     monkeypatch.setattr(counts, "EVERY", every)
     assert all(len(list((d / GAMES).glob("*.parquet"))) >= 6 for d in run_dirs)
     pieces = _written(build_report(run_dirs, tmp_path / "pieces"))
-    from reports.build import combined, comparisons_of
+    from reports.page.build import combined, comparisons_of
 
     whole = combined([store.read_run(d) for d in run_dirs], run_dirs)
     assert isinstance(whole.games, pl.DataFrame) and isinstance(whole.rooms, pl.DataFrame)

@@ -668,7 +668,7 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
         jobs = default_jobs() if jobs is None else jobs
         check_jobs(jobs)
         # In a child process: out of memory, polars aborts the process it runs in.
-        page = guard.in_child("reports.build:build_report", run_dirs, out,
+        page = guard.in_child("reports.page.build:build_report", run_dirs, out,
                               tuple(sorted(set(chosen), reverse=True)), merge, jobs)
     except InputError as e:
         fail(e)
@@ -692,7 +692,8 @@ def compare_(run_dir: Path = typer.Argument(..., metavar="RUN_DIR",
     survives Holm's correction over the whole table."""
     try:
         # In a child process: out of memory, polars aborts the process it runs in.
-        out = guard.in_child("reports.compare_text:compare_output", run_dir, baseline, json_)
+        out = guard.in_child("reports.compare.compare_text:compare_output", run_dir, baseline,
+                             json_)
     except OutOfMemory as e:
         fail(InputError([Problem(str(run_dir), "", "", f"not enough memory to compare its "
                                  f"variants ({e}): free some memory and run the same command "

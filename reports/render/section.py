@@ -1,7 +1,7 @@
 """What a report page is made of: sections of blocks, each with sentences, figures and tables.
 
-Every section builder, the framework's (reports/page.py, comparison_page.py, outcome_page.py)
-and a game's (reports/<game>/), makes these, and reports/page.py renders them. They live apart
+Every section builder, the framework's (reports/page/page.py, comparison_page.py, outcome_page.py)
+and a game's (reports/<game>/), makes these, and reports/page/page.py renders them. They live apart
 from both so that neither imports the other to build a page.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports import figures, text
+from reports.render import figures, text
 
 
 @dataclass
@@ -54,7 +54,7 @@ class Block:
     listing: tuple[str, str] | None = None  # (caption, text): a folded verbatim text
     items: tuple[str, list[str]] | None = None  # (caption, bullets): a folded list
     fold: str = ""  # when set, the block's content is folded under this line
-    verdicts: list = field(default_factory=list)  # reports.findings.Verdict: a sentence each,
+    verdicts: list = field(default_factory=list)  # outcomes.findings.Verdict: a sentence each,
     #                                               its statistics folded under it
 
 
@@ -144,6 +144,6 @@ DIST_HEADERS = ["Median", "10–90%", "Quartiles", "Mean", "Range"]
 
 
 def dist_row(r: dict) -> list[str]:
-    """A distribution (reports/counts.py) as the cells under DIST_HEADERS."""
+    """A distribution (reports/tables/counts.py) as the cells under DIST_HEADERS."""
     return [text.num(r["q50"]), text.spread(r), text.spread(r, "q25", "q75"),
             text.num(r["mean"]), text.spread(r, "min", "max")]

@@ -33,8 +33,8 @@ import polars as pl
 from balance.stats.distributions import binomial_two_sided_p
 from balance.stats.intervals import with_wilson
 from balance.stats.paired import holm, too_few
-from reports import counts, tally
-from reports.frame import GROUP
+from reports.tables import counts, tally
+from reports.tables.frame import GROUP
 
 
 def _of(games, name: str, where: pl.Expr | None) -> pl.DataFrame:

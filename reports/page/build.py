@@ -3,7 +3,7 @@ run directory, with every figure also saved as a PNG in `figures/` beside it for
 
 `write_report` does the work from anything with `.games`, `.manifest` and the game's other
 tables by name (what `balance.running.store.read_run` returns), so it runs on hand-made tables
-as well as on a real run. The page is the game's: its report (reports/game_report.py, named in
+as well as on a real run. The page is the game's: its report (reports/page/game_report.py, named in
 the game's declaration; the neutral one otherwise) analyses the run and gives its sections.
 """
 
@@ -18,12 +18,13 @@ import polars as pl
 
 from balance import files
 from balance.errors import InputError, Problem
-from reports import game_report, text
-from reports.combine import check_distinct, combine, game_name, run_labels
-from reports.compare import compare_run
-from reports.figures import rendered_by
-from reports.merge import merged_groups
-from reports.page import build_sections, render
+from reports.compare.compare import compare_run
+from reports.page import game_report
+from reports.page.merge import merged_groups
+from reports.page.page import build_sections, render
+from reports.render import text
+from reports.render.figures import rendered_by
+from reports.tables.combine import check_distinct, combine, game_name, run_labels
 
 PAGE = "report.html"
 FIGURES = "figures"
@@ -42,7 +43,7 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
                  levels: tuple[float, ...] | None = None, jobs: int = 1) -> Path:
     """Analyse the run, write `report.html` and `figures/*.png` into `out_dir`; return the
     page's path. The same data always gives the same bytes. `comparisons`: (run name,
-    reports.compare.Comparison) for the Comparison section. A manifest's `runs`
+    reports.compare.compare.Comparison) for the Comparison section. A manifest's `runs`
     (build_report's) names every run read, those read in a section apart too. `jobs`:
     processes that draw the figures of a report with more than a few (figures.later)."""
     out_dir = files.check_dir(out_dir)
@@ -131,7 +132,7 @@ def runs_line(runs: list[dict]) -> str:
 def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
                  levels: tuple[float, ...] | None = None, merge: bool = False,
                  jobs: int = 1) -> Path:
-    """Read one run, or several to report as one (reports/combine.py), and write the report
+    """Read one run, or several to report as one (reports/tables/combine.py), and write the report
     into `out`: by default the run directory, or for several runs a `report` folder in the
     first run's parent directory. Several runs are kept apart (each setting is named with its
     run) unless `merge`: then games of different runs played under the same setting are
@@ -160,7 +161,7 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
 
 def combined(runs: list, dirs: list[Path], merge: bool = False):
     """The runs read from `dirs` as build_report reports them: one run of those read in every
-    section (reports/combine.py), whose manifest names every run (`runs`, those read in a
+    section (reports/tables/combine.py), whose manifest names every run (`runs`, those read in a
     section apart too) and the shards not yet played."""
     game_name([r.manifest for r in runs], [str(d) for d in dirs])
     check_distinct(runs, [str(d) for d in dirs])  # every run, those read apart too

@@ -7,10 +7,10 @@ names every experiment, file and hash, and the game. Runs of different games are
 section reads two games' tables as one.
 
 Runs are kept apart unless the designer merges them: each variant's `run` (the run's name)
-becomes part of its setting (reports/frame.py), so the 4-player greedy games of a `players`
+becomes part of its setting (reports/tables/frame.py), so the 4-player greedy games of a `players`
 run are never added to those of another run, which the designer asked about on their own.
 `merge=True` (`balance report --merge`) leaves `run` out, so that games of different runs
-played under the same setting are counted together; reports/merge.py says where that happened
+played under the same setting are counted together; reports/page/merge.py says where that happened
 and refuses runs that would be counted together but were not played alike.
 
 Two runs that hold the same games are refused (check_distinct): a run folder and a copy of it,
@@ -91,7 +91,7 @@ def combine(runs: list, names: list[str] | None = None, merge: bool = False) -> 
     for r, label in zip(runs, labels, strict=True):
         m = r.manifest
         # Merged, the seed and the games each variant played say whether two runs' games
-        # are the same games (reports/merge.py refuses those).
+        # are the same games (reports/page/merge.py refuses those).
         spans = _ranges(r.games) if merge else None
         shift = pl.col("variant") + offset
         games.append(_shifted(r.games, shift))

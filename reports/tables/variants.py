@@ -103,8 +103,8 @@ def baselines_by_setting(manifest: dict, base: int) -> dict[int, int]:
 
 def run_variants(name: str, cmp, manifest: dict) -> dict[int, dict]:
     """The manifest's variants of the run `name` (a report's combined manifest, or one run's)
-    by their number in that run, as its comparison (reports/compare.py) numbers them; {} when
-    the manifest does not hold them as the comparison names them."""
+    by their number in that run, as its comparison (reports/compare/compare.py) numbers them; {}
+    when the manifest does not hold them as the comparison names them."""
     variants = manifest.get("variants", [])
     labels = cmp.variants.sort("variant").select("variant", "label").rows()
     groups: dict[str | None, dict[int, dict]] = {}

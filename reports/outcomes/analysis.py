@@ -1,6 +1,6 @@
 """What the report framework knows of an analysis of a run (a game's report adds its own, as a
 subclass): the kinds of game played, the engine versions, the manifest and the neutral outcomes
-(reports/outcomes.py). Nothing here draws, so a notebook's analysis needs no matplotlib.
+(reports/outcomes/outcomes.py). Nothing here draws, so a notebook's analysis needs no matplotlib.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from reports import outcomes
+from reports.outcomes import outcomes
 
 # The core columns the neutral analyses read; a table missing one is refused.
 REQUIRED = ("variant", "game", "players", "heuristic", "won", "winner", "score", "scores",

@@ -5,8 +5,9 @@ A game names its report in its declaration (balance/contract/game.py, `Game.repo
 "reports.<game>.report:REPORT", an instance of a GameReport subclass). The framework (build,
 page, comparison_page, headline, compare, merge) calls only the methods below, so it never
 names anything of a game. This class is the neutral report: the outcomes of the core columns
-(reports/outcomes.py, reports/outcome_page.py), the neutral verdicts (reports/findings.py),
-and the comparison of the core columns and the measures (reports/compare.py, Quantities).
+(reports/outcomes/outcomes.py, reports/outcomes/outcome_page.py), the neutral verdicts
+(reports/outcomes/findings.py), and the comparison of the core columns and the measures
+(reports/compare/compare.py, Quantities).
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ import polars as pl
 
 from balance.contract import compat, registry
 from balance.contract.game import Game
-from reports import findings, frame, outcome_page, outcomes, tally, text
-from reports.analysis import REQUIRED, Analysis
-from reports.compare import Comparison, Quantities
-from reports.section import Block, Figure, Section, Table
+from reports.compare.compare import Comparison, Quantities
+from reports.outcomes import findings, outcome_page, outcomes
+from reports.outcomes.analysis import REQUIRED, Analysis
+from reports.render import text
+from reports.render.section import Block, Figure, Section, Table
+from reports.tables import frame, tally
 
 
 class GameReport:
@@ -30,7 +33,7 @@ class GameReport:
     # counts games by and never merges across; "" when the game has one kind.
     kind_column = ""
     # Manifest keys of a variant that must agree for games of two runs to be counted
-    # together (reports/merge.py), beside the neutral ones.
+    # together (reports/page/merge.py), beside the neutral ones.
     played_alike: tuple[str, ...] = ()
 
     def __init__(self, game: Game):
@@ -66,7 +69,7 @@ class GameReport:
 
     def verdicts(self, a: Analysis, cmps: list, players_of: dict[str, list[str]],
                  where: dict[str, str]) -> list[findings.Verdict]:
-        """The verdicts of the first screen, in order (reports/findings.py)."""
+        """The verdicts of the first screen, in order (reports/outcomes/findings.py)."""
         return findings.verdicts(a.outcomes.seat_wins, a.outcomes.team_wins,
                                  [(n, c) for n, c in cmps if self.in_comparison(c)],
                                  players_of, where)
@@ -107,7 +110,7 @@ class GameReport:
     # -- the comparison -------------------------------------------------------------------
 
     def quantities(self, game: Game, manifest: dict) -> Quantities:
-        """What `balance compare` compares in a run (reports/compare.py)."""
+        """What `balance compare` compares in a run (reports/compare/compare.py)."""
         return Quantities(game, manifest)
 
     def in_comparison(self, cmp: Comparison) -> bool:
@@ -163,7 +166,7 @@ class GameReport:
 
 
 def merged_by_setting(merged: list, kind: str | None = None) -> dict[str, list[str]]:
-    """The sentences of the games merged (reports/merge.py) in each setting, of one kind (or
+    """The sentences of the games merged (reports/page/merge.py) in each setting, of one kind (or
     of every kind)."""
     out: dict[str, list[str]] = {}
     for m in merged:

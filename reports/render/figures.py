@@ -5,7 +5,7 @@ figure the same way every time: fixed size and dpi, no software or date stamp.
 
 Distributions are box plots: the box spans the quartiles, the line is the median and the
 whiskers reach the 10th and 90th percentiles, as in the tables. They are drawn from counts (one
-row per value with `n` games, reports/counts.py), never from the games one by one.
+row per value with `n` games, reports/tables/counts.py), never from the games one by one.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from reports import counts
-from reports.text import plural
+from reports.render.text import plural
+from reports.tables import counts
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -2,7 +2,7 @@
 runs together, and the check that those games were played alike.
 
 Merged, the runs' games are grouped by setting and player count as one run's would be
-(reports/frame.py), so two runs that played the same setting at the same player count add up.
+(reports/tables/frame.py), so two runs that played the same setting at the same player count add up.
 That is what the designer asked for, but only where the games differ by their seeds alone: a
 rule fixed in one file's [rules] (not swept, so not part of the setting's name), a player's
 knob, a patched box or another version of the code would be counted as the same game. Those are
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import polars as pl
 
 from balance.errors import InputError, Problem
-from reports import text
+from reports.render import text
 
 # What decides how a variant's games are played, beside the setting's name, the kind of game
 # and the player count (which the grouping compares already) and the seeds; a game's report
-# adds its own keys (reports/game_report.py, GameReport.played_alike), compared first.
+# adds its own keys (reports/page/game_report.py, GameReport.played_alike), compared first.
 PLAYED_ALIKE = ("heuristic", "seats", "knobs", "rules")
 # The same, of the run: the code that played it.
 CODE = ("source_hash", "engine_version")
@@ -119,7 +119,7 @@ def _check_seeds(variants: list[dict], where: str) -> None:
 
 
 def _shared(first: list | None, second: list | None) -> str | None:
-    """The first game index two variants' spans ([start, stop], reports/combine.py) both
+    """The first game index two variants' spans ([start, stop], reports/tables/combine.py) both
     hold ("game 0"), or None; spans not known (a table without game numbers) are taken to
     share their first games."""
     if first == [] or second == []:

@@ -1,4 +1,4 @@
-"""A comparison (reports/compare.py) as text for the terminal, at most 100 columns wide.
+"""A comparison (reports/compare/compare.py) as text for the terminal, at most 100 columns wide.
 
 `full_table` is what `balance compare` prints: one block per variant, a line per quantity with
 the baseline's value, the variant's, and the difference with its 95% interval. `short_table`
@@ -20,8 +20,8 @@ import polars as pl
 
 from balance.contract.experiment import CONTROL
 from balance.stats.paired import MIN_PAIRS, TOO_FEW, too_few
-from reports import text
-from reports.compare import MEAN, MEDIAN, RATE, Comparison, compare_run
+from reports.compare.compare import MEAN, MEDIAN, RATE, Comparison, compare_run
+from reports.render import text
 
 WIDTH = 100
 NOT_FOUND = "no difference found"
@@ -199,7 +199,7 @@ def full_table(cmp: Comparison) -> str:
 
 def _headline_quantities(cmp: Comparison) -> list[tuple[str, str, str]]:
     """(quantity, column title, kind) of the short form, in table order, as the game's
-    comparison chose them (reports/compare.py, Quantities.short)."""
+    comparison chose them (reports/compare/compare.py, Quantities.short)."""
     return list(cmp.short)
 
 

@@ -1,5 +1,5 @@
-"""The report's section on how games come out, for any game (reports/outcomes.py computes it):
-per setting, who wins (each seat against its fair share, or the team's win rate) first, then a
+"""The report's section on how games come out, for any game (reports/outcomes/outcomes.py computes
+it): per setting, who wins (each seat against its fair share, or the team's win rate) first, then a
 click away the length, the margin, how the games ended, and the scores by player count and by
 player. Past MANY_SETTINGS settings (a sweep), one chart shows every setting's seats or team
 first, and each setting's tables are folded under its name, without charts of their own. One
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports import figures, text
-from reports.outcomes import Outcomes
-from reports.section import (
+from reports.outcomes.outcomes import Outcomes
+from reports.render import figures, text
+from reports.render.section import (
     BOXES,
     DIST_HEADERS,
     MANY_SETTINGS,
@@ -41,7 +41,7 @@ class Words:
     sid: str = "outcomes"  # the section's id
     title: str = "Outcomes"  # the section's title
     what: str = ""  # what the games are called in a sentence ("race"); "" for "games"
-    unit: str = "turns"  # the unit of length (reports/outcomes.py gives rounds or turns)
+    unit: str = "turns"  # the unit of length (reports/outcomes/outcomes.py gives rounds or turns)
     # The end reasons, in the order the tables list them, with their column headers.
     endings: tuple[tuple[str, str], ...] = ()
     # What a game that ended so did, for the Summary's sentence ("end in a sealed mine"):
@@ -177,7 +177,7 @@ def outcome_section(o: Outcomes, kinds: pl.DataFrame, words: Words = Words()) ->
 
 
 def _overview(o: Outcomes, settings: list[str], words: Words) -> Block | None:
-    """The block that opens a section of many settings (reports/section.py, MANY_SETTINGS):
+    """The block that opens a section of many settings (reports/render/section.py, MANY_SETTINGS):
     every setting's seats (or team) in a chart, in the designer's order. None when no setting
     has two seats or a team to chart."""
     what = words.win_rate[0].upper() + words.win_rate[1:]

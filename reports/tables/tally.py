@@ -1,9 +1,9 @@
 """A run's games as counts: one pass over the games table, piece by piece, keeps for every kind
 of game (a *key*: the variant, the player count, the players, the game's own key columns
-(reports/frame.py, Layout.keys), the columns the report adds and every swept rule) how many
+(reports/tables/frame.py, Layout.keys), the columns the report adds and every swept rule) how many
 games had each value of what the analyses read. Scores, turns and seats are small integers, so
 these tables hold the run exactly in a few thousand rows, and every analysis works from them as
-it would from the games (reports/counts.py).
+it would from the games (reports/tables/counts.py).
 
 `count(games, manifest)` makes them from a DataFrame or a balance.running.store ShardTable; `of(x)`
 takes either, or Tallies already made. The neutral count tables are drawn from the core columns
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from balance.contract import compat, registry
-from reports import counts, frame, pieces
+from reports.tables import counts, frame, pieces
 
 KEY_FIXED = ("variant", "players", "heuristic")
 # The types of the key columns in a run without a single piece of games.

@@ -4,7 +4,7 @@ Game i of every variant is dealt from the same seed, so the variants are compare
 they share (an inner join on `game`), and each difference carries a 95% interval that uses the
 pairing (balance/stats/paired.py).
 
-What is compared is the game's: its report's `quantities` (reports/game_report.py) make the
+What is compared is the game's: its report's `quantities` (reports/page/game_report.py) make the
 rows of each pair of arms, and may add tables of their own. Without one, `Quantities` compares
 what the core columns and the game's measures hold (balance/stats/measures.py):
 
@@ -36,7 +36,7 @@ import polars as pl
 
 from balance.errors import InputError, Problem
 from balance.stats import measures, paired
-from reports import variants
+from reports.tables import variants
 
 RATE, MEAN, MEDIAN = "rate", "mean", "median"
 
@@ -110,7 +110,7 @@ class Quantities:
     """What a comparison of one run compares, pair of arms by pair: the rows of the
     difference table (`rows`), the columns they read (`columns`), and tables of the game's
     own (`tables`). This one compares the core columns and the game's measures (the module
-    doc); a game's report may give its own (reports/game_report.py, GameReport.quantities).
+    doc); a game's report may give its own (reports/page/game_report.py, GameReport.quantities).
     """
 
     def __init__(self, game, manifest: dict):

@@ -1,14 +1,16 @@
-"""The report's Comparison section: for each run with versions to compare (reports/compare.py),
-the game's leading figures (reports/game_report.py, GameReport.comparison_figures), a forest
-plot of the versions' differences from the baseline, a response plot of each numeric lever, and
-the table of differences; or the game's own blocks for a run it reads its own way."""
+"""The report's Comparison section: for each run with versions to compare
+(reports/compare/compare.py), the game's leading figures (reports/page/game_report.py,
+GameReport.comparison_figures), a forest plot of the versions' differences from the baseline, a
+response plot of each numeric lever, and the table of differences; or the game's own blocks for a
+run it reads its own way."""
 
 from __future__ import annotations
 
-from reports import compare_figures, text
-from reports.compare_text import difference_text, holm_text, value_text
-from reports.section import Block, Section, Table, slug
-from reports.section import figure_or_none as _fig
+from reports.compare import compare_figures
+from reports.compare.compare_text import difference_text, holm_text, value_text
+from reports.render import text
+from reports.render.section import Block, Section, Table, slug
+from reports.render.section import figure_or_none as _fig
 
 INTRO = ["Each version of the game against its baseline, on the same games."]
 METHOD = [
@@ -22,7 +24,7 @@ METHOD = [
 
 def comparison_section(cmps: list, a, report) -> Section:
     """`cmps`: (run name, Comparison) for every run whose versions differ by a lever; `a` the
-    page's analysis and `report` the game's (reports/game_report.py)."""
+    page's analysis and `report` the game's (reports/page/game_report.py)."""
     s = Section("comparison", "Comparison", intro=list(INTRO), method=list(METHOD))
     if not cmps:
         s.missing.append("No run here compares versions (a [grid] lever, patches or an "

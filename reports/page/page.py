@@ -1,12 +1,13 @@
-"""The report page: its sections, from an analysis and the game's report (reports/game_report.py),
-and their rendering into one self-contained HTML file (jinja2, figures as data URIs).
+"""The report page: its sections, from an analysis and the game's report
+(reports/page/game_report.py), and their rendering into one self-contained HTML file (jinja2,
+figures as data URIs).
 
 The framework's own sections open and close the page: the Summary (the verdicts, the game's
-summary tables, every finding in one sentence), the Comparison (reports/comparison_page.py) and
-About this run. The game's sections come between.
+summary tables, every finding in one sentence), the Comparison (reports/compare/comparison_page.py)
+and About this run. The game's sections come between.
 
 Nothing here reads the clock or the environment, every table is sorted and every number goes
-through `reports.text`, so the same analysis always gives the same page.
+through `reports.render.text`, so the same analysis always gives the same page.
 """
 
 from __future__ import annotations
@@ -16,17 +17,17 @@ from importlib import resources
 import jinja2
 import polars as pl
 
-from reports import text
-from reports.comparison_page import comparison_section
-from reports.game_report import Analysis, GameReport
-from reports.section import Block, Section, Table
-from reports.text import DASH
+from reports.compare.comparison_page import comparison_section
+from reports.page.game_report import Analysis, GameReport
+from reports.render import text
+from reports.render.section import Block, Section, Table
+from reports.render.text import DASH
 
 
 def build_sections(a: Analysis, report: GameReport, comparisons: list | None = None,
                    merged: list | None = None) -> list[Section]:
-    """The page's sections; `comparisons` are (run name, reports.compare.Comparison) of the
-    runs whose versions differ by a lever; `merged` (reports.merge.Merged) where games of
+    """The page's sections; `comparisons` are (run name, reports.compare.compare.Comparison) of the
+    runs whose versions differ by a lever; `merged` (reports.page.merge.Merged) where games of
     different runs were counted together."""
     cmps = list(comparisons or [])
     merged = list(merged or [])
@@ -67,7 +68,7 @@ def where_of(a: Analysis) -> dict[str, str]:
 def summary_section(a: Analysis, report: GameReport, cmps: list | None = None,
                     merged: list | None = None) -> Section:
     """The first screen: one plain sentence per verdict with its statistics folded under it
-    (reports/findings.py), the game's own summary (the values to print, say), and every
+    (reports/outcomes/findings.py), the game's own summary (the values to print, say), and every
     sentence the sections compute, folded."""
     s = Section("summary", "Summary")
     if a.games:

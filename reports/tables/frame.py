@@ -1,17 +1,17 @@
 """What every analysis shares: which columns of a games table are the game's own, the "setting" a
 game was played under, and the columns the report adds from the manifest (distribution
-summaries are in reports/counts.py).
+summaries are in reports/tables/counts.py).
 
 A game's games table starts with the neutral core columns (balance/contract/game.py,
 CORE_COLUMNS), then the game's own; any other column is a rule the experiment swept. A
 `Layout` says how the report reads a game's table: which of its columns tell kinds of games
 apart, which name a version of the game, and which the report adds from the manifest. A
-game's report declares its layout (reports/game_report.py); the neutral one reads the core
+game's report declares its layout (reports/page/game_report.py); the neutral one reads the core
 columns alone.
 
 A *setting* is everything that defines a variant except the player count and the kind of game:
 the layout's setting columns, the players (heuristic), every swept rule field, and in a report
-of several runs the run (reports/combine.py). Analyses group by setting and player count, so
+of several runs the run (reports/tables/combine.py). Analyses group by setting and player count, so
 games that differ only in how they were recorded are pooled, and a sweep never mixes its arms.
 """
 
@@ -25,7 +25,7 @@ from balance.contract.game import CORE_COLUMNS
 from balance.errors import Problems
 
 # Added by the report (not in any game's table). `run` names the run a game comes from in a
-# report of several runs, unless they are merged (reports/combine.py).
+# report of several runs, unless they are merged (reports/tables/combine.py).
 DERIVED_COLUMNS = ("run", "setting", "base_setting")
 GROUP = ("setting", "players")
 
@@ -151,7 +151,7 @@ def by_variant(manifest: dict | None, key: str) -> dict[int, str]:
 
 def run_by_variant(manifest: dict | None) -> dict[int, str]:
     """The run each variant comes from, in a report of several runs that are not merged (the
-    variants' `run`, reports/combine.py); empty otherwise."""
+    variants' `run`, reports/tables/combine.py); empty otherwise."""
     return {int(v["variant"]): str(v["run"]) for v in (manifest or {}).get("variants", [])
             if "variant" in v and v.get("run") is not None}
 

@@ -1,5 +1,5 @@
-"""Charts of a comparison (reports/compare.py): a forest plot of each version's difference from
-its baseline, and each numeric lever against the outcome with its band. Versions keep the
+"""Charts of a comparison (reports/compare/compare.py): a forest plot of each version's difference
+from its baseline, and each numeric lever against the outcome with its band. Versions keep the
 order the designer gave them."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from reports.compare import Comparison
-from reports.figures import canvas, palette_of
+from reports.compare.compare import Comparison
+from reports.render.figures import canvas, palette_of
 
-if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/figures.py, style)
+if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/render/figures.py, style)
     from matplotlib.figure import Figure
 
 MAX_FOREST_ROWS = 40  # a longer forest is unreadable: the table has every row

@@ -4,7 +4,7 @@ each naming the player whose play it describes, with its statistics one click aw
 The neutral verdicts, for any game (each only where the run has what it needs):
 - the seats against their fair share (the first player's advantage), or the team's win rate;
 - each lever's largest effect (every run that compares versions of the game).
-A game's report chooses its verdicts and their order (reports/game_report.py,
+A game's report chooses its verdicts and their order (reports/page/game_report.py,
 GameReport.verdicts), these among them.
 
 A verdict says "clearly" only where the difference survives Holm's correction over every
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from balance.stats import paired
-from reports import text
+from reports.render import text
 
 
 @dataclass
@@ -52,8 +52,8 @@ def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
                   where: dict[str, str], topic: str = "Seats", section: str = "Outcomes"
                   ) -> list[Verdict]:
     """Per setting: the seats that win clearly more or less than their fair share, or that
-    none do, naming the largest gap (`seats`: reports/outcomes.py's seat_wins; `section`:
-    where every seat is). The test is reports/outcomes.py's, the one `balance run` prints:
+    none do, naming the largest gap (`seats`: reports/outcomes/outcomes.py's seat_wins; `section`:
+    where every seat is). The test is reports/outcomes/outcomes.py's, the one `balance run` prints:
     each seat's wins among the games one seat won against 1/players (exact binomial), Holm's
     correction over every seat tested together."""
     if "games" in seats.columns:  # a seat's share from a handful of games says nothing
@@ -128,7 +128,7 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
     """Per run that compares versions by a lever: its largest clear difference, on the
     `prefer` quantity where there is one, else on a rate, else on any quantity; or that none
     is clear. Where the run sweeps the player beside the lever, the effect is given for each
-    player (each compared with its own baseline, reports/variants.py) and how far it moves
+    player (each compared with its own baseline, reports/tables/variants.py) and how far it moves
     between them; where one player played, the verdict says so. A version whose label holds
     one of `leave_out` is never the verdict (its difference still counts in Holm's family)."""
     out = []
@@ -195,7 +195,7 @@ def _player_spread(each: list[dict], player: str, scale: float, unit: str) -> st
 def team_verdicts(team: pl.DataFrame, players_of: dict[str, list[str]],
                   where: dict[str, str], topic: str = "Team wins") -> list[Verdict]:
     """Per setting of a cooperative game: how often the team wins, over the player counts
-    (`team`: reports/outcomes.py's team_wins)."""
+    (`team`: reports/outcomes/outcomes.py's team_wins)."""
     out = []
     for (setting,), g in sorted(team.group_by("setting"), key=lambda kv: kv[0]):
         g = g.sort("players")
