@@ -84,7 +84,7 @@ report: main
 # The engines are compiled (or loaded) first, by one process and its compile helper: left to
 # the suite, both workers compiled the same kernels at once on a fresh clone.
 test: $(STAMP)
-	$(PY) -m balance.running.compile_all
+	$(PY) -m balance.compile.all
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n 2
 
 lint: $(STAMP)

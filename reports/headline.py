@@ -1,10 +1,10 @@
 """What `balance run` prints when it has played: the answer to the experiment's question in a
 short table, read back from the run folder (only the columns it needs).
 
-- One variant: the game's own lines where its report has them (reports/game_report.py,
+- One variant: the game's own lines where its report has them (reports/page/game_report.py,
   GameReport.variant_lines); otherwise, when a seat wins, each seat's share of the wins with
-  its interval, whether it is off its fair share beyond chance (reports/outcomes.py: the exact
-  binomial test, Holm over every seat the headline prints), ties, and the length; when the
+  its interval, whether it is off its fair share beyond chance (reports/outcomes/outcomes.py: the
+  exact binomial test, Holm over every seat the headline prints), ties, and the length; when the
   team wins, its win rate and score. Which of the two is the game's declaration
   (Game.competitive), never its games.
 
@@ -28,12 +28,16 @@ import polars as pl
 from balance.stats.intervals import wilson
 from balance.stats.measures import game_of, undecided_of
 from balance.stats.paired import MIN_PAIRS
-from reports import compare, compare_text, game_report, outcomes, text, variants
+from reports.compare import compare, compare_text
+from reports.outcomes import outcomes
+from reports.page import game_report
+from reports.render import text
+from reports.tables import variants
 
 
 def headline(run_dir: str | Path) -> str:
     """The headline of a run folder (InputError if it cannot be read)."""
-    from balance.running.store import read_manifest  # lazy: the runner's reader
+    from balance.running.store.manifest import read_manifest  # lazy: the runner's reader
 
     manifest = read_manifest(run_dir)
     report = game_report.of_manifest(manifest)

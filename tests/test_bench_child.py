@@ -5,22 +5,22 @@ import os
 
 import pytest
 
+from balance.bench import speed
 from balance.errors import InputError
-from balance.running import bench
 
 
 def test_the_child_path_puts_the_project_first_and_keeps_the_callers(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", "/opt/site-packages-by-path")
-    parts = bench.python_path().split(os.pathsep)
-    assert parts == [str(bench.ROOT), "/opt/site-packages-by-path"]
+    parts = speed.python_path().split(os.pathsep)
+    assert parts == [str(speed.ROOT), "/opt/site-packages-by-path"]
 
 
 def test_without_a_callers_path_the_child_path_is_the_project(monkeypatch):
     monkeypatch.delenv("PYTHONPATH", raising=False)
-    assert bench.python_path() == str(bench.ROOT)
+    assert speed.python_path() == str(speed.ROOT)
 
 
 def test_a_child_that_fails_is_reported_with_its_last_line():
     with pytest.raises(InputError) as e:
-        bench._python("raise SystemExit('no engine here')", {})
+        speed._python("raise SystemExit('no engine here')", {})
     assert "no engine here" in str(e.value)

@@ -8,8 +8,8 @@ import re
 
 import numpy as np
 
-from balance.running.bench import ROOT
-from balance.running.bench_pair import speed_ratio
+from balance.bench.pair import speed_ratio
+from balance.bench.speed import ROOT
 
 
 def test_the_ratio_is_the_median_of_the_pairs_and_its_interval_holds_it():

@@ -1,4 +1,4 @@
-"""balance bench --scaling and --runner --scheduler (balance/running/bench_scale.py), on the toy
+"""balance bench --scaling and --runner --scheduler (balance/bench/scale.py), on the toy
 dice race: the worker counts measured, the comparison of two runs' tables, the refusals, and
 one small real run on a LocalCluster. No figure is asserted: they are the guide's, measured."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from balance.running import bench_scale as bs
-from balance.running.bench import bench_experiment
+from balance.bench import scale as bs
+from balance.bench.speed import bench_experiment
 from balance.running.runner import run_experiment
 from tests.games.dice.game import GAME as DICE
 from tests.local_cluster import local_cluster

@@ -23,8 +23,9 @@ from balance.running.store import read_run
 from balance.stats import paired
 from balance.stats.intervals import difference as independent_difference
 from balance.stats.intervals import wilson
-from reports import compare_text, text
-from reports.compare import compare
+from reports.compare import compare_text
+from reports.compare.compare import compare
+from reports.render import text
 
 # Student's sleep data (R's `sleep`): extra hours of sleep of the same 10 patients with each
 # drug. R: t.test(extra ~ group, data = sleep, paired = TRUE) gives t = -4.0621, df = 9,
@@ -641,8 +642,8 @@ def test_rush_headline_gives_each_seat_its_share_and_the_length():
 def test_seats_are_tested_against_the_fair_share_with_holm_over_every_seat():
     """Issue 26 item 7: each seat's wins among the games one seat won, against 1/players, by
     the exact binomial test; Holm over every seat the headline prints."""
-    from reports import outcomes
     from reports.headline import _seat_tests
+    from reports.outcomes import outcomes
 
     # Two variants of 4 players: seat 1 wins 290 of 1,000 decided games in the first (p about
     # 0.002 alone), which Holm over the 8 seats keeps; 25 of them wins in the second are too

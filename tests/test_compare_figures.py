@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from reports import compare_figures as F
-from reports.compare import compare_run
-from reports.figures import png_bytes
+from reports.compare import compare_figures as F
+from reports.compare.compare import compare_run
 from reports.gemrush.figures import curves_figure
+from reports.render.figures import png_bytes
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@ settings at its own player count (door-costs.toml sweeps 2-4 players)."""
 
 from __future__ import annotations
 
-from reports.variants import baselines_by_setting
+from reports.tables.variants import baselines_by_setting
 
 
 def _manifest(*swept):

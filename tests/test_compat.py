@@ -10,11 +10,13 @@ import pytest
 import balance
 from balance.contract import compat, registry
 from balance.errors import InputError
-from balance.running import store
 from balance.running.experiment import game_of, load_experiment
 from balance.running.runner import simulate_tables
+from balance.running.store.layout import run_game
+from balance.running.store.manifest import identity_refusal
 from balance.stats import measures
-from reports import combine, game_report
+from reports.page import game_report
+from reports.tables import combine
 
 RACES = """\
 [experiment]
@@ -34,8 +36,8 @@ length = 9
 def test_what_names_no_game_is_the_first_games_and_nothing_else_is():
     first = registry.get(compat.FIRST_GAME)
     assert game_of({"experiment": {"name": "old"}}, "old.toml") is first
-    assert store.run_game({}) is first and measures.game_of({}) is first
-    assert store.identity_refusal({}, {"game": "rusship"}) == (
+    assert run_game({}) is first and measures.game_of({}) is first
+    assert identity_refusal({}, {"game": "rusship"}) == (
         f"it holds games of {compat.FIRST_GAME}, and this experiment plays rusship")
     assert game_of({"experiment": {"game": "rusship"}}, "f.toml").name == "rusship"
     # the report's side of an old run: its page, its tallies, its runs combined

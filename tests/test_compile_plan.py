@@ -1,5 +1,5 @@
 """The compile helper (balance/kernels/compile_plan.py) and the plans it follows
-(balance/running/compile_planner.py): the plan's text reads back as the very types Numba
+(balance/compile/planner.py): the plan's text reads back as the very types Numba
 compiled, every game's plan names what its bench case compiles, the helper compiles into the
 cache the first process reads and stops with the call it helps, and the planner's play of the
 two processes."""
@@ -16,12 +16,12 @@ import pytest
 from numba import types
 from numba.core.registry import CPUDispatcher
 
+from balance.compile.planner import Node, plan_path, play
+from balance.compile.planner import main as planner_main
 from balance.contract import registry
 from balance.kernels import compile_plan
 from balance.kernels.compile_plan import PlanError, read_plan, read_type, resolve, type_text
 from balance.kernels.sources import ROOT
-from balance.running.compile_planner import Node, plan_path, play
-from balance.running.compile_planner import main as planner_main
 
 
 def _overloads(prefixes: tuple[str, ...]):
@@ -56,7 +56,7 @@ def test_every_game_s_plan_names_what_its_bench_case_compiles(game):
     stale = [f"{s.kernel}{s.args}" for s in steps
              if s.args not in resolve(s.kernel).overloads]
     assert not stale, (f"{plan_path(game)} is stale: run `python -m "
-                       f"balance.running.compile_planner {game}` ({stale[:2]})")
+                       f"balance.compile.planner {game}` ({stale[:2]})")
 
 
 def test_a_plan_line_that_does_not_read_names_its_file_and_line(tmp_path):

@@ -3,7 +3,7 @@ nested compile events (a callee compiles inside its caller's compile)."""
 
 import pytest
 
-from balance.running.compile_profile import kernel_times, outer_time, profile
+from balance.compile.profile import kernel_times, outer_time, profile
 
 # The toy dice race, registered in the profile's new process as the suite registers it here.
 DICE_PRELUDE = ("from balance.contract import registry; "

@@ -17,13 +17,15 @@ import numpy as np
 import polars as pl
 import pytest
 
+from balance.bench.speed import bench_case
 from balance.contract import registry
 from balance.contract.game import CORE_COLUMNS, arrow_type, resolve
 from balance.errors import InputError
 from balance.running import store
-from balance.running.bench import bench_case
 from balance.running.experiment import parse_experiment
 from balance.running.runner import run_experiment, simulate_tables
+from balance.running.store import layout
+from balance.running.store.manifest import manifest_text
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = registry.names()
@@ -201,9 +203,9 @@ def test_a_two_variant_run_resumes_after_a_loss_and_plays_nothing_new_again(name
     run = whole.run_dir
     # What a killed run leaves: one shard's games file lost (its other tables written), and
     # a temporary file.
-    lost = sorted((run / store.GAMES).glob("*.parquet"))[4]
+    lost = sorted((run / layout.GAMES).glob("*.parquet"))[4]
     lost.unlink()
-    (run / store.GAMES / f".{lost.name}.tmp1").write_bytes(b"half")
+    (run / layout.GAMES / f".{lost.name}.tmp1").write_bytes(b"half")
     before = store.read_run(tmp_path / "whole" / exp.name, lazy_tables=False)
     assert before.missing == [lost.stem]
     resumed = run_experiment(exp, tmp_path / "whole", jobs=1)
@@ -215,7 +217,7 @@ def test_a_two_variant_run_resumes_after_a_loss_and_plays_nothing_new_again(name
     assert a.complete and a.games.equals(b.games)
     for table in a.tables:
         assert a.tables[table].equals(b.tables[table]), table
-    assert json.loads(store.manifest_text(a.manifest))["game"] == name
+    assert json.loads(manifest_text(a.manifest))["game"] == name
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from balance.bench.speed import bench_case
 from balance.contract import registry
 from balance.contract.game import resolve
 from balance.errors import InputError
@@ -51,7 +52,6 @@ from balance.kit.state import (
     TIE,
     UNDECIDED,
 )
-from balance.running.bench import bench_case
 from balance.running.experiment import parse_experiment
 from balance.running.runner import simulate_tables
 from balance.running.seeds import game_seeds

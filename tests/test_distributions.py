@@ -104,7 +104,7 @@ def test_reading_and_heading_a_run_imports_no_scipy_nor_matplotlib():
     scipy.special's tenth of a second until the first interval or test
     (a damaged run folder is refused without it)."""
     imports_none("import balance.running.runner, balance.running.precision, "
-                 "reports.headline, reports.build, reports.compare_text; "
+                 "reports.headline, reports.page.build, reports.compare.compare_text; "
                  "from balance.contract import registry; "
                  "[registry.get(g) for g in registry.names()]; "
                  "import reports.gemrush.report, reports.rusship.report",

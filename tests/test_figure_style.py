@@ -1,12 +1,12 @@
 """Issue 30: the figures are drawn in seaborn's whitegrid style and colour-blind palette
-without importing seaborn (reports/figures.py says why): the constants held there must be
+without importing seaborn (reports/render/figures.py says why): the constants held there must be
 seaborn's own, and a process that draws must not import it."""
 
 from __future__ import annotations
 
 import seaborn as sns
 
-from reports import figures
+from reports.render import figures
 from tests.fresh import imports_none
 
 

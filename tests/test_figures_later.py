@@ -1,9 +1,9 @@
-"""A report's figures past the first few are drawn by worker processes (reports/figures.py,
+"""A report's figures past the first few are drawn by worker processes (reports/render/figures.py,
 `later`): pickled, drawn there, and byte-identical to those drawn in the report's process."""
 
 import matplotlib.ticker as mticker
 
-from reports import figures
+from reports.render import figures
 
 
 def _figure(i: int, unpicklable: bool = False):

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import polars as pl
 
-from reports import outcomes
-from reports.findings import lever_verdicts, seat_verdicts
 from reports.gemrush.findings import crisis_verdicts, headline_rows, verdicts
+from reports.outcomes import outcomes
+from reports.outcomes.findings import lever_verdicts, seat_verdicts
 
 
 def _difficulty(settings):
@@ -24,8 +24,8 @@ def _difficulty(settings):
 
 
 def _seats(wins: list[int], games: int = 2000) -> pl.DataFrame:
-    """A Rush seat table as reports/outcomes.py makes it (seats from 1, no tied games), with its
-    fair-share test."""
+    """A Rush seat table as reports/outcomes/outcomes.py makes it (seats from 1, no tied games),
+    with its fair-share test."""
     n = len(wins)
     rate = [w / games for w in wins]
     p = [outcomes.fair_share_p(w, games, n) for w in wins]

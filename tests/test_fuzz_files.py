@@ -21,8 +21,8 @@ import pytest
 
 from balance.cli.guard import OutOfMemory, in_child
 from balance.errors import InputError
-from reports import build as report_build
-from reports.build import FIGURE_LIST, FIGURES, PAGE, build_report, write_report
+from reports.page import build as report_build
+from reports.page.build import FIGURE_LIST, FIGURES, PAGE, build_report, write_report
 from tests.fuzz import (
     BASE,
     EXPERIMENT,
@@ -378,7 +378,7 @@ def test_a_child_that_stops_working_is_stopped():
 
 def test_the_childs_errors_come_back_as_the_toolkits(tmp_path):
     with pytest.raises(InputError, match="no such run directory"):
-        in_child("reports.build:build_report", tmp_path / "missing")
+        in_child("reports.page.build:build_report", tmp_path / "missing")
     assert in_child("os.path:basename", "/a/b.png") == "b.png"
 
 

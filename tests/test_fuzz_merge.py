@@ -1,7 +1,7 @@
 """Issue 47 class 4: `balance report --merge` pooled runs that played the same seeds. Game i of
 any variant is dealt from its run's seed and i alone, so two runs of one setting and one seed
 under two names hold the same games: merged, "53% ± 5% of 400 games" from 200 distinct games.
-Runs played alike (reports/merge.py) with the same seed and a game number in common are
+Runs played alike (reports/page/merge.py) with the same seed and a game number in common are
 refused, naming both runs, the seed and the first shared game; other seeds still merge."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from balance.errors import InputError
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
-from reports.build import PAGE, write_report
+from reports.page.build import PAGE, write_report
 from tests.fuzz import EXPERIMENT, Case, assert_refused_cleanly, copy_run, make_base_runs
 from tests.report_data import synthetic_run
 
@@ -83,7 +83,7 @@ def test_runs_of_one_seed_are_still_reported_apart(tmp_path, cli):
 
 def test_hand_made_runs_of_one_seed_are_refused_merged(tmp_path):
     """Runs held in memory (the Python API): their games tables number the games."""
-    from reports.combine import combine
+    from reports.tables.combine import combine
 
     first = synthetic_run(games_per_variant=20, rush=False, fixed=False)
     second = synthetic_run(games_per_variant=30, rush=False, fixed=False)

@@ -25,9 +25,10 @@ from balance.errors import InputError
 from balance.running import runner, store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
+from balance.running.store.write import write_shard
 from balance.stats import paired
-from reports import compare_text
-from reports.compare import compare
+from reports.compare import compare_text
+from reports.compare.compare import compare
 from tests.fuzz import (
     BASE,
     EXPERIMENT,
@@ -114,7 +115,7 @@ def test_the_same_games_twice_are_refused_cleanly(case_id, tmp_path, cli):
 
 
 def test_build_report_refuses_a_copy_and_names_both_folders(tmp_path):
-    from reports.build import build_report
+    from reports.page.build import build_report
 
     run, copy = copy_run(tmp_path), _copy(tmp_path)
     with pytest.raises(InputError) as e:
@@ -125,7 +126,7 @@ def test_build_report_refuses_a_copy_and_names_both_folders(tmp_path):
 
 def test_combine_refuses_runs_read_whole_that_share_games(tmp_path):
     """Tables in memory (read_run without lazy_games) are told apart by their games."""
-    from reports.combine import combine
+    from reports.tables.combine import combine
 
     run, copy = copy_run(tmp_path), _copy(tmp_path)
     with pytest.raises(InputError, match="both played game 0 of variant 0"):
@@ -135,7 +136,7 @@ def test_combine_refuses_runs_read_whole_that_share_games(tmp_path):
 def test_runs_of_other_seeds_and_hand_made_runs_are_combined(tmp_path):
     """Accepted: two seeds of one experiment are different games; hand-made tables whose
     manifests record no identity are never taken for one another."""
-    from reports.combine import combine
+    from reports.tables.combine import combine
 
     both = combine([store.read_run(copy_run(tmp_path)), store.read_run(BASE["other"])])
     assert both.games.height == 20 and both.games["variant"].n_unique() == 2
@@ -241,7 +242,7 @@ def test_ablation_and_skill_texts_say_too_few():
 
 def test_findings_leave_out_a_seat_share_of_two_games():
     """Before: a seat that won both of two games (Wilson 34% to 100%) was a key finding."""
-    from reports.findings import seat_verdicts
+    from reports.outcomes.findings import seat_verdicts
 
     difficulty = pl.DataFrame(schema={"setting": pl.Utf8, "players": pl.Int64,
                                       "difficulty": pl.Utf8, "target": pl.Int64,
@@ -321,7 +322,7 @@ def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cl
     # Two worker threads: joblib plays a one-thread cluster's shards in this process.
     with local_cluster(n_workers=1, threads_per_worker=2, processes=False,
                        protocol="tcp://", host="127.0.0.1") as cluster:
-        real = store.write_shard
+        real = write_shard
 
         def write_then_lose_the_scheduler(*args, **kw):
             real(*args, **kw)
@@ -330,7 +331,7 @@ def test_a_lost_scheduler_fails_the_run_and_the_resume_is_identical(tmp_path, cl
                 _SCHEDULER_LOST.set()
 
         _SCHEDULER_LOST.clear()
-        monkeypatch.setattr(store, "write_shard", write_then_lose_the_scheduler)
+        monkeypatch.setattr(runner, "write_shard", write_then_lose_the_scheduler)
         monkeypatch.setattr(runner, "play_shard", _held_play_shard)
         r = cli("run", path, "--out", tmp_path / "runs", "--scheduler",
                 cluster.scheduler_address)

@@ -19,6 +19,8 @@ from balance.errors import InputError
 from balance.running import runner, store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
+from balance.running.store.layout import MANIFEST_LIMIT
+from balance.running.store.manifest import read_manifest, write_manifest
 from tests.fuzz import (
     EXPERIMENT,
     SHARD,
@@ -133,7 +135,7 @@ def grown(rel: str, size: int | None = None):
     """`rel` made `size` bytes long (a byte more than a manifest can be), sparse: no disk is
     used."""
     def damage(run, tmp):
-        os.truncate(run / rel, size or store.MANIFEST_LIMIT + 1)
+        os.truncate(run / rel, size or MANIFEST_LIMIT + 1)
     return damage
 
 
@@ -352,7 +354,9 @@ def test_a_manifest_read_just_before_a_resume_extends_the_run(tmp_path, monkeypa
     of the shards (10 games). Before: the 10 games were read with 'missing' naming a shard
     that the longer one had replaced."""
     exp, run = _short_run(tmp_path)
-    real, fired = store.read_manifest, []
+    from balance.running.store import read as reader
+
+    real, fired = reader.read_manifest, []
 
     def read_manifest(run_dir):
         m = real(run_dir)
@@ -361,7 +365,7 @@ def test_a_manifest_read_just_before_a_resume_extends_the_run(tmp_path, monkeypa
             run_experiment(exp, tmp_path / "runs", games=10, jobs=1)
         return m
 
-    monkeypatch.setattr(store, "read_manifest", read_manifest)
+    monkeypatch.setattr(reader, "read_manifest", read_manifest)
     data = store.read_run(run)
     assert data.complete and data.games.height == 10
 
@@ -401,9 +405,9 @@ def test_rewritten_rows_are_refused_and_runs_without_digests_still_read(tmp_path
                                          "those written"):
         store.read_run(run)
     mine.write_bytes(good)
-    m = store.read_manifest(run)
+    m = read_manifest(run)
     m.pop("shard_digests")
-    store.write_manifest(run, m)
+    write_manifest(run, m)
     for sub in ("games", "rooms"):
         for f in (run / sub).glob("*.parquet"):
             t = pq.read_table(f)

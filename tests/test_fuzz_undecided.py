@@ -24,7 +24,7 @@ from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
 from balance.running.store import read_run
 from balance.stats import measures
-from reports.compare import compare_run
+from reports.compare.compare import compare_run
 from reports.headline import headline
 from tests.fuzz import Case
 from tests.games.dice.game import GAME as DICE

@@ -38,7 +38,7 @@ def _examples() -> dict[str, BaseException]:
     from balance.games.gemrush.skill import SkillError
     from balance.kernels.compile_plan import PlanError
     from balance.running.runner import RunFailed
-    from balance.running.store import _Refused, _Replaced
+    from balance.running.store.check import _Refused, _Replaced
 
     many = InputError([_problem(i) for i in range(5)] + [Problem("g.toml", "", "", "bad")])
     return {"balance.errors.InputError": many,
@@ -48,8 +48,8 @@ def _examples() -> dict[str, BaseException]:
             "balance.games.gemrush.skill.SkillError": SkillError("no such skill"),
             "balance.kernels.compile_plan.PlanError": PlanError("not a plan"),
             "balance.running.runner.RunFailed": RunFailed("a worker process died"),
-            "balance.running.store._Refused": _Refused(_problem()),
-            "balance.running.store._Replaced": _Replaced()}
+            "balance.running.store.check._Refused": _Refused(_problem()),
+            "balance.running.store.check._Replaced": _Replaced()}
 
 
 def _defined() -> set[str]:
@@ -126,7 +126,7 @@ def test_a_refusal_in_a_worker_of_a_run_is_its_own_message(target, tmp_path, cli
 def test_a_refusal_in_a_worker_reaches_execute_whole(tmp_path):
     from balance.running.experiment import load_experiment
     from balance.running.runner import execute, jobs_for
-    from balance.running.store import plan
+    from balance.running.store.layout import plan
 
     exp = load_experiment(_race(tmp_path, refusing.IN_THE_POOL))
     with pytest.raises(InputError) as e:

@@ -1,6 +1,6 @@
-"""The report framework (reports/*.py at the top level, and its templates) is game-neutral: it
+"""The report framework (reports/ but the games' folders, and its templates) is game-neutral: it
 names no game's concepts and imports no game's package. A game's report lives in its own
-folder, reports/<game>/, and is reached through its declaration (reports/game_report.py).
+folder, reports/<game>/, and is reached through its declaration (reports/page/game_report.py).
 
 The words: each game's own, as its declaration lists them (Game.words: Gem Rush's edition,
 mode, target, room, door, skill, crisis, rush, issue 27), and the name of every registered
@@ -28,13 +28,17 @@ from tests.games.dice.game import GAME as DICE
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = layers.game_words()
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
-# Packages that hold a game's code: a sub-package of any of these is one game's.
-GAME_ROOTS = ("balance.games", "heuristics", "reports")
+
+
+def framework_modules() -> list[Path]:
+    """The framework's modules: reports/__init__.py and every neutral module in reports/
+    (tests/layers.py), at any depth."""
+    return [ROOT / "reports" / "__init__.py"] + [p for p in layers.neutral_files()
+                                                 if ROOT / "reports" in p.parents]
 
 
 def framework_files() -> list[Path]:
-    return sorted((ROOT / "reports").glob("*.py")) + sorted(
-        (ROOT / "reports" / "templates").glob("*"))
+    return framework_modules() + sorted((ROOT / "reports" / "templates").glob("*"))
 
 
 def forbidden(line: str, games: tuple[str, ...] = (), words: tuple[str, ...] = WORDS
@@ -49,13 +53,8 @@ def forbidden(line: str, games: tuple[str, ...] = (), words: tuple[str, ...] = W
 
 
 def game_packages() -> set[str]:
-    """Every game's package: the sub-packages of GAME_ROOTS."""
-    out = set()
-    for root in GAME_ROOTS:
-        folder = ROOT.joinpath(*root.split("."))
-        out |= {f"{root}.{d.name}" for d in folder.iterdir()
-                if d.is_dir() and (d / "__init__.py").is_file()}
-    return out
+    """Every game's package: its declaration's and its folders in heuristics/ and reports/."""
+    return {p for ps in layers.game_packages().values() for p in ps}
 
 
 def imported(path: Path) -> list[tuple[int, str]]:
@@ -79,7 +78,7 @@ def test_the_word_rule_catches_parts_and_plurals_and_leaves_other_words():
     assert forbidden("from reports.gemrush import page", ("gemrush",)) == ["gemrush"]
 
 
-@pytest.mark.parametrize("path", framework_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", framework_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_framework_names_no_game_concept(path):
     games = tuple(registry.names())
     bad = [f"{path.relative_to(ROOT)}:{i}: {', '.join(words)}: {line.strip()}"
@@ -88,7 +87,7 @@ def test_the_framework_names_no_game_concept(path):
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "reports").glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", framework_modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_framework_imports_no_game_package(path):
     packages = game_packages()
     assert "reports.gemrush" in packages and "balance.games.gemrush" in packages

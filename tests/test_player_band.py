@@ -11,13 +11,13 @@ import polars as pl
 
 from balance.stats.distributions import normal_quantile
 from balance.stats.intervals import UPPER
-from reports import merge
-from reports.findings import lever_verdicts
 from reports.gemrush import analysis, findings, page, players
 from reports.gemrush.report import REPORT
-from reports.page import players_of, where_of
-from reports.section import in_order
-from reports.variants import baselines_by_setting
+from reports.outcomes.findings import lever_verdicts
+from reports.page import merge
+from reports.page.page import players_of, where_of
+from reports.render.section import in_order
+from reports.tables.variants import baselines_by_setting
 from tests.report_data import games_frame
 
 Z = normal_quantile(UPPER)  # the band's intervals: the normal, at the project's confidence

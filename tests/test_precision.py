@@ -9,6 +9,7 @@ import pytest
 
 from balance.running import store
 from balance.running.precision import next_games
+from balance.running.store.manifest import read_manifest
 from balance.stats.measures import headline_counts, headline_rates, widest_half_width
 
 EXPERIMENT = """\
@@ -45,7 +46,7 @@ def test_the_precision_stop_equals_the_fixed_run_of_its_size(exp_path, tmp_path,
     assert "precision reached" in r.output
     rounds = [line for line in r.output.splitlines() if line.startswith("round ")]
     assert len(rounds) >= 2  # 250 games are too few for +-3 points at these rates
-    played = store.read_manifest(tmp_path / "a" / "prec")["games_per_variant"]
+    played = read_manifest(tmp_path / "a" / "prec")["games_per_variant"]
     assert played % 250 == 0 and played < 3000
     fixed = cli("run", exp_path, "--games", played, "--out", tmp_path / "b", "--jobs", "1")
     assert fixed.exit_code == 0, fixed.output
@@ -62,7 +63,7 @@ def test_the_cap_comes_first_and_says_so(exp_path, tmp_path, cli):
             "--jobs", "1")
     assert r.exit_code == 0, r.output
     assert "precision NOT reached" in r.output
-    assert store.read_manifest(tmp_path / "prec")["games_per_variant"] == 500
+    assert read_manifest(tmp_path / "prec")["games_per_variant"] == 500
 
 
 @pytest.mark.parametrize("bad", ["0", "-1", "nan", "100"])

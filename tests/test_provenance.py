@@ -14,6 +14,8 @@ from balance.running import store
 from balance.running.experiment import load_experiment
 from balance.running.provenance import source_hash
 from balance.running.runner import run_experiment
+from balance.running.store.layout import SHARD_META
+from balance.running.store.manifest import read_manifest, write_manifest
 
 EXPERIMENT = """\
 [experiment]
@@ -60,7 +62,7 @@ def _copy_run(src, dst):
 
 def test_the_source_hash_is_in_the_manifest_and_the_games_table(played):
     _, _, run, _ = played
-    m = store.read_manifest(run)
+    m = read_manifest(run)
     assert m["source_hash"] == source_hash("gemrush")
     assert "heuristics/gemrush/greedy.py" in m["sources"]
     assert "balance/games/gemrush/engine/turn_nb.py" in m["sources"]
@@ -72,10 +74,10 @@ def test_resume_after_a_source_change_is_refused_naming_the_sources(played, tmp_
     """Before: a resumed run accepted new shards after greedy.py changed."""
     _, path, run, _ = played
     copy = _copy_run(run, tmp_path / "runs" / "prov")
-    m = store.read_manifest(copy)
+    m = read_manifest(copy)
     m["sources"]["heuristics/gemrush/greedy.py"] = "0" * 16
     m["source_hash"] = "f" * 16
-    store.write_manifest(copy, m)
+    write_manifest(copy, m)
     before = _files(copy)
     r = cli("run", path, "--out", tmp_path / "runs", "--games", "30", "--jobs", "1")
     assert r.exit_code == 2
@@ -97,7 +99,7 @@ def test_comment_and_whitespace_edits_do_not_block_a_resume(played, tmp_path, cl
     assert r.exit_code == 0, r.stderr
     assert "nothing to play" in r.stdout
     # the manifest keeps the text the games were played with
-    assert store.read_manifest(copy)["text"] == EXPERIMENT
+    assert read_manifest(copy)["text"] == EXPERIMENT
 
 
 def test_a_meaningful_edit_is_still_refused(played, tmp_path, cli):
@@ -164,8 +166,8 @@ def test_a_polars_panic_on_a_damaged_file_is_named(played, monkeypatch):
 def test_each_shard_records_its_provenance(played):
     _, _, run, _ = played
     f = run / "games" / "v00001-g000000000010-000000000020.parquet"
-    meta = json.loads(pq.read_schema(f).metadata[store.SHARD_META])
-    m = store.read_manifest(run)
+    meta = json.loads(pq.read_schema(f).metadata[SHARD_META])
+    m = read_manifest(run)
     assert meta == {"experiment": "prov", "seed": 5, "experiment_hash": m["experiment_hash"],
                     "source_hash": source_hash("gemrush"), "variant": 1, "start": 10, "stop": 20,
                     "games_rows": 10, "rooms_rows": meta["rooms_rows"], "table": "games"}

@@ -15,8 +15,8 @@ import pytest
 
 from balance.cli import guard
 from balance.errors import InputError
-from reports import text
-from reports.build import FIGURES, PAGE, build_report, write_report
+from reports.page.build import FIGURES, PAGE, build_report, write_report
+from reports.render import text
 from tests.report_data import games_frame, swept, synthetic_run
 
 SECTIONS = ("summary", "crisis", "rooms", "burn", "rush", "skills", "run")
@@ -50,7 +50,7 @@ def check_page(page: Path) -> str:
 @pytest.fixture(scope="module")
 def full(tmp_path_factory) -> tuple[Path, Path]:
     """The same synthetic run reported twice, into two directories: the second with its
-    figures past the first few drawn by worker processes (reports/figures.py, `later`)."""
+    figures past the first few drawn by worker processes (reports/render/figures.py, `later`)."""
     run = synthetic_run(games_per_variant=40, first_edition=False)
     a = write_report(run, tmp_path_factory.mktemp("a"))
     b = write_report(synthetic_run(games_per_variant=40, first_edition=False),
@@ -162,7 +162,9 @@ def _install_store(monkeypatch, make_run, missing=()):
     module = types.ModuleType("balance.running.store")
     module.read_run = read_run
     module.read_manifest = lambda run_dir: read_run(run_dir).manifest
-    monkeypatch.setitem(sys.modules, "balance.running.store", module)
+    for name in ("balance.running.store", "balance.running.store.read",
+                 "balance.running.store.manifest"):
+        monkeypatch.setitem(sys.modules, name, module)
     # `balance report` works in a child process, which would not see the fake module.
     monkeypatch.setattr(guard, "in_child", lambda target, *args: getattr(
         importlib.import_module(target.split(":")[0]), target.split(":")[1])(*args))
@@ -222,7 +224,7 @@ def test_analysis_needs_no_matplotlib_and_figures_leave_the_backend_alone():
             "reports.gemrush.rooms, reports.gemrush.burn, reports.gemrush.rush; "
             "assert 'matplotlib' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
-    code = ("import matplotlib; matplotlib.use('svg'); import reports.build; "
+    code = ("import matplotlib; matplotlib.use('svg'); import reports.page.build; "
             "assert matplotlib.get_backend() == 'svg'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -293,7 +295,7 @@ def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch
 
 
 def test_several_runs_make_one_report(tmp_path):
-    from reports.combine import combine
+    from reports.tables.combine import combine
 
     crisis = synthetic_run(games_per_variant=20, rush=False, first_edition=False, fixed=False)
     rush = synthetic_run(games_per_variant=20, seed=2, exhausted=False, fixed=False)
@@ -381,8 +383,8 @@ def test_runs_are_reported_apart_unless_merged(tmp_path):
     crisis-difficulty (10,200 games at 4 players, where the designer had asked 10,000).
     Kept apart, each setting is named with its run and counts its own games; merged on
     request, they are counted together and the page says where."""
-    from reports.combine import combine
     from reports.gemrush.analysis import analyse
+    from reports.tables.combine import combine
 
     runs, names = _two_runs()
     apart = combine(runs, names)
@@ -409,7 +411,7 @@ def test_runs_are_reported_apart_unless_merged(tmp_path):
 def test_merge_refuses_runs_not_played_alike(tmp_path):
     """A rule fixed in one experiment file is no part of the setting's name: merged, its
     games would be counted as the other run's. Refused, naming both runs and the rule."""
-    from reports.combine import combine
+    from reports.tables.combine import combine
 
     runs, names = _two_runs(rules={"hand_limit": 5})
     with pytest.raises(InputError, match=r"hand_limit") as e:
@@ -423,7 +425,7 @@ def test_merge_refuses_runs_not_played_alike(tmp_path):
 def test_the_page_names_every_run_it_reads(tmp_path, monkeypatch):
     """Issue 26 item 3: the title and About this run listed three runs of five; the runs
     that measure skills are read in the Skills section only, and are named too."""
-    import reports.build as build
+    import reports.page.build as build
 
     runs, names = _two_runs()
     skill = synthetic_run(games_per_variant=10, seed=3, rush=False, first_edition=False,

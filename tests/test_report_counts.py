@@ -1,4 +1,4 @@
-"""Issue 12, scale: the report works from counts of the games (reports/tally.py, counts.py),
+"""Issue 12, scale: the report works from counts of the games (reports/tables/tally.py, counts.py),
 never from one row per game. These tests hold the counts to the rows: every summary equals the
 one polars and numpy compute from the games one by one, to the last bit, and a report read
 shard by shard is the report of the whole tables, byte for byte."""
@@ -12,9 +12,12 @@ import pytest
 from balance.running import store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
-from reports import counts
-from reports.build import FIGURES, PAGE, build_report, write_report
+from balance.running.shard_table import ShardTable
+from balance.running.store.layout import GAMES
+from balance.running.store.manifest import read_manifest
 from reports.gemrush import burn, crisis, frame, rush, tally
+from reports.page.build import FIGURES, PAGE, build_report, write_report
+from reports.tables import counts
 from tests.report_data import synthetic_run
 
 
@@ -105,7 +108,7 @@ def test_rush_tables_of_counts_are_the_rows_tables(synthetic):
 def test_the_curve_counted_in_pieces_is_the_curve_of_the_whole(synthetic):
     _, games, _ = synthetic
     cut = [games.filter(pl.col("game") % 3 == k) for k in range(3)]
-    pieces = store.ShardTable([lambda c=c: c for c in cut], games.height, games.columns)
+    pieces = ShardTable([lambda c=c: c for c in cut], games.height, games.columns)
     whole, counted = tally.count(games), tally.count(pieces)
     assert crisis.difficulty_curve(counted).equals(crisis.difficulty_curve(whole))
     assert burn.slack_counts(counted).equals(burn.slack_counts(whole))
@@ -167,14 +170,14 @@ def test_report_read_shard_by_shard_is_the_report_of_the_whole_tables(run_dirs, 
     """`balance report` counts a shard at a time (adding the counts up after every shard, or
     every 64); the same runs read whole into memory give the same page and figures."""
     monkeypatch.setattr(counts, "EVERY", every)
-    assert all(len(list((d / store.GAMES).glob("*.parquet"))) >= 6 for d in run_dirs)
+    assert all(len(list((d / GAMES).glob("*.parquet"))) >= 6 for d in run_dirs)
     pieces = _written(build_report(run_dirs, tmp_path / "pieces"))
-    from reports.build import combined, comparisons_of
+    from reports.page.build import combined, comparisons_of
 
     whole = combined([store.read_run(d) for d in run_dirs], run_dirs)
     assert isinstance(whole.games, pl.DataFrame) and isinstance(whole.rooms, pl.DataFrame)
 
-    cmps = comparisons_of(run_dirs, [store.read_manifest(d) for d in run_dirs])
+    cmps = comparisons_of(run_dirs, [read_manifest(d) for d in run_dirs])
     rows = _written(write_report(whole, tmp_path / "whole", cmps))
     assert len(rows) >= 10 and rows.keys() == pieces.keys()  # the page and 9 figures
     for name in rows:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports.frame import setting_label
-from reports.section import SLUG_MAX, slug
+from reports.render.section import SLUG_MAX, slug
+from reports.tables.frame import setting_label
 
 
 def test_a_short_name_is_kept_and_a_long_one_cut_apart():

@@ -15,9 +15,12 @@ from scipy import stats
 from balance.contract import registry
 from balance.contract.game import CORE_COLUMNS, Game, Measure, Table
 from balance.stats import measures
-from reports import game_report, headline, outcomes, tally
-from reports.build import write_report
-from reports.compare import compare
+from reports import headline
+from reports.compare.compare import compare
+from reports.outcomes import outcomes
+from reports.page import game_report
+from reports.page.build import write_report
+from reports.tables import tally
 
 TYPES = {"string": pl.Utf8, "int8": pl.Int8, "int16": pl.Int16, "int32": pl.Int32,
          "int64": pl.Int64, "bool": pl.Boolean, "list<int16>": pl.List(pl.Int16)}
@@ -223,7 +226,7 @@ def _outcomes(html: str) -> str:
 def test_more_settings_than_a_few_are_one_chart_and_a_fold_each(race, tmp_path, monkeypatch):
     """Past MANY_SETTINGS, one chart holds every setting's seats: a sweep of 25 versions drew
     50 charts here. Each setting keeps every table, folded under its name."""
-    from reports import outcome_page  # its threshold, lowered to what two settings pass
+    from reports.outcomes import outcome_page  # its threshold, lowered to what two settings pass
 
     games = _two_settings(lambda v: _race_rows(variant=v, edge={1: 60, 2: 40, 3: 40, -1: 10}))
     manifest = _manifest(race.name, [{"variant": 0, "players": 3, "heuristic": "bot"},
@@ -259,7 +262,7 @@ def test_more_settings_than_a_few_are_one_chart_and_a_fold_each(race, tmp_path, 
 def test_one_player_settings_past_a_few_have_no_empty_overview(race, tmp_path, monkeypatch):
     """One seat to a game: no seat chart to draw, no block that promises one, and each
     setting keeps its own length chart."""
-    from reports import outcome_page  # its threshold, lowered to what two settings pass
+    from reports.outcomes import outcome_page  # its threshold, lowered to what two settings pass
 
     monkeypatch.setattr(outcome_page, "MANY_SETTINGS", 1)
     games = _two_settings(lambda v: _race_rows(variant=v, edge={1: 30}, players=1))
@@ -274,7 +277,7 @@ def test_one_player_settings_past_a_few_have_no_empty_overview(race, tmp_path, m
 
 
 def test_a_team_s_settings_past_a_few_are_one_chart(team, tmp_path, monkeypatch):
-    from reports import outcome_page  # its threshold, lowered to what two settings pass
+    from reports.outcomes import outcome_page  # its threshold, lowered to what two settings pass
 
     monkeypatch.setattr(outcome_page, "MANY_SETTINGS", 1)
     games = _two_settings(lambda v: [{"players": 2, "won": i % (3 + v) != 0, "score": 20,

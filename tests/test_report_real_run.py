@@ -7,7 +7,7 @@ import pytest
 
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
-from reports.build import FIGURES, build_report
+from reports.page.build import FIGURES, build_report
 from tests.test_report_build import SECTIONS, check_page
 
 CRISIS = """\

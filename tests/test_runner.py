@@ -28,6 +28,10 @@ from balance.running.runner import (
     quiet_pool_teardown,
     run_experiment,
 )
+from balance.running.store.folder import locked
+from balance.running.store.layout import plan
+from balance.running.store.manifest import manifest_text, read_manifest, write_manifest
+from balance.running.store.read import RunData
 from tests.conftest import CLI
 from tests.games.dice.game import GAME as DICE
 from tests.local_cluster import local_cluster
@@ -53,24 +57,24 @@ def write_experiment(folder: Path, text: str = EXPERIMENT) -> Path:
     return path
 
 
-def run_into(folder: Path, exp_path: Path, **kw) -> store.RunData:
+def run_into(folder: Path, exp_path: Path, **kw) -> RunData:
     run_experiment(load_experiment(exp_path), folder, **kw)
     return store.read_run(folder / "tiny")
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> store.RunData:
+def reference(tmp_path_factory) -> RunData:
     """The experiment run uninterrupted, in-process (one job)."""
     tmp = tmp_path_factory.mktemp("reference")
     return run_into(tmp / "runs", write_experiment(tmp), jobs=1)
 
 
-def assert_same(a: store.RunData, b: store.RunData) -> None:
+def assert_same(a: RunData, b: RunData) -> None:
     assert a.games.sort("variant", "game").equals(b.games.sort("variant", "game"))
     keys = ["variant", "game", "seat"]
     assert a.tables["seats"].sort(keys).equals(b.tables["seats"].sort(keys))
     # the same bytes, but for the experiment file's path as given
-    assert store.manifest_text(dict(a.manifest, file="")) == store.manifest_text(
+    assert manifest_text(dict(a.manifest, file="")) == manifest_text(
         dict(b.manifest, file=""))
 
 
@@ -199,11 +203,11 @@ def test_other_engine_version_or_game_is_refused(tmp_path):
     exp_path = write_experiment(tmp_path)
     out = tmp_path / "runs"
     run_experiment(load_experiment(exp_path), out, jobs=1)
-    m = store.read_manifest(out / "tiny")
-    store.write_manifest(out / "tiny", dict(m, engine_version="0"))
+    m = read_manifest(out / "tiny")
+    write_manifest(out / "tiny", dict(m, engine_version="0"))
     with pytest.raises(InputError, match="played by engine version 0"):
         run_experiment(load_experiment(exp_path), out, jobs=1)
-    store.write_manifest(out / "tiny", dict(m, game="gemrush"))
+    write_manifest(out / "tiny", dict(m, game="gemrush"))
     with pytest.raises(InputError, match="it holds games of gemrush, and this experiment "
                        "plays dice"):
         run_experiment(load_experiment(exp_path), out, jobs=1)
@@ -212,8 +216,8 @@ def test_other_engine_version_or_game_is_refused(tmp_path):
 def test_a_manifest_naming_an_unknown_game_is_one_message(tmp_path):
     exp_path = write_experiment(tmp_path)
     run_experiment(load_experiment(exp_path), tmp_path / "runs", jobs=1)
-    m = store.read_manifest(tmp_path / "runs" / "tiny")
-    store.write_manifest(tmp_path / "runs" / "tiny", dict(m, game="chess"))
+    m = read_manifest(tmp_path / "runs" / "tiny")
+    write_manifest(tmp_path / "runs" / "tiny", dict(m, game="chess"))
     with pytest.raises(InputError) as e:
         store.read_run(tmp_path / "runs" / "tiny")
     (p,) = e.value.problems
@@ -275,7 +279,7 @@ def test_read_run_without_manifest_names_the_folder(tmp_path):
 
 def test_a_second_writer_is_refused(tmp_path):
     exp_path = write_experiment(tmp_path)
-    with store.locked(tmp_path / "runs" / "tiny"), pytest.raises(InputError, match="another"):
+    with locked(tmp_path / "runs" / "tiny"), pytest.raises(InputError, match="another"):
         run_experiment(load_experiment(exp_path), tmp_path / "runs", jobs=1)
 
 
@@ -340,7 +344,7 @@ def test_a_cluster_s_client_closes_quietly_after_an_interrupt(monkeypatch, caplo
 
 
 def test_runner_bench_smoke():
-    from balance.running.bench import runner_bench
+    from balance.bench.speed import runner_bench
 
     r = runner_bench(DICE, games=60, say=lambda *_: None)
     assert set(r.games_per_s) == {1, 2} and r.scaling > 0
@@ -351,7 +355,7 @@ def test_a_run_stopped_early_does_not_warn_of_cancelled_shards(tmp_path):
     warns that they were cancelled, a warning the designer cannot act on (the command's own
     message says what is kept)."""
     exp = load_experiment(write_experiment(tmp_path))
-    shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
+    shards = plan(len(exp.variants), exp.games, exp.shard_size)
     played = execute(jobs_for(exp, shards), n_jobs=2)
     with warnings.catch_warnings(record=True) as seen:
         next(played)

@@ -10,6 +10,10 @@ import pytest
 from balance.running import store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
+from balance.running.shard_table import ShardTable
+from balance.running.store.layout import GAMES
+from balance.running.store.manifest import read_manifest, write_manifest
+from balance.running.store.write import write_parquet
 from reports.gemrush import frame, rooms
 from tests.report_data import synthetic_run
 
@@ -46,7 +50,7 @@ def _value(games, room_table, manifest):
 def test_room_value_by_shards_equals_the_whole_table(run_dir):
     whole = store.read_run(run_dir)
     pieces = store.read_run(run_dir, lazy_tables=True)
-    assert isinstance(pieces.rooms, store.ShardTable) and len(pieces.rooms) == 6
+    assert isinstance(pieces.rooms, ShardTable) and len(pieces.rooms) == 6
     assert pieces.rooms.height == whole.rooms.height
     a = _value(whole.games, whole.rooms, whole.manifest)
     b = _value(pieces.games, pieces.rooms, pieces.manifest)
@@ -57,7 +61,7 @@ def test_room_value_of_pieces_of_a_synthetic_run_equals_the_whole(tmp_path):
     run = synthetic_run(games_per_variant=60, first_edition=False)
     manifest = run.manifest
     cut = [run.rooms.filter(pl.col("game") % 3 == k) for k in range(3)]  # whole games each
-    table = store.ShardTable([lambda c=c: c for c in cut], run.rooms.height, run.rooms.columns)
+    table = ShardTable([lambda c=c: c for c in cut], run.rooms.height, run.rooms.columns)
     a = _value(run.games, run.rooms, manifest)
     b = _value(run.games, table, manifest)
     assert a.height > 0 and a.equals(b)
@@ -85,8 +89,8 @@ def test_scan_run_refuses_a_manifest_its_shards_disagree_with(run_dir, tmp_path)
 
     copy = tmp_path / "scale"
     shutil.copytree(run_dir, copy)
-    m = store.read_manifest(copy)
-    store.write_manifest(copy, dict(m, seed=10))
+    m = read_manifest(copy)
+    write_manifest(copy, dict(m, seed=10))
     from balance.errors import InputError
 
     with pytest.raises(InputError, match="says seed 10, but all 6 shards were played with "
@@ -96,7 +100,7 @@ def test_scan_run_refuses_a_manifest_its_shards_disagree_with(run_dir, tmp_path)
 
 
 def test_replicated_runs_are_valid_runs(run_dir, tmp_path):
-    from balance.running.bench_report import replicate
+    from balance.bench.report import replicate
 
     # a one-variant base: the experiment's first variant alone
     base = tmp_path / "base" / "scale"
@@ -111,12 +115,12 @@ def test_replicated_runs_are_valid_runs(run_dir, tmp_path):
 def shutil_copy_variant(src, dest, variant: int) -> None:
     import shutil
 
-    m = store.read_manifest(src)
-    for sub in (store.GAMES, "rooms"):
+    m = read_manifest(src)
+    for sub in (GAMES, "rooms"):
         (dest / sub).mkdir(parents=True)
         for f in (src / sub).glob(f"v{variant:05d}-*.parquet"):
             shutil.copy(f, dest / sub / f.name)
-    store.write_manifest(dest, dict(m, variants=[m["variants"][variant]]))
+    write_manifest(dest, dict(m, variants=[m["variants"][variant]]))
 
 
 def test_rooms_shards_of_int16_counts_read_with_the_new_ones(run_dir, tmp_path):
@@ -136,7 +140,7 @@ def test_rooms_shards_of_int16_counts_read_with_the_new_ones(run_dir, tmp_path):
     for name in ("uses", "gained"):
         t = t.set_column(t.schema.get_field_index(name), name,
                          t.column(name).cast(pa.int16()))
-    store.write_parquet(t, old)
+    write_parquet(t, old)
     want = store.read_run(run_dir).rooms
     eager = store.read_run(copy).rooms
     assert eager.schema["uses"] == pl.Int32 and eager.equals(want)

@@ -15,7 +15,7 @@ from balance.running import provenance
 
 GAME = "gemrush"
 # Outside Gem Rush's code: the runner, the CLI, the report, a game tool that plays nothing.
-OUTSIDE = ("balance/running/runner.py", "balance/cli/app.py", "reports/build.py",
+OUTSIDE = ("balance/running/runner.py", "balance/cli/app.py", "reports/page/build.py",
            "balance/games/gemrush/narrate.py", "balance/stats/paired.py")
 
 

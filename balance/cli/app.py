@@ -462,7 +462,7 @@ def bench(game: str = typer.Option(compat.FIRST_GAME, help="the game whose bench
         _backend_bench(chosen, games, scheduler)
         return
     if report:
-        from balance.running.bench_report import BASE_UNIT, report_bench  # lazy: module doc
+        from balance.bench.report import BASE_UNIT, report_bench  # lazy: module doc
 
         if base_games % BASE_UNIT:
             fail(InputError([Problem("--base-games", "", "", f"must be a multiple of "
@@ -486,7 +486,7 @@ def bench(game: str = typer.Option(compat.FIRST_GAME, help="the game whose bench
                        f"{r.disk_mb:>11,.0f}")
         return
     if runner:
-        from balance.running.bench import runner_bench  # lazy: see the module doc
+        from balance.bench.speed import runner_bench  # lazy: see the module doc
 
         rb = runner_bench(chosen, games)
         typer.echo("")
@@ -499,7 +499,7 @@ def bench(game: str = typer.Option(compat.FIRST_GAME, help="the game whose bench
             typer.echo(f"note: other processes kept {rb.busy_cores:.1f} cores busy; the "
                        "figures are low and the scaling understated")
         return
-    from balance.running.bench import engine_bench  # lazy: see the module doc
+    from balance.bench.speed import engine_bench  # lazy: see the module doc
 
     r = engine_bench(chosen, seconds, cold)
     typer.echo("")
@@ -512,7 +512,7 @@ def bench(game: str = typer.Option(compat.FIRST_GAME, help="the game whose bench
 
 
 def _compile_profile(game: str, top: int) -> None:
-    from balance.running.compile_profile import profile  # lazy: only this bench needs it
+    from balance.compile.profile import profile  # lazy: only this bench needs it
 
     typer.echo(f"compiling {game}'s bench player with an empty cache (minutes)...")
     try:
@@ -568,7 +568,7 @@ def _check_bench_options(runner: bool, scaling: bool, report: bool,
 
 
 def _pair_bench(game, against: Path, seconds: float) -> None:
-    from balance.running.bench_pair import pair_bench  # lazy: only this bench needs it
+    from balance.bench.pair import pair_bench  # lazy: only this bench needs it
 
     try:
         r = pair_bench(game, against, seconds)
@@ -585,7 +585,7 @@ def _pair_bench(game, against: Path, seconds: float) -> None:
 
 
 def _scaling_bench(game, games: int, scheduler: str | None) -> None:
-    from balance.running.bench_scale import scaling_bench  # lazy: see the module doc
+    from balance.bench.scale import scaling_bench  # lazy: see the module doc
 
     s = scaling_bench(game, games, scheduler)
     typer.echo("")
@@ -600,7 +600,7 @@ def _scaling_bench(game, games: int, scheduler: str | None) -> None:
 
 
 def _backend_bench(game, games: int, scheduler: str) -> None:
-    from balance.running.bench_scale import compare_backends  # lazy: see the module doc
+    from balance.bench.scale import compare_backends  # lazy: see the module doc
 
     c = compare_backends(game, games, scheduler)
     joblib_used = f"{c.joblib_workers} processes on this machine"
@@ -668,7 +668,7 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
         jobs = default_jobs() if jobs is None else jobs
         check_jobs(jobs)
         # In a child process: out of memory, polars aborts the process it runs in.
-        page = guard.in_child("reports.build:build_report", run_dirs, out,
+        page = guard.in_child("reports.page.build:build_report", run_dirs, out,
                               tuple(sorted(set(chosen), reverse=True)), merge, jobs)
     except InputError as e:
         fail(e)
@@ -692,7 +692,8 @@ def compare_(run_dir: Path = typer.Argument(..., metavar="RUN_DIR",
     survives Holm's correction over the whole table."""
     try:
         # In a child process: out of memory, polars aborts the process it runs in.
-        out = guard.in_child("reports.compare_text:compare_output", run_dir, baseline, json_)
+        out = guard.in_child("reports.compare.compare_text:compare_output", run_dir, baseline,
+                             json_)
     except OutOfMemory as e:
         fail(InputError([Problem(str(run_dir), "", "", f"not enough memory to compare its "
                                  f"variants ({e}): free some memory and run the same command "

@@ -9,7 +9,7 @@ the on-disk cache, while the first process works through the rest, leaves the fi
 them when it gets there (results/performance.md, "Cold compile").
 
 A game's plan (PLAN_FILE beside the module of its bench case, made by `python -m
-balance.running.compile_planner GAME` from a recorded cold compile) lists what the helper
+balance.compile.planner GAME` from a recorded cold compile) lists what the helper
 does, in order: `compile` a kernel for a signature (skipped when the cache has it), or `wait`
 until the first process has cached a kernel the next one calls (so that the helper does not
 compile the players a second time). The signatures are written as text (`type_text`), the

@@ -43,7 +43,7 @@ from balance.contract.game import Game, resolve
 from balance.errors import InputError, Problem
 from balance.running.experiment import parse_experiment, resolve_experiment_path
 from balance.running.runner import _collect, jobs_for  # a lost worker: RunFailed, as a run's
-from balance.running.store import Shard
+from balance.running.store.layout import Shard
 from balance.stats.intervals import wilson
 from balance.stats.paired import mean_difference, too_few
 

@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from balance.errors import InputError, Problem
-from balance.running import store
 from balance.running.experiment import Experiment, check_game_count
 from balance.running.runner import run_experiment
+from balance.running.store.layout import MANIFEST
+from balance.running.store.manifest import read_manifest
+from balance.running.store.read import scan_run
 from balance.stats.measures import headline_rates, unmeasured, widest_half_width
 
 # Half-widths shrink as 1/sqrt(n): the next round aims at the games the widest interval
@@ -72,10 +74,10 @@ def next_games(games: int, widest_pp: float, precision: float, shard_size: int,
 
 
 def _games_on_disk(run_dir: Path) -> int:
-    if not (run_dir / store.MANIFEST).is_file():
+    if not (run_dir / MANIFEST).is_file():
         return 0
     try:
-        return int(store.read_manifest(run_dir)["games_per_variant"])
+        return int(read_manifest(run_dir)["games_per_variant"])
     except (InputError, KeyError, TypeError, ValueError):
         return 0  # run_experiment names what is wrong with the folder
 
@@ -83,8 +85,8 @@ def _games_on_disk(run_dir: Path) -> int:
 def widest_now(run_dir: Path) -> tuple[float, list[str]]:
     """The widest headline half-width of the run as it is on disk, in percentage points (100
     while a rate counts no game), and the rates that count none."""
-    scan = store.scan_run(run_dir)
-    rates = headline_rates(scan.games, store.read_manifest(run_dir))
+    scan = scan_run(run_dir)
+    rates = headline_rates(scan.games, read_manifest(run_dir))
     missing = [f"variant {v}: {name}, a share of {of}, has none ({u:,} games stopped "
                "undecided)" for v, name, u, of in
                unmeasured(rates).select("variant", "measure", "undecided", "of").rows()]

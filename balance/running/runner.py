@@ -1,8 +1,8 @@
 """Batch experiments: an experiment's variants split into shards, played in parallel.
 
-A shard is one variant and a fixed range of game indices (balance.running.store.Shard). Workers play
-shards and return their tables; only the parent writes files, so a Dask cluster needs no
-shared filesystem. Game seeds depend on the experiment seed and the game index alone
+A shard is one variant and a fixed range of game indices (balance.running.store.layout.Shard).
+Workers play shards and return their tables; only the parent writes files, so a Dask cluster
+needs no shared filesystem. Game seeds depend on the experiment seed and the game index alone
 (balance.running.seeds), so results never depend on the number of workers or the backend.
 
 Locally, joblib's loky backend runs the shards; with a scheduler address, joblib's dask
@@ -34,12 +34,14 @@ import pyarrow
 from balance.contract.experiment import Variant
 from balance.contract.game import Game
 from balance.errors import InputError, Problem
-from balance.running import store
 from balance.running.experiment import Experiment, check_game_count
 from balance.running.jobs import JOBS_PER_CORE, check_jobs, default_jobs  # noqa: F401 (API)
 from balance.running.provenance import source_hash, source_hashes
 from balance.running.seeds import game_seeds
-from balance.running.store import Shard
+from balance.running.store.check import check_shards
+from balance.running.store.folder import check_folder, locked, open_run
+from balance.running.store.layout import DIGESTS, Shard, plan
+from balance.running.store.write import done_shards, shard_meta, tidy, write_shard
 
 THREAD_VARS = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                "MKL_NUM_THREADS")
@@ -271,7 +273,7 @@ def manifest_for(exp: Experiment, games: int) -> dict:
             "text": exp.text, "hash": exp.hash, "experiment_hash": exp.identity,
             "game": exp.game.name,
             "engine_version": exp.game.version, "source_hash": source_hash(exp.game),
-            store.DIGESTS: "sha256",
+            DIGESTS: "sha256",
             "sources": source_hashes(exp.game),
             "packages": dict(package_versions()), "inputs": dict(exp.inputs), "seed": exp.seed,
             "games_per_variant": games, "shard_size": exp.shard_size,
@@ -442,15 +444,15 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
     wanted = manifest_for(exp, games)
     # Everything that can be refused is checked before the folder is touched: its identity,
     # then every finished shard, then the scheduler.
-    old = store.check_folder(run_dir, wanted)
+    old = check_folder(run_dir, wanted)
     if old is not None:
-        store.check_shards(run_dir, old)
-    with connected(scheduler), store.locked(run_dir):
-        manifest = store.open_run(run_dir, wanted)
-        shards = store.plan(len(exp.variants), games, exp.shard_size)
-        store.check_shards(run_dir, manifest)
-        store.tidy(run_dir, manifest)
-        done = store.done_shards(run_dir)
+        check_shards(run_dir, old)
+    with connected(scheduler), locked(run_dir):
+        manifest = open_run(run_dir, wanted)
+        shards = plan(len(exp.variants), games, exp.shard_size)
+        check_shards(run_dir, manifest)
+        tidy(run_dir, manifest)
+        done = done_shards(run_dir)
         todo = [s for s in shards if s.name not in done]
         if on_start:
             on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
@@ -465,13 +467,13 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
                                           f"{r.source_hash}, this is {version} with "
                                           f"sources {manifest['source_hash']}: check out the "
                                           "same commit everywhere")])
-            store.write_shard(run_dir, r.shard, r.tables, store.shard_meta(manifest))
+            write_shard(run_dir, r.shard, r.tables, shard_meta(manifest))
             played += 1
             n_games += r.shard.games
             if on_shard:
                 on_shard(r.shard.games)
         # A short last shard goes only now that the longer one holding its games is written.
-        store.tidy(run_dir, manifest)
+        tidy(run_dir, manifest)
         if played != len(todo):
             # A backend that loses a task without raising must not look like a finished run.
             raise RunFailed(f"only {played} of the {len(todo)} shards to play came back; "
@@ -485,7 +487,7 @@ def simulate_tables(exp: Experiment, jobs: int = 1) -> dict:
     order."""
     import polars as pl  # lazy: the runner's workers never build DataFrames
 
-    shards = store.plan(len(exp.variants), exp.games, exp.shard_size)
+    shards = plan(len(exp.variants), exp.games, exp.shard_size)
     results = sorted(execute(jobs_for(exp, shards), jobs, warm=warm_jobs(exp, shards)),
                      key=lambda r: r.shard)
     return {t.name: pl.from_arrow(pyarrow.concat_tables([r.tables[t.name] for r in results]))

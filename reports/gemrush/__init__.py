@@ -3,7 +3,7 @@ framework reaches, through Gem Rush's declaration).
 
 From a notebook (polars in, polars out; nothing here needs matplotlib):
 
-    from balance.running.store import read_run
+    from balance.running.store.read import read_run
     from reports.gemrush import burn, crisis, frame, rooms, rush, tally
     run = read_run("runs/my-experiment")
     games = frame.with_variant_info(run.games, run.manifest)   # adds content and setting

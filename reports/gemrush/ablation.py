@@ -5,7 +5,7 @@ doors and no ability), on the same seeds.
 
 The effect of a room is what the game loses without it: baseline minus variant, so a room
 worth having has a positive effect. Each effect carries the comparison's 95% paired interval
-and Holm's verdict over the whole comparison (reports/compare.py).
+and Holm's verdict over the whole comparison (reports/compare/compare.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import polars as pl
 
 from balance.stats import paired
-from reports.compare import Comparison
+from reports.compare.compare import Comparison
 
 SCHEMA = {"room": pl.Utf8, "quantity": pl.Utf8, "name": pl.Utf8, "effect": pl.Float64,
           "ci_low": pl.Float64, "ci_high": pl.Float64, "found": pl.Boolean, "holm": pl.Boolean,

@@ -2,8 +2,8 @@
 manifest)`.
 
 Each field is a polars table from one of the concept modules (crisis, rooms, burn, and the
-Rush games' outcomes, reports/outcomes.py); see their docstrings for the columns. An analysis
-that has no games to work on is an empty table. None holds a row per game: the games are
+Rush games' outcomes, reports/outcomes/outcomes.py); see their docstrings for the columns. An
+analysis that has no games to work on is an empty table. None holds a row per game: the games are
 counted first (reports/gemrush/tally.py), and every table and figure is made from the counts,
 so the report of ten million games fits in memory.
 """
@@ -16,9 +16,9 @@ import polars as pl
 
 from balance.errors import InputError
 from balance.games.gemrush.content import load_content
-from reports import analysis
-from reports.frame import check_columns
 from reports.gemrush import burn, crisis, frame, players, rooms, rush, skills, tally
+from reports.outcomes import analysis
+from reports.tables.frame import check_columns
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class Analysis(analysis.Analysis):
 
     def band(self, cmps: list | None = None) -> players.Band:
         """What the verdicts read of the players, with the paired differences of the runs'
-        comparisons (`cmps`: (run name, reports.compare.Comparison))."""
+        comparisons (`cmps`: (run name, reports.compare.compare.Comparison))."""
         pairs = players.paired_scores(cmps or [], self.kinds, self.manifest)
         return players.Band(self.roster, self.lineup, self.curve, self.scores, pairs,
                             self.seeded)

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import counts
 from reports.gemrush import tally
 from reports.gemrush.crisis import TO_EXHAUSTION, TO_TARGET
 from reports.gemrush.frame import CLOCK_END_REASONS, GROUP, crisis_games, named_difficulties
+from reports.tables import counts
 
 SLACK_KEYS = ["setting", "players", "difficulty", "target"]
 

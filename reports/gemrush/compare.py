@@ -1,4 +1,4 @@
-"""Gem Rush's comparison of a run's variants (reports/compare.py does the pairing, the
+"""Gem Rush's comparison of a run's variants (reports/compare/compare.py does the pairing, the
 intervals and Holm's correction):
 
 - Crisis: the win rate at each named difficulty (each variant at its own target for that name,
@@ -22,7 +22,7 @@ import polars as pl
 
 from balance.stats import paired
 from balance.stats.intervals import with_wilson
-from reports.compare import MEAN, MEDIAN, RATE, Quantities, row, seat_rows
+from reports.compare.compare import MEAN, MEDIAN, RATE, Quantities, row, seat_rows
 
 CRISIS_COLUMNS = ("variant", "game", "score", "won")
 RUSH_COLUMNS = ("variant", "game", "turns", "winner", "scores")

@@ -1,6 +1,7 @@
 """Gem Rush's charts: the difficulty curves and when each target is reached, room value, the burn
-timing, the curves of each player, and the versions' curves of a comparison (reports/figures.py's
-conventions: one function per figure, its own Agg canvas, distributions drawn from counts)."""
+timing, the curves of each player, and the versions' curves of a comparison
+(reports/render/figures.py's conventions: one function per figure, its own Agg canvas,
+distributions drawn from counts)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from reports.compare import Comparison
-from reports.figures import boxes, canvas, overview_figure, palette, palette_of, percent_axis
-from reports.text import join_words, plural
+from reports.compare.compare import Comparison
+from reports.render.figures import boxes, canvas, overview_figure, palette, palette_of, percent_axis
+from reports.render.text import join_words, plural
 
-if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/figures.py, style)
+if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/render/figures.py, style)
     from matplotlib.figure import Figure
 
 
@@ -65,7 +66,7 @@ def difficulty_curve_figure(curve: pl.DataFrame, named: pl.DataFrame, fixed: pl.
 def named_overview_figure(rates: pl.DataFrame, order: list[str], title: str) -> Figure:
     """Every setting's win rate at each named difficulty in one chart: a row per setting and
     player count, a dot per difficulty with its 95% Wilson interval (crisis.difficulty_table's
-    rows of the named difficulties; reports/figures.py, overview_figure)."""
+    rows of the named difficulties; reports/render/figures.py, overview_figure)."""
     names = list(dict.fromkeys(n for n, _ in rates.select("difficulty", "target").unique()
                                .sort("target", "difficulty").rows()))
     return overview_figure(rates, order, "difficulty", names, names, title,
@@ -142,7 +143,7 @@ def deck_out_figure(bg: pl.DataFrame, shuffles: pl.DataFrame, title: str) -> Fig
             s = shuffles.filter(pl.col("players") == p)
             right.bar(s["reshuffles"].to_numpy() + (i - (len(players) - 1) / 2) * width,
                       s["share"], width=width, color=colors[p], label=plural(p, 'player'))
-        import matplotlib.ticker as mticker  # only when drawing (reports/figures.py, style)
+        import matplotlib.ticker as mticker  # only when drawing (reports/render/figures.py, style)
 
         right.xaxis.set_major_locator(mticker.MaxNLocator(integer=True))
         percent_axis(right)

@@ -1,5 +1,5 @@
-"""Gem Rush's verdicts on the report's first screen (reports/findings.py's, with the Crisis and
-the rooms of Gem Rush), in this order, each only where the run has what it needs:
+"""Gem Rush's verdicts on the report's first screen (reports/outcomes/findings.py's, with the
+Crisis and the rooms of Gem Rush), in this order, each only where the run has what it needs:
 - the named difficulty closest to an even game, for the first Crisis setting (the others are in
   the win-rate table);
 - the Rush seats against their fair share;
@@ -16,8 +16,8 @@ from __future__ import annotations
 import polars as pl
 
 from balance.stats import paired
-from reports import text
-from reports.findings import (
+from reports.gemrush import ablation, players, skills
+from reports.outcomes.findings import (
     Verdict,
     effect_text,
     holm_text,
@@ -26,7 +26,7 @@ from reports.findings import (
     seat_verdicts,
     who_of,
 )
-from reports.gemrush import ablation, players, skills
+from reports.render import text
 
 
 def _named(difficulty: pl.DataFrame) -> pl.DataFrame:

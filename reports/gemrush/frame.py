@@ -6,7 +6,7 @@ each variant.
 A Gem Rush setting is everything that defines a variant except the player count, the mode and
 how the Crisis was played (to a target or to exhaustion): the edition, the content, the
 heuristic and every swept rule field, and in a report of several runs the run
-(reports/frame.py).
+(reports/tables/frame.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import polars as pl
 from balance.errors import InputError
 from balance.games.gemrush.game import GAMES, ROOMS
 from balance.games.gemrush.rules import load_profile
-from reports import frame
+from reports.tables import frame
 
 LAYOUT = frame.Layout.of_table(GAMES.columns, keys=("edition", "mode", "target", "exhaust"),
                                lead="edition", setting=("edition", "content"),

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from reports import text
 from reports.gemrush.compare import reached
 from reports.headline import rate_text, seat_lines
+from reports.render import text
 
 
 def crisis_lines(games: pl.DataFrame, info: dict) -> list[str]:

@@ -1,23 +1,23 @@
 """Gem Rush's sections of the report page: Crisis difficulty, Verdicts by player, Room value,
-Deck burn timing and Rush (the Rush games' outcomes, reports/outcome_page.py), and its parts of
-the Summary (the targets to print, the win rate at each named difficulty).
+Deck burn timing and Rush (the Rush games' outcomes, reports/outcomes/outcome_page.py), and its
+parts of the Summary (the targets to print, the win rate at each named difficulty).
 
 Nothing here reads the clock or the environment, every table is sorted and every number goes
-through `reports.text`, so the same analysis always gives the same page.
+through `reports.render.text`, so the same analysis always gives the same page.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from reports import text
-from reports.game_report import merged_by_setting
 from reports.gemrush import figures as gfigures
 from reports.gemrush import sentences
 from reports.gemrush.analysis import Analysis
 from reports.gemrush.crisis import TO_EXHAUSTION
-from reports.outcome_page import Words, outcome_section
-from reports.section import (
+from reports.outcomes.outcome_page import Words, outcome_section
+from reports.page.game_report import merged_by_setting
+from reports.render import text
+from reports.render.section import (
     BOXES,
     DIST_HEADERS,
     MANY_SETTINGS,
@@ -32,7 +32,7 @@ from reports.section import (
     overview_block,
     slug,
 )
-from reports.text import DASH
+from reports.render.text import DASH
 
 
 def reference(a: Analysis) -> dict[tuple[str, int], str]:
@@ -182,7 +182,7 @@ def crisis_section(a: Analysis, merged: list | None = None) -> Section:
 
 
 def _named_overview(a: Analysis, settings: list[str]) -> Block | None:
-    """The block that opens the section of a sweep (reports/section.py, MANY_SETTINGS): every
+    """The block that opens the section of a sweep (reports/render/section.py, MANY_SETTINGS): every
     setting's win rate at each named difficulty, a row per setting and player count (games
     played to exhaustion where a setting has them); None without named difficulties."""
     rates = []
@@ -370,7 +370,7 @@ def rooms_section(a: Analysis) -> Section:
     value = a.room_value
     said = sentences.room_sentences(a.room_ranking, value)
     # A sweep's settings keep their sentences and tables, not a chart each
-    # (reports/section.py, MANY_SETTINGS).
+    # (reports/render/section.py, MANY_SETTINGS).
     charts = value.height == 0 or value["setting"].n_unique() <= MANY_SETTINGS
     for (setting, mode), v in sorted(value.group_by("setting", "mode"), key=lambda kv: kv[0]):
         ranking = a.room_ranking.filter((pl.col("setting") == setting)
@@ -451,7 +451,7 @@ def burn_section(a: Analysis) -> Section:
     said = sentences.burn_sentences(a.deck_out, a.slack, a.clock_end, reference(a))
     settings = in_order(a.kinds, a.deck_out)
     # A sweep's settings keep their sentences and tables, not charts each
-    # (reports/section.py, MANY_SETTINGS).
+    # (reports/render/section.py, MANY_SETTINGS).
     charts = len(settings) <= MANY_SETTINGS
     for setting in settings:
         s.blocks.append(Block(setting, paragraphs=[
@@ -553,7 +553,8 @@ RUSH_ENDED = (("sealed", "end in a sealed mine"), ("rooms_out", "run out of room
 
 
 def rush_words(merged: list | None = None) -> Words:
-    """How the Rush section speaks of the Rush games' outcomes (reports/outcome_page.py)."""
+    """How the Rush section speaks of the Rush games' outcomes
+    (reports/outcomes/outcome_page.py)."""
     return Words(sid="rush", title="Rush", what="Rush", unit="rounds",
                  endings=tuple(ENDING_HEADERS.items()), ended=RUSH_ENDED,
                  intro=tuple(RUSH_INTRO), method=tuple(RUSH_METHOD),

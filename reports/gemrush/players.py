@@ -4,7 +4,7 @@ verdict moves with the strength of play.
 
 A *band* (`base_setting`) is a setting without its player. It spans the runs a report reads:
 the settings of every run that played the same game (the edition, the content file and its
-text, the rules and the code: what `--merge` requires, reports/merge.py, less the player) are
+text, the rules and the code: what `--merge` requires, reports/page/merge.py, less the player) are
 one band, so greedy's 10,000 games a player count of one run sit beside the reference's 200 of
 another. Runs that did not play alike stay apart, each band named with its runs.
 
@@ -30,17 +30,17 @@ from balance.contract.experiment import KNOB_PREFIX
 from balance.stats import paired
 from balance.stats.distributions import normal_quantile, t_quantile
 from balance.stats.intervals import UPPER
-from reports import text
 from reports.gemrush.frame import GROUP, with_base_setting
-from reports.variants import run_variants
+from reports.render import text
+from reports.tables.variants import run_variants
 
 # The players that see what no seat can see (the deck): an upper bound on play, drawn in the
 # band but never the headline's player.
 BOUNDS = ("clairvoyant",)
-# What two runs' settings must agree on to be one band: reports/merge.py's PLAYED_ALIKE and
+# What two runs' settings must agree on to be one band: reports/page/merge.py's PLAYED_ALIKE and
 # GemRushReport.played_alike, less the keys that make the player (heuristic, seats, knobs).
 ALIKE = ("edition", "content", "content_sha256", "rules")
-# The code that played a run (reports/merge.py's CODE): another version of the engine or the
+# The code that played a run (reports/page/merge.py's CODE): another version of the engine or the
 # players is another game.
 CODE = ("source_hash", "engine_version")
 
@@ -200,8 +200,8 @@ def score_table(t) -> pl.DataFrame:
 
 def paired_scores(cmps: list, kinds: pl.DataFrame, manifest: dict | None) -> pl.DataFrame:
     """Every paired difference of the mean team score between two settings at one player
-    count (`setting` less `against`), from the runs' comparisons (reports/compare.py: the same
-    games played by both, in one run), as PAIRS."""
+    count (`setting` less `against`), from the runs' comparisons (reports/compare/compare.py: the
+    same games played by both, in one run), as PAIRS."""
     if not cmps or kinds.height == 0:
         return pl.DataFrame(schema=PAIRS)
     where = dict(kinds.select(pl.col("variant").cast(pl.Int64),

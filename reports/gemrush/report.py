@@ -1,4 +1,4 @@
-"""Gem Rush's report, as the report framework reaches it (reports/game_report.py; named in Gem
+"""Gem Rush's report, as the report framework reaches it (reports/page/game_report.py; named in Gem
 Rush's declaration, balance/games/gemrush/game.py): its analysis, its sections and verdicts,
 its parts of the Summary and of About this run, its comparison, and its headline."""
 
@@ -8,14 +8,16 @@ import polars as pl
 
 from balance.games.gemrush.game import GAME
 from balance.stats import paired
-from reports import game_report, outcome_page, text
-from reports.compare import Comparison, compare_run
+from reports.compare.compare import Comparison, compare_run
 from reports.gemrush import ablation, analysis, findings, frame, headline, page, sentences, skills
 from reports.gemrush.compare import GemRushQuantities
 from reports.gemrush.figures import curves_figure
 from reports.gemrush.skills_page import skills_section
-from reports.section import Block, Figure, Section, Table, figure_or_none, in_order, slug
-from reports.text import DASH
+from reports.outcomes import outcome_page
+from reports.page import game_report
+from reports.render import text
+from reports.render.section import Block, Figure, Section, Table, figure_or_none, in_order, slug
+from reports.render.text import DASH
 
 
 class GemRushReport(game_report.GameReport):

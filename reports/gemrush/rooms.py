@@ -18,9 +18,9 @@ from __future__ import annotations
 import polars as pl
 
 from balance.stats.intervals import difference, wilson
-from reports import counts, pieces
 from reports.gemrush import tally
 from reports.gemrush.frame import crisis_games, named_difficulties
+from reports.tables import counts, pieces
 
 KEY = ["setting", "mode", "players"]
 UNIT = ["variant", "game", "seat"]
@@ -155,7 +155,7 @@ def room_value(games, rooms, diffs: pl.DataFrame, difficulty: str | None = None,
     Wilson intervals; diff = early_rate - other_rate with diff_low/diff_high (Newcombe);
     reference (what a win is: reaching a Crisis target, or the seat winning a Rush game).
 
-    `games` and `rooms` are DataFrames or ShardTables (reports/pieces.py); `tallies` the
+    `games` and `rooms` are DataFrames or ShardTables (reports/tables/pieces.py); `tallies` the
     games' tally.Tallies when the caller has them. `room_names` (setting, room) adds rooms
     never built, so every room of the content shows.
     """

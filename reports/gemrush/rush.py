@@ -1,7 +1,7 @@
-"""Rush: the outcomes of the Rush games (reports/outcomes.py reads them for any game): win rate by
-seat against the fair share (first-player advantage), game length in rounds, the score margin,
-and how the games ended: a player reached the target, the mine sealed, the room deck ran out,
-or the round cap stopped the game.
+"""Rush: the outcomes of the Rush games (reports/outcomes/outcomes.py reads them for any game): win
+rate by seat against the fair share (first-player advantage), game length in rounds, the score
+margin, and how the games ended: a player reached the target, the mine sealed, the room deck ran
+out, or the round cap stopped the game.
 
 A round is one turn of every player: rounds = ceil(player turns / players). Seats count from 1,
 as in the games table (balance/games/gemrush/records.py): seat 1 plays first. A tied game
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import outcomes
 from reports.gemrush import tally
 from reports.gemrush.frame import GROUP, rush_games
-from reports.tally import margin
+from reports.outcomes import outcomes
+from reports.tables.tally import margin
 
 # How a Rush game can end (balance/games/gemrush/engine/state.py END_NAMES), in the order the
 # page shows.

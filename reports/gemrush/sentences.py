@@ -1,13 +1,13 @@
 """Gem Rush's findings in one sentence each, as the Summary lists them: the win rate at every named
 difficulty, the targets to print, the rooms' value, the burn timing. (The Rush games' sentences
-are the neutral outcomes', reports/outcome_page.py.)"""
+are the neutral outcomes', reports/outcomes/outcome_page.py.)"""
 
 from __future__ import annotations
 
 import polars as pl
 
 from reports.gemrush.crisis import TO_TARGET
-from reports.text import (
+from reports.render.text import (
     DASH,
     count,
     join_words,

@@ -4,7 +4,7 @@ which rooms a skill is worth more with.
 - Crisis, from an `each_skill` run (balance/running/experiment.py): every skill held by the whole
   team (Shared Skill) against No Skills on the same seeds. The effect is variant minus
   baseline, so a skill worth having is positive; intervals and Holm's verdicts are the
-  comparison's (reports/compare.py).
+  comparison's (reports/compare/compare.py).
 - Rush, from any run that deals skills: the share of games each skill's holders win, against
   the fair share (the share of games with one winner, over the players). Skills are dealt at
   random, so a holder's edge is the skill's (or its seat's, which the deal averages out).
@@ -26,11 +26,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from balance.running.store import read_run
+from balance.running.store.read import read_run
 from balance.stats.distributions import binomial_two_sided_p, t_quantile, t_two_sided_p
 from balance.stats.intervals import UPPER, with_wilson
 from balance.stats.paired import CONFIDENCE, RESAMPLES, SEED, TOO_FEW, holm, too_few
-from reports import pieces
+from reports.tables import pieces
 
 # The rulebook's names of the skill variants (the rule `skills`, balance/games/gemrush/rules.py).
 VARIANT_NAMES = {"normal": "Normal", "none": "No Skills", "choice": "Choice of Skills",

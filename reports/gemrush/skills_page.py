@@ -7,11 +7,12 @@ from __future__ import annotations
 import polars as pl
 
 from balance.stats import paired
-from reports import compare_figures, text
+from reports.compare import compare_figures
 from reports.gemrush import ablation, skills
 from reports.gemrush.figures import curves_figure
-from reports.section import Block, Section, Table, slug
-from reports.section import figure_or_none as _fig
+from reports.render import text
+from reports.render.section import Block, Section, Table, slug
+from reports.render.section import figure_or_none as _fig
 
 INTRO = ["What each skill is worth to a team, how the ways of dealing skills move the game, and "
          "whether a skill's holder wins more in Rush."]

@@ -1,5 +1,5 @@
-"""Gem Rush's counts of a run, in the same pass as the neutral ones (reports/tally.py): the keys
-tell editions, modes, targets and exhausted play apart (frame.LAYOUT), and these tables are
+"""Gem Rush's counts of a run, in the same pass as the neutral ones (reports/tables/tally.py): the
+keys tell editions, modes, targets and exhausted play apart (frame.LAYOUT), and these tables are
 added, each with `kid`, the value columns and `n`:
 
     won         kid, won, target_turn             Crisis games played to a target
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports import counts, tally
 from reports.gemrush import frame
+from reports.tables import counts, tally
 
 # 4 million games are 56 MB kept one by one; past that, a comparison of means is tight anyway
 # (a paired interval would gain a few hundredths of a point).

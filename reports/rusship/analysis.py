@@ -1,11 +1,11 @@
-"""Every analysis of a Rusship run the report draws, from counts (reports/tally.py): one pass
+"""Every analysis of a Rusship run the report draws, from counts (reports/tables/tally.py): one pass
 over the games table adds these count tables to the neutral ones, each with `kid` and `n`:
 
     start   kid, starter_won                every game (null: stopped undecided)
     catch   kid, first_power, comeback      every game (nulls: no attack, or undecided)
     attack  kid, first_hit_turn             games with an attack (the turn of the first)
 
-and the analyses read them per setting (reports/frame.py: the players and the swept rules):
+and the analyses read them per setting (reports/tables/frame.py: the players and the swept rules):
 
 - `levers`: what each setting played (the board's length, the compensation, the box), from
   the manifest's rules over Rusship's defaults;
@@ -13,7 +13,7 @@ and the analyses read them per setting (reports/frame.py: the players and the sw
 - `comeback`: the share of decided games the side attacked first still won, 95% Wilson;
 - `first_power`: per power, the share of those games won by the side that chose it first
   (the side attacked first chooses the first power), 95% Wilson;
-- `turns`, `first_attack`: distributions (reports/counts.py) of the length and of the turn of
+- `turns`, `first_attack`: distributions (reports/tables/counts.py) of the length and of the turn of
   the first attack, and their counts for the length fit (reports/rusship/length.py).
 
 No table holds a row per game, so the report of ten million games fits in memory."""
@@ -27,8 +27,9 @@ import polars as pl
 from balance.games.rusship.engine.state import POWER_NAMES
 from balance.games.rusship.rules import DEFAULTS
 from balance.stats.intervals import with_wilson
-from reports import analysis, counts, outcomes, tally
-from reports.frame import Layout
+from reports.outcomes import analysis, outcomes
+from reports.tables import counts, tally
+from reports.tables.frame import Layout
 
 COMPENSATION = ("second_tokens", "second_bonus")
 BOX = tuple(f"box_{p}" for p in POWER_NAMES)

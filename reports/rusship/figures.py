@@ -1,4 +1,4 @@
-"""Rusship's charts, few and plain (reports/figures.py draws them the same way every time):
+"""Rusship's charts, few and plain (reports/render/figures.py draws them the same way every time):
 a rate per setting against 50%, each power's paired effect, and the turns against the board's
 length with its fitted line."""
 
@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from reports.counts import box_stats
-from reports.figures import canvas, percent_axis
+from reports.render.figures import canvas, percent_axis
+from reports.tables.counts import box_stats
 
-if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/figures.py, style)
+if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/render/figures.py, style)
     from matplotlib.figure import Figure
 
 

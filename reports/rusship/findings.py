@@ -1,5 +1,5 @@
-"""Rusship's verdicts on the report's first screen (reports/findings.py, Verdict): one plain
-sentence per question, each naming the players whose play it describes, with its statistics
+"""Rusship's verdicts on the report's first screen (reports/outcomes/findings.py, Verdict): one
+plain sentence per question, each naming the players whose play it describes, with its statistics
 one click away.
 
 - First player and Catch-up: the unchanged rules' games of each player, pooled over the
@@ -18,8 +18,9 @@ from __future__ import annotations
 import polars as pl
 
 from balance.stats.intervals import wilson
-from reports import counts, findings, text
-from reports.findings import Verdict, who_of
+from reports.outcomes import findings
+from reports.outcomes.findings import Verdict, who_of
+from reports.render import text
 from reports.rusship import page
 from reports.rusship.analysis import Analysis
 from reports.rusship.levers import (
@@ -30,6 +31,7 @@ from reports.rusship.levers import (
     Pair,
     by_run,
 )
+from reports.tables import counts
 
 UNCHANGED = "unchanged rules"
 

@@ -1,9 +1,9 @@
 """The paired comparisons of a Rusship report, variant by variant: which lever each variant moves
-against its baseline, and the paired differences (reports/compare.py) that say by how much.
+against its baseline, and the paired differences (reports/compare/compare.py) that say by how much.
 
-A run's comparison (reports/compare.py, Comparison) numbers the variants as its run does; the
-report's manifest names them (one run: as they are; several: each with its `from_run` and
-`run_variant`, reports/combine.py), and gives each its rules, so every pair of arms is
+A run's comparison (reports/compare/compare.py, Comparison) numbers the variants as its run does;
+the report's manifest names them (one run: as they are; several: each with its `from_run` and
+`run_variant`, reports/tables/combine.py), and gives each its rules, so every pair of arms is
 classed by what differs between them:
 
 - compensation: only second_tokens and second_bonus (the first-player levers);
@@ -20,7 +20,7 @@ import polars as pl
 
 from balance.games.rusship.rules import DEFAULTS
 from reports.rusship.analysis import BOX, COMPENSATION, box_of, rules_of
-from reports.variants import run_variants
+from reports.tables.variants import run_variants
 
 COMPENSATION_KIND, BOX_KIND, LENGTH_KIND, PLAYERS_KIND, OTHER_KIND = (
     "compensation", "box", "length", "players", "other")
@@ -31,7 +31,7 @@ class Pair:
     """One variant of a run against its baseline, on the games both played."""
 
     run: str            # the run's name (the report's comparisons are named by run)
-    cmp: object         # reports.compare.Comparison
+    cmp: object         # reports.compare.compare.Comparison
     variant: int        # in the run's numbering
     against: int
     label: str
@@ -43,7 +43,7 @@ class Pair:
     base_setting: str | None
 
     def row(self, quantity: str) -> dict | None:
-        """The comparison's row of one quantity (reports/compare.py, DIFFERENCE_SCHEMA)."""
+        """The comparison's row of one quantity (reports/compare/compare.py, DIFFERENCE_SCHEMA)."""
         d = self.cmp.differences.filter((pl.col("variant") == self.variant)
                                         & (pl.col("quantity") == quantity))
         return d.row(0, named=True) if d.height else None

@@ -7,7 +7,7 @@ their 95% Wilson intervals, and the runs' comparisons (reports/rusship/levers.py
 differences between variants on common seeds.
 
 Nothing here reads the clock or the environment, every table is sorted and every number goes
-through `reports.text`, so the same analysis always gives the same page."""
+through `reports.render.text`, so the same analysis always gives the same page."""
 
 from __future__ import annotations
 
@@ -15,7 +15,18 @@ import polars as pl
 
 from balance.games.rusship.engine.state import POWER_NAMES
 from balance.stats import paired
-from reports import text
+from reports.render import text
+from reports.render.section import (
+    BOXES,
+    DIST_HEADERS,
+    Block,
+    Section,
+    Table,
+    dist_row,
+    figure,
+    slug,
+)
+from reports.render.text import DASH
 from reports.rusship import figures, length
 from reports.rusship.analysis import Analysis
 from reports.rusship.levers import (
@@ -25,8 +36,6 @@ from reports.rusship.levers import (
     Pair,
     by_run,
 )
-from reports.section import BOXES, DIST_HEADERS, Block, Section, Table, dist_row, figure, slug
-from reports.text import DASH
 
 FOLD_ROWS = 12  # a per-setting table longer than this is folded under its caption
 HOLM = "* survives Holm's correction over every difference of its run's comparison."

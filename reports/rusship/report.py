@@ -1,4 +1,4 @@
-"""Rusship's report, as the report framework reaches it (reports/game_report.py; named in
+"""Rusship's report, as the report framework reaches it (reports/page/game_report.py; named in
 Rusship's declaration, balance/games/rusship/game.py): its analysis (reports/rusship/
 analysis.py), its four sections before the neutral Outcomes (reports/rusship/page.py), their
 verdicts (reports/rusship/findings.py), and which comparisons it reads itself."""
@@ -11,13 +11,16 @@ from dataclasses import replace
 import polars as pl
 
 from balance.games.rusship.game import GAME
-from reports import game_report, headline, outcome_page, text
-from reports.analysis import REQUIRED
-from reports.frame import check_columns
+from reports import headline
+from reports.outcomes import outcome_page
+from reports.outcomes.analysis import REQUIRED
+from reports.page import game_report
+from reports.render import text
+from reports.render.section import Section
 from reports.rusship import analysis, page
 from reports.rusship import findings as rfindings
 from reports.rusship.levers import is_box_sweep, pairs_of
-from reports.section import Section
+from reports.tables.frame import check_columns
 
 # The game's columns its analyses read, beside the neutral ones.
 COLUMNS = ("starter_won", "comeback", "first_power", "first_hit_turn")

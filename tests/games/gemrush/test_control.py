@@ -10,7 +10,7 @@ import pytest
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
 from balance.running.store import read_run
-from reports import compare, compare_text
+from reports.compare import compare, compare_text
 
 NERF = """\
 [experiment]

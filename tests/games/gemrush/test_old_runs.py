@@ -15,6 +15,9 @@ from balance.errors import InputError
 from balance.running import store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
+from balance.running.store.check import check_shards
+from balance.running.store.layout import run_game
+from balance.running.store.manifest import read_manifest
 
 DATA = Path(__file__).parent / "data"
 OLD = DATA / "run-5bc63e6"
@@ -24,13 +27,13 @@ def test_the_old_shards_carry_the_old_keys_and_the_manifest_no_game():
     keys = pq.read_metadata(next((OLD / "games").glob("*.parquet"))).metadata
     assert {b"gemrush.shard", b"gemrush.rows_sha256", b"gemrush.seats_from"} <= set(keys)
     assert not any(k.startswith(b"balance.") for k in keys)
-    assert "game" not in store.read_manifest(OLD)
+    assert "game" not in read_manifest(OLD)
 
 
 def test_an_old_run_reads_as_the_same_games_played_now(tmp_path):
     old = store.read_run(OLD)
-    assert old.complete and store.run_game(old.manifest).name == "gemrush"
-    store.check_shards(OLD, old.manifest)  # what a resume checks: provenance, digests
+    assert old.complete and run_game(old.manifest).name == "gemrush"
+    check_shards(OLD, old.manifest)  # what a resume checks: provenance, digests
     run_experiment(load_experiment(DATA / "run-5bc63e6.toml"), tmp_path, jobs=1)
     new = store.read_run(tmp_path / "old-run")
     assert old.games.drop("source_hash").equals(new.games.drop("source_hash"))

@@ -11,9 +11,9 @@ import pytest
 from balance.errors import InputError
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
-from reports.build import build_report
-from reports.compare import compare_run
+from reports.compare.compare import compare_run
 from reports.gemrush import skills
+from reports.page.build import build_report
 from tests.test_report_build import check_page
 
 EACH = """\

@@ -16,6 +16,10 @@ from balance.errors import InputError
 from balance.running import store
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
+from balance.running.store import write
+from balance.running.store.layout import plan
+from balance.running.store.manifest import manifest_text
+from balance.running.store.read import RunData
 
 EXPERIMENT = """\
 [experiment]
@@ -62,24 +66,24 @@ def write_experiment(folder: Path, text: str = EXPERIMENT) -> Path:
     return path
 
 
-def run_into(folder: Path, exp_path: Path, **kw) -> store.RunData:
+def run_into(folder: Path, exp_path: Path, **kw) -> RunData:
     run_experiment(load_experiment(exp_path), folder, **kw)
     return store.read_run(folder / "tiny")
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> store.RunData:
+def reference(tmp_path_factory) -> RunData:
     """The experiment run uninterrupted, in-process (one job)."""
     tmp = tmp_path_factory.mktemp("reference")
     return run_into(tmp / "runs", write_experiment(tmp), jobs=1)
 
 
-def assert_same(a: store.RunData, b: store.RunData) -> None:
+def assert_same(a: RunData, b: RunData) -> None:
     assert a.games.sort("variant", "game").equals(b.games.sort("variant", "game"))
     keys = ["variant", "game", "turn", "room", "builder", "points", "uses", "gained"]
     assert a.tables["rooms"].sort(keys).equals(b.tables["rooms"].sort(keys))
     # the same bytes, but for the experiment file's path as given
-    assert store.manifest_text(dict(a.manifest, file="")) == store.manifest_text(
+    assert manifest_text(dict(a.manifest, file="")) == manifest_text(
         dict(b.manifest, file=""))
 
 
@@ -206,7 +210,7 @@ def test_the_pool_warms_every_set_of_players_before_any_shard(monkeypatch):
 
     from balance.running import runner
     exp = load_experiment("players")  # greedy, learned, then the reference
-    shards = store.plan(len(exp.variants), 50, 25)
+    shards = plan(len(exp.variants), 50, 25)
     warm = runner.warm_jobs(exp, shards)
     assert [(j.variant.heuristic, j.shard.start) for j in warm] == [
         ("greedy", 0), ("learned", 0), ("reference", 0)]
@@ -231,7 +235,7 @@ def test_the_pool_warms_every_set_of_players_before_any_shard(monkeypatch):
 def test_a_sweep_of_one_player_warms_once():
     from balance.running import runner
     exp = load_experiment("crisis-difficulty")
-    shards = store.plan(len(exp.variants), 10, 5)
+    shards = plan(len(exp.variants), 10, 5)
     assert [j.shard for j in runner.warm_jobs(exp, shards)] == [shards[0]]
 
 
@@ -251,7 +255,8 @@ shard_size = 20
 
 
 def _written_from_zero(monkeypatch):
-    """The tables as runs before issue 26 wrote them: seats from 0, no store.SEATS_KEY."""
+    """The tables as runs before issue 26 wrote them: seats from 0, no SEATS_KEY (written by
+    balance.running.store.write)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -271,7 +276,7 @@ def _written_from_zero(monkeypatch):
     monkeypatch.setattr(records, "rooms_table", old(records.rooms_table))
     # ... and no mark that seats count from 1: the store writes its mark under a key no
     # reader looks for.
-    monkeypatch.setattr(store, "SEATS_KEY", b"tests.not_read")
+    monkeypatch.setattr(write, "SEATS_KEY", b"tests.not_read")
 
 
 def test_seats_count_from_1_and_an_old_run_counted_from_0_reads_the_same(tmp_path,

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from balance.running.store import read_run
-from reports.build import build_report
 from reports.gemrush.analysis import analyse
+from reports.page.build import build_report
 
 GAMES = 1500
 EXPERIMENT = f"""\

@@ -9,7 +9,7 @@ import pytest
 
 from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
-from reports.build import build_report
+from reports.page.build import build_report
 
 ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = sorted((ROOT / "experiments" / "rusship").glob("*.toml"))

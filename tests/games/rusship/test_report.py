@@ -19,9 +19,9 @@ from balance.running.runner import run_experiment
 from balance.running.store import read_run
 from balance.stats.intervals import wilson
 from balance.stats.measures import headline_rates, widest_half_width
-from reports import game_report
-from reports.build import build_report
-from reports.compare import compare
+from reports.compare.compare import compare
+from reports.page import game_report
+from reports.page.build import build_report
 from reports.rusship import findings as rfindings
 from reports.rusship import length, page
 from reports.rusship.levers import BOX_KIND, COMPENSATION_KIND, pairs_of

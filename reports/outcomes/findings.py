@@ -1,0 +1,225 @@
+"""What a designer decides from, on the report's first screen: one plain sentence per verdict,
+each naming the player whose play it describes, with its statistics one click away.
+
+The neutral verdicts, for any game (each only where the run has what it needs):
+- the seats against their fair share (the first player's advantage), or the team's win rate;
+- each lever's largest effect (every run that compares versions of the game).
+A game's report chooses its verdicts and their order (reports/page/game_report.py,
+GameReport.verdicts), these among them.
+
+A verdict says "clearly" only where the difference survives Holm's correction over every
+difference it was picked from: picking the largest of many finds one by chance otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from balance.stats import paired
+from reports.render import text
+
+
+@dataclass
+class Verdict:
+    topic: str  # what it is about, first in bold: "Seats", "Versions of my-run", ...
+    sentence: str
+    who: str  # whose play, and where: "greedy players; my-run run"
+    details: list[str] = field(default_factory=list)  # the statistics, folded under it
+
+
+def who_of(players: list[str], where: str = "") -> str:
+    who = f"{text.join_words(players)} players" if players else "scripted players"
+    return f"{who}; {where}" if where else who
+
+
+def _seat_text(r: dict) -> str:
+    return (f"seat {r['seat']} of {r['players']} wins {text.pct(r['win_rate'], 1)} "
+            f"of the games against a fair share of {text.pct(r['fair_share'], 1)}")
+
+
+def _seat_stat(r: dict) -> str:
+    p = "not tested" if r["p_fair"] is None or r["p_fair"] != r["p_fair"] else \
+        f"p = {r['p_fair']:.3g}"
+    return (f"{text.players_label(r['players'])}, seat {r['seat']}: "
+            f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of "
+            f"{text.count(r['games'])} games, fair share {text.pct(r['fair_share'], 1)}; "
+            f"exact binomial test of its wins among the games one seat won, {p}")
+
+
+def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
+                  where: dict[str, str], topic: str = "Seats", section: str = "Outcomes"
+                  ) -> list[Verdict]:
+    """Per setting: the seats that win clearly more or less than their fair share, or that
+    none do, naming the largest gap (`seats`: reports/outcomes/outcomes.py's seat_wins; `section`:
+    where every seat is). The test is reports/outcomes/outcomes.py's, the one `balance run` prints:
+    each seat's wins among the games one seat won against 1/players (exact binomial), Holm's
+    correction over every seat tested together."""
+    if "games" in seats.columns:  # a seat's share from a handful of games says nothing
+        seats = seats.filter(pl.col("games") >= paired.MIN_PAIRS)
+    seats = seats.filter(pl.col("players") > 1)
+    out = []
+    for (setting,), g in sorted(seats.group_by("setting"), key=lambda kv: kv[0]):
+        g = g.sort("players", "seat").with_columns(
+            pl.col("off_fair").fill_null(False).alias("sure"),
+            (pl.col("win_rate") - pl.col("fair_share")).abs().alias("gap"))
+        lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
+        counts = (text.plural(lo_p, "player") if lo_p == hi_p
+                  else f"{lo_p} to {hi_p} players")
+        who = who_of(players_of.get(setting, []), f"{where.get(setting, setting)}, {counts}")
+        off = g.filter(pl.col("sure")).sort("gap", "players", "seat", descending=[True, False,
+                                                                                   False])
+        top = g.sort("gap", "players", "seat", descending=[True, False, False]).row(
+            0, named=True)
+
+        if off.height:
+            shown = off.head(3).rows(named=True)
+            more = f" ({off.height - 3} more in {section})" if off.height > 3 else ""
+            out.append(Verdict(topic, "Not every seat wins its fair share: "
+                               + "; ".join(_seat_text(r) for r in shown) + more + ".", who,
+                               [_seat_stat(r) for r in off.rows(named=True)]
+                               + ["Each survives Holm's correction over every seat tested."]))
+        else:
+            out.append(Verdict(
+                topic, "Every seat wins about its fair share. The largest gap, "
+                + _seat_text(top) + ", is within what chance gives.", who,
+                [_seat_stat(top), "No seat's gap survives Holm's correction over every seat "
+                 "tested: each seat's share is consistent with the fair share."]))
+    return out
+
+
+def effect_text(r: dict, unit: str, scale: float = 1.0) -> str:
+    return (f"{scale * r['difference']:+.1f}{unit} (95% paired interval "
+            f"{scale * r['ci_low']:+.1f} to {scale * r['ci_high']:+.1f}, "
+            f"{text.count(r['pairs'])} games)")
+
+
+def holm_text(r: dict, family: int) -> str:
+    return (f"clear after Holm's correction over {family} differences" if r["holm"] else
+            f"not clear after Holm's correction over {family} differences")
+
+
+PLAYER_PARTS = ("heuristic=", "seats=")  # the parts of a variant's label that name its player
+
+
+def player_part(label: str) -> str | None:
+    """The player a variant's label names ("reference" in "heuristic=reference, hand_limit=6"),
+    or None where the run does not sweep the player."""
+    for part in label.split(", "):
+        for key in PLAYER_PARTS:
+            if part.startswith(key):
+                return part[len(key):]
+    return None
+
+
+def lever_part(label: str) -> str:
+    """A variant's label without its player: the lever's version ("hand_limit=6")."""
+    return ", ".join(p for p in label.split(", ") if not p.startswith(PLAYER_PARTS))
+
+
+def measured_with(players: list[str]) -> str:
+    """The sentence that says which player a verdict was measured with, when it was one."""
+    return f" Measured with {players[0]} only." if len(players) == 1 else ""
+
+
+def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "score:mean",
+                   leave_out: tuple[str, ...] = ()) -> list[Verdict]:
+    """Per run that compares versions by a lever: its largest clear difference, on the
+    `prefer` quantity where there is one, else on a rate, else on any quantity; or that none
+    is clear. Where the run sweeps the player beside the lever, the effect is given for each
+    player (each compared with its own baseline, reports/tables/variants.py) and how far it moves
+    between them; where one player played, the verdict says so. A version whose label holds
+    one of `leave_out` is never the verdict (its difference still counts in Holm's family)."""
+    out = []
+    for name, cmp in cmps:
+        d = cmp.differences.filter(~pl.any_horizontal(
+            [pl.lit(False)] + [pl.col("label").str.contains(x, literal=True)
+                               for x in leave_out]))
+        d = d.filter(pl.col("difference").is_not_nan() & pl.col("ci_low").is_not_nan())
+        if d.height == 0:
+            continue
+        clear = d.filter(pl.col("holm"))
+        pick = clear if clear.height else d
+        score = pick.filter(pl.col("quantity") == prefer)
+        rates = pick.filter(pl.col("kind") == "rate")
+        pick = score if score.height else rates if rates.height else pick
+        r = pick.sort(pl.col("difference").abs(), "label", descending=[True, False]).row(
+            0, named=True)
+        base = cmp.label(r.get("against", cmp.baseline))
+        scale, unit = (100.0, " percentage points") if r["kind"] == "rate" else (1.0, "")
+        if r["quantity"].startswith("score"):
+            unit = " points"
+        each = _by_player(d, r, base)
+        version, against = (lever_part(r["label"]), lever_part(base)) if each else \
+            (r["label"], base)
+        way = "raises" if r["difference"] > 0 else "lowers"
+        size = f"{abs(scale * r['difference']):.1f}{unit}"
+        if clear.height:
+            sentence = f"{version} {way} the {r['name']} by {size} against {against}"
+        else:
+            sentence = (f"No version differs clearly from {against}. The largest difference, "
+                        f"{version} on the {r['name']} ({way} it by {size}), is within what "
+                        "chance gives on these games")
+        if each:
+            sentence += _player_spread(each, player_part(r["label"]) or "", scale, unit)
+        else:
+            sentence += "." + measured_with(players_of.get(name, []))
+        out.append(Verdict(f"Versions of {name}", sentence,
+                           who_of(players_of.get(name, []), f"{name} run"), [
+            f"{x['label']} against {cmp.label(x.get('against', cmp.baseline))}, {x['name']}: "
+            f"{effect_text(x, unit, scale)}; {holm_text(x, cmp.family)}."
+            for x in (each or [r])] + ["Every difference is in the Comparison section."]))
+    return out
+
+
+def _by_player(d: pl.DataFrame, r: dict, base: str) -> list[dict]:
+    """Every player's difference for the version `r` shows, where the run sweeps the player
+    beside a lever (none where it sweeps one of them: the player is then the lever)."""
+    if player_part(r["label"]) is None or lever_part(r["label"]) == lever_part(base):
+        return []
+    same = d.filter(pl.col("quantity") == r["quantity"]).to_dicts()
+    return sorted((x for x in same if lever_part(x["label"]) == lever_part(r["label"])),
+                  key=lambda x: x["label"])
+
+
+def _player_spread(each: list[dict], player: str, scale: float, unit: str) -> str:
+    """", with reference; by player: greedy +1.0, reference +2.1 (1.1 points apart).": the
+    effect of one version of the lever for each player."""
+    said = ", ".join(f"{player_part(x['label'])} {scale * x['difference']:+.1f}" for x in each)
+    values = [scale * x["difference"] for x in each]
+    gap = f" ({max(values) - min(values):.1f}{unit} apart)" if len(each) > 1 else ""
+    return f", with {player}; by player: {said}{gap}."
+
+
+def team_verdicts(team: pl.DataFrame, players_of: dict[str, list[str]],
+                  where: dict[str, str], topic: str = "Team wins") -> list[Verdict]:
+    """Per setting of a cooperative game: how often the team wins, over the player counts
+    (`team`: reports/outcomes/outcomes.py's team_wins)."""
+    out = []
+    for (setting,), g in sorted(team.group_by("setting"), key=lambda kv: kv[0]):
+        g = g.sort("players")
+        lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
+        counts = (text.plural(lo_p, "player") if lo_p == hi_p
+                  else f"{lo_p} to {hi_p} players")
+        lo_r, hi_r = text.pct(g["win_rate"].min()), text.pct(g["win_rate"].max())
+        span = lo_r if lo_r == hi_r else f"{lo_r} to {hi_r}"
+        out.append(Verdict(
+            topic, f"The team wins {span} of its games with {counts}.",
+            who_of(players_of.get(setting, []), where.get(setting, setting)),
+            [f"{text.players_label(r['players'])}: "
+             f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of "
+             f"{text.count(r['games'])} games, 95% Wilson interval"
+             for r in g.iter_rows(named=True)]))
+    return out
+
+
+def verdicts(seats: pl.DataFrame, team: pl.DataFrame, cmps: list,
+             players_of: dict[str, list[str]], where: dict[str, str] | None = None
+             ) -> list[Verdict]:
+    """The neutral verdicts of the first screen, in the module doc's order. `cmps`: (run name,
+    Comparison) of every run compared; `players_of`: the players of each setting and run;
+    `where`: the run each setting comes from, where the page reads several."""
+    where = where or {}
+    return (seat_verdicts(seats, players_of, where) + team_verdicts(team, players_of, where)
+            + lever_verdicts(cmps, players_of))

@@ -1,0 +1,123 @@
+"""The variants of a run as the designer named them: their labels as written in the experiment
+file's [grid], and which one is the baseline that the others are compared with.
+
+Both are read from the manifest: it keeps the experiment file's text as the games were played
+with it, so a run is described by its own file even after the file has been edited.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+
+from balance.errors import InputError, Problem
+
+
+def experiment_table(manifest: dict) -> dict:
+    """The parsed experiment file the run was made with ({} when the manifest has no text, as
+    for `balance.simulate`, or a text that no longer parses)."""
+    try:
+        data = tomllib.loads(manifest.get("text") or "")
+    except (tomllib.TOMLDecodeError, TypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _written(value) -> str:
+    # As TOML spells it, less the quotes: hand_limit=5, fast=true, level=Master.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(_written(v) for v in value)
+    return str(value)
+
+
+def labels(manifest: dict) -> list[str]:
+    """One label per variant, in variant order: the [grid] keys and values as written
+    ("hand_limit=5", "players=3, level=Master"). The variants are the grid's cross product
+    with the last key varying fastest, as balance.running.experiment numbers them. A run whose text
+    has no grid matching its variants gets "variant N"."""
+    n = len(manifest.get("variants", []))
+    recorded = [v.get("label") for v in manifest.get("variants", [])]
+    if n > 1 and all(isinstance(x, str) and x for x in recorded):
+        return recorded  # written by the runner (ablations make their own grid)
+    grid = experiment_table(manifest).get("grid")
+    if isinstance(grid, dict) and grid and all(isinstance(v, list) for v in grid.values()):
+        combos = list(itertools.product(*grid.values()))
+        if len(combos) == n:
+            return [", ".join(f"{k}={_written(v)}" for k, v in zip(grid, combo, strict=True))
+                    for combo in combos]
+    return [f"variant {i}" for i in range(n)] if n > 1 else ["the only variant"] * n
+
+
+def baseline(manifest: dict, run_dir: str, override: int | None = None) -> int:
+    """The variant the others are compared with: `override` (the command's --baseline), else
+    the experiment file's `baseline`, else the first. InputError if it is not a variant."""
+    n = len(manifest.get("variants", []))
+    if override is not None:
+        if not 0 <= override < n:
+            raise InputError([Problem("--baseline", "", "", f"must be a variant of {run_dir}, "
+                                      f"0 to {n - 1}, got {override}")])
+        return override
+    head = experiment_table(manifest).get("experiment")
+    chosen = head.get("baseline", 0) if isinstance(head, dict) else 0
+    if not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < n:
+        # The file was checked when the run was made; a manifest edited since is damaged.
+        raise InputError([Problem(run_dir, "manifest.json: [experiment]", "baseline",
+                                  f"must be a variant, 0 to {n - 1}, got {chosen!r}: the "
+                                  "manifest is damaged; give --baseline")])
+    return chosen
+
+
+SETTINGS = ("players",)  # swept keys that set the scene rather than pull a lever
+# Swept keys that choose who plays: the lever when nothing else is swept (a run comparing
+# players), a setting beside another lever, whose effect is then measured player by player
+# (comparing the reference with hand_limit=6 against greedy with 5 would mix two effects).
+PLAYER_KEYS = ("heuristic", "seats")
+
+
+def setting_keys(manifest: dict) -> tuple[str, ...]:
+    """The swept keys each variant keeps its own value of when it finds its baseline."""
+    swept = {k for v in manifest.get("variants", []) for k in (v.get("swept") or {})}
+    levers = swept - set(SETTINGS) - set(PLAYER_KEYS)
+    return SETTINGS + PLAYER_KEYS if levers and swept & set(PLAYER_KEYS) else SETTINGS
+
+
+def baselines_by_setting(manifest: dict, base: int) -> dict[int, int]:
+    """Each variant's baseline: the variant with its own player count (and its own player,
+    where another key is the lever: setting_keys) and the chosen baseline's value of every
+    other swept key (the chosen baseline itself when no setting is swept, or no such variant
+    exists)."""
+    vs = manifest.get("variants", [])
+    swept = {int(v["variant"]): dict(v.get("swept") or {}) for v in vs}
+    settings = setting_keys(manifest)
+    out = {}
+    for v, values in swept.items():
+        want = {k: (values.get(k) if k in settings else x)
+                for k, x in swept.get(base, {}).items()}
+        match = [u for u, vals in sorted(swept.items()) if vals == want]
+        out[v] = match[0] if match and any(k in want for k in settings) else base
+    return out
+
+
+
+def run_variants(name: str, cmp, manifest: dict) -> dict[int, dict]:
+    """The manifest's variants of the run `name` (a report's combined manifest, or one run's)
+    by their number in that run, as its comparison (reports/compare/compare.py) numbers them; {}
+    when the manifest does not hold them as the comparison names them."""
+    variants = manifest.get("variants", [])
+    labels = cmp.variants.sort("variant").select("variant", "label").rows()
+    groups: dict[str | None, dict[int, dict]] = {}
+    for v in variants:
+        if "from_run" in v:
+            groups.setdefault(v["from_run"], {})[int(v["run_variant"])] = v
+        else:
+            groups.setdefault(None, {})[int(v["variant"])] = v
+    # The run of that name first; a run whose folder named it otherwise (two runs of one
+    # experiment) is found by its labels.
+    order = [name, None, *sorted(k for k in groups if k not in (name, None))]
+    for key in order:
+        g = groups.get(key)
+        if g and all(g.get(int(v), {}).get("label") == lb for v, lb in labels):
+            return g
+    return {}
