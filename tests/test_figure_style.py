@@ -22,7 +22,7 @@ def test_the_style_and_palette_are_seaborn_s():
 
 def test_drawing_a_figure_imports_no_seaborn():
     """seaborn, with scipy.stats and pandas, was 1.2 to 1.7 s of every process that draws."""
-    imports_none("from reports import figures as f\n"
+    imports_none("from reports.render import figures as f\n"
                  "with f.canvas(3, 2) as (fig, axes):\n"
                  "    axes[0].plot([1, 2], [3, 4], color=f.palette_of(3)[1])\n"
                  "    f.boxes(axes[0], __import__('polars').DataFrame("

@@ -16,7 +16,7 @@ from tests.fresh import imports_none
 GAME = '''
 from balance.contract.game import CORE_COLUMNS, Game, Table
 
-GAME = Game(name="pig", title="Pig", version="1", player_counts=(2, 3, 4), cooperative=False,
+GAME = Game(name="hog", title="Hog", version="1", player_counts=(2, 3, 4), cooperative=False,
             settings=(), tables=(Table("games", dict(CORE_COLUMNS)),), measures=(),
             end_reasons=("won",), words=("oink",))
 NOT_A_GAME = 42
@@ -42,7 +42,7 @@ def _install(site: Path, dist: str, entries: dict[str, str]) -> None:
 def site(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
-    for name in ("pig", "broken", "notgame", "misnamed"):
+    for name in ("hog", "broken", "notgame", "misnamed"):
         registry._LOADED.pop(name, None)  # a game loaded from this folder goes with it
 
 
@@ -57,13 +57,13 @@ def test_the_games_are_found_without_importing_any():
 
 
 def test_a_package_of_its_own_is_found_through_its_entry_point(site, cli):
-    _install(site, "pig-balance", {"pig": "pig_balance.game:GAME"})
-    assert "pig" in registry.names()
-    f = registry.found()["pig"]
+    _install(site, "pig-balance", {"hog": "pig_balance.game:GAME"})
+    assert "hog" in registry.names()
+    f = registry.found()["hog"]
     assert not f.in_folder and f.package == "pig_balance" and "pig-balance" in f.where
-    assert registry.get("pig").title == "Pig"
+    assert registry.get("hog").title == "Hog"
     r = cli("games")
-    assert r.exit_code == 0 and "pig: Pig, version 1, 2-4 players" in r.output, r.output
+    assert r.exit_code == 0 and "hog: Hog, version 1, 2-4 players" in r.output, r.output
 
 
 @pytest.mark.parametrize(("entry", "said"), [
@@ -71,7 +71,7 @@ def test_a_package_of_its_own_is_found_through_its_entry_point(site, cli):
      "module named 'pig_missing'"),
     ("pig_balance.game:NOT_A_GAME", "pig_balance.game:NOT_A_GAME is no Game "
      "(balance.contract.game.Game), it is a int"),
-    ("pig_balance.game:GAME", "pig_balance.game:GAME declares the game 'pig', not 'broken'"),
+    ("pig_balance.game:GAME", "pig_balance.game:GAME declares the game 'hog', not 'broken'"),
 ])
 def test_a_broken_entry_point_is_one_message(site, cli, entry, said):
     _install(site, "broken-balance", {"broken": entry})
