@@ -5,6 +5,7 @@ save drops another's index entry."""
 from __future__ import annotations
 
 import multiprocessing
+import sys
 import threading
 
 from numba.core.caching import IndexDataCacheFile
@@ -88,3 +89,24 @@ def test_two_processes_saving_at_once_lose_nothing(tmp_path):
     reader = KeyedCacheFile(str(tmp_path), BASE, "stamp")
     assert [reader.load((who, i)) for who in (0, 1) for i in range(n)] == [
         f"code {who} {i}" for who in (0, 1) for i in range(n)]
+
+
+def test_an_index_naming_a_module_gone_reads_as_empty_and_is_written_anew(tmp_path,
+                                                                         monkeypatch):
+    """A game removed after it was played: its types stay in the keys of the kernels it shared
+    with other games; loading their index must cost a compile, not fail every game."""
+    gone = tmp_path / "gone_game_types.py"
+    gone.write_text("class State:\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import gone_game_types
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    a, b, _ = _files(KeyedCacheFile, folder)
+    a.save(("sig", gone_game_types.State), "code for the game gone")
+    a.save(("sig", int), "code for another game")
+    gone.unlink()
+    monkeypatch.delitem(sys.modules, "gone_game_types")
+    assert b.load(("sig", int)) is None  # the index could not be read: a compile
+    b.save(("sig", int), "code for another game")
+    assert b.load(("sig", int)) == "code for another game"

@@ -62,6 +62,16 @@ class KeyedCacheFile(IndexDataCacheFile):
                 overloads[key] = name
                 self._save_index(overloads)
 
+    def _load_index(self):
+        """Numba's, but an index whose keys name a module or class no longer there reads as
+        empty, costing a compile, rather than failing every process that loads it: a game
+        removed after it was played (one `balance new-game` wrote, say) leaves its types in
+        the keys of the kit's kernels it shared with the other games."""
+        try:
+            return super()._load_index()
+        except (ImportError, AttributeError):
+            return {}
+
     @contextlib.contextmanager
     def _locked(self):
         if fcntl is None:
