@@ -11,7 +11,9 @@ what the core columns and the game's measures hold (balance/stats/measures.py):
 - a competitive game (a seat wins, by the game's declaration, never by its games): the
   length (mean and median), the winner's margin (mean) and each seat's share of the wins;
 - a cooperative game: the team's win rate, and its score (mean and median);
-- every measure the game declares over a column of its own.
+- every measure the game declares over a column of its own;
+- a game that declares per-seat tallies (Game.tallies): each seat's mean of each tally, read
+  from the run's seats table (reports/tallies/tallies.py), whatever the game's quantities.
 
 Every rate is a share of decided games (balance/stats/measures.py): a game that stopped
 undecided (one of the game's undecided_ends) is in no rate. A rate pairs the games decided in
@@ -37,6 +39,7 @@ import polars as pl
 from balance.errors import InputError, Problem
 from balance.stats import measures, paired
 from reports.tables import variants
+from reports.tallies import tallies
 
 RATE, MEAN, MEDIAN = "rate", "mean", "median"
 
@@ -259,6 +262,25 @@ def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str,
     return [r for r in rows if r is not None]
 
 
+def tally_rows(pairs: pl.DataFrame, names: tuple[str, ...], v: int, label: str) -> list[dict]:
+    """Each seat's mean of each tally (the columns `with_tallies` adds), over the games both
+    arms played with that seat."""
+    rows = []
+    seat = 1
+    while any(tallies.column(t, seat) in pairs.columns for t in names):
+        for t in names:
+            c = tallies.column(t, seat)
+            if c not in pairs.columns or f"{c}_v" not in pairs.columns:
+                continue
+            keep = (pairs[c].is_not_null() & pairs[f"{c}_v"].is_not_null()).to_numpy()
+            xb = pairs[c].to_numpy()[keep].astype(np.int64)
+            xv = pairs[f"{c}_v"].to_numpy()[keep].astype(np.int64)
+            rows.append(row(v, label, f"tally:{seat}:{t}", f"seat {seat} mean {t}", MEAN,
+                            xb, xv, paired.mean_difference(xb, xv)))
+        seat += 1
+    return [r for r in rows if r is not None]
+
+
 def load(run_dir: str | Path):
     """(games, manifest, missing shards) with only the columns a comparison reads."""
     from balance.running.store.manifest import read_manifest  # lazy: the runner's reader
@@ -267,7 +289,19 @@ def load(run_dir: str | Path):
     manifest = read_manifest(run_dir)
     # The game's other tables are read lazily: a comparison reads only the games.
     run = read_run(run_dir, lazy_tables=True, columns=quantities_of(manifest).columns())
-    return run.games, run.manifest, run.missing
+    return with_tallies(run.games, run, measures.game_of(manifest).tallies), run.manifest, \
+        run.missing
+
+
+def with_tallies(games: pl.DataFrame, run, names: tuple[str, ...]) -> pl.DataFrame:
+    """The games with a column per seat and tally (tallies.wide) of a game that declares
+    tallies, so that they pair game by game with the rest (`tally_rows`)."""
+    seats = tallies.table_of(run, names)
+    if seats is None or games.height == 0:
+        return games
+    wide = tallies.wide(seats, names)
+    return games.join(wide.with_columns(pl.col("variant").cast(games.schema["variant"])),
+                      on=["variant", "game"], how="left")
 
 
 def compare_run(run_dir: str | Path, baseline: int | None = None) -> Comparison:
@@ -342,6 +376,7 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
         if pairs.height == 0:
             continue
         new = q.rows(pairs, info[b], info[v], v, names[v], resamples, seed, notes)
+        new += tally_rows(pairs, measures.game_of(manifest).tallies, v, names[v])
         rows += [{**r, "against": b} for r in new]
     differences = _with_holm(rows)
     table = pl.DataFrame({"variant": sorted(info), "label": [names[v] for v in sorted(info)],

@@ -5,7 +5,7 @@ subclass): the kinds of game played, the engine versions, the manifest and the n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -24,6 +24,9 @@ class Analysis:
     versions: list[str]            # engine versions of the games
     manifest: dict
     outcomes: outcomes.Outcomes    # the games the neutral outcomes read
+    # Each seat's tallies (reports/tallies/tallies.py, by_seat) of a game that declares them;
+    # None for one that does not. Keyword-only, so a game's subclass adds fields after it.
+    tallies: pl.DataFrame | None = field(default=None, kw_only=True)
 
     @property
     def games(self) -> int:

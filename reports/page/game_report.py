@@ -24,6 +24,7 @@ from reports.outcomes.analysis import REQUIRED, Analysis
 from reports.render import text
 from reports.render.section import Block, Figure, Section, Table
 from reports.tables import frame, tally
+from reports.tallies import tallies, tallies_page
 
 
 class GameReport:
@@ -48,8 +49,15 @@ class GameReport:
         manifest = data.manifest or {}
         frame.check_columns(data.games, REQUIRED, "games table")
         t = tally.count(data.games, manifest, self.layout)
-        return Analysis(kinds=t.keys.select(*t.kinds().columns, "games"), versions=t.versions,
-                        manifest=manifest, outcomes=outcomes.outcomes(t))
+        kinds = t.keys.select(*t.kinds().columns, "games")
+        return Analysis(kinds=kinds, versions=t.versions, manifest=manifest,
+                        outcomes=outcomes.outcomes(t), tallies=self.seat_tallies(data, kinds))
+
+    def seat_tallies(self, data, kinds: pl.DataFrame) -> pl.DataFrame | None:
+        """Each seat's tallies of a run (Analysis.tallies), or None when the game declares
+        none or the run has no seats table; a game's own analysis may call it too."""
+        seats = tallies.table_of(data, self.game.tallies)
+        return None if seats is None else tallies.by_seat(seats, self.game.tallies, kinds)
 
     def words(self, a: Analysis, merged: list) -> outcome_page.Words:
         """How the outcome section speaks of this game's games."""
@@ -65,7 +73,14 @@ class GameReport:
 
     def sections(self, a: Analysis, cmps: list, merged: list) -> list[Section]:
         """The game's sections, between the Comparison and About this run."""
-        return [outcome_page.outcome_section(a.outcomes, a.kinds, self.words(a, merged))]
+        return [outcome_page.outcome_section(a.outcomes, a.kinds, self.words(a, merged)),
+                *self.tally_sections(a)]
+
+    def tally_sections(self, a: Analysis) -> list[Section]:
+        """Tallies by seat, for a run whose analysis has them (reports/tallies/)."""
+        if a.tallies is None:
+            return []
+        return [tallies_page.tally_section(a.tallies, a.kinds, self.game.tallies)]
 
     def verdicts(self, a: Analysis, cmps: list, players_of: dict[str, list[str]],
                  where: dict[str, str]) -> list[findings.Verdict]:
