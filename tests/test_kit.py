@@ -4,6 +4,11 @@ loop current; the loop follows the declaration; the rules reach the engine as de
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +63,39 @@ def test_a_batch_plays_the_games_a_game_at_a_time_would():
         batch = play(setup, [4, 9, 4])
         assert (batch.out[0] == batch.out[2]).all(), kit.name
         assert (play(setup, [9]).out[0] == batch.out[1]).all(), kit.name
+
+
+# The dice race played without the JIT, so that the loop's calls to the players' dispatch can
+# be overheard: what a player written in Python would hear.
+OVERHEARD = """
+import json
+import tests.games.dice.loop_nb as loop
+from balance.kit.play import play, prepare
+from tests.games.dice.game import KIT
+heard = []
+loop.turn_start_nb = lambda seats, seat: heard.append(["turn", int(seat)])
+loop.seen_nb = lambda seats, decision, pick, seat: heard.append(["seen", int(seat)])
+records = play(prepare(KIT, {}, ("stopper", "random", "stopper")), [5])
+print(json.dumps({"heard": heard, "decisions": int(records.decisions[0])}))
+"""
+
+
+def test_a_python_player_hears_of_every_turn_and_every_compiled_choice():
+    """A seat may decide in another's turn (Rusship's power at an attack), so each turn's
+    start reaches every seat, the turn's seat first; and a search replaying a turn must
+    replay every choice in it, so each pick reaches the dispatch's seen_nb."""
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-c", OVERHEARD], capture_output=True, text=True,
+                         cwd=root, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout)
+    heard, seats = got["heard"], 3
+    assert sum(1 for what, _ in heard if what == "seen") == got["decisions"] > 0
+    starts = [i for i, (what, _) in enumerate(heard) if what == "turn"]
+    assert len(starts) % seats == 0 and starts
+    for i in starts[::seats]:
+        first = heard[i][1]
+        assert heard[i: i + seats] == [["turn", (first + q) % seats] for q in range(seats)]
+        choices = [seat for what, seat in heard[i + seats:] if what == "seen"][:1]
+        assert choices in ([], [first])  # the turn's seat decides in the dice race

@@ -69,3 +69,9 @@ def pick_nb(pol, kind, st, tb, ru, pp, n, p):
 @njit(inline=True)
 def turn_start_nb(pp, p):
     """Seat p's turn starts: a Python player hears of it."""
+
+
+@njit(inline=True)
+def seen_nb(pp, kind, k, p):
+    """Compiled seat p picked option k: a Python player at another seat hears of it
+    (a search replaying a turn must replay every decision in it)."""
