@@ -16,7 +16,9 @@ from balance.contract import registry
 from balance.contract.game import resolve
 from balance.kit.generate import loop_source, sources, stale
 from balance.kit.play import compiled_rules, play, prepare
-from balance.kit.playthrough import golden_path, golden_text
+from balance.kit.playthrough import golden_path, golden_text, render
+from balance.kit.state import TURN_EVENT
+from balance.kit.view import View
 
 KITS = [resolve(g.kit) for g in registry.games() if g.kit]
 GOLDENS = [(kit, golden) for kit in KITS for golden in kit.goldens]
@@ -99,3 +101,55 @@ def test_a_python_player_hears_of_every_turn_and_every_compiled_choice():
         assert heard[i: i + seats] == [["turn", (first + q) % seats] for q in range(seats)]
         choices = [seat for what, seat in heard[i + seats:] if what == "seen"][:1]
         assert choices in ([], [first])  # the turn's seat decides in the dice race
+
+
+class RaceView(View):
+    """The dice race with its scores drawn at each turn, a line opening each turn, and its
+    decisions in words of its own: what a game that draws its board asks of a view."""
+
+    def __init__(self, setup):
+        super().__init__(setup)
+        self.scores = [0] * len(setup.seats)
+
+    def header(self):
+        return f"a race to {self.setup.values['target']}"
+
+    def event(self, row):
+        turn, seat, code = int(row[0]), int(row[1]), int(row[2])
+        if code == TURN_EVENT:
+            return f"turn {turn + 1}: seat {seat + 1}"
+        if code == 1:  # bust (score)
+            self.scores[seat] = int(row[3])
+        elif code == 2:  # banked (total, score)
+            self.scores[seat] = int(row[4])
+        return None
+
+    def option(self, decision, row):
+        return "stop" if int(row[0]) == 0 else "go on"
+
+    def decision(self, seat, decision, shown, pick):
+        return f"  ? {seat + 1}: {shown} -> {pick}"
+
+    def text(self):
+        return "  scores " + " ".join(map(str, self.scores))
+
+
+def test_a_view_draws_the_state_at_each_turn_and_words_what_depends_on_it():
+    dice = next(k for k in KITS if k.name == "dice")
+    viewed = dataclasses.replace(dice, view="tests.test_kit:RaceView", show_decisions=True)
+    lines = render(prepare(viewed, {}, ("stopper", "stopper")), 3).splitlines()
+    assert lines[0] == "a race to 30"
+    turns = [i for i, x in enumerate(lines) if x.startswith("turn ") and ": seat " in x]
+    drawn = [i for i, x in enumerate(lines) if x.startswith("  scores ")]
+    assert turns and drawn == [i - 1 for i in turns] + [len(lines) - 2]
+    assert lines[drawn[0]] == "  scores 0 0"
+    assert lines[-1].startswith("end: ")  # the closing, after the last state drawn
+    final = lines[-1].split("scores ")[1].split("]")[0].strip("[").replace(",", "")
+    assert lines[drawn[-1]] == f"  scores {final}"
+    asked = [x for x in lines if x.startswith("  ? ")]
+    assert asked and all(x.endswith(("-> 0", "-> 1")) and "0: stop | 1: go on" in x
+                         for x in asked)
+    # The race's own lines are still its declaration's, between the view's.
+    assert any(": banks " in x for x in lines)
+    assert render(prepare(dice, {}, ("stopper", "stopper")), 3).splitlines()[0].startswith(
+        "dice race, seed 3")

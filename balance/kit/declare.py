@@ -91,6 +91,9 @@ class KitGame:
     # A trace's last line: a format of reason, turns, outcome, scores, and each tally's list.
     closing: str = "end: {reason} after {turns} turns; {outcome}; scores {scores}"
     show_decisions: bool = True  # a trace writes each decision, its options and the pick
+    # "module:Class" of a View (balance/kit/view.py): the state as text at each turn, and
+    # words that depend on it; "" keeps to the formats above.
+    view: str = ""
     goldens: tuple[Golden, ...] = ()
     bench_title: str = ""
     bench_experiment: dict = field(default_factory=dict)
