@@ -10,14 +10,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from balance.contract import registry
 from balance.contract.game import resolve
+from balance.kit.forward import copy_kit_nb, kit_turn, kit_value_nb, reseed_chance_nb
 from balance.kit.generate import loop_source, sources, stale
 from balance.kit.play import compiled_rules, play, prepare
 from balance.kit.playthrough import golden_path, golden_text, render
-from balance.kit.state import TURN_EVENT
+from balance.kit.state import AUTOMA_WON, CHECK, OUTCOME, TEAM_WON, TRACE, TURN_EVENT, UNDECIDED
 from balance.kit.view import View
 
 KITS = [resolve(g.kit) for g in registry.games() if g.kit]
@@ -153,3 +155,55 @@ def test_a_view_draws_the_state_at_each_turn_and_words_what_depends_on_it():
     assert any(": banks " in x for x in lines)
     assert render(prepare(dice, {}, ("stopper", "stopper")), 3).splitlines()[0].startswith(
         "dice race, seed 3")
+
+
+def wide_die(values, seats):
+    """The dice race's rules compiled the game's own way: a die of twice the faces set."""
+    dice = next(k for k in KITS if k.name == "dice")
+    return dice.module().Rules(players=seats, target=int(values["target"]),
+                               faces=2 * int(values["faces"]),
+                               max_turns=int(values["max_turns"]))
+
+
+def test_a_game_may_compile_its_rules_its_own_way():
+    """Rusship's Rules are not its settings one by one (power_choice is power_now)."""
+    dice = next(k for k in KITS if k.name == "dice")
+    own = dataclasses.replace(dice, compile="tests.test_kit:wide_die")
+    assert compiled_rules(own, {**dice.defaults, "faces": 4}, 3).faces == 8
+    assert prepare(own, {"faces": 5}, ("random", "random")).rules.faces == 10
+    assert prepare(dice, {"faces": 5}, ("random", "random")).rules.faces == 5
+
+
+def test_a_game_on_the_kit_may_keep_hooks_of_its_own():
+    dice = dataclasses.replace(next(k for k in KITS if k.name == "dice"))
+    game = dice.declare(title="Dice race", version="1", player_counts=(2,), cooperative=False,
+                        measures=(), default_player="stopper",
+                        variants="tests.games.dice.game:own_variants")
+    assert game.variants == "tests.games.dice.game:own_variants"
+    assert game.play == f"{dice.ref}.play_shard" and game.kit == dice.ref
+
+
+def test_the_kits_forward_model_copies_a_game_and_scores_its_end():
+    dice = next(k for k in KITS if k.name == "dice")
+    setup = prepare(dice, {}, ("stopper", "stopper"))
+    records = play(setup, [3], check=True)
+    src, dst = setup.state.kit, setup.new_state().kit
+    copy_kit_nb(dst, src)
+    for name in ("chance", "score", "tally", "rec", "opt", "lead"):
+        assert (getattr(dst, name) == getattr(src, name)).all(), name
+    assert src.sc[CHECK] == 1 and dst.sc[CHECK] == 0 and dst.sc[TRACE] == 0
+    rest = [i for i in range(len(src.sc)) if i not in (CHECK, TRACE)]
+    assert (dst.sc[rest] == src.sc[rest]).all()
+    assert kit_turn(setup.state) == records.turns[0] - 1
+    winner = int(records.winner[0])
+    assert kit_value_nb(src, winner) == 1.0 and kit_value_nb(src, 1 - winner) == 0.0
+    for outcome, worth in ((UNDECIDED, 0.5), (TEAM_WON, 1.0), (AUTOMA_WON, 0.0)):
+        src.sc[OUTCOME] = outcome
+        assert kit_value_nb(src, winner) == worth
+    rng = np.array([1, 2, 3, 4], np.int64)
+    again = rng.copy()
+    reseed_chance_nb(src, rng)
+    reseed_chance_nb(dst, again)
+    assert (src.chance == dst.chance).all() and (src.chance != 0).all()
+    reseed_chance_nb(dst, again)  # the stream moved on: other dice to come
+    assert (src.chance != dst.chance).any()

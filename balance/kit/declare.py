@@ -99,6 +99,9 @@ class KitGame:
     bench_experiment: dict = field(default_factory=dict)
     describe: str = ""  # the rules in words, a format of their values (tune-player says it)
     settings_key: str = "rules"  # the manifest's key for a variant's every rule value
+    # "module:function" (values, seats) -> Rules, for rules whose compiled fields are not the
+    # settings one by one (Rusship's power_choice is its Rules' power_now); "": by name.
+    compile: str = ""
     max_options: int = 64
     max_events: int = 20_000
 
@@ -116,14 +119,17 @@ class KitGame:
                                        **{t: "int16" for t in self.tallies}},
                              "one row per seat of a game", seat_columns=("seat",)),)
         keys = ("ablate",) if declaration.get("ablations") else ()
-        game = Game(name=self.name, settings=self.settings, tables=tables,
+        # A hook named in `declaration` is the game's own (Rusship keeps its variants, whose
+        # ablations take powers out of the box, and its tuning); the rest are the kit's.
+        kits = dict(name=self.name, settings=self.settings, tables=tables,
                     end_reasons=self.end_reasons, undecided_ends=self.undecided_ends,
                     experiment_keys=keys, kernel_modules=(self.loop, self.ref.split(":")[0]),
                     variants=f"{self.ref}.variants", prepare=f"{self.ref}.prepare_variant",
                     play=f"{self.ref}.play_shard",
                     check=f"{self.ref}.check_games", players=self.players,
                     bench=f"{self.ref}.bench_case", tuning=f"{self.ref}.tuning",
-                    kit=self.ref, **declaration)
+                    kit=self.ref)
+        game = Game(**{**kits, **declaration})
         object.__setattr__(self, "_game", game)  # the hooks' way back to the declaration
         return game
 

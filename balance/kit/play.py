@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.contract.game import resolve
 from balance.kernels.rng import seed_states
 from balance.kit.records import Records, width
 from balance.kit.state import EVENTS, new_kit
@@ -37,9 +38,11 @@ class Setup:
 
 
 def compiled_rules(kit, values: dict, seats: int):
-    """The game's Rules from rule values: `players` is the seat count; each other field the
-    setting of its name, a switch as 0 or 1, a word among choices as its index, a named value
-    as its number."""
+    """The game's Rules from rule values: the game's own compile (KitGame.compile), or
+    `players` the seat count and each other field the setting of its name, a switch as 0 or
+    1, a word among choices as its index, a named value as its number."""
+    if kit.compile:
+        return resolve(kit.compile)(values, seats)
     rules_type = kit.module().Rules
     out = {}
     for name in rules_type._fields:
