@@ -27,11 +27,13 @@ KIT_COLUMNS: dict[str, str] = {
 @dataclass(frozen=True)
 class OptionKind:
     """A kind of option (column 0 of every option a game offers): random play must reach
-    each (the contract tests). `text` is how a trace writes one, a format of its values a,
-    b and c; "" writes the name."""
+    each (the contract tests), under the game's defaults or, for one the defaults never
+    offer (Rusship's pass, only where a die need not move), under `rules`. `text` is how a
+    trace writes one, a format of its values a, b and c; "" writes the name."""
 
     name: str
     text: str = ""
+    rules: dict = field(default_factory=dict)
 
     def words(self, a: int, b: int, c: int) -> str:
         return self.text.format(a=a, b=b, c=c) if self.text else self.name
