@@ -126,8 +126,8 @@ class RaceView(View):
             self.scores[seat] = int(row[4])
         return None
 
-    def option(self, decision, row):
-        return "stop" if int(row[0]) == 0 else "go on"
+    def option(self, seat, decision, row):
+        return f"{seat + 1} stops" if int(row[0]) == 0 else "go on"
 
     def decision(self, seat, decision, shown, pick):
         return f"  ? {seat + 1}: {shown} -> {pick}"
@@ -149,7 +149,7 @@ def test_a_view_draws_the_state_at_each_turn_and_words_what_depends_on_it():
     final = lines[-1].split("scores ")[1].split("]")[0].strip("[").replace(",", "")
     assert lines[drawn[-1]] == f"  scores {final}"
     asked = [x for x in lines if x.startswith("  ? ")]
-    assert asked and all(x.endswith(("-> 0", "-> 1")) and "0: stop | 1: go on" in x
+    assert asked and all(x.endswith(("-> 0", "-> 1")) and f"0: {x[4]} stops | 1: go on" in x
                          for x in asked)
     # The race's own lines are still its declaration's, between the view's.
     assert any(": banks " in x for x in lines)

@@ -88,7 +88,7 @@ def _decision(kit, view: View, row, options: list) -> str:
     decision, pick = int(row[3]), int(row[4])
     words = []
     for j, o in enumerate(options):
-        said = view.option(decision, o)
+        said = view.option(int(row[1]), decision, o)
         if said is None:
             said = kit.options[int(o[0])].words(*map(int, o[1:]))
         words.append(f"{j}: {said}")

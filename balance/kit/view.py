@@ -23,8 +23,9 @@ class View:
         the declaration's way (Event.line and part, KitGame.closing)."""
         return None
 
-    def option(self, decision: int, row) -> str | None:
-        """An option (kind, a, b, c) of a decision of kind `decision`; None: OptionKind.text."""
+    def option(self, seat: int, decision: int, row) -> str | None:
+        """An option (kind, a, b, c) of a decision of kind `decision` of `seat` (from 0);
+        None: OptionKind.text."""
         return None
 
     def decision(self, seat: int, decision: int, shown: str, pick: int) -> str | None:
