@@ -102,7 +102,7 @@ class KitGame:
     describe: str = ""  # the rules in words, a format of their values (tune-player says it)
     settings_key: str = "rules"  # the manifest's key for a variant's every rule value
     # "module:function" (values, seats) -> Rules, for rules whose compiled fields are not the
-    # settings one by one (Rusship's power_choice is its Rules' power_now); "": by name.
+    # settings one by one (a word setting read as two switches, say); "": by name.
     compile: str = ""
     max_options: int = 64
     max_events: int = 20_000
@@ -121,8 +121,8 @@ class KitGame:
                                        **{t: "int16" for t in self.tallies}},
                              "one row per seat of a game", seat_columns=("seat",)),)
         keys = ("ablate",) if declaration.get("ablations") else ()
-        # A hook named in `declaration` is the game's own (Rusship keeps its variants, whose
-        # ablations take powers out of the box, and its tuning); the rest are the kit's.
+        # A hook named in `declaration` is the game's own (variants whose ablations take
+        # parts out of the rules, say); the rest are the kit's.
         kits = dict(name=self.name, settings=self.settings, tables=tables,
                     end_reasons=self.end_reasons, undecided_ends=self.undecided_ends,
                     experiment_keys=keys, kernel_modules=(self.loop, self.ref.split(":")[0]),
