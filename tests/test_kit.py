@@ -37,7 +37,7 @@ def test_golden_playthrough_unchanged(kit, golden):
 @pytest.mark.parametrize("kit", KITS, ids=lambda k: k.name)
 def test_the_generated_files_are_current(kit):
     assert stale([kit]) == [], f"run python -m balance.kit.generate {kit.ref}"
-    assert len(sources(kit)) == 2  # the players' dispatch and the loop
+    assert len(sources(kit)) >= 2  # the dispatch and the loop (and a search's rollouts)
 
 
 def test_the_loop_follows_the_declaration():

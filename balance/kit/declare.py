@@ -66,6 +66,12 @@ class Golden:
     rules: dict = field(default_factory=dict)
 
 
+def _hooks():
+    """The kit's runner hooks, imported by name when a game is played, as a Game's hooks are
+    (balance/contract/game.py): a game's declaration imports no engine and no player."""
+    return importlib.import_module("balance.kit.hooks")
+
+
 @dataclass(frozen=True)
 class KitGame:
     name: str
@@ -104,6 +110,9 @@ class KitGame:
     # "module:function" (values, seats) -> Rules, for rules whose compiled fields are not the
     # settings one by one (a word setting read as two switches, say); "": by name.
     compile: str = ""
+    # The package whose folder holds golden/, where it is not the rules' (a game's goldens
+    # kept with its tests); "": the rules' folder.
+    goldens_at: str = ""
     max_options: int = 64
     max_events: int = 20_000
 
@@ -154,6 +163,9 @@ class KitGame:
         return resolve(self.players)
 
     def golden_folder(self) -> Path:
+        if self.goldens_at:
+            spec = importlib.util.find_spec(self.goldens_at)
+            return Path(list(spec.submodule_search_locations)[0]) / "golden"
         return Path(importlib.util.find_spec(self.rules).origin).parent / "golden"
 
     def violation_names(self) -> tuple[str, ...]:
@@ -162,25 +174,19 @@ class KitGame:
 
     # The runner's hooks (Game.variants, prepare, play, check, bench, tuning): hooks.py.
     def prepare_variant(self, variant):
-        from balance.kit import hooks
-        return hooks.prepare_variant(self, variant)
+        return _hooks().prepare_variant(self, variant)
 
     def play_shard(self, job):
-        from balance.kit import hooks
-        return hooks.play_shard(self, job)
+        return _hooks().play_shard(self, job)
 
     def check_games(self, variant, seeds):
-        from balance.kit import hooks
-        return hooks.check_games(self, variant, seeds)
+        return _hooks().check_games(self, variant, seeds)
 
     def bench_case(self):
-        from balance.kit import hooks
-        return hooks.bench_case(self)
+        return _hooks().bench_case(self)
 
     def variants(self, inp):
-        from balance.kit import hooks
-        return hooks.variants(self, inp)
+        return _hooks().variants(self, inp)
 
     def tuning(self, ask):
-        from balance.kit import hooks
-        return hooks.tuning(self, ask)
+        return _hooks().tuning(self, ask)

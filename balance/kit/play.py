@@ -100,6 +100,12 @@ def play(setup: Setup, seeds, check: bool = False) -> Records:
 
 def play_traced(setup: Setup, seed: int) -> tuple[Records, np.ndarray]:
     """One game with its events, checks on: (its record, the events)."""
+    _state, records, events = played_traced(setup, seed)
+    return records, events
+
+
+def played_traced(setup: Setup, seed: int) -> tuple[Any, Records, np.ndarray]:
+    """One game with its events, checks on: (its final state, its record, the events)."""
     kit = setup.kit
     state = setup.new_state(kit.max_events)
     out = np.zeros((1, width(len(setup.seats), len(kit.tallies), len(kit.record))), np.int64)
@@ -107,4 +113,4 @@ def play_traced(setup: Setup, seed: int) -> tuple[Records, np.ndarray]:
         _loop(setup).play_traced_nb(state, setup.tables, setup.rules, setup.players,
                                     seed_states([seed])[0], out)
     events = state.kit.ev[: state.kit.sc[EVENTS]].copy()
-    return Records(out, len(setup.seats), len(kit.tallies), len(kit.record)), events
+    return state, Records(out, len(setup.seats), len(kit.tallies), len(kit.record)), events
