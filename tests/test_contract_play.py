@@ -12,8 +12,8 @@ is feasible:
 - the decisions of each game and the options they offered (its branching) are recorded.
 
 Those that read what the kit records of a game (its picks, its options, its streams) apply to
-the games on the kit (balance/kit/); another game (Gem Rush keeps its engine; Rusship moves
-onto the kit later) is skipped there, saying so. Each `assert_*` fails on a game built to
+the games on the kit (balance/kit/); another game (Gem Rush keeps its engine) is skipped
+there, saying so. Each `assert_*` fails on a game built to
 break it: the `test_*_fails_on_*` cases at the end play the dice race with the kit subverted
 in one place (its loop run as plain Python with one name replaced, a copy of its rules, its
 declaration or its table step changed) and expect the assertion to fail."""
@@ -57,8 +57,8 @@ from balance.running.seeds import game_seeds
 from heuristics.scripted import set_script
 
 GAMES = registry.names()
-NOT_ON_THE_KIT = ("is not on the engine kit (Gem Rush keeps its engine; Rusship moves onto the "
-                  "kit after issue 48): this needs the kit's record of each decision")
+NOT_ON_THE_KIT = ("is not on the engine kit (Gem Rush keeps its engine): this needs the kit's "
+                  "record of each decision")
 
 
 def _kit(name: str):
