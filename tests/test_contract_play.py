@@ -12,8 +12,8 @@ is feasible:
 - the decisions of each game and the options they offered (its branching) are recorded.
 
 Those that read what the kit records of a game (its picks, its options, its streams) apply to
-the games on the kit (balance/kit/); another game (Gem Rush keeps its engine; Rusship moves
-onto the kit later) is skipped there, saying so. Each `assert_*` fails on a game built to
+the games on the kit (balance/kit/); another game (Gem Rush keeps its engine) is skipped
+there, saying so. Each `assert_*` fails on a game built to
 break it: the `test_*_fails_on_*` cases at the end play the dice race with the kit subverted
 in one place (its loop run as plain Python with one name replaced, a copy of its rules, its
 declaration or its table step changed) and expect the assertion to fail."""
@@ -58,8 +58,8 @@ from balance.running.seeds import game_seeds
 from heuristics.scripted import set_script
 
 GAMES = registry.names()
-NOT_ON_THE_KIT = ("is not on the engine kit (Gem Rush keeps its engine; Rusship moves onto the "
-                  "kit after issue 48): this needs the kit's record of each decision")
+NOT_ON_THE_KIT = ("is not on the engine kit (Gem Rush keeps its engine): this needs the kit's "
+                  "record of each decision")
 
 
 def _kit(name: str):
@@ -160,12 +160,17 @@ def test_tables_depend_neither_on_workers_nor_on_shard_size(name):
 # -- random play reaches every kind of option -----------------------------------------------------
 
 def assert_random_play_reaches_every_kind_of_option(kit, loop=None):
+    """Under the defaults, and a kind the defaults never offer under the rules it names."""
+    under = {repr(o.rules): o.rules for o in kit.options}
     for n in kit.game.player_counts[:2]:
-        setup = prepare(kit, {}, ("random",) * n)
-        setup.loop = loop
-        picked = play(setup, game_seeds(11, 0, 100)).picked_kinds()
-        missed = [o.name for k, o in enumerate(kit.options) if k not in picked]
-        assert not missed, f"{kit.name}, {n} players: random play never picked {missed}"
+        for key, rules in under.items():
+            setup = prepare(kit, rules, ("random",) * n)
+            setup.loop = loop
+            picked = play(setup, game_seeds(11, 0, 100)).picked_kinds()
+            missed = [o.name for k, o in enumerate(kit.options)
+                      if k not in picked and repr(o.rules) == key]
+            assert not missed, (f"{kit.name}, {n} players: random play never picked {missed}"
+                                + (f" under {rules}" if rules else ""))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -388,6 +393,26 @@ def test_the_batch_fails_on_a_game_whose_seats_are_seeded_once_a_batch():
 def test_option_kinds_fail_on_a_game_that_declares_one_it_never_offers():
     phantom = dataclasses.replace(DICE, options=(*DICE.options, OptionKind("double")))
     with pytest.raises(AssertionError, match=r"never picked \['double'\]"):
+        assert_random_play_reaches_every_kind_of_option(phantom)
+
+
+def test_option_kinds_are_played_under_the_rules_that_offer_them(monkeypatch):
+    """A kind the defaults never offer is looked for under its rules, and only there."""
+    faced = dataclasses.replace(DICE, options=(DICE.options[0],
+                                               OptionKind("roll", rules={"faces": 3})))
+    played, real = [], prepare
+
+    def watched(kit, rules, *rest):
+        played.append(dict(rules))
+        return real(kit, rules, *rest)
+
+    monkeypatch.setattr(sys.modules[__name__], "prepare", watched)
+    assert_random_play_reaches_every_kind_of_option(faced)
+    monkeypatch.undo()
+    assert played == [{}, {"faces": 3}] * len(DICE.game.player_counts[:2])
+    phantom = dataclasses.replace(DICE, options=(*DICE.options,
+                                                 OptionKind("double", rules={"faces": 3})))
+    with pytest.raises(AssertionError, match=r"never picked \['double'\] under \{'faces': 3\}"):
         assert_random_play_reaches_every_kind_of_option(phantom)
 
 

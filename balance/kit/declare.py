@@ -27,11 +27,13 @@ KIT_COLUMNS: dict[str, str] = {
 @dataclass(frozen=True)
 class OptionKind:
     """A kind of option (column 0 of every option a game offers): random play must reach
-    each (the contract tests). `text` is how a trace writes one, a format of its values a,
-    b and c; "" writes the name."""
+    each (the contract tests), under the game's defaults or, for one the defaults never
+    offer (Rusship's pass, only where a die need not move), under `rules`. `text` is how a
+    trace writes one, a format of its values a, b and c; "" writes the name."""
 
     name: str
     text: str = ""
+    rules: dict = field(default_factory=dict)
 
     def words(self, a: int, b: int, c: int) -> str:
         return self.text.format(a=a, b=b, c=c) if self.text else self.name
@@ -111,11 +113,20 @@ class KitGame:
     # A trace's last line: a format of reason, turns, outcome, scores, and each tally's list.
     closing: str = "end: {reason} after {turns} turns; {outcome}; scores {scores}"
     show_decisions: bool = True  # a trace writes each decision, its options and the pick
+    # "module:Class" of a View (balance/kit/view.py): the state as text at each turn, and
+    # words that depend on it; "" keeps to the formats above.
+    view: str = ""
     goldens: tuple[Golden, ...] = ()
     bench_title: str = ""
     bench_experiment: dict = field(default_factory=dict)
     describe: str = ""  # the rules in words, a format of their values (tune-player says it)
     settings_key: str = "rules"  # the manifest's key for a variant's every rule value
+    # "module:function" (values, seats) -> Rules, for rules whose compiled fields are not the
+    # settings one by one (a word setting read as two switches, say); "": by name.
+    compile: str = ""
+    # The package whose folder holds golden/, where it is not the rules' (a game's goldens
+    # kept with its tests); "": the rules' folder.
+    goldens_at: str = ""
     max_options: int = 64
     max_events: int = 20_000
 
@@ -140,14 +151,17 @@ class KitGame:
                                        **{t: "int16" for t in self.tallies}},
                              "one row per seat of a game", seat_columns=("seat",)),)
         keys = ("ablate",) if declaration.get("ablations") else ()
-        game = Game(name=self.name, settings=self.settings, tables=tables,
+        # A hook named in `declaration` is the game's own (variants whose ablations take
+        # parts out of the rules, say); the rest are the kit's.
+        kits = dict(name=self.name, settings=self.settings, tables=tables,
                     end_reasons=self.end_reasons, undecided_ends=self.undecided_ends,
                     experiment_keys=keys, kernel_modules=(self.loop, self.ref.split(":")[0]),
                     variants=f"{self.ref}.variants", prepare=f"{self.ref}.prepare_variant",
                     play=f"{self.ref}.play_shard",
                     check=f"{self.ref}.check_games", players=self.players,
                     bench=f"{self.ref}.bench_case", tuning=f"{self.ref}.tuning",
-                    kit=self.ref, tallies=self.tallies, automa=self.automa, **declaration)
+                    kit=self.ref, tallies=self.tallies, automa=self.automa)
+        game = Game(**{**kits, **declaration})
         object.__setattr__(self, "_game", game)  # the hooks' way back to the declaration
         return game
 
@@ -170,6 +184,9 @@ class KitGame:
         return resolve(self.players)
 
     def golden_folder(self) -> Path:
+        if self.goldens_at:
+            spec = importlib.util.find_spec(self.goldens_at)
+            return Path(list(spec.submodule_search_locations)[0]) / "golden"
         return Path(importlib.util.find_spec(self.rules).origin).parent / "golden"
 
     def violation_names(self) -> tuple[str, ...]:

@@ -34,6 +34,12 @@ def seated(variant) -> tuple[str, ...]:
                  or (variant.heuristic,) * variant.players)
 
 
+def _rules(kit, variant) -> dict:
+    """A variant's rule values: the kit's variants keep them all in its settings; a game's
+    own variants hook may give only the overrides it plays (VariantSpec.rules)."""
+    return variant.settings.get(kit.settings_key) or variant.rules or {}
+
+
 def _prepared(kit, variant) -> Setup:
     """The variant's Setup, cached per thread: each thread owns its state."""
     cache = getattr(_local, "setups", None)
@@ -41,7 +47,7 @@ def _prepared(kit, variant) -> Setup:
         cache = _local.setups = OrderedDict()
     key = (kit.ref, repr(sorted(variant.describe().items())))
     if key not in cache:
-        cache[key] = prepare(kit, variant.settings[kit.settings_key], seated(variant),
+        cache[key] = prepare(kit, _rules(kit, variant), seated(variant),
                              variant.knobs, "knobs")
         while len(cache) > _CACHE_SIZE:
             cache.popitem(last=False)
@@ -52,7 +58,7 @@ def _prepared(kit, variant) -> Setup:
 def prepare_variant(kit, variant) -> None:
     """The variant built as play_shard builds it: its players seated, their knobs set, its
     rules compiled (Game.prepare). InputError for what it cannot play."""
-    prepare(kit, variant.settings[kit.settings_key], seated(variant), variant.knobs, "knobs")
+    prepare(kit, _rules(kit, variant), seated(variant), variant.knobs, "knobs")
 
 
 def own_columns(kit, records, setup: Setup) -> dict:
@@ -76,7 +82,7 @@ def play_shard(kit, job) -> dict:
 
 def check_games(kit, variant, seeds) -> list[tuple[int, str]]:
     """The variant's games with checks on: each that broke one, and what it broke."""
-    setup = prepare(kit, variant.settings[kit.settings_key], seated(variant), variant.knobs,
+    setup = prepare(kit, _rules(kit, variant), seated(variant), variant.knobs,
                     "knobs")
     records = play(setup, seeds, check=True)
     names = kit.violation_names()

@@ -32,6 +32,7 @@ from balance.kit.state import (
     TOO_MANY_OPTIONS,
     TRACE,
     TURN,
+    TURN_EVENT,
     TURNS,
     UNDECIDED,
     UNKNOWN_OPTION,
@@ -93,6 +94,7 @@ def turn_nb(kit, seat):
     kit.sc[TURN] = kit.sc[TURNS]
     kit.sc[TURNS] += 1
     kit.sc[SEAT] = seat
+    emit_nb(kit, TURN_EVENT, 0, 0, 0, 0)
 
 
 @njit(inline=True)

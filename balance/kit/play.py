@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.contract.game import resolve
 from balance.kernels.rng import seed_states
 from balance.kit.records import Records, width
 from balance.kit.state import EVENTS, new_kit
@@ -37,9 +38,11 @@ class Setup:
 
 
 def compiled_rules(kit, values: dict, seats: int):
-    """The game's Rules from rule values: `players` is the seat count; each other field the
-    setting of its name, a switch as 0 or 1, a word among choices as its index, a named value
-    as its number."""
+    """The game's Rules from rule values: the game's own compile (KitGame.compile), or
+    `players` the seat count and each other field the setting of its name, a switch as 0 or
+    1, a word among choices as its index, a named value as its number."""
+    if kit.compile:
+        return resolve(kit.compile)(values, seats)
     rules_type = kit.module().Rules
     out = {}
     for name in rules_type._fields:
@@ -97,6 +100,12 @@ def play(setup: Setup, seeds, check: bool = False) -> Records:
 
 def play_traced(setup: Setup, seed: int) -> tuple[Records, np.ndarray]:
     """One game with its events, checks on: (its record, the events)."""
+    _state, records, events = played_traced(setup, seed)
+    return records, events
+
+
+def played_traced(setup: Setup, seed: int) -> tuple[Any, Records, np.ndarray]:
+    """One game with its events, checks on: (its final state, its record, the events)."""
     kit = setup.kit
     state = setup.new_state(kit.max_events)
     out = np.zeros((1, width(len(setup.seats), len(kit.tallies), len(kit.record))), np.int64)
@@ -104,7 +113,7 @@ def play_traced(setup: Setup, seed: int) -> tuple[Records, np.ndarray]:
         _loop(setup).play_traced_nb(state, setup.tables, setup.rules, setup.players,
                                     seed_states([seed])[0], out)
     events = state.kit.ev[: state.kit.sc[EVENTS]].copy()
-    return Records(out, len(setup.seats), len(kit.tallies), len(kit.record)), events
+    return state, Records(out, len(setup.seats), len(kit.tallies), len(kit.record)), events
 
 
 def redraw_unseen(setup: Setup, state, seat: int, rng) -> None:

@@ -27,7 +27,9 @@ from balance.kit.state import (
     OUTCOMES,
     PICK_EVENT,
     SEAT_WON,
+    TURN_EVENT,
 )
+from balance.kit.view import View
 
 WORDS = {"tie": "a tie", "team": "the team wins", "automa": "the automa wins",
          "undecided": "no winner", "not ended": "not ended"}
@@ -48,10 +50,14 @@ def who(kit, seat: int) -> str:
 
 
 def render(setup: Setup, seed: int) -> str:
-    """Game `seed` of the setup, told event by event."""
+    """Game `seed` of the setup, told event by event, with the state as text at each turn
+    when the game has a view (KitGame.view)."""
     kit = setup.kit
     records, events = play_traced(setup, seed)
-    lines = [kit.header.format(seed=seed, players=", ".join(setup.seats), **setup.values)]
+    view = resolve(kit.view)(setup) if kit.view else View(setup)
+    header = view.header()
+    lines = [kit.header.format(seed=seed, players=", ".join(setup.seats), **setup.values)
+             if header is None else header]
     parts: list[str] = []
     options: list = []
     ended = False
@@ -59,17 +65,22 @@ def render(setup: Setup, seed: int) -> str:
         code = int(row[2])
         if code == OPTION_EVENT:
             options.append(row[3:7])
-        elif code == PICK_EVENT:
+            continue
+        if code == PICK_EVENT:
             if kit.show_decisions:
-                shown = " | ".join(f"{j}: {kit.options[int(o[0])].words(*map(int, o[1:]))}"
-                                   for j, o in enumerate(options))
-                lines.append(f"  {who(kit, int(row[1]))} {kit.decisions[int(row[3])]}: "
-                             f"{shown} -> {int(row[4])}")
+                lines.append(_decision(kit, view, row, options))
             options = []
+            continue
+        text = view.text() if code in (TURN_EVENT, END_EVENT) else None
+        if text is not None:
+            lines.append(text)
+        told = view.event(row)
+        if told is not None:
+            if told:
+                lines.append(told)
         elif code == END_EVENT:
             lines.append(closing(kit, records))
-            ended = True
-        else:
+        elif code != TURN_EVENT:
             event = kit.events[code]
             values = event.values(row)
             if event.part:
@@ -77,10 +88,27 @@ def render(setup: Setup, seed: int) -> str:
             if event.line:
                 lines.append(event.line.format(**values, parts=" ".join(parts)))
                 parts = []
+        ended = ended or code == END_EVENT
     if not ended:
         lines.append(f"(the trace stops here: the kit keeps the first {kit.max_events:,} "
                      "events)")
     return "\n".join(lines) + "\n"
+
+
+def _decision(kit, view: View, row, options: list) -> str:
+    """A decision's line: its options, each as the view or its kind words it, and the pick."""
+    decision, pick = int(row[3]), int(row[4])
+    words = []
+    for j, o in enumerate(options):
+        said = view.option(int(row[1]), decision, o)
+        if said is None:
+            said = kit.options[int(o[0])].words(*map(int, o[1:]))
+        words.append(f"{j}: {said}")
+    shown = " | ".join(words)
+    line = view.decision(int(row[1]), decision, shown, pick)
+    if line is not None:
+        return line
+    return f"  {who(kit, int(row[1]))} {kit.decisions[decision]}: {shown} -> {pick}"
 
 
 def closing(kit, records: Records) -> str:

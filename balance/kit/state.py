@@ -32,8 +32,9 @@ PICK_NOT_OFFERED, NO_OPTION, TOO_MANY_OPTIONS, UNKNOWN_OPTION = range(1, 5)
 
 # Events the kit writes beside the game's (code, a, b, c, d): each option of a decision
 # (its kind and values), the pick (the decision's kind, the option's index, how many there
-# were) and the end (the outcome, the winning seat, the end reason).
-OPTION_EVENT, PICK_EVENT, END_EVENT = 1000, 1001, 1002
+# were), the end (the outcome, the winning seat, the end reason) and each turn's start (its
+# turn and seat are the row's own).
+OPTION_EVENT, PICK_EVENT, END_EVENT, TURN_EVENT = 1000, 1001, 1002, 1003
 EVENT_WIDTH = 7  # turn, seat, code, a, b, c, d
 OPTION_WIDTH = 4  # an option's kind, then three values of the game's
 # Lead changes a game's record keeps: past them the last slot holds the latest change, so the

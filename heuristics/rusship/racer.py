@@ -47,6 +47,7 @@ from balance.games.rusship.engine.state import (
     O_FROM,
     O_KIND,
     O_TO,
+    O_VALUE,
     P_BACK,
     P_PLUS,
     P_SHARE,
@@ -106,7 +107,7 @@ def _progress_nb(ru, s, x):
     return x if s == 0 else ru.length + 1 - x
 
 
-@njit
+@njit(inline=True)
 def _threats_nb(st, tb, ru, s, h):
     """h[x]: the chance, roughly, that side s's enemy can land on space x next roll."""
     e = 1 - s
@@ -146,12 +147,12 @@ def _threats_nb(st, tb, ru, s, h):
             h[x] = 1.0
 
 
-@njit
+@njit(inline=True)
 def _token_value_nb(ru, w, s, x):
     return w[W_ENTER] + w[W_PROGRESS] * _progress_nb(ru, s, x) / ru.length
 
 
-@njit
+@njit(inline=True)
 def _at_risk_nb(st, ru, w, s, x, h, extra):
     """What a lone token of side s on x stands to lose next enemy roll, in score."""
     if x < 1 or x > ru.length:
@@ -161,7 +162,7 @@ def _at_risk_nb(st, ru, w, s, x, h, extra):
     return w[W_RISK] * h[x] * _token_value_nb(ru, w, s, x)
 
 
-@njit
+@njit(inline=True)
 def _gain_nb(st, tb, ru, w, s, kind, a, t, h, jumps):
     """What one move of side s gains at once (kind, from a, to t; see the module doc)."""
     e = 1 - s
@@ -202,7 +203,7 @@ def _gain_nb(st, tb, ru, w, s, kind, a, t, h, jumps):
     return g
 
 
-@njit
+@njit(inline=True)
 def _best_for_value_nb(st, tb, ru, w, s, v, face, h, jumps):
     """The best gain of one die of value v (as rolled: face) for side s, the track as it is."""
     d = forward_nb(s)
@@ -230,7 +231,7 @@ def _best_for_value_nb(st, tb, ru, w, s, v, face, h, jumps):
     return best
 
 
-@njit
+@njit(inline=True)
 def _try_nb(st, ru, s, kind, a, t):
     """Play a move on the board only (no events, no counts), for a plan: returns the token
     moved and the enemy token captured (-1: none; -2: the move attacked), to undo it."""
@@ -262,7 +263,7 @@ def _try_nb(st, ru, s, kind, a, t):
     return j, v
 
 
-@njit
+@njit(inline=True)
 def _undo_nb(st, s, kind, a, t, j, v):
     e = 1 - s
     if kind == M_MOTHERSHIP:
@@ -318,17 +319,17 @@ def _choose_move_nb(st, tb, ru, w, h, n, p):
     return pick
 
 
-@njit
+@njit(inline=True)
 def _power_nb(st, w, n):
     best, pick = -1.0, 0
     for k in range(n):
-        v = w[W_POWER + st.opt[k, O_KIND]]
+        v = w[W_POWER + st.opt[k, O_VALUE]]
         if v > best:
             best, pick = v, k
     return pick
 
 
-@njit
+@njit(inline=True)
 def _clear_tables_nb(h):
     """Forget the tables: each entry is worked out when first asked for (a roll's value
     needs only some of them, and each costs a pass over the side's tokens)."""
@@ -336,7 +337,7 @@ def _clear_tables_nb(h):
         h[SC + v] = np.nan
 
 
-@njit
+@njit(inline=True)
 def _single_nb(st, tb, ru, w, p, h, base, v):
     """h[SC + v]: the best gain of one token moving v spaces (h[SJ + v] the same with the
     one-die jumps); h[SC]: the mothership's step."""
@@ -351,14 +352,14 @@ def _single_nb(st, tb, ru, w, p, h, base, v):
     return x
 
 
-@njit
+@njit(inline=True)
 def _die_value_nb(st, tb, ru, w, p, h, base, f, add):
     """A single die showing f, add added: its best move (the mothership too on a 1)."""
     g = _single_nb(st, tb, ru, w, p, h, base, f + add)
     return max(g, _single_nb(st, tb, ru, w, p, h, SC, 0)) if f == 1 else g
 
 
-@njit
+@njit(inline=True)
 def _pair_value_nb(st, tb, ru, w, p, h, a, b, add):
     """Two dice a and b, add added to each: the better of their best uses one by one and
     one token moving both (an estimate: it ignores what lies between)."""
@@ -367,7 +368,7 @@ def _pair_value_nb(st, tb, ru, w, p, h, a, b, add):
                _single_nb(st, tb, ru, w, p, h, SC, a + b + 2 * add))
 
 
-@njit
+@njit(inline=True)
 def _adds_nb(st, ru, p):
     """(the least, the most) each die may get added this turn: the second player's first-turn
     bonus, and +1 when p holds that power (always, or by choice)."""
@@ -379,7 +380,7 @@ def _adds_nb(st, ru, p):
     return bonus, bonus + 1
 
 
-@njit
+@njit(inline=True)
 def _roll_value_nb(st, tb, ru, w, p, h, ndice, a, b, lo, hi):
     """The value of a roll (b unused with one die), the +1 taken where it helps."""
     best = -1e18
@@ -404,7 +405,7 @@ def _one_die_nb(st, tb, ru, w, p, h, n):
             two += _roll_value_nb(st, tb, ru, w, p, h, 2, a, b, lo, hi) / 36.0
     want = 1 if one > two + w[W_ONE_MARGIN] else 2
     for k in range(n):
-        if st.opt[k, O_KIND] == want:
+        if st.opt[k, O_VALUE] == want:
             return k
     return 0
 
@@ -418,7 +419,7 @@ def _reroll_nb(st, tb, ru, w, p, h, n):
     fa, fb = st.face[0], st.face[1]
     best, pick = _roll_value_nb(st, tb, ru, w, p, h, nd, fa, fb, lo, hi), 0
     for k in range(n):
-        i = st.opt[k, O_KIND]
+        i = st.opt[k, O_VALUE]
         if i < 0:
             continue
         v = 0.0
@@ -440,7 +441,7 @@ def _plus_nb(st, tb, ru, w, p, h, n):
     without = _roll_value_nb(st, tb, ru, w, p, h, nd, st.face[0], st.face[1], lo, lo)
     want = 1 if with_ >= without else 0
     for k in range(n):
-        if st.opt[k, O_KIND] == want:
+        if st.opt[k, O_VALUE] == want:
             return k
     return 0
 

@@ -7,7 +7,7 @@ A search's rollouts (heuristics/search.py) over the forward model of rusship
 """
 
 from balance.games.rusship.engine.forward import copy_state_nb, value_nb
-from balance.games.rusship.engine.turn_nb import resume_nb
+from balance.games.rusship.loop_nb import play_on_nb
 from balance.kernels.jit import njit
 from balance.kernels.rng import next32_nb
 from heuristics.rusship.dispatch_nb import POLICY_REPLAY, copy_memories_nb
@@ -29,7 +29,7 @@ def rollout_nb(ws, tb, ru, rng, m, p, resample):
         ws.seats.pol[q] = POLICY_REPLAY
     for i in range(4):
         ws.seats.rng[i] = next32_nb(rng) | 1
-    resume_nb(ws.sim, tb, ru, ws.seats)
+    play_on_nb(ws.sim, tb, ru, ws.seats)
     return value_nb(ws.sim, ru, p)
 
 

@@ -2,7 +2,7 @@
 the invariant tests): the default rules, then one variant per value a setting may take other
 than its default (every word and switch), the track's extremes, the compensation levers at
 their most and an empty box. Each variant is played by racers and by random players; the
-engine's invariants (engine/check_nb.py) are checked after every turn."""
+engine's invariants (engine/rules_nb.py, broken_nb) are checked after every step."""
 
 from __future__ import annotations
 
@@ -10,13 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.games.rusship.engine.state import (
-    MAX_LENGTH,
-    MAX_TOKENS,
-    POWER_NAMES,
-    VIOLATION_NAMES,
-)
-from balance.games.rusship.engine.turn_nb import R_VIOLATION
+from balance.games.rusship.engine.state import MAX_LENGTH, MAX_TOKENS, POWER_NAMES
+from balance.games.rusship.game import KIT
 from balance.games.rusship.play import play_batch, prepare
 from balance.games.rusship.rules import DEFAULTS, SETTINGS, conflict
 from balance.games.rusship.rules import rules as rule_values
@@ -77,8 +72,9 @@ def check_rules(games: int, overrides: dict | None = None, seed: int = 0,
             continue
         for player in PLAYERS:
             out = play_batch(prepare(rules, (player, player)), seeds, check=True)
-            bad = [(int(s), VIOLATION_NAMES[int(v)])
-                   for s, v in zip(seeds, out[:, R_VIOLATION], strict=True) if v]
+            names = KIT.violation_names()
+            bad = [(int(s), names[int(v)])
+                   for s, v in zip(seeds, out.violation, strict=True) if v]
             results.append(CheckResult(label(player, rules), games, bad))
             if progress:
                 progress(games)

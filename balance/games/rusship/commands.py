@@ -63,8 +63,7 @@ def play(seed: int = typer.Option(7, min=0, max=2**63 - 1,
     track after each turn."""
     # 0.4 s of every command's start: lazy, as the engine brings numba that --help never needs
     from balance.games.rusship.game import GAME
-    from balance.games.rusship.play import play_traced, prepare
-    from balance.games.rusship.trace import format_game
+    from balance.games.rusship.play import prepare, told
     from heuristics.knob_file import check_for_seats, read_knob_file
 
     try:
@@ -75,8 +74,7 @@ def play(seed: int = typer.Option(7, min=0, max=2**63 - 1,
         setup = prepare(parse_set(set_), names, {**tuned, **_knobs(knob)})
     except InputError as e:
         fail(e)
-    _, events = play_traced(setup, seed)
-    typer.echo(format_game(setup, events))
+    typer.echo(told(setup, seed).rstrip("\n"))
 
 
 def rules_(set_: list[str] = typer.Option([], "--set", help="change a rule: NAME=VALUE")

@@ -9,17 +9,27 @@ rulings in the guide's Rusship page (balance/docs/guide/games/rusship.md)."""
 
 from __future__ import annotations
 
-from balance.contract.game import CORE_COLUMNS, Game, Measure, Table
-from balance.games.rusship.engine.state import END_NAMES, POWER_NAMES
+from balance.contract.game import Measure
+from balance.games.rusship.engine.state import (
+    DECISION_NAMES,
+    END_NAMES,
+    EVENT_NAMES,
+    INVARIANTS,
+    MAX_EVENTS,
+    MAX_OPTS,
+    MOVE_NAMES,
+    POWER_NAMES,
+    RECORD,
+)
 from balance.games.rusship.experiment import ABLATIONS
-from balance.games.rusship.rules import SETTINGS
+from balance.games.rusship.rules import DEFAULTS, SETTINGS
+from balance.kit.declare import Event, Golden, KitGame, OptionKind
 
 # Bumped by hand whenever the same seeds would play differently.
 VERSION = "3"
 
-
-GAMES = Table("games", {
-    **CORE_COLUMNS,
+# The games table's columns of Rusship's own (the core's and the kit's come first).
+COLUMNS = {
     "starter": "int8",  # the seat that played first (the roll-off), from 1
     "starter_won": "bool",  # null: the game stopped undecided
     "hits_1": "int8",  # attacks seat 1's planet (Earth) suffered
@@ -35,12 +45,46 @@ GAMES = Table("games", {
     "lost_dice": "int16",  # dice no move could use
     "first_power": "string",  # the first power chosen; null: none was
     **{f"power_{name}": "int8" for name in POWER_NAMES},  # the seat holding it; 0: nobody
-    "decisions": "int32",
-}, "one row per game", seat_columns=("winner", "starter", "first_hit"))
+}
 
-GAME = Game(
-    name="rusship", title="Rusship", version=VERSION, player_counts=(2,), cooperative=False,
-    settings=SETTINGS, tables=(GAMES,),
+# Every switch but the entry away from its default, on a short track with five attacks to
+# lose (a counted entry leaves dice with no move, which then step the mothership).
+SWITCHED = {"length": 8, "hits_to_lose": 5, "power_choice": "next_turn", "must_move": False,
+            "both_dice": False, "blocked_die": "mothership", "mothership_moves": "forward",
+            "mothership_space": "blocked", "plus_one_use": "always", "back_captures": False,
+            "jump_protected": False, "second_tokens": 2, "second_bonus": 1}
+RANDOM = ("random", "random")
+
+KIT = KitGame(
+    name="rusship", ref="balance.games.rusship.game:KIT",
+    rules="balance.games.rusship.engine.rules_nb", loop="balance.games.rusship.loop_nb",
+    players="heuristics.rusship.registry:PLAYERS", settings=SETTINGS, defaults=DEFAULTS,
+    compile="balance.games.rusship.rules:kit_rules",
+    decisions=DECISION_NAMES,
+    # The moves (state.M_*), a power each, then the dice's choices (state.K_*).
+    options=(*(OptionKind(m, rules={"must_move": False} if m == "pass" else {})
+               for m in MOVE_NAMES),
+             *(OptionKind(f"power {p}") for p in POWER_NAMES),
+             OptionKind("two dice"), OptionKind("one die"), OptionKind("keep"),
+             OptionKind("reroll die 1"), OptionKind("reroll die 2"),
+             OptionKind("+1"), OptionKind("no +1")),
+    events=tuple(Event(name, ("a", "b", "c", "d")) for name in EVENT_NAMES),
+    end_reasons=END_NAMES, undecided_ends=("turn_cap",), record=RECORD,
+    invariants=INVARIANTS, columns=COLUMNS, values="balance.games.rusship.records:values",
+    view="balance.games.rusship.trace:RusshipView",
+    goldens=(
+        # The rulebook's rules; the roll-off ties once, the Alien Empire plays first.
+        Golden("rules-default-seed9", RANDOM, 9),
+        # Six attacks to lose on a track of 10: all five powers are taken and used.
+        Golden("rules-powers-seed14", RANDOM, 14, {"hits_to_lose": 6, "length": 10}),
+        Golden("rules-switches-seed10", RANDOM, 10, SWITCHED)),
+    goldens_at="tests.games.rusship",
+    bench_title="two racers, the default rules",
+    bench_experiment={"players": 2, "heuristic": "racer"},
+    max_options=MAX_OPTS, max_events=MAX_EVENTS)
+
+GAME = KIT.declare(
+    title="Rusship", version=VERSION, player_counts=(2,), cooperative=False,
     measures=(
         Measure("starter", "First player's wins", "rate", "starter_won",
                 "the share of decided games the side that played first won"),
@@ -55,13 +99,9 @@ GAME = Game(
         Measure("first_hit_turn", "First attack", "mean", "first_hit_turn",
                 "the turn of the first attack"),
     ),
-    end_reasons=END_NAMES[1:], undecided_ends=("turn_cap",), default_player="racer",
+    default_player="racer", games_help="one row per game",
     experiment_keys=("ablate", "control"),
-    kernel_modules=("balance.games.rusship.shard", "heuristics.rusship.registry"),
     variants="balance.games.rusship.experiment:variants",
-    prepare="balance.games.rusship.shard:prepare_variant",
-    play="balance.games.rusship.shard:play", check="balance.games.rusship.shard:check",
-    players="heuristics.rusship.registry:PLAYERS", bench="balance.games.rusship.shard:bench",
     forward="balance.games.rusship.engine.forward:FORWARD",
     commands="balance.games.rusship.commands:register",
     report="reports.rusship.report:REPORT", tuning="balance.games.rusship.tuning:tuning",
@@ -70,3 +110,4 @@ GAME = Game(
     words=("mothership", "planet", "power", "attack", "alien", "humanity", "token"),
     rule_modules=("engine", "rules", "experiment"),
 )
+GAMES = GAME.games_table

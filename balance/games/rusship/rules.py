@@ -100,6 +100,11 @@ def compiled(values: dict) -> Rules:
                  max_turns=int(values["max_turns"]), box=box)
 
 
+def kit_rules(values: dict, seats: int) -> Rules:
+    """The kit's way to the Rules (KitGame.compile): Rusship seats two players."""
+    return compiled(values)
+
+
 def checked(overrides, source: str = "overrides") -> dict:
     """`overrides` as rule values, each a Rusship setting's name with a value of its type and
     range, the two settings that go together agreeing (conflict); InputError names each bad

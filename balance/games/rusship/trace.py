@@ -1,8 +1,9 @@
-"""A game of Rusship told turn by turn, from the engine's events (engine/state.py, EV_*):
-the roll-off, each turn's roll, every decision with its options and the pick, moves,
-captures, attacks, powers, lost dice and the end, and the track drawn at each turn's end.
+"""A game of Rusship told turn by turn (the kit's playthrough, balance/kit/playthrough.py, with
+this view): the roll-off, each turn's roll, every decision with its options and the pick,
+moves, captures, attacks, powers, lost dice and the end, and the track drawn as each turn
+begins and at the end.
 
-The trace replays the events onto its own copy of the track, so what it draws is what the
+The view replays the events onto its own copy of the track, so what it draws is what the
 events say happened, not the final state: `balance rusship play`, the rule goldens and the
 tests read it."""
 
@@ -20,26 +21,22 @@ from balance.games.rusship.engine.state import (
     EV_ATTACK,
     EV_CAPTURE,
     EV_DICE,
-    EV_END,
     EV_LOST,
     EV_MOVE,
-    EV_OPTION,
-    EV_PICK,
     EV_PLUS,
     EV_POWER,
     EV_REROLL,
     EV_ROLL,
     EV_START,
-    EV_TURN,
     M_BACK,
     M_ENTER,
     M_MOTHERSHIP,
     M_PASS,
-    MAX_EVENTS,
     POWER_NAMES,
 )
-from balance.games.rusship.play import Setup
 from balance.games.rusship.rules import DEFAULTS
+from balance.kit.state import END_EVENT, TURN_EVENT
+from balance.kit.view import View
 
 SIDES = ("Humanity", "Alien")
 TOKEN = ("ship", "UFO")
@@ -103,110 +100,106 @@ def _space(s: int, t: int, track: Track) -> str:
     return "planet" if track.on_planet(s, t) else str(t)
 
 
-def option_text(kind: int, row, dice: list[int], track: Track, s: int) -> str:
-    """One option of a decision of side s, in words: row is (die, kind, from, to) as the
-    engine lists it (state.O_*); dice are the values the turn moves with."""
-    die, what, a, t = (int(x) for x in row)
-    if kind == D_POWER:
-        return POWER_NAMES[what]
-    if kind == D_DICE:
-        return "two dice" if what == 2 else "one die"
-    if kind == D_REROLL:
-        return "keep" if what < 0 else f"reroll die {what + 1}"
-    if kind == D_PLUS:
-        return "+1" if what else "no +1"
-    if what == M_PASS:
-        return "pass"
-    v = dice[die]
-    if what == M_ENTER:
-        return f"{v}: enter {_space(s, t, track)}"
-    if what == M_MOTHERSHIP:
-        return f"{v}: {MOTHERSHIP_MARK[s]} {a}>{t}"
-    back = "back " if what == M_BACK else ""
-    return f"{v}: {back}{a}>{_space(s, t, track)}"
+class RusshipView(View):
+    """The track as the events leave it, drawn as each turn begins; options in words that
+    read it (a move "onto the planet") and the dice the turn moves with."""
 
+    def __init__(self, setup):
+        super().__init__(setup)
+        v = setup.values
+        self.track = Track(int(v["length"]), int(v["hits_to_lose"]), int(v["tokens"]))
+        self.faces = [0, 0]
+        self.dice = [0, 0]
 
-def format_game(setup: Setup, events: np.ndarray) -> str:
-    """The game as text, one line per event that matters and the track after each turn."""
-    v = setup.values
-    track = Track(int(v["length"]), int(v["hits_to_lose"]), int(v["tokens"]))
-    changed = [f"{k}={v[k]}".lower() for k in v if v[k] != DEFAULTS.get(k)]
-    out = [f"Rusship: Humanity (seat 1, {setup.seats[0]}) against the Alien Empire (seat 2, "
-           f"{setup.seats[1]}); {track.length} spaces between the planets, "
-           f"{track.hits_to_lose} attacks destroy a planet",
-           "rules: " + (", ".join(changed) if changed else "the defaults"),
-           f"track: spaces 1 to {track.length} from Earth to the Alien planet; H ship, "
-           f"A UFO, M Mothership, V Alien Vortex; Earth 1/{track.hits_to_lose}: attacked "
-           f"once, {track.hits_to_lose} attacks destroy it"]
-    options: list = []
-    faces = [0, 0]
-    dice = [0, 0]
-    turn_open = False
-    for row in events:
+    def header(self) -> str:
+        v, track, seats = self.setup.values, self.track, self.setup.seats
+        changed = [f"{k}={v[k]}".lower() for k in v if v[k] != DEFAULTS.get(k)]
+        return "\n".join([
+            f"Rusship: Humanity (seat 1, {seats[0]}) against the Alien Empire (seat 2, "
+            f"{seats[1]}); {track.length} spaces between the planets, "
+            f"{track.hits_to_lose} attacks destroy a planet",
+            "rules: " + (", ".join(changed) if changed else "the defaults"),
+            f"track: spaces 1 to {track.length} from Earth to the Alien planet; H ship, "
+            f"A UFO, M Mothership, V Alien Vortex; Earth 1/{track.hits_to_lose}: attacked "
+            f"once, {track.hits_to_lose} attacks destroy it"])
+
+    def text(self) -> str:
+        return self.track.line()
+
+    def option(self, seat: int, decision: int, row) -> str:
+        """One option of a decision of side `seat`, in words: row is (kind, die or value,
+        from, to) as the engine offers it (state.O_*)."""
+        what, value, a, t = (int(x) for x in row)
+        s = seat
+        if decision == D_POWER:
+            return POWER_NAMES[value]
+        if decision == D_DICE:
+            return "two dice" if value == 2 else "one die"
+        if decision == D_REROLL:
+            return "keep" if value < 0 else f"reroll die {value + 1}"
+        if decision == D_PLUS:
+            return "+1" if value else "no +1"
+        if what == M_PASS:
+            return "pass"
+        v = self.dice[value]
+        if what == M_ENTER:
+            return f"{v}: enter {_space(s, t, self.track)}"
+        if what == M_MOTHERSHIP:
+            return f"{v}: {MOTHERSHIP_MARK[s]} {a}>{t}"
+        back = "back " if what == M_BACK else ""
+        return f"{v}: {back}{a}>{_space(s, t, self.track)}"
+
+    def decision(self, seat: int, decision: int, shown: str, pick: int) -> str:
+        return f"  ? {TOKEN_MARK[seat]} {DECISION_NAMES[decision]}: {shown}  -> {pick}"
+
+    def event(self, row) -> str | None:
         turn, s, code, a, b, c, d = (int(x) for x in row)
-        me = SIDES[s]
+        track, me = self.track, SIDES[s]
+        if code == TURN_EVENT:
+            return f"Turn {turn + 1} - {me}"
+        if code == END_EVENT:
+            return _end(b, c, turn + 1, track)
         if code == EV_START:
             if a < 0:
-                out.append(f"roll-off: Humanity {b}, Alien {c}: a tie, both roll again")
-            else:
-                out.append(f"roll-off: Humanity {b}, Alien {c}: {SIDES[a]} plays first")
-                out.append(track.header())
-        elif code == EV_TURN:
-            if turn_open:
-                out.append(track.line())
-            elif turn == 0:
-                out.append(track.line())  # the track as the game starts
-            turn_open = True
-            out.append(f"Turn {turn + 1} - {me}")
-        elif code == EV_ROLL:
-            faces = [a, b]
-            dice = [a, b]
-            out.append(f"  {me} rolls {a} {b}" if b else f"  {me} rolls {a} (one die)")
-        elif code == EV_REROLL:
-            faces[a] = b
-            dice[a] = b
-            out.append(f"  {me} rerolls die {a + 1}: {b}")
-        elif code == EV_PLUS:
-            out.append(f"  {me} adds +1 to the dice" if a else f"  {me} declines the +1")
-        elif code == EV_DICE:
-            dice = [a, b]
-            if dice != faces:
-                shown = " ".join(str(x) for x in dice if x)
-                out.append(f"  {me} moves with {shown}")
-        elif code == EV_OPTION:
-            options.append(row[3:7])
-        elif code == EV_PICK:
-            shown = " | ".join(f"{j}: {option_text(a, r, dice, track, s)}"
-                               for j, r in enumerate(options))
-            out.append(f"  ? {TOKEN_MARK[s]} {DECISION_NAMES[a]}: {shown}  -> {b}")
-            options = []
-        elif code == EV_MOVE:
-            out.append("  " + _move(track, s, a, b, c, d))
-        elif code == EV_CAPTURE:
+                return f"roll-off: Humanity {b}, Alien {c}: a tie, both roll again"
+            return f"roll-off: Humanity {b}, Alien {c}: {SIDES[a]} plays first\n" + \
+                track.header()
+        if code == EV_ROLL:
+            self.faces = [a, b]
+            self.dice = [a, b]
+            return f"  {me} rolls {a} {b}" if b else f"  {me} rolls {a} (one die)"
+        if code == EV_REROLL:
+            self.faces[a] = b
+            self.dice[a] = b
+            return f"  {me} rerolls die {a + 1}: {b}"
+        if code == EV_PLUS:
+            return f"  {me} adds +1 to the dice" if a else f"  {me} declines the +1"
+        if code == EV_DICE:
+            self.dice = [a, b]
+            if self.dice != self.faces:
+                return f"  {me} moves with {' '.join(str(x) for x in self.dice if x)}"
+            return ""
+        if code == EV_MOVE:
+            return "  " + _move(track, s, a, b, c, d)
+        if code == EV_CAPTURE:
             track.occ[a, b] -= 1
-            out.append(f"  {me} captures the {TOKEN[a]} on {b}: back to {SIDES[a]}'s supply")
-        elif code == EV_ATTACK:
+            return f"  {me} captures the {TOKEN[a]} on {b}: back to {SIDES[a]}'s supply"
+        if code == EV_ATTACK:
             track.hits[a] = b
-            out.append(f"  {me} attacks {PLANET[a]} ({b} of {track.hits_to_lose}); the "
-                       f"{TOKEN[s]} goes back to supply")
-        elif code == EV_POWER:
+            return (f"  {me} attacks {PLANET[a]} ({b} of {track.hits_to_lose}); the "
+                    f"{TOKEN[s]} goes back to supply")
+        if code == EV_POWER:
             name = POWER_NAMES[a]
             track.powers[s].append(name)
-            out.append(f"  {me} takes the power {name}: {POWER_WORDS[name]}")
-        elif code == EV_LOST:
+            return f"  {me} takes the power {name}: {POWER_WORDS[name]}"
+        if code == EV_LOST:
             if c:
-                out.append(f"  {me}'s die {b} has no move: the {MOTHERSHIP[s]} moves "
-                           f"{track.ms[s]}>{track.ms[s] + (1 if s == 0 else -1)}")
+                line = (f"  {me}'s die {b} has no move: the {MOTHERSHIP[s]} moves "
+                        f"{track.ms[s]}>{track.ms[s] + (1 if s == 0 else -1)}")
                 track.ms[s] += 1 if s == 0 else -1
-            else:
-                out.append(f"  {me}'s die {b} is lost")
-        elif code == EV_END:
-            if turn_open:
-                out.append(track.line())
-            out.append(_end(a, b, turn, track))
-    if len(events) >= MAX_EVENTS:
-        out.append(f"(the trace stops here: the engine keeps the first {MAX_EVENTS:,} events)")
-    return "\n".join(out)
+                return line
+            return f"  {me}'s die {b} is lost"
+        return ""
 
 
 def _move(track: Track, s: int, kind: int, a: int, t: int, value: int) -> str:
@@ -230,6 +223,7 @@ def _move(track: Track, s: int, kind: int, a: int, t: int, value: int) -> str:
 
 
 def _end(winner: int, end: int, turn: int, track: Track) -> str:
+    """The end: the winning side (-1 none), the end reason (state.END_NAMES), the turns."""
     hits = f"attacks suffered: Earth {track.hits[0]}, Alien {track.hits[1]}"
     if winner < 0:
         return f"End: {END_NAMES[end]} after {turn} turns, no winner; {hits}"

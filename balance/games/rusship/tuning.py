@@ -17,11 +17,11 @@ import numpy as np
 
 from balance.contract.tuning import TuneRequest, Tuning
 from balance.errors import InputError, Problem
-from balance.games.rusship.engine.turn_nb import R_WINNER
 from balance.games.rusship.game import GAME
 from balance.games.rusship.play import Setup, play_batch, prepare
 from balance.games.rusship.rules import conflict
 from balance.games.rusship.rules import rules as rule_values
+from balance.kit.state import SEAT_WON
 from heuristics.rusship import racer
 from heuristics.rusship.registry import PLAYERS
 
@@ -54,8 +54,12 @@ def _both(a: str, b: str, seeds, a_knobs: dict | None, b_knobs: dict | None,
     """The winners (R_WINNER: 0, 1; -1 undecided) of each seed's two games: a in seat 1,
     then a in seat 2."""
     seeds = np.asarray(seeds, np.int64)
-    return (play_batch(_seated(a, a_knobs, b, b_knobs, rules), seeds)[:, R_WINNER],
-            play_batch(_seated(b, b_knobs, a, a_knobs, rules), seeds)[:, R_WINNER])
+    return (_winners(play_batch(_seated(a, a_knobs, b, b_knobs, rules), seeds)),
+            _winners(play_batch(_seated(b, b_knobs, a, a_knobs, rules), seeds)))
+
+
+def _winners(records) -> np.ndarray:
+    return np.where(records.outcome == SEAT_WON, records.winner, -1)
 
 
 def match(a: str, b: str, seeds, a_knobs: dict | None = None, b_knobs: dict | None = None,

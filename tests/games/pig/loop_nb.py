@@ -24,6 +24,7 @@ from tests.games.pig.dispatch_nb import (
     choose_nb,
     choose_slow_nb,
     reset_memories_nb,
+    seen_nb,
     turn_start_nb,
 )
 from tests.games.pig.rules_nb import apply_nb, broken_nb, options_nb, start_nb
@@ -44,13 +45,18 @@ def _slow_nb(state, tables, rules, seats, decision, n, seat):
 
 @njit(inline=True)
 def decide_nb(state, tables, rules, seats, decision, n, seat):
-    """The pick of the player of `seat` among the n options of the decision at hand."""
+    """The pick of the player of `seat` among the n options of the decision at hand. A
+    player written in Python at another seat hears of it: a search replaying a turn must
+    replay every decision in it, a seat deciding in another's turn included."""
     kit = state.kit
     counted_nb(kit, n)
     if kit.sc[TRACE] or seats.pol[seat] >= POLICY_SLOW:
-        return _slow_nb(state, tables, rules, seats, decision, n, seat)
-    return verified_nb(kit, choose_nb(seats.pol[seat], decision, state, tables, rules, seats,
-                                      n, seat), n)
+        pick = _slow_nb(state, tables, rules, seats, decision, n, seat)
+    else:
+        pick = verified_nb(kit, choose_nb(seats.pol[seat], decision, state, tables, rules,
+                                          seats, n, seat), n)
+    seen_nb(seats, decision, pick, seat)
+    return pick
 
 
 @njit
@@ -59,9 +65,12 @@ def play_on_nb(state, tables, rules, seats):
     kit = state.kit
     turn = -1
     while not kit.sc[ENDED]:
-        if kit.sc[TURNS] != turn:  # a new turn: a player written in Python hears of it
+        if kit.sc[TURNS] != turn:
+            # A new turn: every seat's player written in Python hears of it, the turn's
+            # seat first, since a seat may decide in another's turn.
             turn = kit.sc[TURNS]
-            turn_start_nb(seats, kit.sc[SEAT])
+            for q in range(seats.pol.shape[0]):
+                turn_start_nb(seats, (kit.sc[SEAT] + q) % seats.pol.shape[0])
         options_nb(state, tables, rules)
         n = kit.sc[OFFERED]
         if kit.sc[CHECK]:

@@ -1,16 +1,17 @@
 """Hand-built Rusship situations for the rule tests: a state whose arrays are set directly,
-the compiled engine's own functions run on it (moves_nb, apply_move_nb, play_turn_nb), the
-dice rigged by choosing the game's random stream, the choices made by the scripted player."""
+the compiled engine's own functions run on it (moves_nb, apply_move_nb, and the kit's loop
+for one turn), the dice rigged by choosing the game's random stream, the choices made by the
+scripted player."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from balance.games.rusship.engine.moves_nb import apply_move_nb, moves_nb
+from balance.games.rusship.engine.rules_nb import run_nb
 from balance.games.rusship.engine.state import (
-    EV_OPTION,
-    EV_PICK,
     IN_BOX,
+    K_POWER,
     MAX_EVENTS,
     MOVE_NAMES,
     O_DIE,
@@ -18,21 +19,36 @@ from balance.games.rusship.engine.state import (
     O_KIND,
     O_TO,
     OUT_OF_GAME,
+    PH_TURN,
     POWER_NAMES,
-    S_CUR,
-    S_EV_N,
     S_FIRST_HIT,
     S_FIRST_HIT_TURN,
     S_NDICE,
-    S_TRACE,
+    S_PHASE,
+    S_STARTER,
     S_TURN,
-    S_WINNER,
-    new_state,
 )
-from balance.games.rusship.engine.turn_nb import play_turn_nb
+from balance.games.rusship.loop_nb import play_on_nb
 from balance.games.rusship.play import Setup, prepare
 from balance.kernels.rng import below_nb, seed_state
+from balance.kit.state import (
+    END,
+    END_EVENT,
+    ENDED,
+    EVENTS,
+    OPTION_EVENT,
+    OUTCOME,
+    PICK_EVENT,
+    TRACE,
+    TURN_EVENT,
+    TURNS,
+    UNDECIDED,
+    WINNER,
+)
 from heuristics.scripted import set_script
+
+# The kit's events of a decision, by the names the rule tests use.
+EV_OPTION, EV_PICK = OPTION_EVENT, PICK_EVENT
 
 HUMANITY, ALIEN = 0, 1
 
@@ -46,12 +62,12 @@ def board(s: Setup, tokens=((), ()), ms=None, powers=None, hits=(0, 0), turn=2):
     motherships on `ms` (default: their starting spaces), `powers` {name: side} held, and
     the trace on."""
     ru = s.rules
-    st = new_state(MAX_EVENTS, tokens=ru.tokens)
-    st.sc[S_TRACE] = 1
+    st = s.new_state(MAX_EVENTS)
+    st.kit.sc[TRACE] = 1
+    st.kit.sc[WINNER] = -1
     st.sc[S_TURN] = turn
     st.sc[S_FIRST_HIT] = -1
     st.sc[S_FIRST_HIT_TURN] = -1
-    st.sc[S_WINNER] = -1
     st.sc[S_NDICE] = 2
     st.ms[:] = ms if ms is not None else (1, ru.length)
     for side in (HUMANITY, ALIEN):
@@ -103,28 +119,42 @@ def rig(st, *faces) -> None:
         words = seed_state(seed)[:4].copy()
         probe = words.copy()
         if all(1 + below_nb(probe, 6) == f for f in faces):
-            st.rng[:] = words
+            st.kit.chance[:] = words
             return
     raise AssertionError(f"no stream rolls {faces}")
 
 
 def turn(st, s: Setup, side: int, faces, script) -> list[tuple]:
-    """Side `side` plays one turn with its rolls rigged to `faces` and its decisions taken
-    from `script`; returns the events it wrote, (code, a, b, c, d)."""
+    """Side `side` plays one turn, turn S_TURN of the game, with its rolls rigged to `faces`
+    and its decisions taken from `script`; returns the events it wrote, (code, a, b, c, d),
+    the kit's turn and end left out. The kit's loop plays it under rules that stop the game
+    after it (a turn cap), which is then undone."""
     rig(st, *faces)
     set_script(s.players.mem.scripted, script)
-    first = int(st.sc[S_EV_N])
-    st.sc[S_CUR] = side
-    play_turn_nb(st, s.tables, s.rules, s.players, side)
-    return [tuple(int(x) for x in row[2:]) for row in st.ev[first: st.sc[S_EV_N]]]
+    kit = st.kit
+    first = int(kit.sc[EVENTS])
+    at = int(st.sc[S_TURN])
+    kit.sc[TURNS] = at
+    st.sc[S_STARTER] = (side - at) % 2
+    st.sc[S_PHASE] = PH_TURN
+    one = s.rules._replace(max_turns=at + 1)
+    run_nb(st, one)
+    play_on_nb(st, s.tables, one, s.players)
+    if kit.sc[OUTCOME] == UNDECIDED:  # the cap that stopped it, undone
+        kit.sc[ENDED] = kit.sc[OUTCOME] = kit.sc[END] = 0
+    kit.sc[TURNS] = at
+    st.sc[S_TURN] = at
+    return [tuple(int(x) for x in row[2:]) for row in kit.ev[first: kit.sc[EVENTS]]
+            if row[2] not in (TURN_EVENT, END_EVENT)]
 
 
 def decisions(events) -> list[tuple[int, list[tuple]]]:
-    """The decisions in `events`: (kind, [option rows (die, kind, from, to)])."""
+    """The decisions in `events`: (kind, [option rows (die or -1, move kind or value, from,
+    to)]), as the rule tests read them."""
     out, opts = [], []
     for code, a, b, c, d in events:
         if code == EV_OPTION:
-            opts.append((a, b, c, d))
+            opts.append((b, a, c, d) if a < K_POWER else (-1, b, c, d))
         elif code == EV_PICK:
             out.append((a, opts))
             opts = []

@@ -9,8 +9,9 @@ from typer.testing import CliRunner
 from balance.contract import registry
 from balance.games.rusship import check as rule_checks
 from balance.games.rusship import commands
+from balance.games.rusship.game import KIT
 from balance.games.rusship.rules import SETTINGS
-from tests.games.rusship.golden_games import render
+from balance.kit.playthrough import golden_path
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def test_the_declaration_names_the_commands():
 
 def test_play_prints_the_game_with_its_decisions(invoke):
     r = invoke("play", "--seed", "9", "--heuristic", "random")
-    assert r.output == render(9)  # the golden's game, the same text
+    assert r.output == golden_path(KIT, KIT.goldens[0]).read_text()  # the golden's game
 
 
 def test_play_takes_seats_knobs_and_rules(invoke):

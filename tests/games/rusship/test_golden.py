@@ -1,26 +1,22 @@
-"""Rusship's rule goldens are unchanged (tests/games/rusship/golden_games.py), and they show
-what a designer reads them for."""
+"""Rusship's rule goldens (KitGame.goldens in balance/games/rusship/game.py): whole games told
+turn by turn by the kit's playthrough with Rusship's view (balance/games/rusship/trace.py),
+checked in, so that any change in the rules shows as a readable diff. Random players make
+every choice, so a change to a fast player never rewrites them. tests/test_kit.py compares
+them; after an intended change, `python -m balance.kit.playthrough
+balance.games.rusship.game:KIT` rewrites them. Here: they show what a designer reads them
+for."""
 
-import numpy as np
-import pytest
-
-from balance.games.rusship.engine.state import MAX_EVENTS
-from balance.games.rusship.play import play_traced, prepare
-from balance.games.rusship.trace import format_game
-from tests.games.rusship.golden_games import GAMES, GOLDEN, render_golden
+from balance.games.rusship.game import KIT
+from balance.kit.playthrough import golden_path
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_golden_playthrough_unchanged(name):
-    expected = (GOLDEN / f"{name}.txt").read_text()
-    assert render_golden(name) == expected, (
-        f"{name} changed; if intended, run `.venv/bin/python -m tests.games.rusship.golden_games`"
-        " and read the diff")
+def _texts() -> dict[str, str]:
+    return {g.name: golden_path(KIT, g).read_text() for g in KIT.goldens}
 
 
 def test_the_goldens_print_every_decision_and_the_track_after_every_turn():
-    for name in GAMES:
-        lines = (GOLDEN / f"{name}.txt").read_text().splitlines()
+    for text in _texts().values():
+        lines = text.splitlines()
         asked = [x for x in lines if x.startswith("  ? ")]
         assert asked and all(" -> " in x and "0: " in x for x in asked)
         turns = [x for x in lines if x.startswith("Turn ")]
@@ -30,7 +26,7 @@ def test_the_goldens_print_every_decision_and_the_track_after_every_turn():
 
 
 def test_the_goldens_cover_the_tie_every_power_and_the_switches():
-    text = {name: (GOLDEN / f"{name}.txt").read_text() for name in GAMES}
+    text = _texts()
     assert "a tie, both roll again" in text["rules-default-seed9"]
     powers = text["rules-powers-seed14"]
     for what in ("takes the power reroll", "takes the power plus_one", "rerolls die",
@@ -41,11 +37,3 @@ def test_the_goldens_cover_the_tie_every_power_and_the_switches():
     for what in ("starts with a", "pass", "has no move: the", "moves with", "moves a ship back",
                  "adds +1"):
         assert what in switched, what
-
-
-def test_a_trace_the_engine_cut_short_says_so():
-    setup = prepare(None, ("random", "random"))
-    _, events = play_traced(setup, 9)
-    assert "the trace stops here" not in format_game(setup, events)
-    full = np.concatenate([events] + [events[-2:-1]] * (MAX_EVENTS - len(events)))
-    assert format_game(setup, full).endswith(f"keeps the first {MAX_EVENTS:,} events)")

@@ -9,8 +9,8 @@ import itertools
 import numpy as np
 
 from balance.games.rusship.check import check_rules, rule_switches
-from balance.games.rusship.engine.state import VIOLATION_NAMES
-from balance.games.rusship.engine.turn_nb import R_HITS0, R_HITS1, R_POWER, R_VIOLATION
+from balance.games.rusship.engine.state import R_POWER
+from balance.games.rusship.game import KIT
 from balance.games.rusship.play import play_batch, prepare
 from balance.games.rusship.rules import DEFAULTS, SETTINGS
 
@@ -34,11 +34,11 @@ def test_the_grid_of_every_switch_breaks_no_invariant():
         for seats in (("random", "random"), ("racer", "random")):
             out = play_batch(prepare(rules, seats), seeds, check=True)
             played += len(seeds)
-            broken += [(rules, seats, int(seeds[i]), VIOLATION_NAMES[out[i, R_VIOLATION]])
-                       for i in np.flatnonzero(out[:, R_VIOLATION])]
+            broken += [(rules, seats, int(seeds[i]), KIT.violation_names()[out.violation[i]])
+                       for i in np.flatnonzero(out.violation)]
             # Six attacks to lose: games where all five powers are in play are many.
-            every_power += int(((out[:, R_POWER: R_POWER + 5] >= 0).sum(axis=1) == 5).sum())
-            attacks = max(attacks, int(out[:, [R_HITS0, R_HITS1]].max()))
+            every_power += int(((out.rec[:, R_POWER: R_POWER + 5] >= 0).sum(axis=1) == 5).sum())
+            attacks = max(attacks, int(out.scores.max()))  # a side's score: its attacks
     assert played >= 10_000 and broken == []
     assert every_power > 1000 and attacks == 6
 

@@ -17,12 +17,12 @@ from balance.games.rusship.engine.state import (
     POWER_NAMES,
     S_STARTER,
     S_TURN,
-    new_state,
 )
-from balance.games.rusship.engine.turn_nb import R_TURNS, R_VIOLATION, R_WINNER, play_game_nb
+from balance.games.rusship.loop_nb import play_game_nb
 from balance.games.rusship.play import play_batch, prepare
 from balance.games.rusship.tuning import KNOBS, _seated, interval, match, objective
 from balance.kernels.rng import seed_state
+from balance.kit.state import SEAT_WON, TURNS
 from heuristics.external import playing
 from heuristics.rusship import racer
 from heuristics.rusship.dispatch_nb import (
@@ -41,6 +41,17 @@ from heuristics.seats import Seats
 SEEDS = np.arange(40_000, 40_300)
 
 
+def _winners(records) -> np.ndarray:
+    """Each game's winning side, -1 for a game stopped undecided."""
+    return np.where(records.outcome == SEAT_WON, records.winner, -1)
+
+
+def _real(setup, seed: int) -> tuple[int, int]:
+    """Game `seed` as the compiled players play it: (its winner, its turns)."""
+    records = play_batch(setup, [seed])
+    return int(_winners(records)[0]), int(records.turns[0])
+
+
 def test_racer_beats_random_decisively():
     # Measured: 98.2% of 10,000 games; a racer that lost its plan or its risk would not.
     mean, low, _high = interval(match("racer", "random", SEEDS))
@@ -49,12 +60,13 @@ def test_racer_beats_random_decisively():
 
 @pytest.mark.parametrize("box", [None, *POWER_NAMES])
 def test_racer_chooses_only_offered_options(box):
-    """Check mode (engine/check_nb.py) records a choice outside the options and every broken
-    invariant; each power alone in the box, so that every decision kind is met often."""
+    """Check mode (the kit's, and broken_nb in engine/rules_nb.py) records a choice outside
+    the options and every broken invariant; each power alone in the box, so that every
+    decision kind is met often."""
     rules = None if box is None else {f"box_{n}": n == box for n in POWER_NAMES}
     for seats in (("racer", "racer"), ("racer", "random")):
         out = play_batch(prepare(rules, seats), SEEDS[:150], check=True)
-        assert (out[:, R_VIOLATION] == 0).all(), (box, seats)
+        assert (out.violation == 0).all(), (box, seats)
 
 
 def test_racer_knobs_are_valid():
@@ -79,8 +91,8 @@ def test_the_objective_is_paired_and_seat_swapped():
     # and then in seat 2 against default racer.
     weak = {"risk": 0.0, "capture": 0.0}
     x = objective("racer", weak, seeds)
-    a = play_batch(_seated("racer", weak, "racer", None, None), seeds)[:, R_WINNER]
-    b = play_batch(_seated("racer", None, "racer", weak, None), seeds)[:, R_WINNER]
+    a = _winners(play_batch(_seated("racer", weak, "racer", None, None), seeds))
+    b = _winners(play_batch(_seated("racer", None, "racer", weak, None), seeds))
     assert np.array_equal(x, ((a == 0).astype(float) + (b == 1)) / 2)
     assert x.mean() < 0.5 and set(np.unique(x)) <= {0.0, 0.5, 1.0}
     # Only the candidate's seat plays the knobs; the opponent keeps racer's defaults.
@@ -102,8 +114,8 @@ class Recorder:
         seats = Seats(pol=np.full(2, POLICY_REPLAY, np.int64), w=setup.players.w.copy(),
                       rng=np.zeros(4, np.int64), mem=new_memories(tb, 2))
         seats.mem.replay[RP_THEN] = POLICY_RACER
-        self.ws = Rollouts(sim=new_state(tokens=setup.rules.tokens),
-                           snap=new_state(tokens=setup.rules.tokens), mem=new_memories(tb, 2),
+        self.ws = Rollouts(sim=setup.new_state(),
+                           snap=setup.new_state(), mem=new_memories(tb, 2),
                            seats=seats, words=np.zeros(4, np.int64))
         self.history: list[int] = []
         self.kept: list[tuple] = []
@@ -130,8 +142,8 @@ class Recorder:
                     words = np.array([r + 1, 7, 11, 13], np.int64)
                     v = rollout_nb(self.ws, s.tables, s.rules, words, m, p, resample)
                     sim = self.ws.sim
-                    into.append((v, int(sim.sc[S_TURN]), tuple(sim.hits),
-                                 tuple(sim.rng), tuple(sim.pos.ravel())))
+                    into.append((v, int(sim.kit.sc[TURNS]), tuple(sim.hits),
+                                 tuple(sim.kit.chance), tuple(sim.pos.ravel())))
         self.history.append(g)
         return g
 
@@ -144,20 +156,20 @@ def test_rollouts_never_see_the_real_dice():
     differing = 0
     for seed in (3, 8, 15):
         s = prepare()
-        real = play_batch(s, [seed])[0]
-        if real[R_TURNS] <= 6:
+        real = _real(s, seed)
+        if real[1] <= 6:
             continue
         s.players.pol[:] = POLICY_PYTHON
-        st = new_state(tokens=s.rules.tokens)
+        st = s.new_state()
         rec = Recorder(s, st)
         with playing(rec):
             play_game_nb(st, s.tables, s.rules, s.players, seed_state(seed), 0, 1)
-        assert st.sc[S_TURN] == real[R_TURNS]  # the Python racer played racer's game
+        assert st.kit.sc[TURNS] == real[1]  # the Python racer played racer's game
         assert len(rec.kept) == 12
         ends = set(rec.kept)
         assert len(ends) == 1
         value, turns = rec.kept[0][:2]
-        assert turns == real[R_TURNS] and value == float(real[R_WINNER] == rec.seat)
+        assert turns == real[1] and value == float(real[0] == rec.seat)
         finals = {k[3] for k in rec.resampled}  # the dice stream where each rollout ended
         assert len(finals) == 12, seed
         assert rec.kept[0][3] not in finals
@@ -197,37 +209,37 @@ def test_a_replayed_turn_holds_the_other_seats_power_choice():
     tried = 0
     for seed in range(200):
         s = prepare()
-        real = play_batch(s, [seed])[0]
+        real = _real(s, seed)
         s.players.pol[0] = POLICY_PYTHON
-        st = new_state(tokens=s.rules.tokens)
+        st = s.new_state()
         rec = Watcher(s, st)
         with playing(rec):
             play_game_nb(st, s.tables, s.rules, s.players, seed_state(seed), 0, 1)
         if not rec.kept:
             continue
         tried += 1
-        assert st.sc[S_TURN] == real[R_TURNS]  # the Python racer played racer's game
-        assert set(rec.kept) == {(float(real[R_WINNER] == 0), int(real[R_TURNS]),
-                                  tuple(st.hits), tuple(st.rng), tuple(st.pos.ravel()))}, seed
+        assert st.kit.sc[TURNS] == real[1]  # the Python racer played racer's game
+        assert set(rec.kept) == {(float(real[0] == 0), int(real[1]), tuple(st.hits),
+                                  tuple(st.kit.chance), tuple(st.pos.ravel()))}, seed
         if tried == 20:
             break
     assert tried == 20
 
 
 def test_determinize_reseeds_only_the_dice():
-    s = prepare()
-    st = new_state(tokens=s.rules.tokens)
-    play_batch(prepare(overrides={"max_turns": 10}), [5], state=st)
-    a = new_state(tokens=s.rules.tokens)
+    s = prepare(overrides={"max_turns": 10})
+    play_batch(s, [5])
+    st = s.state
+    a = s.new_state()
     copy_state_nb(a, st)
     determinize_nb(a, s.tables, s.rules, 0, np.array([1, 2, 3, 4], np.int64))
     for name in ("sc", "pos", "occ", "ms", "hits", "owed", "power", "face", "die", "used"):
         assert np.array_equal(getattr(a, name), getattr(st, name)), name
-    assert not np.array_equal(a.rng, st.rng)
-    b = new_state(tokens=s.rules.tokens)
+    assert not np.array_equal(a.kit.chance, st.kit.chance)
+    b = s.new_state()
     copy_state_nb(b, st)
     determinize_nb(b, s.tables, s.rules, 0, np.array([1, 2, 3, 5], np.int64))
-    assert not np.array_equal(a.rng, b.rng)
+    assert not np.array_equal(a.kit.chance, b.kit.chance)
 
 
 def test_the_search_searches_the_kinds_its_knob_names(monkeypatch):

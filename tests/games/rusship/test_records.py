@@ -4,8 +4,6 @@ the attacker's turn)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
 from balance.games.rusship import records
@@ -16,10 +14,7 @@ from balance.games.rusship.play import play_batch, play_traced, prepare
 def test_the_first_power_is_the_first_chosen_even_two_in_one_turn():
     setup = prepare(seats=("random", "random"))
     seeds = np.arange(300)
-    table = records.games_table("x", SimpleNamespace(index=0, heuristic="random", swept={},
-                                                     swept_like={}),
-                                0, seeds, play_batch(setup, seeds), "v", "h")
-    firsts = table.column("first_power").to_pylist()
+    firsts = records.values(play_batch(setup, seeds), setup)["first_power"].to_pylist()
     two_in_a_turn = 0
     for seed, first in zip(seeds, firsts, strict=True):
         _, ev = play_traced(setup, int(seed))

@@ -29,7 +29,8 @@ from reports.rusship.report import REPORT
 
 ROOT = Path(__file__).resolve().parents[3]
 _TYPES = {"string": pl.Utf8, "bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16,
-          "int32": pl.Int32, "int64": pl.Int64}
+          "int32": pl.Int32, "int64": pl.Int64, "float32": pl.Float32,
+          "list<int16>": pl.List(pl.Int16), "list<int8>": pl.List(pl.Int8)}
 
 
 def game_row(variant: int, game: int, *, starter: int = 1, winner: int = 1,
@@ -45,7 +46,8 @@ def game_row(variant: int, game: int, *, starter: int = 1, winner: int = 1,
             "winner_hits": 1, "first_hit": first_hit, "first_hit_turn": first_hit_turn,
             "comeback": first_hit == winner, "captures_1": 1, "captures_2": 1, "captures": 2,
             "mothership_moves": 0, "lost_dice": 0, "first_power": first_power,
-            **{c: 0 for c in GAMES.columns if c.startswith("power_")}, "decisions": 20}
+            **{c: 0 for c in GAMES.columns if c.startswith("power_")}, "decisions": 20,
+            "branching": 3.0, "lead_turns": [turns], "leaders": [winner]}
 
 
 def table(rows: list[dict], swept: dict[str, list]) -> pl.DataFrame:

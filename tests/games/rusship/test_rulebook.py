@@ -13,22 +13,19 @@ from balance.games.rusship.engine.state import (
     END_DESTROYED,
     EV_ATTACK,
     EV_MOVE,
-    EV_PICK,
     EV_POWER,
     EV_REROLL,
     EV_START,
     P_ONE_DIE,
     POWER_NAMES,
-    S_END,
-    S_ENDED,
-    S_EV_N,
     S_FIRST_HIT,
     S_STARTER,
-    S_WINNER,
 )
 from balance.games.rusship.play import play_traced, prepare
+from balance.kit.state import END, ENDED, EVENTS, WINNER
 from tests.games.rusship.scenario import (
     ALIEN,
+    EV_PICK,
     HUMANITY,
     board,
     decisions,
@@ -169,7 +166,7 @@ def test_an_attack_ends_on_or_passes_the_planet_and_the_token_goes_home(s, die):
     move(st, s, HUMANITY, die, "forward", 10, 10 + die)
     assert where(st, HUMANITY) == [4] and supply(st, HUMANITY) == 4
     assert list(st.hits) == [0, 1] and st.owed[ALIEN] == 1 and st.owed[HUMANITY] == 0
-    assert st.sc[S_FIRST_HIT] == ALIEN and not st.sc[S_ENDED]
+    assert st.sc[S_FIRST_HIT] == ALIEN and not st.kit.sc[ENDED]
 
 
 def test_the_alien_empire_attacks_earth_moving_down(s):
@@ -208,7 +205,7 @@ def test_the_attacked_side_chooses_before_the_attacker_plays_its_other_die(s):
     moves = [i for i, code in enumerate(codes) if code == EV_MOVE]
     assert moves[0] < codes.index(EV_ATTACK) < codes.index(EV_POWER) < moves[1]
     assert st.power[POWER_NAMES.index("move_back")] == ALIEN and st.owed[ALIEN] == 0
-    chooser = [int(r[1]) for r in st.ev[: st.sc[S_EV_N]] if r[2] in (EV_POWER, EV_PICK)]
+    chooser = [int(r[1]) for r in st.kit.ev[: st.kit.sc[EVENTS]] if r[2] in (EV_POWER, EV_PICK)]
     assert chooser == [HUMANITY, ALIEN, ALIEN, HUMANITY]  # the events name who chose
     assert where(st, HUMANITY) == [3]
 
@@ -343,7 +340,7 @@ def test_the_third_attack_ends_the_game_at_once(s):
     events = turn(st, s, HUMANITY, (3, 4), [0])  # 10>13: the third attack; the 4 is not played
     assert (EV_ATTACK, ALIEN, 3, 0, 0) in events
     assert [e for e in events if e[0] == EV_MOVE] == [(EV_MOVE, 1, 10, 13, 3)]
-    assert st.sc[S_ENDED] and st.sc[S_WINNER] == HUMANITY and st.sc[S_END] == END_DESTROYED
+    assert st.kit.sc[ENDED] and st.kit.sc[WINNER] == HUMANITY and st.kit.sc[END] == END_DESTROYED
     assert st.owed[ALIEN] == 0  # no power for the attack that destroys
 
 
@@ -351,7 +348,7 @@ def test_a_whole_game_ends_on_the_third_attack():
     s = prepare(None, ("random", "random"))
     for seed in range(20):
         st, _ = play_traced(s, seed)
-        loser = 1 - st.sc[S_WINNER]
+        loser = 1 - st.kit.sc[WINNER]
         assert st.hits[loser] == 3 and st.hits[1 - loser] < 3
         assert sum(st.power == loser) == 2  # a power for each attack but the last
 

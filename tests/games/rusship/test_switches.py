@@ -3,6 +3,7 @@ the default on the same situation (scenario.py)."""
 
 import pytest
 
+from balance.games.rusship.engine.rules_nb import start_nb
 from balance.games.rusship.engine.state import (
     D_MOVE,
     D_PLUS,
@@ -12,19 +13,12 @@ from balance.games.rusship.engine.state import (
     EV_LOST,
     EV_MOVE,
     EV_ROLL,
-    EV_TURN,
     POWER_NAMES,
-    S_END,
-    S_ENDED,
-    S_TURN,
-    S_VIOLATION,
-    S_WINNER,
-    new_state,
 )
-from balance.games.rusship.engine.turn_nb import setup_nb
 from balance.games.rusship.play import play_traced, prepare
 from balance.games.rusship.rules import DEFAULTS, SETTINGS
 from balance.kernels.rng import seed_state
+from balance.kit.state import END, ENDED, TURN_EVENT, TURNS, VIOLATION, WINNER
 from tests.games.rusship.scenario import (
     ALIEN,
     HUMANITY,
@@ -49,9 +43,9 @@ def test_every_setting_has_a_test_here():
 def test_length__the_track_and_where_the_planet_is():
     for length in (12, 20):
         s = setup({"length": length})
-        st = new_state(tokens=s.rules.tokens)
-        st.rng[:] = seed_state(1)[:4]
-        setup_nb(st, s.rules)
+        st = s.new_state()
+        st.kit.chance[:] = seed_state(1)[:4]
+        start_nb(st, s.tables, s.rules)  # the setup, up to the first decision
         assert list(st.ms) == [1, length]  # each mothership starts by its own planet
         st = board(s, ([length - 2], []))
         roll(st, 2, 3)
@@ -66,7 +60,7 @@ def test_hits_to_lose__attacks_that_destroy_a_planet():
         st = board(s, ([10], []))
         roll(st, 3)
         move(st, s, HUMANITY, 3, "forward", 10, 13)
-        assert bool(st.sc[S_ENDED]) == ends and st.owed[ALIEN] == (0 if ends else 1)
+        assert bool(st.kit.sc[ENDED]) == ends and st.owed[ALIEN] == (0 if ends else 1)
 
 
 def test_tokens__a_side_enters_no_more_ships_than_it_has():
@@ -80,7 +74,7 @@ def test_tokens__a_side_enters_no_more_ships_than_it_has():
         assert bool(entries) == (tokens > 1)  # one ship: on the track, none left to enter
     # Eight ships a side play whole games without breaking an invariant.
     st, _ = play_traced(prepare({"tokens": 8, "second_tokens": 7}, ("random", "random")), 4)
-    assert st.sc[S_VIOLATION] == 0 and st.sc[S_ENDED]
+    assert st.kit.sc[VIOLATION] == 0 and st.kit.sc[ENDED]
 
 
 def test_power_choice__next_turn_the_attacked_side_chooses_when_its_turn_begins():
@@ -210,7 +204,7 @@ def _placed(events) -> list[tuple]:
     """The tokens set on the track before the first turn: (side, space)."""
     out = []
     for row in events:
-        if row[2] == EV_TURN:
+        if row[2] == TURN_EVENT:
             break
         if row[2] == EV_MOVE:
             out.append((int(row[1]), int(row[5])))
@@ -221,7 +215,7 @@ def test_second_tokens__the_second_player_starts_with_tokens_on_the_track():
     s = prepare({"second_tokens": 2}, ("random", "random"))
     for seed in range(6):
         st, ev = play_traced(s, seed)
-        second = 1 - ev[[r[2] == EV_TURN for r in ev]][0][3]
+        second = 1 - ev[[r[2] == TURN_EVENT for r in ev]][0][1]
         ms = 1 if second == HUMANITY else 12
         step = 1 if second == HUMANITY else -1
         assert _placed(ev) == [(second, ms + step), (second, ms + 2 * step)]
@@ -229,7 +223,7 @@ def test_second_tokens__the_second_player_starts_with_tokens_on_the_track():
     assert _placed(ev) == []
     # A track too short for them all: those that would reach the planet stay in supply.
     st, ev = play_traced(prepare({"second_tokens": 4, "length": 3}, ("random", "random")), 0)
-    assert len(_placed(ev)) == 2 and st.sc[S_VIOLATION] == 0
+    assert len(_placed(ev)) == 2 and st.kit.sc[VIOLATION] == 0
 
 
 def test_second_bonus__adds_to_the_second_players_first_dice_only():
@@ -250,10 +244,10 @@ def test_max_turns__a_game_stops_undecided():
     stopped = 0
     for seed in range(10):
         st, _ = play_traced(s, seed)
-        assert st.sc[S_TURN] <= 10
-        if st.sc[S_END] == END_TURN_CAP:
+        assert st.kit.sc[TURNS] <= 10
+        if st.kit.sc[ENDED] and st.kit.sc[END] == END_TURN_CAP:
             stopped += 1
-            assert st.sc[S_WINNER] == -1 and st.sc[S_TURN] == 10
+            assert st.kit.sc[WINNER] == -1 and st.kit.sc[TURNS] == 10
     assert stopped > 0
 
 

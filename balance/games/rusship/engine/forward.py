@@ -1,6 +1,6 @@
 """Rusship's forward model (balance/contract/forward.py; FORWARD at the end, Game.forward),
 for the search player (heuristics/search.py): copy a game, resample what a player cannot
-know, play on, score the end.
+know, play on, score the end. The kit's part is balance/kit/forward.py.
 
 The only hidden information is the dice not yet rolled: a player sees the whole track, both
 supplies and every power. So resampling reseeds the game's stream, and a rollout's future
@@ -14,25 +14,25 @@ from balance.games.rusship.engine.state import (
     D_PLUS,
     D_POWER,
     D_REROLL,
-    S_CHECK,
-    S_TRACE,
-    S_TURN,
-    S_WINNER,
+    MAX_OPTS,
+    RECORD,
     new_state,
 )
 from balance.kernels.copy_nb import copy_array_nb
 from balance.kernels.jit import njit
-from balance.kernels.rng import next32_nb
+from balance.kit.forward import copy_kit_nb, kit_value_nb, reseed_chance_nb
+from balance.kit.state import new_kit
 
 
 def new_forward_state(tables, rules):
-    return new_state(tokens=rules.tokens)
+    return new_state(rules, new_kit(rules.players, 0, len(RECORD), MAX_OPTS))
+
 
 @njit
 def copy_state_nb(dst, src):
-    """dst <- src: everything a game reads on (not the trace or the options)."""
+    """dst <- src: everything a game plays on from (not the trace)."""
+    copy_kit_nb(dst.kit, src.kit)
     copy_array_nb(dst.sc, src.sc)
-    copy_array_nb(dst.rng, src.rng)
     copy_array_nb(dst.pos, src.pos)
     copy_array_nb(dst.occ, src.occ)
     copy_array_nb(dst.ms, src.ms)
@@ -46,33 +46,27 @@ def copy_state_nb(dst, src):
     copy_array_nb(dst.captures, src.captures)
     copy_array_nb(dst.ms_moves, src.ms_moves)
     copy_array_nb(dst.lost, src.lost)
-    dst.sc[S_TRACE] = 0
-    dst.sc[S_CHECK] = 0
+
 
 @njit
 def determinize_nb(st, tb, ru, p, rng):
     """The dice to come are drawn anew from `rng`: the only thing seat p cannot know."""
-    for i in range(4):
-        st.rng[i] = next32_nb(rng) | 1  # never the all-zero state
+    reseed_chance_nb(st.kit, rng)
+
 
 @njit
 def value_nb(st, ru, p):
     """A finished game for seat p: 1 a win, 0 a loss, a half for a game stopped undecided."""
-    w = st.sc[S_WINNER]
-    if w < 0:
-        return 0.5
-    return 1.0 if w == p else 0.0
+    return kit_value_nb(st.kit, p)
 
-def turn(st) -> int:
-    return int(st.sc[S_TURN])
 
 FORWARD = ForwardModel(
     new_state="balance.games.rusship.engine.forward:new_forward_state",
     copy="balance.games.rusship.engine.forward:copy_state_nb",
     determinize="balance.games.rusship.engine.forward:determinize_nb",
-    play_on="balance.games.rusship.engine.turn_nb:resume_nb",
+    play_on="balance.games.rusship.loop_nb:play_on_nb",
     value="balance.games.rusship.engine.forward:value_nb",
-    turn="balance.games.rusship.engine.forward:turn",
+    turn="balance.kit.forward:kit_turn",
     searchable=(("power", D_POWER), ("dice", D_DICE), ("reroll", D_REROLL), ("plus", D_PLUS),
                 ("move", D_MOVE)),
 )

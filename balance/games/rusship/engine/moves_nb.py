@@ -2,12 +2,11 @@
 decision) and what a move does (captures, attacks). Every rule of the track is here; the turn
 around it (powers, dice, the order of decisions) is in turn_nb.py.
 
-A move's option row (state.O_*): the die it spends, its kind (state.M_*), the space it leaves
+A move's option row (state.O_*): its kind (state.M_*), the die it spends, the space it leaves
 (-1 for a token entering from supply) and the space it reaches; a space past the last one
 (0 or L + 1, or beyond) is the enemy planet: an attack.
 """
 
-from balance.games.rusship.engine.events import emit_nb
 from balance.games.rusship.engine.state import (
     END_DESTROYED,
     EV_ATTACK,
@@ -25,15 +24,13 @@ from balance.games.rusship.engine.state import (
     O_TO,
     P_BACK,
     P_SHARE,
-    S_END,
-    S_ENDED,
     S_FIRST_HIT,
     S_FIRST_HIT_TURN,
     S_NDICE,
     S_TURN,
-    S_WINNER,
 )
 from balance.kernels.jit import njit
+from balance.kit.nb import emit_nb, win_nb
 
 NO_STOP = 1 << 30  # die_moves_nb's `stop` for a full list
 
@@ -61,7 +58,7 @@ def protected_nb(st, e, t):
     return st.occ[e, t] >= 2
 
 
-@njit
+@njit(inline=True)
 def landing_ok_nb(st, ru, s, t, back):
     """Whether a token of side s may end a move on space t (on the track)."""
     if back and (t < 1 or t > ru.length):
@@ -91,7 +88,7 @@ def _add_nb(st, n, die, kind, a, t):
     return n + 1
 
 
-@njit
+@njit(inline=True)
 def mothership_ok_nb(st, ru, s, t):
     if t < 1 or t > ru.length:
         return False
@@ -100,7 +97,7 @@ def mothership_ok_nb(st, ru, s, t):
     return True
 
 
-@njit
+@njit(inline=True)
 def die_moves_nb(st, ru, s, i, n, stop):
     """Append to st.opt every move die i allows side s; returns the new count. It stops once
     the count reaches `stop`: whether a die has a move at all needs only the first."""
@@ -150,7 +147,7 @@ def _seen_before_nb(st, s, j, a):
     return False
 
 
-@njit
+@njit(inline=True)
 def supply_nb(st, s):
     m = 0
     for j in range(st.pos.shape[1]):
@@ -159,7 +156,7 @@ def supply_nb(st, s):
     return m
 
 
-@njit
+@njit(inline=True)
 def moves_nb(st, ru, s):
     """Every move of side s with its unspent dice, into st.opt; returns the count. Two dice
     of one value are one die: the same moves, listed once. With must_move and both_dice,
@@ -246,16 +243,16 @@ def _capture_nb(st, s, t):
             st.pos[e, j] = -1
             st.occ[e, t] -= 1
             st.captures[s] += 1
-            emit_nb(st, EV_CAPTURE, e, t, 0, 0)
+            emit_nb(st.kit, EV_CAPTURE, e, t, 0, 0)
             return
 
 
-@njit
+@njit(inline=True)
 def apply_move_nb(st, ru, s, row):
     """Play one move option (a row of st.opt) for side s and spend its die."""
     die, kind, a, t = row[O_DIE], row[O_KIND], row[O_FROM], row[O_TO]
     st.used[die] = 1
-    emit_nb(st, EV_MOVE, kind, a, t, st.die[die])
+    emit_nb(st.kit, EV_MOVE, kind, a, t, st.die[die])
     if kind == M_MOTHERSHIP:
         st.ms[s] = t
         st.ms_moves[s] += 1
@@ -293,14 +290,13 @@ def attack_nb(st, ru, s):
     and the attack that reaches the limit ends the game."""
     e = 1 - s
     st.hits[e] += 1
-    emit_nb(st, EV_ATTACK, e, st.hits[e], 0, 0)
+    st.kit.score[s] += 1  # a side's score: the attacks it made
+    emit_nb(st.kit, EV_ATTACK, e, st.hits[e], 0, 0)
     if st.sc[S_FIRST_HIT] < 0:
         st.sc[S_FIRST_HIT] = e
         st.sc[S_FIRST_HIT_TURN] = st.sc[S_TURN]
     if st.hits[e] >= ru.hits_to_lose:
-        st.sc[S_ENDED] = 1
-        st.sc[S_WINNER] = s
-        st.sc[S_END] = END_DESTROYED
+        win_nb(st.kit, s, END_DESTROYED)
         return
     for k in range(st.power.shape[0]):
         if st.power[k] == IN_BOX:

@@ -13,13 +13,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-# Scalar slots.
-(S_TURN, S_CUR, S_STARTER, S_ENDED, S_WINNER, S_END, S_FIRST_HIT, S_FIRST_HIT_TURN,
- S_CHECK, S_VIOLATION, S_DECISIONS, S_TRACE, S_EV_N, S_NDICE, S_BONUS, S_N_SCALARS) = range(16)
+# Scalar slots of the game's own (the kit keeps the turn, the seat, the end: balance/kit/).
+# S_TURN repeats the kit's turn under way for the players; S_PHASE is where the turn stands
+# (PH_*), S_CHOOSER the side choosing powers and S_AFTER the phase after its choices.
+(S_TURN, S_STARTER, S_FIRST_HIT, S_FIRST_HIT_TURN, S_NDICE, S_BONUS, S_PHASE, S_CHOOSER,
+ S_AFTER, S_N_SCALARS) = range(10)
+# A turn's phases: its start, powers owed, one die or two, the roll (and reroll), +1, moves.
+PH_TURN, PH_POWERS, PH_DICE, PH_ROLL, PH_PLUS, PH_MOVES = range(6)
 
 # End reasons (stable codes: stored in the games table by name).
-END_NONE, END_DESTROYED, END_TURN_CAP = range(3)
-END_NAMES = ("none", "planet_destroyed", "turn_cap")
+END_DESTROYED, END_TURN_CAP = range(2)
+END_NAMES = ("planet_destroyed", "turn_cap")
 
 # The five powers, in the order of the rulebook (stable codes).
 P_REROLL, P_PLUS, P_ONE_DIE, P_BACK, P_SHARE, N_POWERS = range(6)
@@ -31,29 +35,46 @@ IN_BOX, OUT_OF_GAME = -1, -2
 D_POWER, D_DICE, D_REROLL, D_PLUS, D_MOVE = range(5)
 DECISION_NAMES = ("power", "dice", "reroll", "plus", "move")
 
-# A move option's row in st.opt: the die it spends, its kind, from, to (absolute spaces).
-O_DIE, O_KIND, O_FROM, O_TO, O_N = range(5)
+# An option's row (the kit's, state.kit.opt): its kind (K_*), then for a move the die it
+# spends, the space it leaves and the one it reaches (absolute spaces); for any other
+# option its value (O_VALUE: the power, the dice, the die rerolled or -1, the +1 or not).
+O_KIND, O_DIE, O_FROM, O_TO, O_N = range(5)
+O_VALUE = O_DIE
 M_ENTER, M_FORWARD, M_BACK, M_MOTHERSHIP, M_PASS = range(5)
 MOVE_NAMES = ("enter", "forward", "back", "mothership", "pass")
+# The kinds of option (KitGame.options): the moves (M_*), a power (K_POWER + its code), two
+# dice or one, keep or reroll die 1 or 2, the +1 or not.
+K_POWER = 5
+K_TWO, K_ONE, K_KEEP, K_REROLL = 10, 11, 12, 13
+K_PLUS, K_NO_PLUS = 15, 16
 MAX_OPTS = 64
 MAX_TOKENS = 8  # the most ship tokens a side a setting may ask for (the rule `tokens`)
 MAX_LENGTH = 40  # the longest track a setting may ask for
 
-# Invariant violations (check mode); the first one found is recorded.
-(V_NONE, V_BAD_CHOICE, V_TOKENS, V_SHARED, V_POWERS, V_BOARD, V_ATTACKS) = range(7)
-VIOLATION_NAMES = ("none", "a player chose an option that was not offered",
-                   "a side's tokens on the track and in supply are not its number (tokens)",
-                   "two tokens of a side share a space without the power, or a space holds "
-                   "tokens of both sides",
-                   "a power is held twice, or a side holds more powers than attacks suffered",
-                   "a token or mothership is off the track", "a side was attacked past the end")
+# Invariants broken (check mode): broken_nb's 1-based code, KitGame.invariants.
+(V_NONE, V_TOKENS, V_SHARED, V_POWERS, V_BOARD, V_ATTACKS) = range(6)
+INVARIANTS = ("a side's tokens on the track and in supply are not its number (tokens)",
+              "two tokens of a side share a space without the power, or a space holds "
+              "tokens of both sides",
+              "a power is held twice, or a side holds more powers than attacks suffered",
+              "a token or mothership is off the track", "a side was attacked past the end")
 
-# Events (trace mode): (turn, side, code, a, b, c, d). EV_START is one roll-off (first
-# side, or -1 for a tie rolled again; the two dice), EV_DICE the dice's values a turn moves
-# with (after reroll, +1 and the second player's bonus); the rest as emitted.
-(EV_TURN, EV_ROLL, EV_REROLL, EV_PLUS, EV_MOVE, EV_CAPTURE, EV_ATTACK, EV_POWER, EV_LOST,
- EV_END, EV_OPTION, EV_PICK, EV_START, EV_DICE) = range(14)
+# The game's events (the kit adds each turn's start, the options, the picks and the end).
+# EV_START is one roll-off (first side, or -1 for a tie rolled again; the two dice), EV_DICE
+# the dice's values a turn moves with (after reroll, +1 and the second player's bonus).
+(EV_START, EV_ROLL, EV_REROLL, EV_PLUS, EV_MOVE, EV_CAPTURE, EV_ATTACK, EV_POWER, EV_LOST,
+ EV_DICE) = range(10)
+EVENT_NAMES = ("start", "roll", "reroll", "plus", "move", "capture", "attack", "power",
+               "lost", "dice")
 MAX_EVENTS = 20_000
+
+# The game's record of a finished game (KitGame.record, kit.rec).
+(R_STARTER, R_FIRST_HIT, R_FIRST_HIT_TURN, R_CAPT0, R_CAPT1, R_MS0, R_MS1, R_LOST0,
+ R_LOST1, R_POWER) = range(10)
+R_POWER_ORDER = R_POWER + 5
+RECORD = ("starter", "first_hit", "first_hit_turn", "captures_1", "captures_2", "ms_1",
+          "ms_2", "lost_1", "lost_2", *(f"holder_{k}" for k in range(5)),
+          *(f"order_{k}" for k in range(5)))
 
 
 class Rules(NamedTuple):
@@ -88,8 +109,8 @@ class Tables(NamedTuple):
 
 
 class State(NamedTuple):
+    kit: tuple  # the kit's arrays (balance/kit/state.py): the dice's stream, options, end
     sc: np.ndarray  # (S_N_SCALARS,) int64
-    rng: np.ndarray  # (4,) int64: the game's stream, the dice
     pos: np.ndarray  # (2, tokens) int64: each token's space, -1 in supply
     occ: np.ndarray  # (2, MAX_LENGTH + 2) int64: tokens of a side on each space
     ms: np.ndarray  # (2,) int64: each mothership's space
@@ -103,14 +124,14 @@ class State(NamedTuple):
     captures: np.ndarray  # (2,) int64: enemy tokens a side captured
     ms_moves: np.ndarray  # (2,) int64: mothership moves a side made
     lost: np.ndarray  # (2,) int64: dice a side lost (no move for them)
-    opt: np.ndarray  # (MAX_OPTS, O_N) int64: the options of the decision under way
-    ev: np.ndarray  # (events, 7) int64: (turn, side, code, a, b, c, d)
+    opt: np.ndarray  # the kit's options (kit.opt), by the name the players read
 
 
-def new_state(events: int = 0, *, tokens: int) -> State:
-    """A state for games of `tokens` ships a side (Rules.tokens): the token arrays are that
-    long, so every loop over a side's tokens is as long as the game's."""
-    return State(sc=np.zeros(S_N_SCALARS, np.int64), rng=np.zeros(4, np.int64),
+def new_state(rules, kit) -> State:
+    """A state for games of rules.tokens ships a side: the token arrays are that long, so
+    every loop over a side's tokens is as long as the game's."""
+    tokens = rules.tokens
+    return State(kit=kit, sc=np.zeros(S_N_SCALARS, np.int64),
                  pos=np.full((2, tokens), -1, np.int64),
                  occ=np.zeros((2, MAX_LENGTH + 2), np.int64), ms=np.zeros(2, np.int64),
                  hits=np.zeros(2, np.int64), owed=np.zeros(2, np.int64),
@@ -118,11 +139,10 @@ def new_state(events: int = 0, *, tokens: int) -> State:
                  power_order=np.full(N_POWERS, -1, np.int64), face=np.zeros(2, np.int64),
                  die=np.zeros(2, np.int64), used=np.zeros(2, np.int64),
                  captures=np.zeros(2, np.int64), ms_moves=np.zeros(2, np.int64),
-                 lost=np.zeros(2, np.int64), opt=np.zeros((MAX_OPTS, O_N), np.int64),
-                 ev=np.zeros((events, 7), np.int64))
+                 lost=np.zeros(2, np.int64), opt=kit.opt)
 
 
-def new_tables() -> Tables:
+def new_tables(rules=None) -> Tables:
     """reach[d] for two six-sided dice: a die shows d, or (d <= 12) the two sum to d."""
     reach = np.zeros(MAX_LENGTH + 8, np.float64)
     for a in range(1, 7):
