@@ -233,8 +233,9 @@ class Game:
     # (a named level of a measure, or one seat's: seat<k>)
     goals: str = ""
     bench: str = ""  # () -> balance.contract.experiment.BenchCase: what `balance bench` times
-    # -> reports.page.game_report.GameReport (an instance): the game's report, its analysis, sections,
-    # verdicts, headline and comparison; "" for the neutral report of the core columns.
+    # -> reports.page.game_report.GameReport (an instance): the game's report, its analysis,
+    # sections, verdicts, headline and comparison; "" for the neutral report of the core
+    # columns.
     report: str = ""
     # (variant: dict, as the manifest records it) -> list[balance.stats.measures.Quantity]:
     # the variant's headline quantities; "" for balance/stats/measures.py's own (each seat's
