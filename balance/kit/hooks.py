@@ -23,8 +23,29 @@ from balance.kit.play import Setup, play, prepare
 from balance.kit.state import SEAT_WON
 from balance.kit.table import games_table, seats_table
 
-_CACHE_SIZE = 16
-_local = threading.local()
+
+class ThreadCache:
+    """Prepared variants kept per worker thread, since each thread owns its states; past
+    `size`, the one least recently used goes."""
+
+    def __init__(self, size: int = 16):
+        self.size = size
+        self._local = threading.local()
+
+    def get(self, key, build):
+        """The value kept for `key`, or build() kept for it."""
+        cache = getattr(self._local, "values", None)
+        if cache is None:
+            cache = self._local.values = OrderedDict()
+        if key not in cache:
+            cache[key] = build()
+            while len(cache) > self.size:
+                cache.popitem(last=False)
+        cache.move_to_end(key)
+        return cache[key]
+
+
+_setups = ThreadCache()
 
 
 def seated(variant) -> tuple[str, ...]:
@@ -42,17 +63,9 @@ def _rules(kit, variant) -> dict:
 
 def _prepared(kit, variant) -> Setup:
     """The variant's Setup, cached per thread: each thread owns its state."""
-    cache = getattr(_local, "setups", None)
-    if cache is None:
-        cache = _local.setups = OrderedDict()
     key = (kit.ref, repr(sorted(variant.describe().items())))
-    if key not in cache:
-        cache[key] = prepare(kit, _rules(kit, variant), seated(variant),
-                             variant.knobs, "knobs")
-        while len(cache) > _CACHE_SIZE:
-            cache.popitem(last=False)
-    cache.move_to_end(key)
-    return cache[key]
+    return _setups.get(key, lambda: prepare(kit, _rules(kit, variant), seated(variant),
+                                            variant.knobs, "knobs"))
 
 
 def prepare_variant(kit, variant) -> None:

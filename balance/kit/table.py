@@ -60,13 +60,21 @@ def games_table(game, experiment: str, variant, start: int, seeds: np.ndarray,
     schema = game.games_table.arrow_schema()
     table = pa.table({c: cols[c] if isinstance(cols[c], pa.Array)
                       else pa.array(cols[c], schema.field(c).type) for c in columns})
-    for key, value in variant.swept.items():  # a swept rule, knob or seats list: its column
-        if key not in columns:
+    for key, column in swept_columns(variant, n, columns).items():
+        table = table.append_column(key, column)
+    return table
+
+
+def swept_columns(variant, n: int, taken) -> dict[str, pa.Array]:
+    """A column for each swept rule, knob or seats list of the variant that is not among
+    `taken` (the columns the table has already), its value in each of the n games."""
+    out = {}
+    for key, value in variant.swept.items():
+        if key not in taken:
             # A control has no grid value: a null, of the type the grid's values have.
             kind = swept_type(key, variant.swept_like.get(key) if value is None else value)
-            table = table.append_column(key, pa.nulls(n, kind) if value is None
-                                        else pa.array([value] * n, kind))
-    return table
+            out[key] = pa.nulls(n, kind) if value is None else pa.array([value] * n, kind)
+    return out
 
 
 def swept_type(key: str, value) -> pa.DataType:

@@ -37,6 +37,7 @@ from balance.games.gemrush.engine.game_nb import (
     RM_USES,
 )
 from balance.games.gemrush.engine.state import END_NAMES
+from balance.kit.table import swept_columns
 
 
 def seat_numbers(engine_seats: np.ndarray) -> np.ndarray:
@@ -62,18 +63,6 @@ def _lists(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
     offsets = np.zeros(len(lengths) + 1, np.int32)
     np.cumsum(lengths, out=offsets[1:])
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values.astype(np.int16)))
-
-
-def _swept_type(value) -> pa.DataType:
-    # One type per key in every shard: a key's values are all of one kind (knobs are floats,
-    # seats text, rule fields whole numbers or switches).
-    if isinstance(value, bool):
-        return pa.bool_()
-    if isinstance(value, str):
-        return pa.string()
-    if isinstance(value, float):
-        return pa.float64()
-    return pa.int32()
 
 
 def _skill_lists(skills: np.ndarray, names) -> pa.Array:
@@ -120,11 +109,9 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
                    else pa.array(np.full(n, settings["target"], np.int32))),
         "exhaust": pa.array(np.full(n, settings["exhaust"], np.bool_)),
     }
-    for key, value in variant.swept.items():
-        if key not in cols:
-            # A control has no grid value: a null, of the type the grid's values have.
-            kind = _swept_type(variant.swept_like.get(key) if value is None else value)
-            cols[key] = pa.nulls(n, kind) if value is None else pa.array([value] * n, kind)
+    # Gem Rush's swept columns stand before its outcome columns (the kit's stand last): a
+    # swept key that names a later column (skills) keeps this place and takes that value.
+    cols.update(swept_columns(variant, n, cols))
     # A game played to exhaustion without a target has no target to win: its wins at every
     # target are read from score_by_turn (`won` would otherwise mean the engine's default).
     open_ended = settings["exhaust"] and settings["target"] is None

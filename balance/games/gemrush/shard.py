@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 
 from balance.contract.experiment import BenchCase
 from balance.games.gemrush import records
@@ -15,28 +13,22 @@ from balance.games.gemrush.engine.game_nb import R_VIOLATION
 from balance.games.gemrush.engine.state import VIOLATION_NAMES, new_state
 from balance.games.gemrush.experiment import prepare_variant
 from balance.games.gemrush.play import ENGINE_VERSION, play_batch, prepare
+from balance.kit.hooks import ThreadCache
 
-_CACHE_SIZE = 16  # prepared variants kept per worker thread
-_local = threading.local()
+_setups = ThreadCache()
 
 
 def _prepared(variant):
     """(Setup, State) for a variant, cached per thread: each thread owns its State."""
-    cache = getattr(_local, "setups", None)
-    if cache is None:
-        cache = _local.setups = OrderedDict()
     text = variant.carry.get("content_text")
     text_sha = None if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
     key = json.dumps([variant.describe(), variant.carry.get("content"), text_sha],
                      sort_keys=True)
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
-    setup = prepare_variant(variant)
-    cache[key] = (setup, new_state(setup.tables, setup.rules))
-    while len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
-    return cache[key]
+    return _setups.get(key, lambda: _with_state(prepare_variant(variant)))
+
+
+def _with_state(setup):
+    return setup, new_state(setup.tables, setup.rules)
 
 
 def play(job) -> dict:
