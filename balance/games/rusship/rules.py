@@ -10,7 +10,8 @@ from pathlib import Path
 from balance.contract.game import Setting
 from balance.errors import InputError, Problem, twice
 from balance.games.rusship.engine.state import MAX_LENGTH, MAX_TOKENS, POWER_NAMES, Rules
-from balance.textfile import read_toml, short
+from balance.kit.defaults import read_defaults
+from balance.textfile import short
 
 RULES_FILE = Path(__file__).parent / "data" / "rules.toml"
 
@@ -48,21 +49,7 @@ SETTINGS = (
 )
 
 
-def _defaults() -> dict:
-    data = read_toml(RULES_FILE)
-    names = {s.name for s in SETTINGS}
-    probs = [Problem(str(RULES_FILE), "", k, "is no Rusship setting") for k in data
-             if k not in names]
-    probs += [Problem(str(RULES_FILE), "", s.name, "is missing") for s in SETTINGS
-              if s.name not in data]
-    probs += [Problem(str(RULES_FILE), "", s.name, why) for s in SETTINGS if s.name in data
-              and (why := s.problem(data[s.name])) is not None]
-    if probs:
-        raise InputError(probs)
-    return data
-
-
-DEFAULTS = _defaults()
+DEFAULTS = read_defaults(RULES_FILE, SETTINGS)
 
 
 def conflict(values: dict) -> tuple[str, str] | None:
