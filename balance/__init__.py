@@ -8,8 +8,6 @@ From a notebook, for a game `balance games` lists:
 The package imports nothing heavy here, so that reading content files stays fast.
 """
 
-from pathlib import Path
-
 __version__ = "0.1.0"
 
 
@@ -54,15 +52,9 @@ def _experiment(game: str, arguments: dict):
     the arguments are its [experiment] keys, checked as a file's are, and a problem names
     the argument alone (they are in no [experiment] table)."""
     # lazy: as simulate's imports, kept off `import balance`
-    from balance.errors import InputError, Problem
-    from balance.running.experiment import parse_experiment
+    from balance.running.experiment import parse_arguments
 
     rules = arguments.pop("rules", None)
     head = {"name": "simulate", "description": "balance.simulate", "games": 1000, "seed": 0,
             **arguments, "game": game}
-    data = {"experiment": head, "rules": {} if rules is None else rules}
-    try:
-        return parse_experiment(data, "", "balance.simulate", Path("."))
-    except InputError as e:
-        raise InputError([Problem(p.file, "" if p.where == "[experiment]" else p.where,
-                                  p.field, p.message) for p in e.problems]) from None
+    return parse_arguments(head, rules)

@@ -417,6 +417,18 @@ def _neutral_key(inp: ExperimentInput, k: str, values, players: dict) -> bool:
     return True
 
 
+def parse_arguments(head: dict, rules, source: str = "balance.simulate") -> Experiment:
+    """A one-variant experiment from a function's arguments (`head`: its [experiment] keys,
+    `rules`: a table of rule values or None), checked as a file's fields are; a problem names
+    `source` and the argument alone, as the arguments are in no [experiment] table."""
+    data = {"experiment": head, "rules": {} if rules is None else rules}
+    try:
+        return parse_experiment(data, "", source, Path("."))
+    except InputError as e:
+        raise InputError([Problem(p.file, "" if p.where == "[experiment]" else p.where,
+                                  p.field, p.message) for p in e.problems]) from None
+
+
 def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path(".")) -> Experiment:
     game = game_of(data, file)
     probs = Problems(file)

@@ -446,7 +446,7 @@ def simulation(edition: str = "2e", mode: str = "crisis", players: int = 4, game
     """The one-variant experiment behind `balance.simulate` (named 'simulate'). Its arguments
     are checked as an experiment file's fields are, so that a wrong type is the same
     InputError, naming `balance.simulate` and the argument."""
-    from balance.running.experiment import parse_experiment  # lazy: the parser calls this game
+    from balance.running.experiment import parse_arguments  # lazy: the parser calls this game
 
     head = {"name": "simulate", "description": "balance.simulate", "edition": edition,
             "mode": mode, "heuristic": heuristic, "games": games, "seed": seed,
@@ -455,13 +455,7 @@ def simulation(edition: str = "2e", mode: str = "crisis", players: int = 4, game
         head["target"] = target
     if content is not None:
         head["content"] = str(content) if isinstance(content, Path) else content
-    data = {"experiment": head, "rules": {} if rules is None else rules}
-    try:
-        return parse_experiment(data, "", "balance.simulate", Path("."))
-    except InputError as e:
-        # The arguments are not in an [experiment] table: name the argument alone.
-        raise InputError([Problem(p.file, "" if p.where == "[experiment]" else p.where,
-                                  p.field, p.message) for p in e.problems]) from None
+    return parse_arguments(head, rules)
 
 
 def rooms_taken_out(exp) -> dict[str, str]:
