@@ -321,6 +321,14 @@ def stale(games=None) -> list[Path]:
     return found
 
 
+def write_changed(sources: dict[Path, str]) -> None:
+    """Write each generated file whose text differs from `sources`, saying which."""
+    for path, text in sources.items():
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+            print(f"wrote {path}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m heuristics.generate",
                                  description="Write the code generated from the players' "
@@ -333,10 +341,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"stale: {p} (run python -m heuristics.generate)")
         return 1 if paths else 0
     for game in registry.games():
-        for path, text in sources(game).items():
-            if not path.exists() or path.read_text() != text:
-                path.write_text(text)
-                print(f"wrote {path}")
+        write_changed(sources(game))
     return 0
 
 

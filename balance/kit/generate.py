@@ -264,11 +264,10 @@ def main(argv: list[str] | None = None) -> int:
         for p in paths:
             print(f"stale: {p} (run python -m balance.kit.generate)")
         return 1 if paths else 0
+    from heuristics.generate import write_changed  # lazy: only when writing, as sources()
+
     for kit in found:
-        for path, text in sources(kit).items():
-            if not path.exists() or path.read_text() != text:
-                path.write_text(text)
-                print(f"wrote {path}")
+        write_changed(sources(kit))
     return 0
 
 
