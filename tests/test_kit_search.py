@@ -16,6 +16,7 @@ Each `assert_*` fails on a determinization or a player built to break it (the
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from types import SimpleNamespace
 
@@ -249,3 +250,14 @@ def test_the_search_is_at_least_as_strong_as_its_rollout_player():
 def test_strength_fails_on_a_weaker_player():
     with pytest.raises(AssertionError, match="weaker"):
         assert_at_least_as_strong(CARDS, "random", "collector")
+
+
+# -- the declaration ------------------------------------------------------------------------------
+
+def test_a_game_with_hidden_parts_names_its_forward_module():
+    with pytest.raises(ValueError, match="name it"):
+        dataclasses.replace(CARDS, forward="", searchable=())
+    with pytest.raises(ValueError, match=r"searchable \['bids'\]"):
+        dataclasses.replace(CARDS, searchable=("bids",))
+    assert CARDS.forward_model.searchable == (("plays", 0),)
+    assert CARDS.game.forward == "tests.games.cards.game:KIT.forward_model"
