@@ -259,5 +259,5 @@ def test_a_game_with_hidden_parts_names_its_forward_module():
         dataclasses.replace(CARDS, forward="", searchable=())
     with pytest.raises(ValueError, match=r"searchable \['bids'\]"):
         dataclasses.replace(CARDS, searchable=("bids",))
-    assert CARDS.forward_model.searchable == (("plays", 0),)
-    assert CARDS.game.forward == "tests.games.cards.game:KIT.forward_model"
+    assert CARDS.forward_hooks.searchable == (("plays", 0),)
+    assert CARDS.game.forward == "tests.games.cards.game:KIT.forward_hooks"

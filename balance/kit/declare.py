@@ -109,7 +109,7 @@ class KitGame:
     hidden: tuple[Hidden, ...] = ()  # what a seat cannot see: redraw_unseen_nb redraws it
     # The module generated with the game's forward model (balance/kit/forward.py): a search
     # player over the game without a forward model of its own, and the redraw of `hidden`;
-    # "" for none. With it the Game's `forward` is the kit's (forward_model).
+    # "" for none. With it the Game's `forward` is the kit's (forward_hooks).
     forward: str = ""
     searchable: tuple[str, ...] = ()  # the decisions a search may search; (): every one
     record: tuple[str, ...] = ()  # per-game values the game's record_nb writes (Kit.rec)
@@ -175,7 +175,7 @@ class KitGame:
                     check=f"{self.ref}.check_games", players=self.players,
                     bench=f"{self.ref}.bench_case", tuning=f"{self.ref}.tuning",
                     kit=self.ref, tallies=self.tallies, automa=self.automa,
-                    forward=f"{self.ref}.forward_model" if self.forward else "")
+                    forward=f"{self.ref}.forward_hooks" if self.forward else "")
         game = Game(**{**kits, **declaration})
         object.__setattr__(self, "_game", game)  # the hooks' way back to the declaration
         return game
@@ -192,7 +192,7 @@ class KitGame:
         return found
 
     @property
-    def forward_model(self) -> ForwardModel:
+    def forward_hooks(self) -> ForwardModel:
         """The kit's forward model of the game, from the module generated for it
         (balance/kit/generate.py): its state made and copied whole, the game's stream drawn
         anew and the hidden parts redrawn from the searching seat's view, play on by the

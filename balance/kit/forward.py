@@ -7,7 +7,7 @@ which plays from the decision at hand, where the loop told the players the turn 
 A game that names a forward module (KitGame.forward) writes no forward model: the kit
 generates its state's copy and its determinization there (balance/kit/generate.py: the
 game's stream drawn anew and what the searching seat cannot see, KitGame.hidden, redrawn),
-and KitGame.forward_model puts them together with these."""
+and KitGame.forward_hooks puts them together with these."""
 
 from balance.kernels.copy_nb import copy_array_nb
 from balance.kernels.jit import njit

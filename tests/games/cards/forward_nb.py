@@ -2,7 +2,7 @@
 (tests.games.cards.game:KIT): do not edit. Edit the declaration or the rules and run the command
 again; a test fails while this file is stale.
 
-The kit's forward model of the game (KitGame.forward_model, balance/kit/forward.py): what a
+The kit's forward model of the game (KitGame.forward_hooks, balance/kit/forward.py): what a
 search player copies, resamples and plays on.
 """
 

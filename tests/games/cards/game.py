@@ -67,7 +67,7 @@ PLAYERS = Roster((
     COLLECTOR,
     search_player("search", "determinized flat Monte Carlo over its plays, the other hands "
                   "and the deck redrawn from its seat's view, with collector rollouts",
-                  COLLECTOR, "tests.games.cards.game:KIT.forward_model",
+                  COLLECTOR, "tests.games.cards.game:KIT.forward_hooks",
                   "tests.games.cards.game:PLAYERS"),
     Player("scripted", "replays a list of choices, then takes the first option (tests)",
            choose="heuristics.scripted:scripted_choose_nb", args=("mem",),

@@ -3,7 +3,7 @@
 test fails while this file is stale.
 
 A search's rollouts (heuristics/search.py) over the forward model of cards
-(tests.games.cards.game:KIT.forward_model).
+(tests.games.cards.game:KIT.forward_hooks).
 """
 
 from balance.kernels.jit import njit
