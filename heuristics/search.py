@@ -7,8 +7,10 @@ here): at each of its decisions of the kinds it searches (the game's searchable 
 rollouts on its options by successive halving (rounds over the options still in the race,
 the weaker half dropped after each). Each rollout starts from the state saved at the start of
 the turn, replays the turn's decisions so far, takes the option, resamples what the seat
-cannot know, and lets the rollout player (the game's fast player, with this player's knobs
-for it) play every seat to the end; the game's forward model scores the end for the seat.
+cannot know (for a game on the engine kit, the kit's forward model redraws the game's stream
+and the hidden parts it declares, from the seat's view: KitGame.forward_hooks), and lets the
+rollout player (the game's fast player, with this player's knobs for it) play every seat to
+the end; the game's forward model scores the end for the seat.
 Rollout r of every option uses the same resampled world, so options are compared on common
 random numbers. It keeps the rollout player's choice unless another option's mean lead over
 it, paired world by world, is clear of `confidence` standard errors; then it takes the best

@@ -6,9 +6,10 @@ declares them all:
   traced, and with checks on must be among its options; its settings are rule settings;
 - per-seat tallies: the seats table is one row per game and seat, a column per declared
   tally, each seat's own counts;
-- hidden information: what a seat cannot see is redrawn by the kit (the loop's generated
-  redraw_unseen_nb), which keeps all the seat can see, and no player's choice changes when
-  it is redrawn (as Gem Rush's greedy is checked in tests/games/gemrush/test_forward.py);
+- hidden information: what a seat cannot see is redrawn by the kit (redraw_unseen_nb,
+  generated in the game's forward module), which keeps all the seat can see, and no
+  player's choice changes when it is redrawn, a search player's included (as Gem Rush's
+  greedy is checked in tests/games/gemrush/test_forward.py);
 - the lead record ends with the change that decided the game, however many there were.
 
 Each `assert_*` fails on a game built to break it (the `test_*_fails_on_*` cases at the end)."""
@@ -188,19 +189,29 @@ def _seen(kit, state, seat):
 
 
 def assert_a_seats_choice_ignores_what_it_cannot_see(kit, choose=None, redraw=None,
-                                                     players=None, seats: int = 3):
+                                                     players=None, seats: int = 3,
+                                                     knobs: dict | None = None):
     """At every decision of a few games, what the deciding seat cannot see is redrawn on a copy
     (the kit's redraw_unseen_nb, or `redraw`): the copy keeps all the seat can see and the
     same unseen items, the redraw moves some of them, and the seat's player (or `choose`:
-    (state, tables, rules, seats, decision, n, seat) -> pick) picks the same option on both."""
+    (state, tables, rules, seats, decision, n, seat) -> pick) picks the same option on both,
+    with the knobs `knobs` where given. A player written in Python (a search) is asked
+    afresh on each, its turn begun at the decision, with the same seats (its weights, its
+    stream): a search must determinize what it cannot see, and the kit's redraw deals a world
+    that depends on what the seat sees alone, so its choice is the same to the option."""
     loop_module = importlib.import_module(kit.loop)
     dispatch = kit.roster().generated()
-    redraw = redraw or loop_module.redraw_unseen_nb
+    redraw = redraw or importlib.import_module(kit.forward).redraw_unseen_nb
     for player in players or [p for p in kit.roster() if p != "scripted"]:
-        setup = prepare(kit, {}, (player,) * seats)
+        setup = prepare(kit, {}, (player,) * seats, knobs)
         tally = {"asked": 0, "moved": 0}
 
-        def ask(state, tables, rules, pp, decision, n, seat):
+        def ask(state, tables, rules, pp, decision, n, seat, setup=setup, player=player):
+            python = kit.roster()[player].python
+            if python is not None:
+                me = python(dataclasses.replace(setup, players=pp), state)
+                me.turn_start(seat)
+                return int(me.choose(decision, n, seat))
             return int(dispatch.pick_nb(pp.pol[seat], decision, state, tables, rules, pp, n,
                                         seat))
 
@@ -331,7 +342,7 @@ def test_hidden_information_fails_on_a_redraw_that_moves_nothing():
 
 
 def test_hidden_information_fails_on_a_redraw_of_the_seats_own_hand():
-    real = importlib.import_module(CARDS.loop).redraw_unseen_nb
+    real = importlib.import_module(CARDS.forward).redraw_unseen_nb
 
     def own(state, tables, rules, seat, rng):
         real(state, tables, rules, (seat + 1) % rules.players, rng)

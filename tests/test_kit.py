@@ -183,7 +183,7 @@ def test_a_game_on_the_kit_may_keep_hooks_of_its_own():
     assert game.play == f"{dice.ref}.play_shard" and game.kit == dice.ref
 
 
-def test_the_kits_forward_model_copies_a_game_and_scores_its_end():
+def test_the_kits_forward_hooks_copies_a_game_and_scores_its_end():
     dice = next(k for k in KITS if k.name == "dice")
     setup = prepare(dice, {}, ("stopper", "stopper"))
     records = play(setup, [3], check=True)

@@ -13,6 +13,7 @@ import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from balance.contract.forward import ForwardModel
 from balance.contract.game import CORE_COLUMNS, Game, Setting, Table, resolve
 
 # Columns the kit adds to every games table, after the core ones.
@@ -71,9 +72,10 @@ class Hidden:
     """Items (cards, tiles: whole numbers) some seat cannot see, held in the game's State:
     `items` its field, `count` the field saying how many are there. Private (a hand): row q of
     `items` is seat q's, items[q, :count[q]], seen by seat q alone. Face-down (a deck, a bag):
-    items[:count[0]], seen by no seat. The kit redraws what a seat cannot see (the loop's
-    generated `redraw_unseen_nb`): every such item pooled, shuffled and dealt back, each part
-    as many as it held."""
+    items[:count[0]], seen by no seat. The kit redraws what a seat cannot see (the generated
+    `redraw_unseen_nb`): every such item pooled, shuffled and dealt back, each part
+    as many as it held. The redraw is generated in the game's forward module (KitGame.forward),
+    which a game with hidden parts therefore names."""
 
     items: str
     count: str
@@ -105,6 +107,11 @@ class KitGame:
     automa: str = ""
     automa_settings: tuple[str, ...] = ()  # the settings that rule its play: its levers
     hidden: tuple[Hidden, ...] = ()  # what a seat cannot see: redraw_unseen_nb redraws it
+    # The module generated with the game's forward model (balance/kit/forward.py): a search
+    # player over the game without a forward model of its own, and the redraw of `hidden`;
+    # "" for none. With it the Game's `forward` is the kit's (forward_hooks).
+    forward: str = ""
+    searchable: tuple[str, ...] = ()  # the decisions a search may search; (): every one
     record: tuple[str, ...] = ()  # per-game values the game's record_nb writes (Kit.rec)
     invariants: tuple[str, ...] = ()  # what broken_nb returns, 1-based, in words
     columns: dict = field(default_factory=dict)  # the games table's own columns: type
@@ -136,6 +143,13 @@ class KitGame:
         if odd or (self.automa_settings and not self.automa):
             raise ValueError(f"kit game {self.name}: automa_settings {odd or 'given'} must "
                              "be settings of a game with an automa")
+        if self.hidden and not self.forward:
+            raise ValueError(f"kit game {self.name}: hidden parts are redrawn in the game's "
+                             "forward module: name it (KitGame.forward)")
+        odd = [n for n in self.searchable if n not in self.decisions]
+        if odd or (self.searchable and not self.forward):
+            raise ValueError(f"kit game {self.name}: searchable {odd or 'given'} must be "
+                             "decisions of a game with a forward module (KitGame.forward)")
 
     def declare(self, **declaration) -> Game:
         """The game's Game: `declaration` gives title, version, player_counts,
@@ -160,7 +174,8 @@ class KitGame:
                     play=f"{self.ref}.play_shard",
                     check=f"{self.ref}.check_games", players=self.players,
                     bench=f"{self.ref}.bench_case", tuning=f"{self.ref}.tuning",
-                    kit=self.ref, tallies=self.tallies, automa=self.automa)
+                    kit=self.ref, tallies=self.tallies, automa=self.automa,
+                    forward=f"{self.ref}.forward_hooks" if self.forward else "")
         game = Game(**{**kits, **declaration})
         object.__setattr__(self, "_game", game)  # the hooks' way back to the declaration
         return game
@@ -175,6 +190,22 @@ class KitGame:
             found = next(v for v in vars(module).values()
                          if isinstance(v, Game) and v.kit == self.ref)
         return found
+
+    @property
+    def forward_hooks(self) -> ForwardModel:
+        """The kit's forward model of the game, from the module generated for it
+        (balance/kit/generate.py): its state made and copied whole, the game's stream drawn
+        anew and the hidden parts redrawn from the searching seat's view, play on by the
+        game's loop, the end scored by the kit (balance/kit/forward.py)."""
+        if not self.forward:
+            raise LookupError(f"kit game {self.name} has no forward module (KitGame.forward)")
+        kinds = tuple((name, self.decisions.index(name))
+                      for name in self.searchable or self.decisions)
+        return ForwardModel(
+            new_state=f"{self.forward}:new_forward_state", copy=f"{self.forward}:copy_state_nb",
+            determinize=f"{self.forward}:determinize_nb", play_on=f"{self.loop}:play_on_nb",
+            value="balance.kit.forward:state_value_nb", turn="balance.kit.forward:kit_turn",
+            searchable=kinds)
 
     def module(self):
         """The game's rules module, imported now."""

@@ -2,7 +2,12 @@
 (heuristics/search.py) over a game on the kit: the kit's arrays copied, the game's stream
 drawn anew, a finished game's worth to a seat, the turn under way. A game's own forward model
 copies its own arrays and calls these; its play-on is its generated loop's `play_on_nb`,
-which plays from the decision at hand, where the loop told the players the turn began."""
+which plays from the decision at hand, where the loop told the players the turn began.
+
+A game that names a forward module (KitGame.forward) writes no forward model: the kit
+generates its state's copy and its determinization there (balance/kit/generate.py: the
+game's stream drawn anew and what the searching seat cannot see, KitGame.hidden, redrawn),
+and KitGame.forward_hooks puts them together with these."""
 
 from balance.kernels.copy_nb import copy_array_nb
 from balance.kernels.jit import njit
@@ -54,6 +59,12 @@ def kit_value_nb(kit, seat):
     if outcome == AUTOMA_WON:
         return 0.0
     return 0.5
+
+
+@njit
+def state_value_nb(state, rules, seat):
+    """ForwardModel.value for a game on the kit: kit_value_nb of its state's kit."""
+    return kit_value_nb(state.kit, seat)
 
 
 def kit_turn(state) -> int:

@@ -17,9 +17,11 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from balance.contract import registry
 from balance.contract.game import resolve
-from balance.kit.state import KIT_VIOLATIONS
+from balance.kit.state import KIT_VIOLATIONS, new_kit
 
 KIT_NAMES = ("counted_nb", "judged_nb", "offered_nb", "reset_kit_nb", "stalled_nb",
              "trace_options_nb", "trace_pick_nb", "verified_nb", "write_record_nb")
@@ -140,16 +142,42 @@ def _unseen_item_nb(state, seat, i, value, put):
     return -1
 
 
+@njit(inline=True)
+def _swap_unseen_nb(state, seat, i, j):
+    a = _unseen_item_nb(state, seat, i, 0, False)
+    _unseen_item_nb(state, seat, i, _unseen_item_nb(state, seat, j, a, True), True)
+
+
+@njit
+def _sift_unseen_nb(state, seat, root, end):
+    """Heapsort's sift down, over the first `end` items `seat` cannot see."""
+    while 2 * root + 1 < end:
+        child = 2 * root + 1
+        if child + 1 < end and (_unseen_item_nb(state, seat, child, 0, False)
+                                < _unseen_item_nb(state, seat, child + 1, 0, False)):
+            child += 1
+        if _unseen_item_nb(state, seat, root, 0, False) >= _unseen_item_nb(state, seat, child,
+                                                                           0, False):
+            return
+        _swap_unseen_nb(state, seat, root, child)
+        root = child
+
+
 @njit
 def redraw_unseen_nb(state, tables, rules, seat, rng):
-    """What `seat` cannot see shuffled where it lies with the stream `rng`, each part as many
-    items as it held: a world the seat cannot tell from the true one. A search's
-    determinization (ForwardModel.determinize); the rules are not read."""
+    """What `seat` cannot see dealt anew where it lies with the stream `rng`, each part as
+    many items as it held: a world the seat cannot tell from the true one. The items are
+    sorted before they are shuffled, so the world depends on what the seat sees and on `rng`,
+    never on where the unseen items lay: a search that redraws cannot read them. The rules
+    are not read."""
     n = {count}
+    for root in range(n // 2 - 1, -1, -1):
+        _sift_unseen_nb(state, seat, root, n)
+    for end in range(n - 1, 0, -1):
+        _swap_unseen_nb(state, seat, 0, end)
+        _sift_unseen_nb(state, seat, 0, end)
     for i in range(n - 1, 0, -1):
-        j = redraw_pick_nb(rng, i)
-        a = _unseen_item_nb(state, seat, i, 0, False)
-        _unseen_item_nb(state, seat, i, _unseen_item_nb(state, seat, j, a, True), True)
+        _swap_unseen_nb(state, seat, i, redraw_pick_nb(rng, i))
 '''
 FIND = '''
     q, j = {slot}
@@ -165,6 +193,28 @@ JUDGE = """
             judged_nb(kit, broken_nb(state, rules), {first})"""
 
 
+FORWARD = '''
+
+
+def new_forward_state(tables, rules):
+    """A state for a search's rollouts (ForwardModel.new_state): no events."""
+    return new_state(rules, new_kit(rules.players, {tallies}, {record}, {options}))
+
+
+@njit
+def copy_state_nb(dst, src):
+    """dst <- src: everything a game plays on from (ForwardModel.copy), not the events."""
+    copy_kit_nb(dst.kit, src.kit){copies}
+
+
+@njit
+def determinize_nb(state, tables, rules, seat, rng):
+    """A world `seat` cannot tell from the true one (ForwardModel.determinize): the game's
+    stream drawn anew from `rng`{and_hidden}."""
+    reseed_chance_nb(state.kit, rng){redraw}
+'''
+
+
 def _import(module: str, names) -> str:
     names = sorted(names, key=lambda n: (not n.isupper(), n))
     one = f"from {module} import {', '.join(names)}"
@@ -175,7 +225,8 @@ def _import(module: str, names) -> str:
 
 def _redraw(kit) -> tuple[list[str], str]:
     """The kit's names the redraw of the unseen calls, and its source (none without
-    KitGame.hidden)."""
+    KitGame.hidden): in the game's forward module, which the players' dispatch imports, so
+    the loop (which imports the dispatch) cannot hold it."""
     if not kit.hidden:
         return [], ""
     find, count = "", []
@@ -205,7 +256,6 @@ def loop_source(kit) -> str:
         rules.append("automa_nb")
         slots.append("AUTOMA")
         turn_start, decide, automa = AUTOMA_TURN_START, AUTOMA_DECIDE, AUTOMA_BODY
-    redraw_names, redraw = _redraw(kit)
     if hasattr(module, "broken_nb"):
         rules.append("broken_nb")
         judge = JUDGE.format(first=len(KIT_VIOLATIONS))
@@ -214,7 +264,7 @@ def loop_source(kit) -> str:
         record = "\n    record_nb(state, rules)"
     dispatch = kit.roster().dispatch
     imports = sorted([
-        ("balance.kernels.jit", ["njit"]), ("balance.kit.nb", [*KIT_NAMES, *redraw_names]),
+        ("balance.kernels.jit", ["njit"]), ("balance.kit.nb", KIT_NAMES),
         ("balance.kit.state", slots), (kit.rules, rules),
         (dispatch, ["POLICY_SLOW", "choose_nb", "choose_slow_nb", "reset_memories_nb",
                     "seen_nb", "turn_start_nb"])])
@@ -225,7 +275,48 @@ def loop_source(kit) -> str:
               'dispatch of its\nplayers by name.\n"""\n\n')
     return header + "\n".join(_import(m, n) for m, n in imports) + automa + \
         BODY.format(kinds=len(kit.options), judge=judge, record=record,
-                    turn_start=turn_start, decide=decide[1:]) + redraw
+                    turn_start=turn_start, decide=decide[1:])
+
+
+def _state_arrays(kit) -> list[str]:
+    """The fields of the game's State a copy copies: every one but the kit's, each an array
+    (checked on a state of the defaults)."""
+    from balance.kit.play import compiled_rules  # lazy: only when generating
+
+    module = kit.module()
+    rules = compiled_rules(kit, kit.defaults, min(kit.game.player_counts))
+    state = module.new_state(rules, new_kit(rules.players, len(kit.tallies), len(kit.record),
+                                            kit.max_options))
+    fields = [f for f in state._fields if f != "kit"]
+    odd = [f for f in fields if not isinstance(getattr(state, f), np.ndarray)]
+    if odd:
+        raise ValueError(f"kit game {kit.name}: the forward model copies the State's arrays, "
+                         f"and {', '.join(odd)} is none")
+    return fields
+
+
+def forward_source(kit) -> str:
+    """The game's forward module (KitGame.forward): its state made and copied, and its
+    determinization, the redraw of the unseen included."""
+    redraw_names, redraw = _redraw(kit)
+    copies = "".join(f"\n    copy_array_nb(dst.{f}, src.{f})" for f in _state_arrays(kit))
+    imports = sorted([
+        ("balance.kernels.copy_nb", ["copy_array_nb"]), ("balance.kernels.jit", ["njit"]),
+        ("balance.kit.forward", ["copy_kit_nb", "reseed_chance_nb"]),
+        ("balance.kit.state", ["new_kit"]), (kit.rules, ["new_state"]),
+        *([("balance.kit.nb", redraw_names)] if redraw_names else [])])
+    header = (f'"""Generated by `python -m balance.kit.generate` from the kit declaration of '
+              f'{kit.name}\n({kit.ref}): do not edit. Edit the declaration or the rules and '
+              "run the command\nagain; a test fails while this file is stale.\n\n"
+              "The kit's forward model of the game (KitGame.forward_hooks, balance/kit/"
+              "forward.py): what a\nsearch player copies, resamples and plays on.\n"
+              '"""\n\n')
+    return header + "\n".join(_import(m, n) for m, n in imports) + FORWARD.format(
+        tallies=len(kit.tallies), record=len(kit.record), options=kit.max_options,
+        copies=copies, and_hidden=", and what it cannot see (KitGame.hidden) redrawn"
+        if kit.hidden else "",
+        redraw="\n    redraw_unseen_nb(state, tables, rules, seat, rng)" if kit.hidden
+        else "") + redraw
 
 
 def _path(module: str) -> Path:
@@ -235,9 +326,13 @@ def _path(module: str) -> Path:
 
 
 def sources(kit) -> dict[Path, str]:
-    """The files generated for a game on the kit: its players' dispatch and its loop."""
+    """The files generated for a game on the kit: its players' dispatch, its loop and its
+    forward module."""
     from heuristics.generate import sources as player_sources  # lazy: only when generating
-    return {**player_sources(kit.game), _path(kit.loop): loop_source(kit)}
+    out = {**player_sources(kit.game), _path(kit.loop): loop_source(kit)}
+    if kit.forward:
+        out[_path(kit.forward)] = forward_source(kit)
+    return out
 
 
 def kits(refs=()) -> list:

@@ -118,9 +118,10 @@ def played_traced(setup: Setup, seed: int) -> tuple[Any, Records, np.ndarray]:
 
 def redraw_unseen(setup: Setup, state, seat: int, rng) -> None:
     """What `seat` cannot see in `state` (KitGame.hidden) redrawn in place from the stream
-    `rng` (4 int64 words, a search's own): the loop's generated redraw_unseen_nb, which a
-    compiled search calls itself (ForwardModel.determinize)."""
+    `rng` (4 int64 words, a search's own): the redraw_unseen_nb generated in the game's
+    forward module (KitGame.forward), which a compiled search calls itself through the
+    module's determinize_nb (ForwardModel.determinize)."""
     if not setup.kit.hidden:
         raise ValueError(f"{setup.kit.name} declares no hidden information (KitGame.hidden)")
-    _loop(setup).redraw_unseen_nb(state, setup.tables, setup.rules, seat,
-                                  np.asarray(rng, np.int64))
+    forward = importlib.import_module(setup.kit.forward)
+    forward.redraw_unseen_nb(state, setup.tables, setup.rules, seat, np.asarray(rng, np.int64))

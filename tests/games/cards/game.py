@@ -1,7 +1,8 @@
 """A card race against the Computer, written on the engine kit (balance/kit/) to prove the
 contract for the next games: an automa (the Computer, whose play the rules fix), per-seat
 tallies (cards played by colour, scored by majority), hidden information (the hands, the
-deck) and 1 to 8 seats. tests/conftest.py registers it for the whole suite."""
+deck, which its search player redraws through the kit's forward model) and 1 to 8 seats.
+tests/conftest.py registers it for the whole suite."""
 
 from __future__ import annotations
 
@@ -9,19 +10,8 @@ from balance.contract.game import Measure, Setting
 from balance.kit.declare import Event, Golden, Hidden, KitGame, OptionKind
 from heuristics.knobs import Knob
 from heuristics.player import Memory, Player, Roster
+from heuristics.search import search_player
 from tests.games.cards.rules_nb import COMPUTER, END_REASONS
-
-PLAYERS = Roster((
-    Player("random", "plays a card of its hand at random",
-           choose="heuristics.random_player:random_choose_nb", args=("rng", "n")),
-    Player("collector", "plays its card worth most, chasing the colours it has played",
-           choose="tests.games.cards.players:collector_choose_nb", args=("st", "w"),
-           knobs=(Knob("chase", 1.0, 0.0, 10.0, "points a played card of its colour adds"),)),
-    Player("scripted", "replays a list of choices, then takes the first option (tests)",
-           choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
-           memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),
-           remembers="the list and its place in it"),
-), "tests.games.cards.dispatch_nb")
 
 
 def values(records, setup) -> dict:
@@ -51,6 +41,7 @@ KIT = KitGame(
     end_reasons=END_REASONS, tallies=("red", "green", "blue"), record=("computer", "taken"),
     automa="the Computer", automa_settings=("computer_pace", "computer_takes"),
     hidden=(Hidden("hand", "hand_n", private=True), Hidden("deck", "deck_n")),
+    forward="tests.games.cards.forward_nb", searchable=("plays",),
     invariants=("cards made or lost",),
     columns={"computer": "int16"}, values="tests.games.cards.game:values",
     header="cards, seed {seed}: {players}; {rounds} rounds, hands of {hand}, the Computer "
@@ -62,6 +53,27 @@ KIT = KitGame(
     bench_title="4 collectors against the Computer",
     bench_experiment={"players": 4, "heuristic": "collector"},
     describe="{rounds} rounds against the Computer")
+
+COLLECTOR = Player("collector", "plays its card worth most, chasing the colours it has played",
+                   choose="tests.games.cards.players:collector_choose_nb", args=("st", "w"),
+                   knobs=(Knob("chase", 1.0, 0.0, 10.0,
+                               "points a played card of its colour adds"),))
+
+# The search player over the kit's forward model of the game (KitGame.forward): its rollouts
+# see the other hands and the deck only as redrawn from its seat's view.
+PLAYERS = Roster((
+    Player("random", "plays a card of its hand at random",
+           choose="heuristics.random_player:random_choose_nb", args=("rng", "n")),
+    COLLECTOR,
+    search_player("search", "determinized flat Monte Carlo over its plays, the other hands "
+                  "and the deck redrawn from its seat's view, with collector rollouts",
+                  COLLECTOR, "tests.games.cards.game:KIT.forward_hooks",
+                  "tests.games.cards.game:PLAYERS"),
+    Player("scripted", "replays a list of choices, then takes the first option (tests)",
+           choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
+           memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),
+           remembers="the list and its place in it"),
+), "tests.games.cards.dispatch_nb", "tests.games.cards.rollout_nb")
 
 GAME = KIT.declare(
     title="Cards against the Computer", version="1", player_counts=tuple(range(1, 9)),

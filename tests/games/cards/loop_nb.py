@@ -11,14 +11,10 @@ from balance.kit.nb import (
     counted_nb,
     judged_nb,
     offered_nb,
-    pile_slot_nb,
-    redraw_pick_nb,
     reset_kit_nb,
-    row_slot_nb,
     stalled_nb,
     trace_options_nb,
     trace_pick_nb,
-    unseen_rows_nb,
     verified_nb,
     write_record_nb,
 )
@@ -126,36 +122,3 @@ def play_traced_nb(state, tables, rules, seats, words, out):
     """One game with its events and checks on, recorded in out[0]."""
     play_game_nb(state, tables, rules, seats, words, 1, 1)
     write_record_nb(state.kit, out[0])
-
-
-@njit
-def _unseen_item_nb(state, seat, i, value, put):
-    """The i-th item `seat` cannot see, set to `value` when `put`; -1 past them. The parts,
-    in order (KitGame.hidden): hand (private), deck (face-down)."""
-    q, j = row_slot_nb(state.hand_n, seat, i)
-    if q >= 0:
-        old = state.hand[q, j]
-        if put:
-            state.hand[q, j] = value
-        return old
-    i = j
-    q, j = pile_slot_nb(state.deck_n, i)
-    if q >= 0:
-        old = state.deck[j]
-        if put:
-            state.deck[j] = value
-        return old
-    i = j
-    return -1
-
-
-@njit
-def redraw_unseen_nb(state, tables, rules, seat, rng):
-    """What `seat` cannot see shuffled where it lies with the stream `rng`, each part as many
-    items as it held: a world the seat cannot tell from the true one. A search's
-    determinization (ForwardModel.determinize); the rules are not read."""
-    n = unseen_rows_nb(state.hand_n, seat) + state.deck_n[0]
-    for i in range(n - 1, 0, -1):
-        j = redraw_pick_nb(rng, i)
-        a = _unseen_item_nb(state, seat, i, 0, False)
-        _unseen_item_nb(state, seat, i, _unseen_item_nb(state, seat, j, a, True), True)
