@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from balance.games.rusship.game import GAME
 from balance.stats.intervals import wilson
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
@@ -242,12 +243,14 @@ def players(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict
                    f"{text.difference(c['difference'], c['ci_low'], c['ci_high'])}: "
                    + (f"{text.join_words(moved)} move beyond chance"
                       if moved else "neither beyond chance")
-                   + (f"; seat 1 wins {text.pct(seat['value'], 0)} of the games."
+                   + (f"; {GAME.seat_name(1)} wins {text.pct(seat['value'], 0)} of the "
+                      "games."
                       if seat is not None else "."))
             out.append(Verdict("Players", say, who_of(players_of.get(run, []), f"{run} run"),
                                [f"{n}: {findings.effect_text(r, ' percentage points', 100.0)}"
                                 for n, r in (("First player's wins", s), ("Comebacks", c),
-                                             ("Seat 1 wins", seat)) if r is not None]))
+                                             (f"{GAME.seat_name(1)} wins", seat))
+                                if r is not None]))
     return out
 
 
