@@ -89,6 +89,35 @@ def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
     return out
 
 
+def _reach(lo: float, hi: float, target: float) -> tuple[float, float]:
+    """How near and how far from `target` an interval reaches."""
+    near = 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
+    return near, max(abs(lo - target), abs(hi - target))
+
+
+def nearest(options: list[tuple], target: float) -> list:
+    """The options nearest `target`, ties named together: `options` are (option, value,
+    ci_low, ci_high); the nearest by value first, then every other whose 95% interval
+    reaches as near `target` as the nearest's reaches far from it, nearest first. Naming one
+    "closest" where the intervals overlap so reads a coin's toss as a finding."""
+    if not options:
+        return []
+    ranked = sorted(options, key=lambda o: abs(o[1] - target))
+    far = _reach(ranked[0][2], ranked[0][3], target)[1]
+    return [o[0] for o in ranked if o is ranked[0] or _reach(o[2], o[3], target)[0] <= far]
+
+
+def largest(options: list[tuple]) -> list:
+    """The options with the largest effect, ties named together: `options` are (option,
+    effect, ci_low, ci_high); the largest first, then every other whose 95% interval reaches
+    the largest's lower bound, largest first."""
+    if not options:
+        return []
+    ranked = sorted(options, key=lambda o: -o[1])
+    low = ranked[0][2]
+    return [o[0] for o in ranked if o is ranked[0] or o[3] >= low]
+
+
 def effect_text(r: dict, unit: str, scale: float = 1.0) -> str:
     return (f"{scale * r['difference']:+.1f}{unit} (95% paired interval "
             f"{scale * r['ci_low']:+.1f} to {scale * r['ci_high']:+.1f}, "

@@ -97,14 +97,23 @@ def first_player(a: Analysis) -> list[Verdict]:
 def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict]:
     out = []
     for run, mine in by_run(pairs, COMPENSATION_KIND).items():
-        best, r = page.closest(mine)
-        first = mine[0].row("starter")
-        if first is None:
+        tied = page.closest(mine)
+        if not tied:
             continue
         base = mine[0].base_label
-        if best is None:
+        best, r = tied[0]
+        if len(tied) > 1:
+            say = page.closest_text(tied, base)
+            details = [f"{p.label} against {base}: "
+                       f"{findings.effect_text(x, ' percentage points', 100.0)}; "
+                       f"{findings.holm_text(x, p.cmp.family)}." for p, x in tied
+                       if p is not None] + [
+                "Tied: each one's 95% interval reaches as near 50% as the nearest's reaches "
+                "far from it (the unchanged rules by the paired difference). The First "
+                "player section lists every compensation with its interval."]
+        elif best is None:
             say = (f"No compensation brings the first player's wins nearer 50% than the "
-                   f"unchanged rules ({text.pct(first['baseline'], 1)}).")
+                   f"unchanged rules ({text.pct(r['baseline'], 1)}).")
             details = [f"{p.label}: {text.pct(p.row('starter')['value'], 1)}"
                        for p in mine if p.row("starter") is not None]
         else:
@@ -115,8 +124,8 @@ def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Ve
             details = [f"{best.label} against {base}: "
                        f"{findings.effect_text(r, ' percentage points', 100.0)}; "
                        f"{findings.holm_text(r, best.cmp.family)}.",
-                       "Picked as the nearest of several compensations: the First player "
-                       "section lists each with its interval."]
+                       "Picked as the nearest of several compensations, none tied with it: "
+                       "the First player section lists each with its interval."]
         out.append(Verdict("Compensation", say, who_of(players_of.get(run, []),
                                                        f"{run} run"), details))
     return out
@@ -155,7 +164,16 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         clear = [e for e in effects if e["row"]["found"]]
         size = (f"{text.signed_points(top['effect'], 1)} (paired 95% "
                 f"{text.signed_points(top['low'], 1)} to {text.signed_points(top['high'], 1)})")
-        if top in clear:
+        tied = findings.largest([(i, e["effect"], e["low"], e["high"])
+                                 for i, e in enumerate(effects)])
+        if top in clear and len(tied) > 1:
+            said = text.join_words([
+                f"{effects[i]['power']} ({text.signed_points(effects[i]['effect'], 1)}, "
+                f"{text.signed_points(effects[i]['low'], 1)} to "
+                f"{text.signed_points(effects[i]['high'], 1)})" for i in tied])
+            say = (f"A tie for the strongest catch-up power: {said} to the comebacks; their "
+                   "paired 95% intervals overlap, so these games cannot rank them.")
+        elif top in clear:
             say = (f"{top['power']} is the strongest catch-up power: it adds {size} to the "
                    f"comebacks ({top['what']} against {top['pair'].base_label}).")
         else:

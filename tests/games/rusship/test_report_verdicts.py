@@ -10,6 +10,10 @@ from types import SimpleNamespace
 from balance.games.rusship.game import GAME
 from reports import headline
 from reports.compare.compare import compare
+from reports.outcomes import findings
+from reports.rusship import findings as rfindings
+from reports.rusship import page
+from reports.rusship.levers import pairs_of
 from reports.rusship.report import REPORT
 from tests.games.rusship.test_report import game_row, manifest, table
 
@@ -61,3 +65,63 @@ def test_the_comparison_names_the_sides():
     names = set(compare(games, m).differences["name"].to_list())
     assert {"Humanity win share", "the Alien Empire win share"} <= names
     assert not any(n.startswith("seat ") for n in names)
+
+
+def compensations_a_hair_apart() -> SimpleNamespace:
+    """1,000 games on the same seeds: the first player (seat 1) wins 570 with the unchanged
+    rules, 499 with second_tokens=1, second_bonus=2 and 498 with second_tokens=1,
+    second_bonus=1: the two compensations a tenth of a point apart."""
+    rows = []
+    for v, won in enumerate((570, 498, 499)):
+        rows += [game_row(v, g, starter=1, winner=1 if g < won else 2) for g in range(1000)]
+    games = table(rows, {"second_tokens": [0, 1, 1], "second_bonus": [0, 1, 2]})
+    m = manifest([{}, {"second_tokens": 1, "second_bonus": 1},
+                  {"second_tokens": 1, "second_bonus": 2}])
+    return SimpleNamespace(games=games, manifest=m)
+
+
+def test_two_compensations_a_hair_apart_are_a_tie_not_a_closest():
+    made = compensations_a_hair_apart()
+    a = REPORT.analyse(made)
+    cmp = compare(made.games, made.manifest)
+    pairs = pairs_of([("made", cmp)], made.manifest, a.kinds)
+    tied = page.closest(pairs)
+    assert [p.label for p, _ in tied] == ["second_tokens=1, second_bonus=2",
+                                          "second_tokens=1, second_bonus=1"]
+    said = next(v for v in rfindings.verdicts(a, pairs, [("made", cmp)], {})
+                if v.topic == "Compensation").sentence
+    assert said.startswith("A tie:") and "closest" not in said.replace("none is the closest", "")
+    assert "second_tokens=1, second_bonus=1: 49.8%" in said
+    assert "second_tokens=1, second_bonus=2: 49.9%" in said
+    assert "unchanged" not in said  # 57% is told apart from both by the paired difference
+    block = page.compensation_block("made", pairs)
+    assert block.paragraphs[0] == said
+
+
+def test_nearest_and_largest_name_what_their_intervals_cannot_tell_apart():
+    options = [("a", 0.499, 0.48, 0.52), ("b", 0.498, 0.47, 0.52), ("c", 0.57, 0.55, 0.59)]
+    assert findings.nearest(options, 0.5) == ["a", "b"]
+    assert findings.nearest([("a", 0.40, 0.39, 0.41), ("b", 0.30, 0.29, 0.31)], 0.5) == ["a"]
+    assert findings.largest([("x", 6.5, 4.5, 8.4), ("y", 5.0, 3.0, 7.0),
+                             ("z", 1.1, 0.2, 1.9)]) == ["x", "y"]
+    assert findings.largest([("x", 6.5, 4.5, 8.4), ("z", 1.1, 0.2, 1.9)]) == ["x"]
+
+
+def test_two_powers_whose_intervals_overlap_tie_for_the_strongest():
+    """Without plus_one the side attacked first wins 10 of 40, without reroll 12 of 40,
+    against 24 of 40 with the full box: each power clearly matters, neither more than the
+    other on these games."""
+    rows = []
+    for g in range(40):
+        rows.append(game_row(0, g, first_hit=1 if g < 24 else 2))
+        rows.append(game_row(1, g, first_hit=1 if g < 10 else 2, first_power="reroll"))
+        rows.append(game_row(2, g, first_hit=1 if g < 12 else 2))
+    games = table(rows, {"ablate": ["none", "plus_one", "reroll"]})
+    m = manifest([{}, {"box_plus_one": False}, {"box_reroll": False}], "ablation")
+    cmp = compare(games, m)
+    a = REPORT.analyse(SimpleNamespace(games=games, manifest=m))
+    pairs = pairs_of([("ablation", cmp)], m, a.kinds)
+    v = next(x for x in rfindings.verdicts(a, pairs, [("ablation", cmp)], {})
+             if x.topic == "Strongest power")
+    assert v.sentence.startswith("A tie for the strongest catch-up power: plus_one")
+    assert "reroll" in v.sentence and "is the strongest" not in v.sentence
