@@ -125,3 +125,44 @@ def test_two_powers_whose_intervals_overlap_tie_for_the_strongest():
              if x.topic == "Strongest power")
     assert v.sentence.startswith("A tie for the strongest catch-up power: plus_one")
     assert "reroll" in v.sentence and "is the strongest" not in v.sentence
+
+
+def two_players_of_unequal_runs() -> SimpleNamespace:
+    """The unchanged rules played by racer in 2,000 games and by reference in 200; the side
+    attacked first (seat 1, who also starts) wins 56% and 55%: the same finding, on runs of
+    very different sizes."""
+    rows = [game_row(0, g, winner=1 if g % 100 < 56 else 2, first_hit=1) for g in range(2000)]
+    rows += [game_row(1, g, winner=1 if g < 110 else 2, first_hit=1) | {"heuristic": "reference"}
+             for g in range(200)]
+    m = {"experiment": "made", "game": "rusship", "variants": [
+        {"variant": v, "label": f"heuristic={h}", "players": 2, "heuristic": h, "rules": {}}
+        for v, h in enumerate(("racer", "reference"))]}
+    return SimpleNamespace(games=table(rows, {}), manifest=m)
+
+
+def test_each_verdict_is_stated_once_and_a_small_run_is_too_small_to_tell():
+    made = two_players_of_unequal_runs()
+    a = REPORT.analyse(made)
+    verdicts = rfindings.verdicts(a, [], [], {})
+    topics = [v.topic for v in verdicts]
+    for topic in ("First player", "Catch-up", "Power chosen first", "Length"):
+        assert topics.count(topic) == 1, topics
+    said = next(v for v in verdicts if v.topic == "Catch-up").sentence
+    assert said.startswith("The catch-up more than makes up for being attacked first")
+    assert "(racer)" in said and "Too few games to tell with reference" in said
+    assert "evens out" not in said  # reference's 55% ± 7% is no finding that it evens out
+    power = next(v for v in verdicts if v.topic == "Power chosen first").sentence
+    assert "across 2 pairings of players" in power
+
+
+def test_a_rate_verdict_bands_the_players_that_agree():
+    says = {findings.ABOVE: "Ahead:", findings.BELOW: "Behind:", findings.EVEN_KIND: "Even:"}
+    rows = [("a", {"win_rate": 0.557, "ci_low": 0.548, "ci_high": 0.566, "games": 12200}),
+            ("b", {"win_rate": 0.56, "ci_low": 0.53, "ci_high": 0.59, "games": 1000}),
+            ("c", {"win_rate": 0.501, "ci_low": 0.49, "ci_high": 0.512, "games": 8000})]
+    v = findings.rate_verdict("T", rows, says, "who")
+    assert v.sentence == ("Ahead: 55.7%–56.0% of the decided games across 2 pairings of players "
+                          "(a and b). Even: 50% ± 1% of the decided games, within 5 points of "
+                          "50% (c).")
+    assert findings.side_of(0.48, 0.62) is None
+    assert findings.side_of(0.46, 0.54) == findings.EVEN_KIND
