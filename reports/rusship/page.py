@@ -137,11 +137,13 @@ def closest_text(tied: list[tuple[Pair | None, dict]], base: str) -> str:
                 f"unchanged rules ({base}); paired difference "
                 f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])} over "
                 f"{text.count(r['pairs'])} games.")
-    named = [f"{'the unchanged rules (' + base + ')' if q is None else q.label}: "
-             f"{text.pct(x['baseline'] if q is None else x['value'], 1)}" for q, x in tied]
-    return (f"A tie: {text.join_words(named)} bring the first player's wins as near 50% as "
-            "each other; their 95% intervals cannot tell them apart on these games, so none "
-            "is the closest. More games, or another reason, decide between them.")
+    # Labels hold commas ("second_tokens=1, second_bonus=2"): semicolons keep them apart.
+    named = [f"{'the unchanged rules, ' + base if q is None else q.label} "
+             f"({text.pct(x['baseline'] if q is None else x['value'], 1)})" for q, x in tied]
+    return (f"A tie: {'; '.join(named[:-1])} and {named[-1]} bring the first player's wins "
+            "as near 50% as each other; their 95% intervals cannot tell them apart on these "
+            "games, so none is the closest. More games, or another reason, decide between "
+            "them.")
 
 
 def first_player_section(a: Analysis, pairs: list[Pair]) -> Section:

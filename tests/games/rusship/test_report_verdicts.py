@@ -91,8 +91,8 @@ def test_two_compensations_a_hair_apart_are_a_tie_not_a_closest():
     said = next(v for v in rfindings.verdicts(a, pairs, [("made", cmp)], {})
                 if v.topic == "Compensation").sentence
     assert said.startswith("A tie:") and "closest" not in said.replace("none is the closest", "")
-    assert "second_tokens=1, second_bonus=1: 49.8%" in said
-    assert "second_tokens=1, second_bonus=2: 49.9%" in said
+    assert "second_tokens=1, second_bonus=1 (49.8%)" in said
+    assert "A tie: second_tokens=1, second_bonus=2 (49.9%) and" in said
     assert "unchanged" not in said  # 57% is told apart from both by the paired difference
     block = page.compensation_block("made", pairs)
     assert block.paragraphs[0] == said
