@@ -77,7 +77,8 @@ def headline(run_dir: str | Path) -> str:
             out += own
         elif game.competitive(info):
             out += seat_lines(mine, int(info["players"]), seats.get(v), game.length_unit,
-                              undecided_ends=game.undecided_ends, automa=game.automa)
+                              undecided_ends=game.undecided_ends, automa=game.automa,
+                              game=game)
         else:
             out += team_lines(mine, game.length_unit, game.undecided_ends)
     if seats:
@@ -124,13 +125,58 @@ def _seat_tests(games: pl.DataFrame, manifest: dict, game=None
     return out
 
 
+def starter_column(game) -> str:
+    """The games column of the first player's wins where seat 1 is not always the first
+    player (Game.starter), else ""."""
+    return game.measure(game.starter).column if game is not None and game.starter else ""
+
+
+def _starter_tests(games: pl.DataFrame, manifest: dict, game
+                   ) -> dict[int, tuple[int, int, bool | None]]:
+    """For each variant of a game whose rules choose who plays first (Game.starter): (the
+    first player's wins, the games it could win, off its fair share beyond chance: the exact
+    binomial test against 1/players, Holm over the variants; None: too few games)."""
+    column = starter_column(game)
+    if not column or column not in games.columns:
+        return {}
+    rows = []
+    for info in manifest["variants"]:
+        v, players = int(info["variant"]), int(info.get("players") or 0)
+        won = _decided(games.filter(pl.col("variant") == v), game)[column].drop_nulls()
+        if players < 2 or won.len() == 0 or not game.competitive(info):
+            continue
+        k, n = int(won.sum()), won.len()
+        rows.append((v, k, n, outcomes.fair_share_p(k, n, players)))
+    off = outcomes.off_fair_share([p for *_, p in rows])
+    return {v: (k, n, None if np.isnan(p) else o)
+            for (v, k, n, p), o in zip(rows, off, strict=True)}
+
+
+def _starter_text(k: int, n: int, players: int, off: bool | None) -> str:
+    """"the first player wins 56% (54–58%), above its fair share": whoever played first."""
+    said = ("too few games to test" if off is None else
+            ("above" if k * players > n else "below") + " its fair share" if off else
+            "within chance of its fair share")
+    return f"the first player wins {rate_text(k, n)}, {said}"
+
+
+def seat_list(names: list[str]) -> str:
+    """"seat 1 and seat 2", "seat 1, seat 2 and seat 3"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _fairness_block(games: pl.DataFrame, manifest: dict, game=None) -> list[str]:
     """Each variant's seats off their fair share, after a comparison's short form: shares of
-    the decided games, the undecided ones named."""
+    the decided games, the undecided ones named. Where the rules choose who plays first
+    (Game.starter), the first player's share comes first: the seats' say whether the sides are
+    even, not whether playing first pays."""
     game = game or game_of(manifest)
     seats = _seat_tests(games, manifest, game)
+    starts = _starter_tests(games, manifest, game)
     labels = variants.labels(manifest)
-    out = ["Seats against their fair share:"]
+    out = ["Seats against their fair share" + (" (the rules choose who plays first, so the "
+                                               "first player is no seat):" if game.starter
+                                               else ":")]
     for info in manifest["variants"]:
         v = int(info["variant"])
         flags = seats.get(v)
@@ -146,26 +192,33 @@ def _fairness_block(games: pl.DataFrame, manifest: dict, game=None) -> list[str]
                                  initial_indent="  ", subsequent_indent="    ")
             continue
         wins, decided = _seat_counts(mine, len(flags))
-        off = [f"seat {s + 1} {'above' if wins[s] * len(flags) > decided else 'below'} "
-               f"({text.pct(wins[s] / mine.height, 1)})" for s, o in enumerate(flags) if o]
+        off = [f"{game.seat_name(s + 1)} {'above' if wins[s] * len(flags) > decided else 'below'}"
+               f" ({text.pct(wins[s] / mine.height, 1)})" for s, o in enumerate(flags) if o]
         fair = text.pct(decided / mine.height / len(flags), 1)
-        said = ", ".join(off) if off else "every seat within chance of it" \
+        # "every seat" beside a first player off its share would read as "fair": name them.
+        every = (f"{seat_list([game.seat_name(s + 1) for s in range(len(flags))])} each"
+                 if v in starts else "every seat")
+        said = ", ".join(off) if off else f"{every} within chance of it" \
             if any(x is not None for x in flags) else "too few games to test"
+        if v in starts:
+            said = f"{_starter_text(*starts[v][:2], len(flags), starts[v][2])}; {said}"
         out += textwrap.wrap(f"{labels[v]} (fair share {fair}): {said}{late}", 100,
                              initial_indent="  ", subsequent_indent="    ")
-    return out + _fairness_note(seats)
+    return out + _fairness_note(seats, sum(o is not None for *_, o in starts.values()))
 
 
-def _fairness_note(seats: dict[int, list[bool | None]]) -> list[str]:
+def _fairness_note(seats: dict[int, list[bool | None]], starters: int = 0) -> list[str]:
     tested = sum(x is not None for flags in seats.values() for x in flags)
     if tested == 0:
         return [f"Too few games that one seat won (fewer than {MIN_PAIRS}) to test the "
                 "seats against their fair share."]
+    first = (f" The first player's share is tested the same way, Holm over its {starters} "
+             "tests." if starters else "")
     return textwrap.wrap(
         "Above or below its fair share: the seat's share of the games one seat won differs "
         "from 1/players beyond chance (the exact binomial test, Holm-corrected over the "
         f"{tested} seats tested here, 5% family-wise); a seat not marked cannot be told "
-        "from fair on these games.", 100)
+        f"from fair on these games.{first}", 100)
 
 
 def rate_text(k: int, n: int) -> str:
@@ -182,13 +235,15 @@ def spread_text(x: np.ndarray) -> str:
 
 def seat_lines(games: pl.DataFrame, players: int, off: list[bool | None] | None = None,
                unit: str = "turns", rounds: bool = False,
-               undecided_ends: tuple[str, ...] = (), automa: str = "") -> list[str]:
+               undecided_ends: tuple[str, ...] = (), automa: str = "", game=None
+               ) -> list[str]:
     """Each seat's share of the decided games' wins against the fair share, ties, the games
     that stopped undecided (one of `undecided_ends`, the game's), and the length (in rounds,
     one turn of every seat, when `rounds`). `off` marks the seats off their fair share
     (_seat_tests); without it, the variant's own seats are tested, Holm over them. A game
     with an automa (Game.automa, its name) gives its share too: its wins (`won` false) are
-    no seat's and no tie."""
+    no seat's and no tie. `game` names the seats (Game.seat_name) and, where its rules choose
+    who plays first (Game.starter), adds the first player's share."""
     stopped = undecided_of(games, undecided_ends)
     turns = games["turns"].fill_null(0).to_numpy().astype(np.int64)
     length = -(-turns // players) if rounds else turns
@@ -210,11 +265,21 @@ def seat_lines(games: pl.DataFrame, players: int, off: list[bool | None] | None 
     fair = (1 - ties - float(np.mean(beaten))) / players
     lines = [f"Share of the wins by seat (95% Wilson intervals; {n:,} {of}; a fair share is "
              f"{text.pct(fair, 1)}):"]
+    names = [game.seat_name(s + 1) if game is not None else f"seat {s + 1}"
+             for s in range(players)]
+    width = max(8, *(len(x) for x in names))
     for seat, k in enumerate(wins):
         mark = ""
         if off and off[seat]:
             mark = "  above its fair share" if k / n > fair else "  below its fair share"
-        lines.append(f"  seat {seat + 1:<3} {rate_text(k, n)}{mark}")
+        lines.append(f"  {names[seat]:<{width}} {rate_text(k, n)}{mark}")
+    column = starter_column(game)
+    won = games.filter(~stopped)[column].drop_nulls() if column in games.columns else None
+    if won is not None and won.len():
+        k, m = int(won.sum()), won.len()
+        p = outcomes.fair_share_p(k, m, players)
+        test = None if np.isnan(p) else outcomes.off_fair_share([p])[0]
+        lines.append(f"  {_starter_text(k, m, players, test)} (whoever played first)")
     if automa:
         lines.append(f"  {automa} wins {rate_text(int(beaten.sum()), n)}")
     lines.append(f"  ties     {text.pct(ties, 1)}")

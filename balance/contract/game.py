@@ -257,6 +257,13 @@ class Game:
     # "the Computer". Its win is `won` false, `winner` null, in a game a seat wins otherwise;
     # the headline and the comparison give its share beside the seats'. "" for none.
     automa: str = ""
+    # What the rulebook calls each seat, seat 1 first ("the North", "the South"), as
+    # the reports and the terminal name them; () for "seat 1", "seat 2", ...
+    seat_names: tuple[str, ...] = ()
+    # Where the rules choose who plays first (a roll-off), so seat 1 is not the first player:
+    # the name of the game's rate measure of the first player's wins ("starter"). "" where
+    # seat 1 always plays first and its share of the wins is the first player's.
+    starter: str = ""
     # -> ForwardModel (balance/contract/forward.py), what a search player uses; "" for none
     forward: str = ""
     # (typer.Typer) -> None: the game's own CLI commands, reached as `balance <name> COMMAND`
@@ -314,6 +321,10 @@ class Game:
         if unknown:
             raise ValueError(f"game {self.name}: undecided_ends {unknown} are not among its "
                              "end_reasons")
+        if self.starter and not any(m.name == self.starter and m.kind == "rate"
+                                    for m in self.measures):
+            raise ValueError(f"game {self.name}: starter {self.starter!r} is not one of its "
+                             "rate measures")
 
     @property
     def games_table(self) -> Table:
@@ -331,6 +342,11 @@ class Game:
         if self.cooperative is not None:
             return not self.cooperative
         return bool(self.hook("kind_of")(variant))
+
+    def seat_name(self, seat: int) -> str:
+        """Seat `seat` (from 1) as the rulebook names it, else "seat <seat>"."""
+        return self.seat_names[seat - 1] if 0 < seat <= len(self.seat_names) else \
+            f"seat {seat}"
 
     def measure(self, name: str) -> Measure:
         for m in self.measures:

@@ -51,9 +51,10 @@ class Quantity:
     of: str = DECIDED  # a rate: the games it is a share of, in words
 
 
-def seats(players: int) -> list[Quantity]:
-    """Each seat's share of the wins, seat 1 (who plays first) first."""
-    return [Quantity(f"seat:{s}", f"seat {s} wins", RATE, pl.col("winner") == s)
+def seats(players: int, game: Game | None = None) -> list[Quantity]:
+    """Each seat's share of the wins, seat 1 first, each named as `game` names it."""
+    return [Quantity(f"seat:{s}", f"{game.seat_name(s) if game else f'seat {s}'} wins", RATE,
+                     pl.col("winner") == s)
             for s in range(1, int(players) + 1)]
 
 
@@ -118,7 +119,7 @@ def of_variant(game: Game, info: dict, schema: dict | None = None) -> list[Quant
         return list(game.hook("quantities")(info))
     if game.competitive(info):
         rival = [automa(game.automa)] if game.automa else []
-        return seats(int(info.get("players") or 0)) + rival + of_measures(game, schema)
+        return seats(int(info.get("players") or 0), game) + rival + of_measures(game, schema)
     # The team's win rate leads; a measure of the same column would say it twice.
     return [TEAM] + [q for q in of_measures(game, schema)
                      if q.expr.meta.root_names() != TEAM.expr.meta.root_names()]

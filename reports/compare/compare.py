@@ -151,7 +151,7 @@ class Quantities:
                          paired.mean_difference(lb, lv)),
                      row(v, label, "length:median", f"median length ({unit})", MEDIAN, lb, lv,
                          paired.median_difference(lb, lv, resamples, seed), resamples, seed)]
-            rows += seat_rows(pairs, pb, pv, v, label, decided)
+            rows += seat_rows(pairs, pb, pv, v, label, decided, self.game)
             if self.game.automa:
                 xb, xv = (a["won"].eq(False).fill_null(False).to_numpy()[decided]
                           for a in (base, other))
@@ -244,9 +244,10 @@ def margin_of(scores: pl.Series) -> np.ndarray:
 
 
 def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str,
-              decided: np.ndarray | None = None) -> list[dict]:
+              decided: np.ndarray | None = None, game=None) -> list[dict]:
     """The winner's mean margin (two players or more) and each seat's share of the wins, over
-    the pairs `decided` in both arms (all of them when not given)."""
+    the pairs `decided` in both arms (all of them when not given); each seat named as `game`
+    names it (Game.seat_name)."""
     rows = []
     keep = np.ones(pairs.height, bool) if decided is None else decided
     if pb >= 2 and pv >= 2:  # an undecided game has no winner, and no winner's margin
@@ -257,7 +258,8 @@ def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str,
     wv = pairs["winner_v"].fill_null(-1).to_numpy()[keep]
     for seat in range(1, min(pb, pv) + 1):  # seats count from 1, as in the games table
         xb, xv = wb == seat, wv == seat
-        rows.append(row(v, label, f"seat:{seat}", f"seat {seat} win share", RATE, xb, xv,
+        name = game.seat_name(seat) if game is not None else f"seat {seat}"
+        rows.append(row(v, label, f"seat:{seat}", f"{name} win share", RATE, xb, xv,
                         paired.proportion_difference(xb, xv), of=measures.DECIDED))
     return [r for r in rows if r is not None]
 

@@ -89,6 +89,100 @@ def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
     return out
 
 
+# How far from its aim a rate may be and still read as even (a fair start, a catch-up
+# that evens out): an interval inside aim ± EVEN says "even"; one that reaches past it on
+# both sides of the aim cannot tell even from uneven, so it gets no verdict.
+EVEN = 0.05
+
+ABOVE, BELOW, EVEN_KIND = "above", "below", "even"
+
+
+def side_of(lo: float, hi: float, aim: float = 0.5, margin: float = EVEN) -> str | None:
+    """Where a rate's 95% interval puts it against `aim`: ABOVE or BELOW beyond chance,
+    EVEN_KIND within `margin` of it, or None: too few games to tell."""
+    if lo > aim:
+        return ABOVE
+    if hi < aim:
+        return BELOW
+    if aim - margin <= lo and hi <= aim + margin:
+        return EVEN_KIND
+    return None
+
+
+def band(rows: list[dict]) -> str:
+    """One rate with its interval ("55.7% ± 0.9%"), or several as their range ("55%–56%")."""
+    if len(rows) == 1:
+        r = rows[0]
+        return text.rate(r["win_rate"], r["ci_low"], r["ci_high"])
+    lo, hi = (text.pct(f(r["win_rate"] for r in rows), 1) for f in (min, max))
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def rate_verdict(topic: str, rows: list[tuple[str, dict]], says: dict[str, str], who: str,
+                 of: str = "of the decided games", aim: float = 0.5,
+                 details: list[str] | None = None) -> Verdict | None:
+    """One verdict over every player that played it (`rows`: (player, its rate with win_rate,
+    ci_low, ci_high, games)), not one per player: for each side the rates fall on
+    (side_of), `says[side]` ("The first player has an advantage: it wins") with the rates'
+    band across those players; the players whose interval is too wide to tell are named
+    apart, with no verdict. A run of 200 games beside one of 12,000 is then no contradiction."""
+    if not rows:
+        return None
+    groups: dict[str | None, list[tuple[str, dict]]] = {}
+    for player, r in rows:
+        groups.setdefault(side_of(r["ci_low"], r["ci_high"], aim), []).append((player, r))
+    sides = sorted((k for k in groups if k is not None),
+                   key=lambda k: -sum(r["games"] for _, r in groups[k]))
+    named = len(sides) > 1 or None in groups
+    parts = []
+    for side in sides:
+        mine = groups[side]
+        across = (f" across {text.plural(len(mine), 'pairing')} of players"
+                  if len(mine) > 1 else "")
+        near = (f", within {100 * EVEN:.0f} points of {text.pct(aim)}" if side == EVEN_KIND
+                else "")
+        whose = f" ({text.join_words([p for p, _ in mine])})" if named else ""
+        parts.append(f"{says[side]} {band([r for _, r in mine])} {of}{across}{near}{whose}.")
+    if None in groups:
+        few = groups[None]
+        parts.append(
+            f"Too few games to tell with {text.join_words([p for p, _ in few])} ("
+            + ", ".join(f"{band([r])} of {text.count(r['games'])} games" for _, r in few)
+            + f"): {'its interval holds' if len(few) == 1 else 'each interval holds'} "
+            f"{text.pct(aim)} and reaches past {text.pct(aim - EVEN)}–"
+            f"{text.pct(aim + EVEN)}, too wide to say which.")
+    return Verdict(topic, " ".join(parts), who, details or [])
+
+
+def _reach(lo: float, hi: float, aim: float) -> tuple[float, float]:
+    """How near and how far from `aim` an interval reaches."""
+    near = 0.0 if lo <= aim <= hi else min(abs(lo - aim), abs(hi - aim))
+    return near, max(abs(lo - aim), abs(hi - aim))
+
+
+def nearest(options: list[tuple], aim: float) -> list:
+    """The options nearest `aim`, ties named together: `options` are (option, value,
+    ci_low, ci_high); the nearest by value first, then every other whose 95% interval
+    reaches as near `aim` as the nearest's reaches far from it, nearest first. Naming one
+    "closest" where the intervals overlap so reads a coin's toss as a finding."""
+    if not options:
+        return []
+    ranked = sorted(options, key=lambda o: abs(o[1] - aim))
+    far = _reach(ranked[0][2], ranked[0][3], aim)[1]
+    return [o[0] for o in ranked if o is ranked[0] or _reach(o[2], o[3], aim)[0] <= far]
+
+
+def largest(options: list[tuple]) -> list:
+    """The options with the largest effect, ties named together: `options` are (option,
+    effect, ci_low, ci_high); the largest first, then every other whose 95% interval reaches
+    the largest's lower bound, largest first."""
+    if not options:
+        return []
+    ranked = sorted(options, key=lambda o: -o[1])
+    low = ranked[0][2]
+    return [o[0] for o in ranked if o is ranked[0] or o[3] >= low]
+
+
 def effect_text(r: dict, unit: str, scale: float = 1.0) -> str:
     return (f"{scale * r['difference']:+.1f}{unit} (95% paired interval "
             f"{scale * r['ci_low']:+.1f} to {scale * r['ci_high']:+.1f}, "

@@ -62,6 +62,9 @@ class Words:
     # What seat 1 is, in the seat tables' captions: a game whose seats do not play in turn
     # order (the first player rolled for, say) names them otherwise.
     seats: str = "seat 1 plays first"
+    # Seat 1 in the Summary's sentences: "the first player" only where seat 1 always plays
+    # first; a game whose rules choose who starts names the seat (Game.seat_name).
+    seat_one: str = "the first player"
     # What the intro and the method say of a cooperative game (the team wins or loses).
     TEAM_INTRO = ("How often the team wins, how long the games last, how they end, and the "
                   "scores.",)
@@ -264,7 +267,7 @@ def sentences(o: Outcomes, words: Words = Words()) -> list[str]:
         first = pick(o.seat_wins).filter(pl.col("seat") == 1)
         if players > 1 and first.height:
             s = first.row(0, named=True)
-            said += (f"; the first player wins "
+            said += (f"; {words.seat_one} wins "
                      f"{text.rate(s['win_rate'], s['ci_low'], s['ci_high'])} of games (a "
                      f"fair share is {text.pct(s['fair_share'])})")
         team = pick(o.team_wins)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from balance.games.rusship.game import GAME
 from balance.stats.intervals import wilson
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
@@ -69,41 +70,56 @@ def _per_setting(a: Analysis, df: pl.DataFrame, settings: list[str]) -> list[str
             if (r := page.rate_row(df, st)) is not None and r["games"]]
 
 
-def first_player(a: Analysis) -> list[Verdict]:
-    out = []
+def _players_where(a: Analysis) -> tuple[list[str], list[str]]:
+    """The players of the unchanged rules, and every setting they played."""
+    mine = unchanged(a)
+    return list(mine), [st for settings in mine.values() for st in settings]
+
+
+def _once(a: Analysis, df: pl.DataFrame, topic: str, says: dict[str, str]) -> list[Verdict]:
+    """One verdict over every player of the unchanged rules (findings.rate_verdict): each
+    player's rate pooled over its settings, the per-setting rates in the details."""
+    rows, details = [], []
     for h, settings in unchanged(a).items():
-        r = pooled(a.starter, settings)
+        r = pooled(df, settings)
         if r is None:
             continue
-        side = page.against_half(r)
-        if r["ci_low"] > 0.5:
-            say = (f"The first player has an advantage: it wins "
-                   f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of the decided "
-                   f"games, {text.signed_points(r['win_rate'] - 0.5, 1)} over a fair start.")
-        elif r["ci_high"] < 0.5:
-            say = (f"The first player is at a disadvantage: it wins "
-                   f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of the decided "
-                   f"games, {text.signed_points(r['win_rate'] - 0.5, 1)} under a fair start.")
-        else:
-            say = (f"No first-player advantage shows: the first player wins "
-                   f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of the decided "
-                   f"games, {side}.")
-        out.append(Verdict("First player", say, who_of([h], _where(settings)),
-                           [_rate_stat("pooled", r), *_per_setting(a, a.starter, settings)]))
-    return out
+        rows.append((h, r))
+        details += [_rate_stat(f"{h}, {_where(settings)}", r),
+                    *(f"  {x}" for x in _per_setting(a, df, settings) if len(settings) > 1)]
+    players, settings = _players_where(a)
+    v = findings.rate_verdict(topic, rows, says, who_of(players, _where(settings)),
+                              details=details)
+    return [v] if v is not None else []
+
+
+def first_player(a: Analysis) -> list[Verdict]:
+    return _once(a, a.starter, "First player", {
+        findings.ABOVE: "The first player has an advantage: it wins",
+        findings.BELOW: "The first player is at a disadvantage: it wins",
+        findings.EVEN_KIND: "No first-player advantage shows: the first player wins"})
 
 
 def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict]:
     out = []
     for run, mine in by_run(pairs, COMPENSATION_KIND).items():
-        best, r = page.closest(mine)
-        first = mine[0].row("starter")
-        if first is None:
+        tied = page.closest(mine)
+        if not tied:
             continue
         base = mine[0].base_label
-        if best is None:
+        best, r = tied[0]
+        if len(tied) > 1:
+            say = page.closest_text(tied, base)
+            details = [f"{p.label} against {base}: "
+                       f"{findings.effect_text(x, ' percentage points', 100.0)}; "
+                       f"{findings.holm_text(x, p.cmp.family)}." for p, x in tied
+                       if p is not None] + [
+                "Tied: each one's 95% interval reaches as near 50% as the nearest's reaches "
+                "far from it (the unchanged rules by the paired difference). The First "
+                "player section lists every compensation with its interval."]
+        elif best is None:
             say = (f"No compensation brings the first player's wins nearer 50% than the "
-                   f"unchanged rules ({text.pct(first['baseline'], 1)}).")
+                   f"unchanged rules ({text.pct(r['baseline'], 1)}).")
             details = [f"{p.label}: {text.pct(p.row('starter')['value'], 1)}"
                        for p in mine if p.row("starter") is not None]
         else:
@@ -114,32 +130,21 @@ def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Ve
             details = [f"{best.label} against {base}: "
                        f"{findings.effect_text(r, ' percentage points', 100.0)}; "
                        f"{findings.holm_text(r, best.cmp.family)}.",
-                       "Picked as the nearest of several compensations: the First player "
-                       "section lists each with its interval."]
+                       "Picked as the nearest of several compensations, none tied with it: "
+                       "the First player section lists each with its interval."]
         out.append(Verdict("Compensation", say, who_of(players_of.get(run, []),
                                                        f"{run} run"), details))
     return out
 
 
 def catch_up(a: Analysis) -> list[Verdict]:
-    out = []
-    for h, settings in unchanged(a).items():
-        r = pooled(a.comeback, settings)
-        if r is None:
-            continue
-        share = text.rate(r["win_rate"], r["ci_low"], r["ci_high"])
-        if r["ci_low"] > 0.5:
-            say = (f"The catch-up more than makes up for being attacked first: that side "
-                   f"still wins {share} of the decided games.")
-        elif r["ci_high"] < 0.5:
-            say = (f"The catch-up does not make up for being attacked first: that side wins "
-                   f"{share} of the decided games.")
-        else:
-            say = (f"The catch-up evens out the first attack: the side attacked first wins "
-                   f"{share} of the decided games, within chance of 50%.")
-        out.append(Verdict("Catch-up", say, who_of([h], _where(settings)),
-                           [_rate_stat("pooled", r), *_per_setting(a, a.comeback, settings)]))
-    return out
+    return _once(a, a.comeback, "Catch-up", {
+        findings.ABOVE: "The catch-up more than makes up for being attacked first: that side "
+                        "still wins",
+        findings.BELOW: "The catch-up does not make up for being attacked first: that side "
+                        "wins",
+        findings.EVEN_KIND: "The catch-up evens out the first attack: the side attacked first "
+                            "wins"})
 
 
 def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
@@ -154,7 +159,16 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         clear = [e for e in effects if e["row"]["found"]]
         size = (f"{text.signed_points(top['effect'], 1)} (paired 95% "
                 f"{text.signed_points(top['low'], 1)} to {text.signed_points(top['high'], 1)})")
-        if top in clear:
+        tied = findings.largest([(i, e["effect"], e["low"], e["high"])
+                                 for i, e in enumerate(effects)])
+        if top in clear and len(tied) > 1:
+            said = text.join_words([
+                f"{effects[i]['power']} ({text.signed_points(effects[i]['effect'], 1)}, "
+                f"{text.signed_points(effects[i]['low'], 1)} to "
+                f"{text.signed_points(effects[i]['high'], 1)})" for i in tied])
+            say = (f"A tie for the strongest catch-up power: {said} to the comebacks; their "
+                   "paired 95% intervals overlap, so these games cannot rank them.")
+        elif top in clear:
             say = (f"{top['power']} is the strongest catch-up power: it adds {size} to the "
                    f"comebacks ({top['what']} against {top['pair'].base_label}).")
         else:
@@ -167,6 +181,7 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
                             f"{findings.effect_text(e['row'], ' percentage points', 100.0)}"
                             for e in effects]
                            + [f"The first is {findings.holm_text(r, top['pair'].cmp.family)}."]))
+    alone: dict[str, list[tuple[str, dict, int]]] = {}  # one power chosen, by power
     for h, settings in unchanged(a).items():
         fp = a.first_power.filter(pl.col("setting").is_in(settings))
         if fp.height == 0:
@@ -184,13 +199,7 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         best = rows[0]
         chosen = int(fp["games"].sum())
         if len(rows) == 1:  # one power in 30 games or more: its rate ranks nothing
-            how = ("always" if best["games"] == chosen else
-                   f"in {text.count(best['games'])} of {text.count(chosen)} games")
-            out.append(Verdict("Power chosen first", (
-                f"The side attacked first chooses {best['power']} first {how} and then wins "
-                f"{text.rate(best['win_rate'], best['ci_low'], best['ci_high'])}: one choice "
-                "cannot rank the powers; the box runs (power-ablation) do."),
-                who_of([h], _where(settings)), [_rate_stat(best["power"], best)]))
+            alone.setdefault(best["power"], []).append((h, best, chosen))
             continue
         ahead = len(rows) > 1 and best["ci_low"] > max(x["ci_high"] for x in rows[1:])
         say = (f"The side attacked first wins most often after choosing {best['power']}: "
@@ -201,21 +210,51 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         out.append(Verdict("Power chosen first", say, who_of([h], _where(settings)),
                            [_rate_stat(x["power"], x) for x in rows]
                            + ["Powers chosen first in 30 games or more."]))
+    players, settings = _players_where(a)
+    for power, each in alone.items():
+        # Stated once over the players that chose it, not once per player.
+        shares = [r["games"] / chosen for _, r, chosen in each]
+        lo, hi = text.pct(min(shares)), text.pct(max(shares))
+        how = ("always" if min(shares) == 1 else
+               f"in {lo if lo == hi else f'{lo}–{hi}'} of the games")
+        across = (f" across {text.plural(len(each), 'pairing')} of players" if len(each) > 1
+                  else "")
+        out.append(Verdict("Power chosen first", (
+            f"The side attacked first chooses {power} first {how}{across} and then wins "
+            f"{findings.band([r for _, r, _ in each])}: one choice cannot rank the powers; "
+            "the box runs (power-ablation) do."),
+            who_of([h for h, _, _ in each], _where(settings)),
+            [_rate_stat(f"{h}, {power}", r) + f", chosen first in {text.count(r['games'])} "
+             f"of {text.count(chosen)} games" for h, r, chosen in each]))
     return out
 
 
 def length(a: Analysis) -> list[Verdict]:
-    out = []
+    out, means, details = [], [], []
     for h, settings in unchanged(a).items():
         c = (a.turn_counts.filter(pl.col("setting").is_in(settings)).group_by("turns")
              .agg(pl.col("n").sum()).with_columns(pl.lit("all").alias("g")))
         if c.height == 0:
             continue
         d = counts.distribution(c, "turns", ["g"]).row(0, named=True)
+        means.append((h, d))
+        details.append(f"{h}: {text.num(d['mean'])} turns on average (median "
+                       f"{text.num(d['q50'])}, 10–90%: {text.spread(d)}), "
+                       f"{text.count(d['games'])} games")
+    if len(means) == 1:
+        d = means[0][1]
         out.append(Verdict("Length", f"A game lasts {text.num(d['mean'])} turns on average "
                            f"(median {text.num(d['q50'])}, 10–90%: {text.spread(d)}).",
-                           who_of([h], _where(settings)),
+                           who_of([means[0][0]], _where(unchanged(a)[means[0][0]])),
                            [f"{text.count(d['games'])} games; turns count each side's turn."]))
+    elif means:
+        # Stated once, its band over the players, not once per player.
+        lo, hi = (text.num(f(d["mean"] for _, d in means)) for f in (min, max))
+        players, settings = _players_where(a)
+        out.append(Verdict("Length", f"A game lasts {lo if lo == hi else f'{lo}–{hi}'} turns "
+                           f"on average across {text.plural(len(means), 'pairing')} of "
+                           "players.", who_of(players, _where(settings)),
+                           details + ["Turns count each side's turn."]))
     for f in page.fits(a):
         out.append(Verdict("Length", page.fit_text(f), who_of(
             sorted({x for st in f.lengths["setting"].to_list()
@@ -242,12 +281,14 @@ def players(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict
                    f"{text.difference(c['difference'], c['ci_low'], c['ci_high'])}: "
                    + (f"{text.join_words(moved)} move beyond chance"
                       if moved else "neither beyond chance")
-                   + (f"; seat 1 wins {text.pct(seat['value'], 0)} of the games."
+                   + (f"; {GAME.seat_name(1)} wins {text.pct(seat['value'], 0)} of the "
+                      "games."
                       if seat is not None else "."))
             out.append(Verdict("Players", say, who_of(players_of.get(run, []), f"{run} run"),
                                [f"{n}: {findings.effect_text(r, ' percentage points', 100.0)}"
                                 for n, r in (("First player's wins", s), ("Comebacks", c),
-                                             ("Seat 1 wins", seat)) if r is not None]))
+                                             (f"{GAME.seat_name(1)} wins", seat))
+                                if r is not None]))
     return out
 
 

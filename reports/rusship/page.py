@@ -15,6 +15,8 @@ import polars as pl
 
 from balance.games.rusship.engine.state import POWER_NAMES
 from balance.stats import paired
+from balance.stats.intervals import wilson
+from reports.outcomes import findings
 from reports.render import text
 from reports.render.section import (
     BOXES,
@@ -93,20 +95,55 @@ def order(a: Analysis, settings) -> list[str]:
 
 # -- First player ---------------------------------------------------------------------------
 
-def closest(pairs: list[Pair]) -> tuple[Pair | None, dict | None]:
-    """The compensation whose first player's wins are nearest 50% (over the paired games),
-    and its row; the unchanged rules count as a candidate (None)."""
-    best, best_row, best_gap = None, None, None
+def closest(pairs: list[Pair]) -> list[tuple[Pair | None, dict]]:
+    """The compensations whose first player's wins are nearest 50% (over the paired games),
+    each with its row, ties named together (findings.nearest over each arm's 95% Wilson
+    interval); the unchanged rules count as a candidate (None). Against the unchanged rules
+    the paired difference decides: a compensation whose paired interval excludes 0 is told
+    apart from them, whatever the two arms' intervals."""
+    options = []
     for p in pairs:
         r = p.row("starter")
-        if r is None:
+        if r is None or not r["pairs"]:
             continue
-        if best_gap is None:
-            best_gap = abs(r["baseline"] - 0.5)
-        gap = abs(r["value"] - 0.5)
-        if gap < best_gap:
-            best, best_row, best_gap = p, r, gap
-    return best, best_row
+        n = int(r["pairs"])
+        if not options:
+            options.append(((None, r), r["baseline"], *wilson(round(r["baseline"] * n), n)))
+        options.append(((p, r), r["value"], *wilson(round(r["value"] * n), n)))
+    tied = findings.nearest(options, 0.5)
+    if len(tied) < 2:
+        return tied
+    if tied[0][0] is None:
+        return [tied[0]] + [(p, r) for p, r in tied[1:] if not _apart(r)]
+    return [(p, r) for p, r in tied if p is not None or not _apart(tied[0][1])]
+
+
+def _apart(r: dict) -> bool:
+    """A paired difference whose 95% interval excludes 0."""
+    return not text.missing(r["ci_low"]) and (r["ci_low"] > 0 or r["ci_high"] < 0)
+
+
+def closest_text(tied: list[tuple[Pair | None, dict]], base: str) -> str:
+    """The sentence that names the compensation nearest 50%, or the tie."""
+    if not tied:
+        return ""
+    p, r = tied[0]
+    if len(tied) == 1 and p is None:
+        return (f"None of the compensations brings the first player's wins nearer 50% than "
+                f"the unchanged rules ({base}: {text.pct(r['baseline'], 1)}).")
+    if len(tied) == 1:
+        return (f"{p.label} brings the first player's wins closest to 50%: "
+                f"{text.pct(r['value'], 1)}, against {text.pct(r['baseline'], 1)} with the "
+                f"unchanged rules ({base}); paired difference "
+                f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])} over "
+                f"{text.count(r['pairs'])} games.")
+    # Labels hold commas ("second_tokens=1, second_bonus=2"): semicolons keep them apart.
+    named = [f"{'the unchanged rules, ' + base if q is None else q.label} "
+             f"({text.pct(x['baseline'] if q is None else x['value'], 1)})" for q, x in tied]
+    return (f"A tie: {'; '.join(named[:-1])} and {named[-1]} bring the first player's wins "
+            "as near 50% as each other; their 95% intervals cannot tell them apart on these "
+            "games, so none is the closest. More games, or another reason, decide between "
+            "them.")
 
 
 def first_player_section(a: Analysis, pairs: list[Pair]) -> Section:
@@ -157,23 +194,13 @@ def compensation_block(run: str, pairs: list[Pair]) -> Block:
             continue
         rows.append([p.label, text.count(r["pairs"]), text.pct(r["value"], 1),
                      paired_cell(r), text.signed_points(r["value"] - 0.5, 1)])
-    best, r = closest(pairs)
-    first = pairs[0].row("starter")
-    if best is None and first is not None:
-        say = (f"None of the compensations brings the first player's wins nearer 50% than the "
-               f"unchanged rules ({base}: {text.pct(first['baseline'], 1)}).")
-    elif best is not None:
-        say = (f"{best.label} brings the first player's wins closest to 50%: "
-               f"{text.pct(r['value'], 1)}, against {text.pct(r['baseline'], 1)} with the "
-               f"unchanged rules ({base}); paired difference "
-               f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])} over "
-               f"{text.count(r['pairs'])} games.")
-    else:
-        say = ""
-    return Block(f"Compensation in {run}", paragraphs=[p for p in (say, (
-        "Picked as the nearest of several: on these games it is the best guess, and its own "
-        "interval says how sure; a designer confirms it with more games "
-        "(`balance tune --goal starter=50%` seeks the value of one lever).")) if p],
+    tied = closest(pairs)
+    say = closest_text(tied, base)
+    seek = "(`balance tune --goal starter=50%` seeks the value of one lever)."
+    more = ("`balance tune --goal starter=50%` seeks the value of one lever." if len(tied) > 1
+            else "Picked as the nearest of several: on these games it is the best guess, and "
+            f"its own interval says how sure; a designer confirms it with more games {seek}")
+    return Block(f"Compensation in {run}", paragraphs=[p for p in (say, more) if p],
         tables=[Table(f"Each compensation against {base}, on the same games",
                       ["Variant", "Games", "First player wins", "Change (paired 95%)",
                        "From 50%"], rows, note=HOLM)])
@@ -289,9 +316,14 @@ def box_block(run: str, pairs: list[Pair]) -> Block | None:
                      paired_cell(e["row"]), paired_cell(p.row("starter")),
                      paired_cell(p.row("length:mean"))])
     idle = [e["power"] for e in effects if unchanged_games(e["pair"])]
+    tied = findings.largest([(i, e["effect"], e["low"], e["high"])
+                             for i, e in enumerate(effects)])
     b = Block(f"What each power changes, in {run}", paragraphs=[
         f"Against {base} (comebacks {text.pct(effects[0]['row']['baseline'], 1)}), ranked by "
-        "what each power adds to the comebacks: the first is the strongest catch-up."] + ([
+        "what each power adds to the comebacks: "
+        + (f"{text.join_words([effects[i]['power'] for i in tied])} tie for the strongest "
+           "catch-up (their paired 95% intervals overlap)." if len(tied) > 1
+           else "the first is the strongest catch-up.")] + ([
             f"Changing {text.join_words(idle)} changed no game's length or winner: the "
             "players never chose it on these games, so this run cannot rank it (a player "
             "that ranks the powers reaches its last only when the others are gone)."]

@@ -83,7 +83,7 @@ class RusshipReport(game_report.GameReport):
             return None
         cap = int(undecided["turns"].max())
         return headline.seat_lines(games, int(info["players"]), off, self.game.length_unit,
-                                   undecided_ends=self.game.undecided_ends) \
+                                   undecided_ends=self.game.undecided_ends, game=self.game) \
             + textwrap.wrap(f"Undecided: the turn cap (max_turns = {cap}) stopped "
                             f"{undecided.height:,} of the {games.height:,} games "
                             "before either planet fell. They count in no seat's share and in "

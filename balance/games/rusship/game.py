@@ -106,6 +106,8 @@ GAME = KIT.declare(
     commands="balance.games.rusship.commands:register",
     report="reports.rusship.report:REPORT", tuning="balance.games.rusship.tuning:tuning",
     ablations=ABLATIONS, extras={"powers": POWER_NAMES},
+    # The roll-off chooses who plays first: seat 1 is a side, not the first player.
+    seat_names=("Humanity", "the Alien Empire"), starter="starter",
     # Its sides, their ships and planets, the powers an attack hands out.
     words=("mothership", "planet", "power", "attack", "alien", "humanity", "token"),
     rule_modules=("engine", "rules", "experiment"),

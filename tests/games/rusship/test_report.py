@@ -113,7 +113,7 @@ def test_the_compensation_nearest_half_is_named_with_its_paired_difference(made)
     cmp = compare(made.games, made.manifest)
     pairs = pairs_of([("made", cmp)], made.manifest, a.kinds)
     assert [p.kind for p in pairs] == [COMPENSATION_KIND]
-    best, r = page.closest(pairs)
+    [(best, r)] = page.closest(pairs)  # the unchanged rules are told apart, paired
     assert best.label == "second_tokens=1"
     assert r["difference"] == pytest.approx(-0.25)  # 50% against 75%, the same 40 games
     assert r["ci_high"] < 0
