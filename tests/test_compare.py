@@ -719,8 +719,8 @@ def test_a_rush_comparison_ends_with_each_variant_s_seats_against_the_fair_share
     run_experiment(load_experiment(path), tmp_path / "runs", jobs=1)
     out = headline(tmp_path / "runs" / "rush-grid")
     block = out.split("Seats against their fair share:\n", 1)[1].splitlines()
-    assert block[0].startswith("  rush_target_small=15 (fair share ")
-    assert block[1].startswith("  rush_target_small=20 (fair share ")
+    assert block[0].startswith("  Rush target 15 (fair share ")
+    assert block[1].startswith("  Rush target 20 (fair share ")
     assert "Holm-corrected over the 6 seats tested here" in " ".join(block[2:])
 
 

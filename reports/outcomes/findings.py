@@ -151,8 +151,10 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
         if r["quantity"].startswith("score"):
             unit = " points"
         each = _by_player(d, r, base)
+        # In the game's words (Comparison.words); by player, the lever's part of the label.
+        b = r.get("against", cmp.baseline)
         version, against = (lever_part(r["label"]), lever_part(base)) if each else \
-            (r["label"], base)
+            (cmp.words(r["variant"]), cmp.words(b))
         way = "raises" if r["difference"] > 0 else "lowers"
         size = f"{abs(scale * r['difference']):.1f}{unit}"
         if clear.height:
@@ -167,7 +169,8 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
             sentence += "." + measured_with(players_of.get(name, []))
         out.append(Verdict(f"Versions of {name}", sentence,
                            who_of(players_of.get(name, []), f"{name} run"), [
-            f"{x['label']} against {cmp.label(x.get('against', cmp.baseline))}, {x['name']}: "
+            f"{cmp.words(x['variant'])} against {cmp.words(x.get('against', cmp.baseline))}, "
+            f"{x['name']}: "
             f"{effect_text(x, unit, scale)}; {holm_text(x, cmp.family)}."
             for x in (each or [r])] + ["Every difference is in the Comparison section."]))
     return out

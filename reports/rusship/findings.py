@@ -155,7 +155,8 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         size = (f"{text.signed_points(top['effect'], 1)} (paired 95% "
                 f"{text.signed_points(top['low'], 1)} to {text.signed_points(top['high'], 1)})")
         if top in clear:
-            say = (f"{top['power']} is the strongest catch-up power: it adds {size} to the "
+            power = top["power"][:1].upper() + top["power"][1:]
+            say = (f"{power} is the strongest catch-up power: it adds {size} to the "
                    f"comebacks ({top['what']} against {top['pair'].base_label}).")
         else:
             say = (f"No power clearly changes the comebacks; the largest, {top['power']}, "
@@ -167,6 +168,11 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
                             f"{findings.effect_text(e['row'], ' percentage points', 100.0)}"
                             for e in effects]
                            + [f"The first is {findings.holm_text(r, top['pair'].cmp.family)}."]))
+    # Only a report that holds a box run can send the reader to it.
+    boxed = sorted(by_run(pairs, BOX_KIND))
+    ranks = (f"the box run{'s' if len(boxed) > 1 else ''} ({', '.join(boxed)}) do"
+             if boxed else "a run that takes each power out (balance ablate --how powers) "
+             "would")
     for h, settings in unchanged(a).items():
         fp = a.first_power.filter(pl.col("setting").is_in(settings))
         if fp.height == 0:
@@ -177,6 +183,7 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
             continue
         rows = []
         for power, n, k in per.rows():
+            power = page.power_words(power)
             lo, hi = wilson(k, n)
             rows.append({"power": power, "games": n, "win_rate": k / n, "ci_low": lo,
                          "ci_high": hi})
@@ -189,7 +196,7 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
             out.append(Verdict("Power chosen first", (
                 f"The side attacked first chooses {best['power']} first {how} and then wins "
                 f"{text.rate(best['win_rate'], best['ci_low'], best['ci_high'])}: one choice "
-                "cannot rank the powers; the box runs (power-ablation) do."),
+                f"cannot rank the powers; {ranks}."),
                 who_of([h], _where(settings)), [_rate_stat(best["power"], best)]))
             continue
         ahead = len(rows) > 1 and best["ci_low"] > max(x["ci_high"] for x in rows[1:])

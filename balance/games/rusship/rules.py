@@ -71,9 +71,9 @@ SETTINGS = (
                     (False, "the one-die jump captures a protected pair"))),
     Setting("second_tokens", int, "tokens the second player starts with on the track, next to "
             "its mothership (at most its tokens)", 0, MAX_TOKENS - 1,
-            label="second player's ships on the board at the start"),
+            label="second player's head-start ships"),
     Setting("second_bonus", int, "added to each die of the second player's first turn", 0, 6,
-            label="second player's first-turn die bonus"),
+            label="second player's first-roll bonus"),
     Setting("max_turns", int, "turns (both sides') after which a game stops undecided", 10,
             5000, label="turn cap (both sides' turns)"),
     *(Setting(f"box_{name}", bool, f"the {name.replace('_', ' ')} power is in the box",
