@@ -58,7 +58,7 @@ class Setting:
     # What a designer calls it, as the rulebook does, read before a value in a report and in
     # the terminal ("board length 12"); "" for its name (balance/contract/labels.py).
     label: str = ""
-    # Values that read as words of their own, whole ((False, "no reroll power")): the value
+    # Values that read as words of their own, whole ((False, "no extra die")): the value
     # is then not written beside the label.
     values: tuple[tuple[Any, str], ...] = ()
 
@@ -143,7 +143,7 @@ class Measure:
     # array of one float per game. `goal` has .at (what the goal's name adds, e.g. a seat)
     # and .text; a goal the variant cannot measure raises InputError naming "--goal".
     outcome: str = ""
-    # What a mean counts, plural, as its sentences write a value of it ("attacks", "tokens");
+    # What a mean counts, plural, as its sentences write a value of it ("cards", "moves");
     # "" where the title says it.
     unit: str = ""
 
@@ -229,7 +229,7 @@ class Game:
     length_note: str = ""
     score_unit: str = "points"
     # Each seat's name where the rulebook gives the seats one (a side), seat 1 first; a
-    # seat arrangement reads "Reference (Humanity) vs Racer" (balance/contract/labels.py).
+    # seat arrangement reads "Expert (North) vs Novice" (balance/contract/labels.py).
     seat_names: tuple[str, ...] = ()
     # The words of the keys the game reads itself (experiment_keys, `ablate`'s parts).
     labels: tuple[Label, ...] = ()

@@ -1,6 +1,6 @@
 """A variant in the words a designer uses: the one place that turns the keys and values of an
 experiment file (`heuristic=reference`, `box_plus_one=false`, `knob.hold_at=15.0`) into what a
-report, a chart's legend and the terminal print ("Reference", "no +1 power", "holds at 15").
+report, a chart's legend and the terminal print ("Reference", "no extra die", "holds at 15").
 
 The words are the game's own, declared with it (balance/contract/game.py: Setting.label and
 values, Label, seat_names; heuristics/player.py: Player.title; heuristics/knobs.py: Knob.label).
@@ -41,7 +41,7 @@ def _player(game, name: str) -> str:
 
 
 def seats_words(game, seats: Iterable[str]) -> str:
-    """A seat arrangement: "Reference (Humanity) vs Racer", "Racer in every seat"."""
+    """A seat arrangement: "Expert (North) vs Novice", "Novice in every seat"."""
     names = [str(s) for s in seats]
     titles = [_player(game, n) for n in names]
     if len(set(names)) == 1:
