@@ -154,7 +154,7 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
         # In the game's words (Comparison.words); by player, the lever's part of the label.
         b = r.get("against", cmp.baseline)
         version, against = (lever_part(r["label"]), lever_part(base)) if each else \
-            (cmp.words(r["variant"]), cmp.words(b))
+            (_words(cmp, r.get("variant"), r["label"]), _words(cmp, b, base))
         way = "raises" if r["difference"] > 0 else "lowers"
         size = f"{abs(scale * r['difference']):.1f}{unit}"
         if clear.height:
@@ -169,11 +169,17 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
             sentence += "." + measured_with(players_of.get(name, []))
         out.append(Verdict(f"Versions of {name}", sentence,
                            who_of(players_of.get(name, []), f"{name} run"), [
-            f"{cmp.words(x['variant'])} against {cmp.words(x.get('against', cmp.baseline))}, "
+            f"{_words(cmp, x.get('variant'), x['label'])} against "
+            f"{_words(cmp, x.get('against', b), cmp.label(x.get('against', b)))}, "
             f"{x['name']}: "
             f"{effect_text(x, unit, scale)}; {holm_text(x, cmp.family)}."
             for x in (each or [r])] + ["Every difference is in the Comparison section."]))
     return out
+
+
+def _words(cmp, v: int | None, label: str) -> str:
+    # A comparison's variant in the game's words; its label where it holds none.
+    return cmp.words(v) if v is not None and hasattr(cmp, "words") else label
 
 
 def _by_player(d: pl.DataFrame, r: dict, base: str) -> list[dict]:
