@@ -23,6 +23,7 @@ class Knob:
     # Knobs that are one model's weights, given together or not at all in a knob file (a
     # model fitted without one of its weights is not that model): what they are, in words.
     group: str = ""
+    label: str = ""  # its words, read before a value ("holds at 20"); "" for its name
 
 
 def knob_values(knobs: tuple[Knob, ...], overrides: dict, source: str, player: str

@@ -69,6 +69,8 @@ class Player:
     # (tables, knob values in declared order) -> the seat's weights; None: the knob values.
     weights: Callable | None = None
     remembers: str = "nothing"  # what it remembers, in words, for `balance players`
+    # Its name as a report and the terminal write it ("Reference"); "" for its name.
+    title: str = ""
 
     def __post_init__(self):
         if not self.name.isidentifier():  # it names a policy id and a memory in code
@@ -130,6 +132,12 @@ class Roster(Mapping):
         ranges) laid out as the player declares."""
         h = self.player(name)
         return h.vector(tables, knob_values(h.knobs, knobs or {}, source, name))
+
+    def title(self, name: str) -> str:
+        """A player's title as the reports write it (its name where it declares none, or
+        where no player has that name: an old run's)."""
+        p = self.players.get(name)
+        return (p.title if p is not None else "") or name
 
     def generated(self):
         """The generated dispatch module (imported when first asked for: the roster is read

@@ -89,7 +89,7 @@ class Rollouts(NamedTuple):
 
 
 def search_player(name: str, doc: str, rollout: Player, forward: str, roster: str,
-                  clairvoyant: bool = False) -> Player:
+                  clairvoyant: bool = False, title: str = "") -> Player:
     """A search player over the forward model `forward` ("module:attribute" of the game's
     ForwardModel) with `rollout` as its rollout player, in the roster `roster`
     ("module:attribute"; resolved when a game is played, since the roster holds this player).
@@ -109,7 +109,7 @@ def search_player(name: str, doc: str, rollout: Player, forward: str, roster: st
                                                                 strict=True)})
         return np.concatenate([inner, np.array(values[n:], np.float64)])
 
-    return Player(name, doc, python=partial(Search, forward=forward, roster=roster,
+    return Player(name, doc, title=title, python=partial(Search, forward=forward, roster=roster,
                                             rollout=rollout, clairvoyant=clairvoyant),
                   knobs=rollout.knobs + own, engine_knobs=len(rollout.knobs), weights=weights,
                   remembers=f"{rollout.name}'s, for its own decisions and its rollouts' "

@@ -60,7 +60,7 @@ def headline(run_dir: str | Path) -> str:
         # Only settings were swept (the player count): each variant's own headline.
     if games.height == 0:
         return "No games played yet."
-    labels = variants.labels(manifest)
+    labels = variants.words(manifest, report.game)
     out = []
     game = report.game
     seats = _seat_tests(games, manifest, game)
@@ -173,7 +173,7 @@ def _fairness_block(games: pl.DataFrame, manifest: dict, game=None) -> list[str]
     game = game or game_of(manifest)
     seats = _seat_tests(games, manifest, game)
     starts = _starter_tests(games, manifest, game)
-    labels = variants.labels(manifest)
+    labels = variants.words(manifest, game)
     out = ["Seats against their fair share" + (" (the rules choose who plays first, so the "
                                                "first player is no seat):" if game.starter
                                                else ":")]

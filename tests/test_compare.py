@@ -438,8 +438,12 @@ def test_the_short_table_gives_every_difference_its_interval():
     shown = [q for q, _, _ in compare_text._headline_quantities(cmp)]
     assert "score:mean" in shown and "win:Apprentice" in shown
     for r in cmp.differences.filter(pl.col("quantity").is_in(shown)).iter_rows(named=True):
-        cell = compare_text._short_cell(r)
-        assert cell in short
+        # Issue 50 item 9: the variant's own value first, then its difference.
+        whole = compare_text._short_cell(r)
+        assert whole in short
+        value = compare_text.value_text(r["value"], r["kind"])
+        assert whole.startswith(value + "  ")
+        cell = whole.removeprefix(value + "  ")
         scale = 100 if r["kind"] == "rate" else 1
         lo, hi, d = (scale * r[k] for k in ("ci_low", "ci_high", "difference"))
         got = _numbers(cell)
@@ -506,10 +510,11 @@ def real(tmp_path_factory):
 def test_balance_run_ends_with_the_comparison_against_the_baseline(real):
     run_dir, stdout = real["hand-limit"]
     tail = stdout.split("read them with balance.running.store.read_run)", 1)[1]
-    assert "Against the baseline, hand_limit=6, on the same games" in tail
-    rows = [x for x in tail.splitlines() if x.startswith("hand_limit=")]
-    assert [x.split()[0] for x in rows[:3]] == ["hand_limit=6", "hand_limit=4",
-                                                "hand_limit=5"]
+    # Issue 50: the designer's words, not the file's keys.
+    assert "Against the baseline, hand limit 6, on the same games" in tail
+    rows = [x for x in tail.splitlines() if x.startswith("hand limit ")]
+    assert [" ".join(x.split()[:3]) for x in rows[:3]] == ["hand limit 6", "hand limit 4",
+                                                           "hand limit 5"]
     assert f"balance compare {run_dir}" in tail.replace("\n", " ")
 
 
@@ -528,9 +533,9 @@ def test_balance_compare_prints_every_variant_in_grid_order(real, cli):
     run_dir, _ = real["hand-limit"]
     r = cli("compare", run_dir)
     assert r.exit_code == 0, r.output
-    blocks = [x for x in r.stdout.splitlines() if x.startswith("hand_limit=")]
-    assert [x.split()[0] for x in blocks] == ["hand_limit=4", "hand_limit=5"]
-    assert "baseline, hand_limit=6 (variant 0)" in r.stdout.replace("\n", " ")
+    blocks = [x for x in r.stdout.splitlines() if x.startswith("hand limit ")]
+    assert [" ".join(x.split()[:3]) for x in blocks] == ["hand limit 4", "hand limit 5"]
+    assert "baseline, hand limit 6 (variant 0)" in r.stdout.replace("\n", " ")
     assert max(len(x) for x in r.stdout.splitlines()) <= 100
     for name in ("win at Apprentice (35)", "win at Master (75)", "mean team score",
                  "median team score"):
@@ -557,7 +562,7 @@ def test_balance_compare_baseline_option(real, cli):
     run_dir, _ = real["hand-limit"]
     r = cli("compare", run_dir, "--baseline", "2")
     assert r.exit_code == 0
-    assert "baseline, hand_limit=5 (variant 2)" in r.stdout.replace("\n", " ")
+    assert "baseline, hand limit 5 (variant 2)" in r.stdout.replace("\n", " ")
 
 
 @pytest.mark.parametrize("args,message", [
@@ -714,8 +719,8 @@ def test_a_rush_comparison_ends_with_each_variant_s_seats_against_the_fair_share
     run_experiment(load_experiment(path), tmp_path / "runs", jobs=1)
     out = headline(tmp_path / "runs" / "rush-grid")
     block = out.split("Seats against their fair share:\n", 1)[1].splitlines()
-    assert block[0].startswith("  rush_target_small=15 (fair share ")
-    assert block[1].startswith("  rush_target_small=20 (fair share ")
+    assert block[0].startswith("  Rush target 15 (fair share ")
+    assert block[1].startswith("  Rush target 20 (fair share ")
     assert "Holm-corrected over the 6 seats tested here" in " ".join(block[2:])
 
 
@@ -724,8 +729,8 @@ def test_a_difference_that_was_found_never_shows_a_bound_of_zero():
     row = {"pairs": 4000, "kind": "rate", "difference": -0.0012, "ci_low": -0.0029,
            "ci_high": -0.0003, "found": True, "holm": False}
     assert compare_text.difference_text(row) == "−0.12 pp (−0.29 to −0.03)"
-    assert compare_text._short_cell(row) == "−0.12 pp (−0.29 to −0.03)"
+    assert compare_text._difference_cell(row) == "−0.12 pp (−0.29 to −0.03)"
     mean = dict(row, kind="mean", difference=-0.02, ci_low=-0.04, ci_high=-0.001)
-    assert not compare_text._short_cell(mean).endswith(" 0)")
-    assert compare_text._short_cell(dict(row, found=False, ci_high=0.0004)).startswith(
+    assert not compare_text._difference_cell(mean).endswith(" 0)")
+    assert compare_text._difference_cell(dict(row, found=False, ci_high=0.0004)).startswith(
         "no difference (−0.3 to 0")  # an interval that holds zero may show it

@@ -292,3 +292,18 @@ def test_a_team_s_settings_past_a_few_are_one_chart(team, tmp_path, monkeypatch)
     section = _outcomes(html)
     assert section.count("<caption>The team&#39;s win rate</caption>") == 2
     assert "<h3>bot</h3>" in section and "<h3>bot2</h3>" in section
+
+
+def test_a_lead_of_one_is_one_of_the_game_s_own_unit(race):
+    """Issue 50: "the winner leads by 1 points" in a game whose score counts attacks."""
+    from reports.outcomes import outcome_page
+    from reports.tables import frame
+
+    rows = [{"winner": 1, "scores": [3, 2], "score": 3, "players": 2} for _ in range(40)]
+    t = tally.count(frame.with_setting(_games(rows)), {"game": race.name})
+    said = outcome_page.sentences(outcomes.outcomes(t),
+                                  outcome_page.Words(score_unit="attacks"))
+    assert "the winner leads by 1 attack (median)" in said[0]
+    rows = [dict(r, scores=[5, 2], score=5) for r in rows]
+    t = tally.count(frame.with_setting(_games(rows)), {"game": race.name})
+    assert "leads by 3 points (median)" in outcome_page.sentences(outcomes.outcomes(t))[0]

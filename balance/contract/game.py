@@ -55,6 +55,12 @@ class Setting:
     hi: float | None = None
     choices: tuple[str, ...] = ()
     words: tuple[tuple[str, int], ...] = ()  # an int setting's values that have a name
+    # What a designer calls it, as the rulebook does, read before a value in a report and in
+    # the terminal ("board length 12"); "" for its name (balance/contract/labels.py).
+    label: str = ""
+    # Values that read as words of their own, whole ((False, "no extra die")): the value
+    # is then not written beside the label.
+    values: tuple[tuple[Any, str], ...] = ()
 
     def problem(self, value) -> str | None:
         """Why `value`, as a TOML file gives it, is no value of this setting; None if it is
@@ -105,6 +111,17 @@ def _num(x: float | None) -> str:
 
 
 @dataclass(frozen=True)
+class Label:
+    """The words of a key of an experiment file that is no setting, one the game reads
+    itself (a rule profile, a way to play, the parts `ablate` takes out): as Setting's label
+    and values, for balance/contract/labels.py."""
+
+    key: str
+    label: str
+    values: tuple[tuple[Any, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Measure:
     """A quantity a headline, `--precision`, `balance tune --goal` and `balance compare` can
     aggregate over a variant's games: a rate (a share of games, with a Wilson interval) or a
@@ -126,6 +143,9 @@ class Measure:
     # array of one float per game. `goal` has .at (what the goal's name adds, e.g. a seat)
     # and .text; a goal the variant cannot measure raises InputError naming "--goal".
     outcome: str = ""
+    # What a mean counts, plural, as its sentences write a value of it ("cards", "moves");
+    # "" where the title says it.
+    unit: str = ""
 
     def __post_init__(self):
         if self.kind not in ("rate", "mean"):
@@ -202,7 +222,18 @@ class Game:
     # rate is a share of the decided games; the undecided ones are counted and shown apart,
     # never folded into losses (balance/stats/measures.py).
     undecided_ends: tuple[str, ...] = ()
+    # What the turns column counts, plural ("rounds", "turns"), and what a reader must know
+    # of it beyond the word ("each side's turn counted"), for every table and sentence on
+    # length; the score's unit, plural, for the winner's margin.
     length_unit: str = "turns"
+    length_note: str = ""
+    score_unit: str = "points"
+    # Each seat's name where the rulebook gives the seats one (a side), seat 1 first, as the
+    # reports and the terminal name them (Game.seat_name; "seat 2" where none is given); a
+    # seat arrangement reads "Expert (North) vs Novice" (balance/contract/labels.py).
+    seat_names: tuple[str, ...] = ()
+    # The words of the keys the game reads itself (experiment_keys, `ablate`'s parts).
+    labels: tuple[Label, ...] = ()
     default_player: str = "random"  # the player of every seat when a file names none
     # Keys of `[experiment]` (and of `[grid]`) the game reads itself, beyond the neutral ones.
     experiment_keys: tuple[str, ...] = ()
@@ -257,9 +288,6 @@ class Game:
     # "the Computer". Its win is `won` false, `winner` null, in a game a seat wins otherwise;
     # the headline and the comparison give its share beside the seats'. "" for none.
     automa: str = ""
-    # What the rulebook calls each seat, seat 1 first ("the North", "the South"), as
-    # the reports and the terminal name them; () for "seat 1", "seat 2", ...
-    seat_names: tuple[str, ...] = ()
     # Where the rules choose who plays first (a roll-off), so seat 1 is not the first player:
     # the name of the game's rate measure of the first player's wins ("starter"). "" where
     # seat 1 always plays first and its share of the wins is the first player's.
@@ -360,6 +388,11 @@ class Game:
 
     def setting(self, key: str) -> Setting | None:
         return next((s for s in self.settings if s.name == key), None)
+
+    def label_of(self, key: str) -> Setting | Label | None:
+        """The words declared for a key of an experiment file: its setting's, or the game's
+        own Label; None where none are."""
+        return self.setting(key) or next((x for x in self.labels if x.key == key), None)
 
     def setting_form(self, key: str) -> bool:
         """A rule key written in one of the game's setting_forms (not a setting's own name)."""

@@ -25,7 +25,8 @@ GREEDY = Player(
     knobs=greedy.KNOBS, weights=greedy.weights,
     remembers="Seats.mem.greedy (heuristics/gemrush/memory.py): the frontier doors, its "
     "estimates per gem, a breadth-first search from its room and this turn's plan, each "
-    "stamped with the engine counters it was computed from; one memory for every greedy seat")
+    "stamped with the engine counters it was computed from; one memory for every greedy seat",
+    title="Greedy")
 
 LEARNED = Player(
     "learned", "greedy, but it turns new tiles (and takes steps, where a trained model earns "
@@ -37,7 +38,7 @@ LEARNED = Player(
     knobs=learned.KNOBS, weights=learned.weights,
     remembers="greedy's memory (Seats.mem.greedy, heuristics/gemrush/memory.py), shared "
     "with greedy's seats as greedy's seats share it; in Seats.mem.learned a copy of it for the "
-    "step features and room for one decision's features")
+    "step features and room for one decision's features", title="Learned")
 
 PLAYERS = Roster((
     GREEDY,
@@ -46,17 +47,18 @@ PLAYERS = Roster((
                   "discards, rotations and skill uses (its `searched` knob), with greedy "
                   "rollouts (slow: for measuring)", GREEDY,
                   "balance.games.gemrush.engine.forward:FORWARD",
-                  "heuristics.gemrush.registry:PLAYERS"),
+                  "heuristics.gemrush.registry:PLAYERS", title="Reference"),
     search_player("clairvoyant", "the reference's search, but its rollouts play the true "
                   "deck and room tiles instead of a resampled order: a cheating upper bound "
                   "on what a team could score, not a fair player (slow: for measuring)",
                   GREEDY, "balance.games.gemrush.engine.forward:FORWARD",
-                  "heuristics.gemrush.registry:PLAYERS", clairvoyant=True),
+                  "heuristics.gemrush.registry:PLAYERS", clairvoyant=True,
+                  title="Clairvoyant"),
     Player("random", "uniform among legal options (rule coverage, not strategy)",
            choose="heuristics.random_player:random_choose_nb", args=("rng", "n"),
-           remembers="nothing; it draws from the players' stream (Seats.rng)"),
+           remembers="nothing; it draws from the players' stream (Seats.rng)", title="Random"),
     Player("scripted", "replays a list of choices, then takes the first option (tests)",
            choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
            memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),
-           remembers="the list and its place in it (Seats.mem.scripted)"),
+           remembers="the list and its place in it (Seats.mem.scripted)", title="Scripted"),
 ), DISPATCH, ROLLOUTS)

@@ -22,19 +22,19 @@ RACER = Player(
                   "heuristics.rusship.racer:reset_memory_nb"),
     knobs=racer.KNOBS,
     remembers="nothing between decisions; Seats.mem.racer is its threat map, redrawn at each "
-    "decision")
+    "decision", title="Racer")
 
 PLAYERS = Roster((
     RACER,
     search_player("reference", "determinized flat Monte Carlo over every decision (its "
                   "`searched` knob), the dice to come resampled, with racer rollouts (slow: "
                   "for measuring)", RACER, "balance.games.rusship.engine.forward:FORWARD",
-                  "heuristics.rusship.registry:PLAYERS"),
+                  "heuristics.rusship.registry:PLAYERS", title="Reference"),
     Player("random", "uniform among legal options (rule coverage, not strategy)",
            choose="heuristics.random_player:random_choose_nb", args=("rng", "n"),
-           remembers="nothing; it draws from the players' stream (Seats.rng)"),
+           remembers="nothing; it draws from the players' stream (Seats.rng)", title="Random"),
     Player("scripted", "replays a list of choices, then takes the first option (tests)",
            choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
            memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),
-           remembers="the list and its place in it (Seats.mem.scripted)"),
+           remembers="the list and its place in it (Seats.mem.scripted)", title="Scripted"),
 ), DISPATCH, ROLLOUTS)

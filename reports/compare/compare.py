@@ -93,7 +93,17 @@ class Comparison:
         return int(self.differences["p_value"].is_not_nan().sum())
 
     def label(self, variant: int) -> str:
+        """The variant's label as its file writes it: the key its rows are found by."""
         return self.variants.filter(pl.col("variant") == variant)["label"].item()
+
+    def words(self, variant: int, differs: bool = False) -> str:
+        """The variant in the game's words (reports/tables/variants.words); `differs`: only
+        what differs from its baseline. Its label, for a comparison made without them."""
+        column = "differs" if differs else "words"
+        row = self.variants.filter(pl.col("variant") == variant)
+        if column not in row.columns:
+            return self.label(variant)
+        return row[column].item() or self.label(variant)
 
     def to_dict(self) -> dict:
         """Plain data for `balance compare --json` (NaN as null)."""
@@ -381,11 +391,16 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
         new += tally_rows(pairs, measures.game_of(manifest).tallies, v, names[v])
         rows += [{**r, "against": b} for r in new]
     differences = _with_holm(rows)
+    said = variants.words(manifest)
+    short = variants.words(manifest, against=base_of)
     table = pl.DataFrame({"variant": sorted(info), "label": [names[v] for v in sorted(info)],
                           "games": [counts[v] for v in sorted(info)],
-                          "baseline": [base_of[v] == v for v in sorted(info)]},
+                          "baseline": [base_of[v] == v for v in sorted(info)],
+                          "words": [said[v] for v in sorted(info)],
+                          "differs": [short[v] for v in sorted(info)]},
                          schema={"variant": pl.Int64, "label": pl.Utf8, "games": pl.Int64,
-                                 "baseline": pl.Boolean})
+                                 "baseline": pl.Boolean, "words": pl.Utf8,
+                                 "differs": pl.Utf8})
     return Comparison(str(manifest.get("experiment", "")), q.kind, base, table, differences,
                       q.tables(arms, names), tuple(dict.fromkeys(notes)), resamples, seed,
                       run_dir, q.head(), q.short(differences))

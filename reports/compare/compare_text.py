@@ -24,6 +24,7 @@ from reports.compare.compare import MEAN, MEDIAN, RATE, Comparison, compare_run
 from reports.render import text
 
 WIDTH = 100
+LABEL_WIDTH = 40  # a longer label has a line of its own above its row (short_table)
 NOT_FOUND = "no difference found"
 CONTROL_WORDS = "the unchanged box and the fixed settings: no grid value, no patch"
 
@@ -129,16 +130,18 @@ def _named(cmp: Comparison, v: int) -> str:
     """A variant's label, and what a control is (balance/running/experiment.py, `control =
     true`)."""
     label = cmp.label(v)
-    return f"the {label} (variant {v}: {CONTROL_WORDS})" if label == CONTROL else label
+    return f"{cmp.words(v)} (variant {v}: {CONTROL_WORDS})" if label == CONTROL \
+        else cmp.words(v)
 
 
 def header(cmp: Comparison) -> list[str]:
-    base = cmp.label(cmp.baseline)
+    base = cmp.words(cmp.baseline)
     n = cmp.variants.height
     several = int(cmp.variants["baseline"].sum()) > 1
     against = (f"with the baseline's settings at its own player count (baseline: {base}, "
                f"variant {cmp.baseline})" if several else f"with {_named(cmp, cmp.baseline)}"
-               if base == CONTROL else f"with the baseline, {base} (variant {cmp.baseline})")
+               if cmp.label(cmp.baseline) == CONTROL else f"with the baseline, {base} "
+               f"(variant {cmp.baseline})")
     what = cmp.kind[:1].upper() + cmp.kind[1:]
     lines = _wrap(f"{cmp.experiment}: {n} variants of {what}, each compared "
                   f"{against}, on the games both played (the same seeds).")
@@ -174,14 +177,14 @@ def full_table(cmp: Comparison) -> str:
     name_w = max([len("quantity"), *(len(x) for x in rows["name"].to_list())])
     for v in cmp.variants.filter(~pl.col("baseline"))["variant"].to_list():
         block = rows.filter(pl.col("variant") == v)
-        label = cmp.label(v)
+        label = cmp.words(v)
         if block.height == 0:
             out += _wrap(f"{label} (variant {v}): not compared (see the notes below).")
             out.append("")
             continue
         pairs = block["pairs"].max()
         b = int(block["against"].max())
-        against = "the baseline" if b == cmp.baseline else f"its baseline, {cmp.label(b)}"
+        against = "the baseline" if b == cmp.baseline else f"its baseline, {cmp.words(b)}"
         out += _wrap(f"{label} (variant {v}), {pairs:,} games in common with {against}:")
         out.append(f"  {'quantity':<{name_w}}  {'baseline':>8}  {'variant':>8}  "
                    f"{'difference (95% interval)':<40} Holm")
@@ -204,9 +207,17 @@ def _headline_quantities(cmp: Comparison) -> list[tuple[str, str, str]]:
 
 
 def _short_cell(row: dict) -> str:
-    """A difference with its 95% interval, as short as it reads: "−6.9 ± 0.8 pp *" when the
-    interval is symmetric at the printed precision, "+4.8 pp (2.0 to 7.9)" when it is not,
-    "no difference (−0.7 to 1.4 pp)" when it contains zero."""
+    """The variant's value, then its difference with its 95% interval, as short as it reads:
+    "50.1%  −6.9 ± 0.8 pp *" when the interval is symmetric at the printed precision,
+    "61.0%  +4.8 pp (2.0 to 7.9)" when it is not, "57.2%  no difference (−0.7 to 1.4 pp)"
+    when it contains zero."""
+    value = row.get("value")
+    if value is None or value != value:  # no value of its own (NaN): the difference alone
+        return _difference_cell(row)
+    return f"{value_text(value, row['kind'])}  {_difference_cell(row)}"
+
+
+def _difference_cell(row: dict) -> str:
     if too_few(row["pairs"]):
         return "too few games"
     d, lo, hi = row["difference"], row["ci_low"], row["ci_high"]
@@ -245,22 +256,23 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
                                                               maintain_order=True).first()
             if mine.height == 0:
                 continue
-            labels.append(f"{cmp.label(v)} (baseline)")
+            labels.append(f"{cmp.words(v)} (baseline)")
             cells.append([value_text(mine.filter(pl.col("quantity") == q)["baseline"].item(),
                                      kind) if q in mine["quantity"].to_list() else text.DASH
                           for q, _, kind in quantities])
             continue
-        labels.append(cmp.label(v))
+        # What differs from the baseline, not every setting: the part that tells rows apart.
+        labels.append(cmp.words(v, differs=True))
         row = []
         for q, _, _ in quantities:
             r = d.filter((pl.col("variant") == v) & (pl.col("quantity") == q))
             row.append(_short_cell(r.row(0, named=True)) if r.height else text.DASH)
         cells.append(row)
-    label_w = min(max(len(x) for x in labels), 64)
+    label_w = min(max(len(x) for x in labels), LABEL_WIDTH)
     widths = [max(len(title), *(len(c[i]) for c in cells)) for i, (_, title, _) in
               enumerate(quantities)]
     against = _named(cmp, base) if cmp.label(base) == CONTROL else \
-        f"the baseline, {cmp.label(base)}"
+        f"the baseline, {cmp.words(base)}"
     out = _wrap(f"Against {against}, on the same games (paired 95% intervals):")
     start = 0
     while start < len(quantities):
@@ -272,14 +284,20 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
         out.append(" " * (label_w + 2) + "".join(f"{quantities[i][1]:>{widths[i] + 2}}"
                                                  for i in range(start, stop)))
         for label, row in zip(labels, cells, strict=True):
-            shown = label if len(label) <= label_w else label[:label_w - 1] + "…"
+            # A label is never cut (the part cut may be all that tells two rows apart): one
+            # too long for the column has a line of its own, its values below it.
+            shown = label
+            if len(label) > label_w:
+                out += textwrap.wrap(label, WIDTH, subsequent_indent="  ")
+                shown = ""
             out.append(f"{shown:<{label_w + 2}}" + "".join(f"{row[i]:>{widths[i] + 2}}"
                                                            for i in range(start, stop)))
         start = stop
         out.append("")
     more = f"; every quantity: balance compare {run_dir}" if run_dir else ""
-    out += _wrap(f"Each difference is the variant's value minus the baseline's, with its 95% "
-                 f"interval; no difference: the interval contains zero; * the difference "
+    out += _wrap(f"Each cell is the variant's value, then its difference from the baseline's "
+                 f"with its 95% interval; no difference: the interval contains zero; * the "
+                 f"difference "
                  f"survives Holm's correction over all {cmp.family} differences{more}")
     out += _too_few_legend(cmp)
     for note in cmp.notes:

@@ -64,7 +64,7 @@ def versions_block(name: str, cmp, report) -> Block:
     ):
         if f is not None:
             b.figures.append(f)
-    rows = [[r["label"], r["name"], value_text(r["baseline"], r["kind"]),
+    rows = [[cmp.words(r["variant"]), r["name"], value_text(r["baseline"], r["kind"]),
              value_text(r["value"], r["kind"]), difference_text(r), holm_text(r) or text.DASH]
             for r in cmp.differences.iter_rows(named=True)]
     b.tables.append(Table("Every difference, in the order the versions were given",

@@ -245,8 +245,10 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
         if r["quantity"].startswith("score"):
             unit = " points"
         each = _by_player(d, r, base)
+        # In the game's words (Comparison.words); by player, the lever's part of the label.
+        b = r.get("against", cmp.baseline)
         version, against = (lever_part(r["label"]), lever_part(base)) if each else \
-            (r["label"], base)
+            (_words(cmp, r.get("variant"), r["label"]), _words(cmp, b, base))
         way = "raises" if r["difference"] > 0 else "lowers"
         size = f"{abs(scale * r['difference']):.1f}{unit}"
         if clear.height:
@@ -261,10 +263,17 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
             sentence += "." + measured_with(players_of.get(name, []))
         out.append(Verdict(f"Versions of {name}", sentence,
                            who_of(players_of.get(name, []), f"{name} run"), [
-            f"{x['label']} against {cmp.label(x.get('against', cmp.baseline))}, {x['name']}: "
+            f"{_words(cmp, x.get('variant'), x['label'])} against "
+            f"{_words(cmp, x.get('against', b), cmp.label(x.get('against', b)))}, "
+            f"{x['name']}: "
             f"{effect_text(x, unit, scale)}; {holm_text(x, cmp.family)}."
             for x in (each or [r])] + ["Every difference is in the Comparison section."]))
     return out
+
+
+def _words(cmp, v: int | None, label: str) -> str:
+    # A comparison's variant in the game's words; its label where it holds none.
+    return cmp.words(v) if v is not None and hasattr(cmp, "words") else label
 
 
 def _by_player(d: pl.DataFrame, r: dict, base: str) -> list[dict]:

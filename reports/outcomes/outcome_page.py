@@ -42,6 +42,7 @@ class Words:
     title: str = "Outcomes"  # the section's title
     what: str = ""  # what the games are called in a sentence ("race"); "" for "games"
     unit: str = "turns"  # the unit of length (reports/outcomes/outcomes.py gives rounds or turns)
+    score_unit: str = "points"  # what a score counts, plural (Game.score_unit)
     # The end reasons, in the order the tables list them, with their column headers.
     endings: tuple[tuple[str, str], ...] = ()
     # What a game that ended so did, for the Summary's sentence ("end in a sealed mine"):
@@ -277,7 +278,10 @@ def sentences(o: Outcomes, words: Words = Words()) -> list[str]:
                      "of games")
         m = pick(o.margins)
         if m.height:
-            said += f"; the winner leads by {text.num(m['q50'][0])} points (median)"
+            lead = m["q50"][0]
+            unit = words.score_unit[:-1] if lead == 1 and words.score_unit.endswith("s") \
+                else words.score_unit
+            said += f"; the winner leads by {text.num(lead)} {unit} (median)"
         for reason, what in words.ended:
             c = pick(o.endings).filter((pl.col("end_reason") == reason) & (pl.col("wins") > 0))
             if c.height:

@@ -63,7 +63,7 @@ class GameReport:
         """How the outcome section speaks of this game's games."""
         team = self.game.cooperative is True
         return outcome_page.Words(
-            unit=self.game.length_unit,
+            unit=self.game.length_unit, score_unit=self.game.score_unit,
             **({"intro": outcome_page.Words.TEAM_INTRO,
                 "method": outcome_page.Words.TEAM_METHOD} if team else {}),
             endings=tuple((e, e.replace("_", " ").capitalize()) for e in self.game.end_reasons),

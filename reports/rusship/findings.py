@@ -169,7 +169,8 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
             say = (f"A tie for the strongest catch-up power: {said} to the comebacks; their "
                    "paired 95% intervals overlap, so these games cannot rank them.")
         elif top in clear:
-            say = (f"{top['power']} is the strongest catch-up power: it adds {size} to the "
+            power = top["power"][:1].upper() + top["power"][1:]
+            say = (f"{power} is the strongest catch-up power: it adds {size} to the "
                    f"comebacks ({top['what']} against {top['pair'].base_label}).")
         else:
             say = (f"No power clearly changes the comebacks; the largest, {top['power']}, "
@@ -181,6 +182,11 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
                             f"{findings.effect_text(e['row'], ' percentage points', 100.0)}"
                             for e in effects]
                            + [f"The first is {findings.holm_text(r, top['pair'].cmp.family)}."]))
+    # Only a report that holds a box run can send the reader to it.
+    boxed = sorted(by_run(pairs, BOX_KIND))
+    ranks = (f"the box run{'s' if len(boxed) > 1 else ''} ({', '.join(boxed)}) do"
+             if boxed else "a run that takes each power out (balance ablate --how powers) "
+             "would")
     alone: dict[str, list[tuple[str, dict, int]]] = {}  # one power chosen, by power
     for h, settings in unchanged(a).items():
         fp = a.first_power.filter(pl.col("setting").is_in(settings))
@@ -192,6 +198,7 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
             continue
         rows = []
         for power, n, k in per.rows():
+            power = page.power_words(power)
             lo, hi = wilson(k, n)
             rows.append({"power": power, "games": n, "win_rate": k / n, "ci_low": lo,
                          "ci_high": hi})
@@ -222,7 +229,7 @@ def strongest(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         out.append(Verdict("Power chosen first", (
             f"The side attacked first chooses {power} first {how}{across} and then wins "
             f"{findings.band([r for _, r, _ in each])}: one choice cannot rank the powers; "
-            "the box runs (power-ablation) do."),
+            f"{ranks}."),
             who_of([h for h, _, _ in each], _where(settings)),
             [_rate_stat(f"{h}, {power}", r) + f", chosen first in {text.count(r['games'])} "
              f"of {text.count(chosen)} games" for h, r, chosen in each]))

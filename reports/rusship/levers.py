@@ -101,8 +101,8 @@ def pairs_of(cmps: list, manifest: dict, kinds: pl.DataFrame) -> list[Pair]:
                 continue
             rules, base_rules = rules_of(info), rules_of(base)
             out.append(Pair(
-                name, cmp, int(v), int(against), str(info.get("label")),
-                str(base.get("label")), kind_of(rules, base_rules, info, base), rules,
+                name, cmp, int(v), int(against), cmp.words(int(v)),
+                cmp.words(int(against)), kind_of(rules, base_rules, info, base), rules,
                 base_rules, setting_of.get(combined.get((run, int(v)), -1)),
                 setting_of.get(combined.get((run, int(against)), -1))))
     return out

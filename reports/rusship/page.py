@@ -14,6 +14,7 @@ from __future__ import annotations
 import polars as pl
 
 from balance.games.rusship.engine.state import POWER_NAMES
+from balance.games.rusship.rules import POWER_WORDS
 from balance.stats import paired
 from balance.stats.intervals import wilson
 from reports.outcomes import findings
@@ -272,11 +273,17 @@ def box_rows(pairs: list[Pair]) -> list[tuple[str, Pair]]:
     out = []
     for p in pairs:
         if len(p.out) == 1 and not p.added:
-            out.append((f"without {p.out[0]}", p))
+            out.append((f"without {power_words(p.out[0])}", p))
         elif len(p.added) == 1 and not p.out:
             alone = not [x for x in p.base_rules if x.startswith("box_") and p.base_rules[x]]
-            out.append((f"{p.added[0]} alone" if alone else f"{p.added[0]} added", p))
+            out.append((f"{power_words(p.added[0])} alone" if alone
+                        else f"{power_words(p.added[0])} added", p))
     return out
+
+
+def power_words(name: str) -> str:
+    """A power as the rulebook's token reads: "the +1 power" for plus_one."""
+    return f"the {POWER_WORDS.get(name, name)} power"
 
 
 def power_effects(pairs: list[Pair]) -> list[dict]:
@@ -288,7 +295,8 @@ def power_effects(pairs: list[Pair]) -> list[dict]:
         if r is None:
             continue
         sign = -1.0 if what.startswith("without") else 1.0
-        out.append({"what": what, "power": (p.out or p.added)[0], "pair": p, "row": r,
+        out.append({"what": what, "power": power_words((p.out or p.added)[0]), "pair": p,
+                    "row": r,
                     "effect": sign * r["difference"], "low": sign * (r["ci_high"] if sign < 0
                                                                      else r["ci_low"]),
                     "high": sign * (r["ci_low"] if sign < 0 else r["ci_high"])})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 
+from balance.contract import labels as designer
 from balance.errors import InputError, Problem
 
 
@@ -48,6 +49,36 @@ def labels(manifest: dict) -> list[str]:
             return [", ".join(f"{k}={_written(v)}" for k, v in zip(grid, combo, strict=True))
                     for combo in combos]
     return [f"variant {i}" for i in range(n)] if n > 1 else ["the only variant"] * n
+
+
+def words(manifest: dict, game=None, against: dict[int, int] | None = None) -> list[str]:
+    """One label per variant, in variant order, in the game's words (balance/contract/
+    labels.py): "board length 12, Reference" for "length=12, heuristic=reference". Given
+    `against` (each variant's baseline, by number), only what differs from it: the part that
+    tells the rows of a table apart. A manifest of no game known, or a variant of no swept
+    key, keeps its label (labels())."""
+    named = labels(manifest)
+    infos = manifest.get("variants", [])
+    if game is None:
+        from balance.stats.measures import game_of  # lazy: the registry, for a manifest only
+
+        try:
+            game = game_of(manifest)
+        except InputError:
+            return named
+    by_number = {int(v.get("variant", i)): v for i, v in enumerate(infos)}
+    out = []
+    for i, (info, label) in enumerate(zip(infos, named, strict=True)):
+        if not info.get("swept") and not info.get("control"):
+            out.append(label)
+            continue
+        base = None
+        if against is not None:
+            b = against.get(int(info.get("variant", i)))
+            base = by_number.get(b) if b is not None and b != int(info.get("variant", i)) \
+                else None
+        out.append(designer.variant_words(game, info, base) or label)
+    return out
 
 
 def baseline(manifest: dict, run_dir: str, override: int | None = None) -> int:

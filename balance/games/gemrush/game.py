@@ -3,7 +3,7 @@ and where its engine, players, experiment keys, report sections and commands liv
 
 from __future__ import annotations
 
-from balance.contract.game import CORE_COLUMNS, Game, Measure, Option, Setting, Table
+from balance.contract.game import CORE_COLUMNS, Game, Label, Measure, Option, Setting, Table
 from balance.games.gemrush.engine.state import END_NAMES
 from balance.games.gemrush.rules import PER_SEAT, SCHEMA
 
@@ -11,11 +11,51 @@ ENGINE_VERSION = "5"  # bump whenever the engine's behaviour changes
 
 _KIND = {int: int, bool: bool, str: str}
 
+# What the rulebooks call each rule (its gem cards, rooms, burn, Crisis and Rush), read before
+# a value in the reports and the terminal; a value with words of its own is written by them.
+LABELS = {
+    "players_min": "fewest players", "players_max": "most players", "deal": "cards dealt",
+    "hand_limit": "hand limit", "steps": "steps a turn", "start_vp": "starting points",
+    "first_player": "first player: listed player", "start_tunnel_chain": "tunnel start chain",
+    "burn_per_turn": "cards burnt a turn", "burn_from_hands": "burn from hands",
+    "cannot_burn_loses": "lost when the burn runs out",
+    "crisis_voluntary_discard": "Crisis discard at will",
+    "rush_voluntary_discard": "Rush discard at will", "rush_target_small": "Rush target",
+    "rush_target_large": "Rush target for many players",
+    "rush_large_from": "many players from", "rush_round_cap": "Rush round cap",
+    "tunnels": "tunnels", "mine_carts": "mine carts", "special_gems": "special gems",
+    "skills": "skill variant", "skill_choice": "skills dealt to choose from",
+    "shared_skill": "shared skill", "echo_copies_own_card": "Echoglass copies its own card",
+    "warp_build_at_tunnels": "Warpstone builds at tunnels", "free_use_cap": "free uses cap",
+}
+_ON_OFF = {"tunnels": "tunnels", "mine_carts": "mine carts", "special_gems": "special gems"}
+VALUES = {
+    "first_player": ((0, "first player drawn at random"),),
+    "skills": (("normal", "Skills dealt"), ("choice", "Choice of Skills"),
+               ("shared", "Shared Skill"), ("chaos", "Chaos Skills"),
+               ("circle", "Skill Circle"), ("none", "No Skills")),
+    **{k: ((True, w), (False, f"no {w}")) for k, w in _ON_OFF.items()},
+}
+
 SETTINGS = tuple(
     Setting(name, _KIND[f.kind], f.doc,
             lo=f.lo if f.kind is int else None, hi=f.hi if f.kind is int else None,
-            choices=f.choices, words=f.words)
+            choices=f.choices, words=f.words, label=LABELS[name],
+            values=VALUES.get(name, ()))
     for name, f in SCHEMA.items())
+# The keys of an experiment file Gem Rush reads itself, in the rulebooks' words.
+KEY_LABELS = (
+    Label("edition", "edition", (("1e", "1st edition"), ("2e", "2nd edition"))),
+    Label("mode", "mode", (("crisis", "Crisis Mode"), ("rush", "Rush Mode"))),
+    Label("target", "target"),
+    Label("exhaust", "played to exhaustion",
+          ((True, "played to exhaustion"), (False, "played to the target"))),
+    Label("content", "content"),
+    # One room per variant, taken out of the box or made plain (the run's ablate).
+    Label("ablate", "{} ablated"),
+    Label("skill", "every player holds", (("none", "No Skills"),)),
+    Label("crisis_targets", "Crisis target"),  # crisis_targets.<difficulty>
+)
 # Rule keys beyond the settings' names: a named Crisis target, a seat's own value.
 SETTING_FORMS = (
     (r"crisis_targets\..+", "crisis_targets.<difficulty>"),
@@ -68,10 +108,12 @@ MEASURES = (
     Measure("win", "Win rate", "rate", "won",
             "Crisis: the share of games the team reached its target (tune: at a difficulty "
             "or points too, Journeyman=50%, 35=50%)", outcome=f"{_GOALS}:win"),
-    Measure("score", "Score", "mean", "score", "the team's score (Crisis) or the winner's (Rush)"),
-    Measure("turns", "Length", "mean", "turns", "turns played (Crisis) or rounds (Rush)"),
+    Measure("score", "Score", "mean", "score", "the team's score (Crisis) or the winner's (Rush)",
+            unit="points"),
+    Measure("turns", "Length", "mean", "turns", "turns played, every player's counted",
+            unit="turns"),
     Measure("rounds", "Rounds", "mean", "turns", "a game's rounds: its turns over the seats",
-            outcome=f"{_GOALS}:rounds"),
+            outcome=f"{_GOALS}:rounds", unit="rounds"),
     Measure("seat", "Seat's wins", "rate", "winner",
             "Rush: the share of games a seat won outright (tune: seat1=19%)",
             outcome=f"{_GOALS}:seat"),
@@ -90,6 +132,7 @@ GAME = Game(
     measures=MEASURES,
     end_reasons=END_NAMES,
     default_player="greedy",
+    labels=KEY_LABELS,
     experiment_keys=("edition", "content", "mode", "target", "exhaust", "ablate", "each_skill",
                      "control"),
     experiment_tables=("patches",),

@@ -16,11 +16,15 @@ from balance.contract.experiment import (
     GameVariants,
     VariantSpec,
 )
+from balance.contract.game import Label
 from balance.games.rusship.engine.state import POWER_NAMES
-from balance.games.rusship.rules import conflict
+from balance.games.rusship.rules import POWER_WORDS, conflict
 from balance.games.rusship.rules import rules as rule_values
 
 ABLATIONS = (("powers", "each power in the box taken out, one variant each"),)
+# The ablate key's values in words ("none", the unchanged box, is every game's own).
+ABLATE_WORDS = Label("ablate", "without", tuple((name, f"without the {POWER_WORDS[name]} power")
+                                                for name in POWER_NAMES))
 
 
 def variants(inp: ExperimentInput) -> GameVariants:

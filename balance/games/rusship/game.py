@@ -21,7 +21,7 @@ from balance.games.rusship.engine.state import (
     POWER_NAMES,
     RECORD,
 )
-from balance.games.rusship.experiment import ABLATIONS
+from balance.games.rusship.experiment import ABLATE_WORDS, ABLATIONS
 from balance.games.rusship.rules import DEFAULTS, SETTINGS
 from balance.kit.declare import Event, Golden, KitGame, OptionKind
 
@@ -94,10 +94,11 @@ GAME = KIT.declare(
         Measure("turns", "Length", "mean", "turns", "turns, both sides' counted"),
         Measure("winner_hits", "Attacks the winner took", "mean", "winner_hits",
                 "how close the decided games were: 0 a rout, hits_to_lose - 1 a photo "
-                "finish"),
-        Measure("captures", "Captures", "mean", "captures", "tokens captured a game"),
+                "finish", unit="attacks"),
+        Measure("captures", "Captures", "mean", "captures", "tokens captured a game",
+                unit="captures"),
         Measure("first_hit_turn", "First attack", "mean", "first_hit_turn",
-                "the turn of the first attack"),
+                "the turn of the first attack", unit="turns"),
     ),
     default_player="racer", games_help="one row per game",
     experiment_keys=("ablate", "control"),
@@ -106,8 +107,12 @@ GAME = KIT.declare(
     commands="balance.games.rusship.commands:register",
     report="reports.rusship.report:REPORT", tuning="balance.games.rusship.tuning:tuning",
     ablations=ABLATIONS, extras={"powers": POWER_NAMES},
+    # A turn is one side's: a round of both sides is two turns. A side's score is the
+    # attacks it made.
+    length_unit="turns", length_note="each side's turn counted", score_unit="attacks",
+    seat_names=("Humanity", "the Alien Empire"), labels=(ABLATE_WORDS,),
     # The roll-off chooses who plays first: seat 1 is a side, not the first player.
-    seat_names=("Humanity", "the Alien Empire"), starter="starter",
+    starter="starter",
     # Its sides, their ships and planets, the powers an attack hands out.
     words=("mothership", "planet", "power", "attack", "alien", "humanity", "token"),
     rule_modules=("engine", "rules", "experiment"),

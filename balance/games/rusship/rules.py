@@ -15,36 +15,71 @@ from balance.textfile import short
 
 RULES_FILE = Path(__file__).parent / "data" / "rules.toml"
 
+# The powers as the rulebook's power tokens read.
+POWER_WORDS = {"reroll": "reroll", "plus_one": "+1", "one_die": "one-die",
+               "move_back": "move-back", "share": "shared-space"}
+
+# Each setting's label and value words are the rulebook's (its ships, mothership, planets and
+# power tokens): the reports and the terminal write them (balance/contract/labels.py).
 SETTINGS = (
-    Setting("length", int, "spaces between the two planets (reconstructed: 12)", 3, MAX_LENGTH),
-    Setting("hits_to_lose", int, "attacks that destroy a planet", 1, 6),
-    Setting("tokens", int, "ship tokens a side (the rulebook's box: 5)", 1, MAX_TOKENS),
+    Setting("length", int, "spaces between the two planets (reconstructed: 12)", 3, MAX_LENGTH,
+            label="board length"),
+    Setting("hits_to_lose", int, "attacks that destroy a planet", 1, 6,
+            label="attacks to destroy a planet"),
+    Setting("tokens", int, "ship tokens a side (the rulebook's box: 5)", 1, MAX_TOKENS,
+            label="ships a side"),
     Setting("power_choice", str, "immediate: the attacked side chooses its power at the "
             "attack, before the attacker plays on; next_turn: when its own next turn begins",
-            choices=("immediate", "next_turn")),
+            choices=("immediate", "next_turn"), label="power chosen",
+            values=(("immediate", "power chosen at the attack"),
+                    ("next_turn", "power chosen at the attacked side's next turn"))),
     Setting("entry", str, "counted: an entering token counts its die from the mothership's "
             "space; placed: it is set next to the mothership and the die is spent",
-            choices=("counted", "placed")),
-    Setting("must_move", bool, "a die that can move a token must be used"),
+            choices=("counted", "placed"), label="entering ships",
+            values=(("counted", "an entering ship counts its die"),
+                    ("placed", "an entering ship is placed by the mothership"))),
+    Setting("must_move", bool, "a die that can move a token must be used", label="must move",
+            values=((True, "a die that can move must be used"),
+                    (False, "a die may be left unused"))),
     Setting("both_dice", bool, "with must_move, a first move after which the other die has "
-            "no move is not offered when another first move leaves it one"),
+            "no move is not offered when another first move leaves it one",
+            label="both dice used", values=((True, "both dice used where they can be"),
+                                            (False, "the first move may waste the other die"))),
     Setting("blocked_die", str, "a die no move can use: lost, or it moves the mothership one "
-            "space forward", choices=("lost", "mothership")),
+            "space forward", choices=("lost", "mothership"), label="a blocked die",
+            values=(("lost", "a blocked die is lost"),
+                    ("mothership", "a blocked die moves the mothership"))),
     Setting("mothership_moves", str, "a rolled 1 moves the mothership forward only, or either "
-            "way", choices=("forward", "either")),
+            "way", choices=("forward", "either"), label="the mothership moves",
+            values=(("forward", "the mothership moves forward only"),
+                    ("either", "the mothership moves either way"))),
     Setting("mothership_space", str, "shared: tokens and motherships may share a space; "
             "blocked: no token ends on a mothership and no mothership on a token",
-            choices=("shared", "blocked")),
+            choices=("shared", "blocked"), label="the mothership's space",
+            values=(("shared", "ships may share the mothership's space"),
+                    ("blocked", "the mothership's space is blocked"))),
     Setting("plus_one_use", str, "the +1 power: chosen each turn after the roll, or always",
-            choices=("optional", "always")),
-    Setting("back_captures", bool, "a token moving back (that power) captures"),
-    Setting("jump_protected", bool, "the one-die jump passes a protected pair uncaptured"),
+            choices=("optional", "always"), label="the +1 power",
+            values=(("optional", "+1 chosen each turn"), ("always", "+1 always added"))),
+    Setting("back_captures", bool, "a token moving back (that power) captures",
+            label="moving back captures",
+            values=((True, "a ship moving back captures"),
+                    (False, "a ship moving back does not capture"))),
+    Setting("jump_protected", bool, "the one-die jump passes a protected pair uncaptured",
+            label="the one-die jump passes a pair",
+            values=((True, "the one-die jump passes a protected pair"),
+                    (False, "the one-die jump captures a protected pair"))),
     Setting("second_tokens", int, "tokens the second player starts with on the track, next to "
-            "its mothership (at most its tokens)", 0, MAX_TOKENS - 1),
-    Setting("second_bonus", int, "added to each die of the second player's first turn", 0, 6),
+            "its mothership (at most its tokens)", 0, MAX_TOKENS - 1,
+            label="second player's head-start ships"),
+    Setting("second_bonus", int, "added to each die of the second player's first turn", 0, 6,
+            label="second player's first-roll bonus"),
     Setting("max_turns", int, "turns (both sides') after which a game stops undecided", 10,
-            5000),
-    *(Setting(f"box_{name}", bool, f"the {name.replace('_', ' ')} power is in the box")
+            5000, label="turn cap (both sides' turns)"),
+    *(Setting(f"box_{name}", bool, f"the {name.replace('_', ' ')} power is in the box",
+              label=f"{POWER_WORDS[name]} power in the box",
+              values=((True, f"{POWER_WORDS[name]} power"),
+                      (False, f"no {POWER_WORDS[name]} power")))
       for name in POWER_NAMES),
 )
 

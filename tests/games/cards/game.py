@@ -21,13 +21,17 @@ def values(records, setup) -> dict:
 KIT = KitGame(
     name="cards", ref="tests.games.cards.game:KIT", rules="tests.games.cards.rules_nb",
     loop="tests.games.cards.loop_nb", players="tests.games.cards.game:PLAYERS",
-    settings=(Setting("hand", int, "cards in each hand", 1, 5),
-              Setting("rounds", int, "rounds played", 1, 30),
-              Setting("majority", int, "points for the most cards of a colour", 0, 20),
+    settings=(Setting("hand", int, "cards in each hand", 1, 5, label="hand size"),
+              Setting("rounds", int, "rounds played", 1, 30, label="rounds"),
+              Setting("majority", int, "points for the most cards of a colour", 0, 20,
+                      label="majority bonus"),
               Setting("computer_pace", int, "points the Computer adds to each card it takes",
-                      0, 10),
+                      0, 10, label="the Computer's pace"),
               Setting("computer_takes", str, "the Computer's rule: the highest card of the "
-                      "market or the lowest", choices=("highest", "lowest"))),
+                      "market or the lowest", choices=("highest", "lowest"),
+                      label="the Computer takes",
+                      values=(("highest", "the Computer takes the highest card"),
+                              ("lowest", "the Computer takes the lowest card")))),
     defaults={"hand": 3, "rounds": 6, "majority": 3, "computer_pace": 1,
               "computer_takes": "highest"},
     decisions=("plays", "takes"),
@@ -57,22 +61,25 @@ KIT = KitGame(
 COLLECTOR = Player("collector", "plays its card worth most, chasing the colours it has played",
                    choose="tests.games.cards.players:collector_choose_nb", args=("st", "w"),
                    knobs=(Knob("chase", 1.0, 0.0, 10.0,
-                               "points a played card of its colour adds"),))
+                               "points a played card of its colour adds",
+                               label="points per card of a colour played"),),
+                   title="Collector")
 
 # The search player over the kit's forward model of the game (KitGame.forward): its rollouts
 # see the other hands and the deck only as redrawn from its seat's view.
 PLAYERS = Roster((
     Player("random", "plays a card of its hand at random",
-           choose="heuristics.random_player:random_choose_nb", args=("rng", "n")),
+           choose="heuristics.random_player:random_choose_nb", args=("rng", "n"),
+           title="Random"),
     COLLECTOR,
     search_player("search", "determinized flat Monte Carlo over its plays, the other hands "
                   "and the deck redrawn from its seat's view, with collector rollouts",
                   COLLECTOR, "tests.games.cards.game:KIT.forward_hooks",
-                  "tests.games.cards.game:PLAYERS"),
+                  "tests.games.cards.game:PLAYERS", title="Search"),
     Player("scripted", "replays a list of choices, then takes the first option (tests)",
            choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
            memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),
-           remembers="the list and its place in it"),
+           remembers="the list and its place in it", title="Scripted"),
 ), "tests.games.cards.dispatch_nb", "tests.games.cards.rollout_nb")
 
 GAME = KIT.declare(

@@ -14,14 +14,16 @@ from tests.games.dice.rules_nb import END_REASONS
 
 PLAYERS = Roster((
     Player("random", "rolls again on a coin flip", choose="heuristics.random_player:"
-           "random_choose_nb", args=("rng", "n"), remembers="nothing"),
+           "random_choose_nb", args=("rng", "n"), remembers="nothing", title="Random"),
     Player("stopper", "banks once the turn's total reaches stop_at",
            choose="tests.games.dice.players:stopper_choose_nb", args=("st", "w"),
-           knobs=(Knob("stop_at", 15, 2, 100, "the total it banks at", integer=True),)),
+           knobs=(Knob("stop_at", 15, 2, 100, "the total it banks at", integer=True,
+                        label="banks at"),),
+           title="Stopper"),
     Player("scripted", "replays a list of choices, then takes the first option (tests)",
            choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
            memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),
-           remembers="the list and its place in it"),
+           remembers="the list and its place in it", title="Scripted"),
 ), "tests.games.dice.dispatch_nb")
 
 
@@ -33,10 +35,11 @@ def values(records, setup) -> dict:
 KIT = KitGame(
     name="dice", ref="tests.games.dice.game:KIT", rules="tests.games.dice.rules_nb",
     loop="tests.games.dice.loop_nb", players="tests.games.dice.game:PLAYERS",
-    settings=(Setting("target", int, "points that win the race", 5, 500),
-              Setting("faces", int, "faces of the die", 2, 20),
+    settings=(Setting("target", int, "points that win the race", 5, 500,
+                      label="race to"),
+              Setting("faces", int, "faces of the die", 2, 20, label="die faces"),
               Setting("max_turns", int, "turns after which the game stops undecided", 1,
-                      10_000)),
+                      10_000, label="turn cap")),
     defaults={"target": 30, "faces": 6, "max_turns": 200},
     decisions=("roll again",), options=(OptionKind("bank"), OptionKind("roll")),
     events=(Event("rolled", ("roll",), part="{roll}"),

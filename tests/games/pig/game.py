@@ -12,14 +12,17 @@ from tests.games.pig.rules_nb import BEST, END_REASONS
 
 PLAYERS = Roster((
     Player("random", "rolls or holds on a coin flip",
-           choose="heuristics.random_player:random_choose_nb", args=("rng", "n")),
+           choose="heuristics.random_player:random_choose_nb", args=("rng", "n"),
+           title="Random"),
     Player("hold_at", "holds once the points at stake reach hold_at",
            choose="tests.games.pig.players:hold_at_choose_nb", args=("st", "w"),
-           knobs=(Knob("hold_at", 20, 1, 100, "the points it holds at", integer=True),)),
+           knobs=(Knob("hold_at", 20, 1, 100, "the points it holds at", integer=True,
+                        label="holds at"),),
+           title="Hold at a total"),
     Player("scripted", "replays a list of choices, then takes the first option (tests)",
            choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
            memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),
-           remembers="the list and its place in it"),
+           remembers="the list and its place in it", title="Scripted"),
 ), "tests.games.pig.dispatch_nb")
 
 
@@ -30,9 +33,9 @@ def values(records, setup) -> dict:
 KIT = KitGame(
     name="pig", ref="tests.games.pig.game:KIT", rules="tests.games.pig.rules_nb",
     loop="tests.games.pig.loop_nb", players="tests.games.pig.game:PLAYERS",
-    settings=(Setting("goal", int, "points that win", 10, 1000),
+    settings=(Setting("goal", int, "points that win", 10, 1000, label="play to"),
               Setting("max_turns", int, "turns after which the game stops undecided", 1,
-                      10_000)),
+                      10_000, label="turn cap")),
     defaults={"goal": 50, "max_turns": 300},
     decisions=("roll or hold",), options=(OptionKind("hold", "hold {a}"), OptionKind("roll")),
     events=(Event("rolled", ("roll",), part="{roll}"),

@@ -114,14 +114,15 @@ def test_the_compensation_nearest_half_is_named_with_its_paired_difference(made)
     pairs = pairs_of([("made", cmp)], made.manifest, a.kinds)
     assert [p.kind for p in pairs] == [COMPENSATION_KIND]
     [(best, r)] = page.closest(pairs)  # the unchanged rules are told apart, paired
-    assert best.label == "second_tokens=1"
+    assert best.label == "second player's head-start ships 1"
     assert r["difference"] == pytest.approx(-0.25)  # 50% against 75%, the same 40 games
     assert r["ci_high"] < 0
     verdicts = rfindings.verdicts(a, pairs, [("made", cmp)], {})
     topics = [v.topic for v in verdicts]
     assert "Compensation" in topics and "First player" in topics
     said = next(v for v in verdicts if v.topic == "Compensation").sentence
-    assert said.startswith("second_tokens=1 brings the first player's wins closest to 50%")
+    assert said.startswith("second player's head-start ships 1 brings the first player's wins "
+                           "closest to 50%")
 
 
 def test_an_ablation_ranks_the_power_whose_loss_costs_the_most_comebacks():
@@ -140,12 +141,14 @@ def test_an_ablation_ranks_the_power_whose_loss_costs_the_most_comebacks():
     pairs = pairs_of([("ablation", cmp)], m, a.kinds)
     assert {p.kind for p in pairs} == {BOX_KIND}
     effects = page.power_effects(pairs)
-    assert [e["power"] for e in effects] == ["plus_one", "reroll"]
+    # Issue 50: the powers as the rulebook's tokens read, not their keys.
+    assert [e["power"] for e in effects] == ["the +1 power", "the reroll power"]
     assert effects[0]["effect"] == pytest.approx(14 / 40)
     assert effects[0]["low"] > 0
     v = next(x for x in rfindings.verdicts(a, pairs, [("ablation", cmp)], {})
              if x.topic == "Strongest power")
-    assert v.sentence.startswith("plus_one is the strongest catch-up power")
+    assert v.sentence.startswith("The +1 power is the strongest catch-up power")
+    assert "without the +1 power against " in v.sentence and "ablate=" not in v.sentence
 
 
 def test_the_length_fit_recovers_a_power_law():
@@ -236,3 +239,22 @@ def test_precision_narrows_rusships_headline_rates(tmp_path, cli):
     rates = headline_rates(run.games, run.manifest)
     assert {"First player's wins", "Comebacks"} <= set(rates["measure"].to_list())
     assert widest_half_width(rates) <= 0.04
+
+
+def test_a_report_without_a_box_run_sends_no_reader_to_one():
+    """Issue 50: "the box runs (power-ablation) do" was said in a report that had none."""
+    rows = []
+    for g in range(40):
+        rows.append(game_row(0, g, first_hit=1 if g < 24 else 2))
+        rows.append(game_row(1, g, first_hit=1 if g < 20 else 2))
+    games = table(rows, {"second_tokens": [0, 1]})
+    m = manifest([{"second_tokens": 0}, {"second_tokens": 1}], "first")
+    cmp = compare(games, m)
+    a = REPORT.analyse(SimpleNamespace(games=games, manifest=m))
+    pairs = pairs_of([("first", cmp)], m, a.kinds)
+    chosen = [x for x in rfindings.verdicts(a, pairs, [("first", cmp)], {})
+              if x.topic == "Power chosen first"]
+    assert chosen and all("power-ablation" not in x.sentence and "box run" not in x.sentence
+                          for x in chosen)
+    assert "chooses the +1 power first" in chosen[0].sentence
+    assert "balance ablate --how powers" in chosen[0].sentence
