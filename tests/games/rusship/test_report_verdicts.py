@@ -33,7 +33,8 @@ def even_sides_first_player_ahead(n: int = 200) -> SimpleNamespace:
 
 def test_the_terminal_names_the_sides_and_the_first_player_apart():
     made = even_sides_first_player_ahead()
-    said = " ".join(headline._fairness_block(made.games, made.manifest, GAME))
+    # words, not lines: the block wraps at 100 columns wherever a label ends
+    said = " ".join(" ".join(headline._fairness_block(made.games, made.manifest, GAME)).split())
     assert "every seat within chance" not in said
     assert "the first player wins 80%" in said and "above its fair share" in said
     assert "Humanity and the Alien Empire each within chance" in said
@@ -86,13 +87,16 @@ def test_two_compensations_a_hair_apart_are_a_tie_not_a_closest():
     cmp = compare(made.games, made.manifest)
     pairs = pairs_of([("made", cmp)], made.manifest, a.kinds)
     tied = page.closest(pairs)
-    assert [p.label for p, _ in tied] == ["second_tokens=1, second_bonus=2",
-                                          "second_tokens=1, second_bonus=1"]
+    assert [p.label for p, _ in tied] == [
+        "second player's head-start ships 1, second player's first-roll bonus 2",
+        "second player's head-start ships 1, second player's first-roll bonus 1"]
     said = next(v for v in rfindings.verdicts(a, pairs, [("made", cmp)], {})
                 if v.topic == "Compensation").sentence
     assert said.startswith("A tie:") and "closest" not in said.replace("none is the closest", "")
-    assert "second_tokens=1, second_bonus=1 (49.8%)" in said
-    assert "A tie: second_tokens=1, second_bonus=2 (49.9%) and" in said
+    one, two = (f"second player's head-start ships 1, second player's first-roll bonus {b}"
+                for b in (1, 2))
+    assert f"{one} (49.8%)" in said
+    assert f"A tie: {two} (49.9%) and" in said
     assert "unchanged" not in said  # 57% is told apart from both by the paired difference
     block = page.compensation_block("made", pairs)
     assert block.paragraphs[0] == said
@@ -123,7 +127,7 @@ def test_two_powers_whose_intervals_overlap_tie_for_the_strongest():
     pairs = pairs_of([("ablation", cmp)], m, a.kinds)
     v = next(x for x in rfindings.verdicts(a, pairs, [("ablation", cmp)], {})
              if x.topic == "Strongest power")
-    assert v.sentence.startswith("A tie for the strongest catch-up power: plus_one")
+    assert v.sentence.startswith("A tie for the strongest catch-up power: the +1 power")
     assert "reroll" in v.sentence and "is the strongest" not in v.sentence
 
 
