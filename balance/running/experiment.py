@@ -111,10 +111,21 @@ class Experiment:
     def identity(self) -> str:
         """What the games depend on: the parsed file, so that comments, whitespace, key order
         and the prose description are not part of it, nor the game count (a rerun may add
-        games). The grid keeps its key order, which numbers the variants."""
+        games), nor the shard size (game i is played alike in any shard). The grid keeps its
+        key order, which numbers the variants."""
+        return self._identity(("description", "games", "shard_size"))
+
+    @property
+    def former_identities(self) -> tuple[str, ...]:
+        """The identity as runs recorded it before issue 50, when a file's shard_size was
+        part of it: a run of such a file still resumes."""
+        if "shard_size" not in self.data.get("experiment", {}):
+            return ()
+        return (self._identity(("description", "games")),)
+
+    def _identity(self, ignored: tuple[str, ...]) -> str:
         meaning = {k: v for k, v in self.data.items() if k != "grid"}
-        head = {k: v for k, v in meaning.get("experiment", {}).items()
-                if k not in ("description", "games")}
+        head = {k: v for k, v in meaning.get("experiment", {}).items() if k not in ignored}
         meaning["experiment"] = head
         meaning["grid"] = [[k, v] for k, v in self.data.get("grid", {}).items()]
         text = json.dumps(meaning, sort_keys=True, default=str, ensure_ascii=False)
@@ -182,6 +193,13 @@ def check_game_count(games, variants: int, shard_size: int, file: str, where: st
                       f"in shards of {shard_size:,} make {shards:,} shards, more than "
                       f"{MAX_SHARDS:,}: play fewer games or raise shard_size")
     probs.raise_if_any()
+
+
+def check_shard_size(size, option: str) -> None:
+    """Refuse a shard size a run could not use: InputError naming the option."""
+    if not _is_int(size) or not 1 <= size <= MAX_SHARD_SIZE:
+        raise InputError([Problem(option, "", "", f"must be a whole number from 1 to "
+                                  f"{MAX_SHARD_SIZE:,}, got {size!r}")])
 
 
 def _is_int(v) -> bool:

@@ -11,9 +11,12 @@ from pathlib import Path
 
 from balance import files
 from balance.errors import InputError, Problem
+from balance.running.experiment import MAX_SHARDS
 from balance.running.store.layout import (
     LOCK,
     MANIFEST,
+    grown,
+    shard_count,
     table_names,
 )
 from balance.running.store.manifest import (
@@ -36,9 +39,10 @@ def _leftover(p: Path, names: tuple[str, ...]) -> bool:
     return p.name in names and p.is_dir() and not any(p.iterdir())
 
 
-def check_folder(run_dir: str | Path, manifest: dict) -> dict | None:
+def check_folder(run_dir: str | Path, manifest: dict, former: tuple[str, ...] = ()
+                 ) -> dict | None:
     """Everything open_run would refuse, checked without changing anything: the manifest in
-    force (None for a new run folder), or InputError."""
+    force (None for a new run folder), or InputError. `former`: identity_refusal's."""
     run_dir = Path(run_dir)
     for parent in (run_dir, *run_dir.parents):
         if parent.exists() and not parent.is_dir():
@@ -61,22 +65,34 @@ def check_folder(run_dir: str | Path, manifest: dict) -> dict | None:
                           f"{MANIFEST}; it holds {', '.join(stray[:3])})")
         return None
     old = read_manifest(run_dir)
-    refusal = identity_refusal(old, manifest)
+    refusal = identity_refusal(old, manifest, former)
     if refusal:
         raise _refuse(run_dir, refusal)
     if manifest["games_per_variant"] < old["games_per_variant"]:
         raise _refuse(run_dir, f"it holds {old['games_per_variant']:,} games per variant, "
                       f"more than the {manifest['games_per_variant']:,} asked for: ask for at "
                       "least as many")
+    shards = shard_count(_grown(old, manifest))
+    if shards > MAX_SHARDS:
+        raise _refuse(run_dir, f"grown to {manifest['games_per_variant']:,} games per variant "
+                      f"in shards of {manifest['shard_size']:,}, it would hold {shards:,} "
+                      f"shards, more than a run can have ({MAX_SHARDS:,}): ask for larger "
+                      "shards (--shard-size)")
     return old
 
 
-def open_run(run_dir: str | Path, manifest: dict) -> dict:
+def _grown(old: dict, manifest: dict) -> dict:
+    """The manifest in force once the run holds the games `manifest` asks for."""
+    return grown(old, manifest["games_per_variant"], manifest["shard_size"])
+
+
+def open_run(run_dir: str | Path, manifest: dict, former: tuple[str, ...] = ()) -> dict:
     """Create the run folder with its manifest, or check that an existing one holds the same
-    experiment. More games per variant than before are allowed (the manifest is updated);
-    anything else that differs is refused. Returns the manifest in force."""
+    experiment. More games per variant than before are allowed (the manifest is updated, its
+    new games laid out after the old: layout.grown); anything else that differs but the
+    shard size is refused. Returns the manifest in force."""
     run_dir = Path(run_dir)
-    old = check_folder(run_dir, manifest)
+    old = check_folder(run_dir, manifest, former)
     if old is None:
         # The manifest first: a run stopped here (a full disk) leaves a manifest or nothing
         # but leftovers, and either can be resumed.
@@ -84,7 +100,7 @@ def open_run(run_dir: str | Path, manifest: dict) -> dict:
         write_manifest(run_dir, manifest)
         old = manifest
     elif manifest["games_per_variant"] > old["games_per_variant"]:
-        old = dict(old, games_per_variant=manifest["games_per_variant"])
+        old = _grown(old, manifest)
         write_manifest(run_dir, old)
     for name in table_names(old):
         files.owned_dir(run_dir, name)
