@@ -12,8 +12,9 @@ import pytest
 
 from balance.bench.speed import bench_experiment
 from balance.contract import registry
+from balance.errors import InputError
 from balance.running import runner, store
-from balance.running.experiment import Experiment, load_experiment
+from balance.running.experiment import load_experiment
 from balance.running.runner import run_experiment
 from balance.running.seeds import game_seeds
 from balance.running.store.layout import Shard
@@ -71,18 +72,17 @@ def test_a_run_continued_in_other_shard_sizes_plays_only_the_new_games(name, tmp
     """Each extension in a size of its own, none a multiple of the last; the folder is then
     resumed once more with nothing to play."""
     game = registry.get(name)
-    out = tmp_path / "runs"
-    for games, size in ((7, 5), (20, 3), (33, 50), (40, 4)):
+    exp, out = bench_experiment(game, 40, 5, shard_size=5), tmp_path / "runs"
+    for games, size in ((7, None), (20, 3), (33, 50), (40, 4)):
         played.clear()
         before = _games(_on_disk(out / "bench"))
-        report = run_experiment(bench_experiment(game, games, 5, shard_size=size), out,
-                                jobs=1)
+        report = run_experiment(exp, out, games, jobs=1, shard_size=size)
         assert _games(played) == games - before and report.reused == before
-        assert all(s.games <= size and s.start >= before for s in played)
+        assert all(s.games <= (size or 5) and s.start >= before for s in played)
     played.clear()
-    again = run_experiment(bench_experiment(game, 40, 5, shard_size=9), out, jobs=1)
+    again = run_experiment(exp, out, jobs=1, shard_size=9)
     assert (played, again.played, again.reused) == ([], 0, 40)
-    run_experiment(bench_experiment(game, 40, 5, shard_size=40), tmp_path / "whole", jobs=1)
+    run_experiment(exp, tmp_path / "whole", jobs=1, shard_size=40)
     _same_tables(out / "bench", tmp_path / "whole" / "bench")
     assert store.read_run(out / "bench").games["seed"].to_list() == \
         game_seeds(5, 0, 40).tolist()
@@ -157,20 +157,16 @@ def test_a_reader_of_a_run_being_grown_reads_it_as_it_was(tmp_path):
     assert store.read_run(run).games.head(7).equals(want.games)
 
 
-def test_a_run_recorded_with_its_files_shard_size_in_its_identity_still_grows(
-        tmp_path, monkeypatch):
-    """Runs made before issue 50 hashed a file's shard_size into experiment_hash; their
-    manifest and shards carry that hash, and a rerun asking for more games is no new
-    experiment."""
+def test_growing_a_run_past_the_most_shards_is_refused_before_anything_changes(tmp_path):
+    """Its old shards are smaller than those asked for now, so the new games alone fit in
+    the most shards a run can have and the grown run does not."""
     path = tmp_path / "fz.toml"
-    path.write_text(EXPERIMENT.replace("games = 10", "games = 7"), encoding="utf-8")
+    path.write_text(EXPERIMENT.replace("games = 10", "games = 4")
+                    .replace("shard_size = 5", "shard_size = 1"), encoding="utf-8")
     exp, run = load_experiment(path), tmp_path / "runs" / "fz"
-    (former,) = exp.former_identities
-    assert former != exp.identity
-    monkeypatch.setattr(Experiment, "identity", property(lambda self: former))
     run_experiment(exp, tmp_path / "runs", jobs=1)
-    monkeypatch.undo()
-    report = run_experiment(exp, tmp_path / "runs", games=12, jobs=1, shard_size=2)
-    assert (report.reused, report.games) == (7, 5)
-    assert read_manifest(run)["experiment_hash"] == former
-    assert store.read_run(run).complete
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    with pytest.raises(InputError, match="it would hold 500,002 shards, more than a run can "
+                                         r"have \(500,000\): ask for larger shards"):
+        run_experiment(exp, tmp_path / "runs", games=1_000_000, jobs=1, shard_size=2)
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before

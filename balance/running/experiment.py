@@ -111,21 +111,12 @@ class Experiment:
     def identity(self) -> str:
         """What the games depend on: the parsed file, so that comments, whitespace, key order
         and the prose description are not part of it, nor the game count (a rerun may add
-        games), nor the shard size (game i is played alike in any shard). The grid keeps its
-        key order, which numbers the variants."""
-        return self._identity(("description", "games", "shard_size"))
-
-    @property
-    def former_identities(self) -> tuple[str, ...]:
-        """The identity as runs recorded it before issue 50, when a file's shard_size was
-        part of it: a run of such a file still resumes."""
-        if "shard_size" not in self.data.get("experiment", {}):
-            return ()
-        return (self._identity(("description", "games")),)
-
-    def _identity(self, ignored: tuple[str, ...]) -> str:
+        games). The grid keeps its key order, which numbers the variants. A file's
+        shard_size is part of it, as runs have always recorded it (`balance run --shard-size`
+        plays new games in other shards without changing the file)."""
         meaning = {k: v for k, v in self.data.items() if k != "grid"}
-        head = {k: v for k, v in meaning.get("experiment", {}).items() if k not in ignored}
+        head = {k: v for k, v in meaning.get("experiment", {}).items()
+                if k not in ("description", "games")}
         meaning["experiment"] = head
         meaning["grid"] = [[k, v] for k, v in self.data.get("grid", {}).items()]
         text = json.dumps(meaning, sort_keys=True, default=str, ensure_ascii=False)

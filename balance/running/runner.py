@@ -451,11 +451,11 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
     wanted = manifest_for(exp, games)
     # Everything that can be refused is checked before the folder is touched: its identity,
     # then every finished shard, then the scheduler.
-    old = check_folder(run_dir, wanted, exp.former_identities)
+    old = check_folder(run_dir, wanted)
     if old is not None:
         check_shards(run_dir, old)
     with connected(scheduler), locked(run_dir):
-        manifest = open_run(run_dir, wanted, exp.former_identities)
+        manifest = open_run(run_dir, wanted)
         # The manifest's plan, not one made from this call's shard size: the shards of games
         # played before stay as they were played (layout.grown).
         shards = run_plan(manifest)

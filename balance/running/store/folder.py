@@ -39,10 +39,9 @@ def _leftover(p: Path, names: tuple[str, ...]) -> bool:
     return p.name in names and p.is_dir() and not any(p.iterdir())
 
 
-def check_folder(run_dir: str | Path, manifest: dict, former: tuple[str, ...] = ()
-                 ) -> dict | None:
+def check_folder(run_dir: str | Path, manifest: dict) -> dict | None:
     """Everything open_run would refuse, checked without changing anything: the manifest in
-    force (None for a new run folder), or InputError. `former`: identity_refusal's."""
+    force (None for a new run folder), or InputError."""
     run_dir = Path(run_dir)
     for parent in (run_dir, *run_dir.parents):
         if parent.exists() and not parent.is_dir():
@@ -65,7 +64,7 @@ def check_folder(run_dir: str | Path, manifest: dict, former: tuple[str, ...] = 
                           f"{MANIFEST}; it holds {', '.join(stray[:3])})")
         return None
     old = read_manifest(run_dir)
-    refusal = identity_refusal(old, manifest, former)
+    refusal = identity_refusal(old, manifest)
     if refusal:
         raise _refuse(run_dir, refusal)
     if manifest["games_per_variant"] < old["games_per_variant"]:
@@ -86,13 +85,13 @@ def _grown(old: dict, manifest: dict) -> dict:
     return grown(old, manifest["games_per_variant"], manifest["shard_size"])
 
 
-def open_run(run_dir: str | Path, manifest: dict, former: tuple[str, ...] = ()) -> dict:
+def open_run(run_dir: str | Path, manifest: dict) -> dict:
     """Create the run folder with its manifest, or check that an existing one holds the same
     experiment. More games per variant than before are allowed (the manifest is updated, its
     new games laid out after the old: layout.grown); anything else that differs but the
     shard size is refused. Returns the manifest in force."""
     run_dir = Path(run_dir)
-    old = check_folder(run_dir, manifest, former)
+    old = check_folder(run_dir, manifest)
     if old is None:
         # The manifest first: a run stopped here (a full disk) leaves a manifest or nothing
         # but leftovers, and either can be resumed.

@@ -21,9 +21,10 @@ from balance.running.store.layout import (
 )
 
 # What makes two runs the same experiment. The game count is not part of it: a rerun may ask
-# for more games per variant (new shards are added), never fewer; nor the shard size, which
-# only cuts the same games into other files (layout.grown). `experiment_hash` is the parsed
-# file's (comments do not count); `hash`, of its text, is kept for the record only.
+# for more games per variant (new shards are added), never fewer; nor the shard size of the
+# games played now (`balance run --shard-size`), which only cuts the same games into other
+# files (layout.grown). `experiment_hash` is the parsed file's (comments do not count; a
+# file's own shard_size does); `hash`, of its text, is kept for the record only.
 IDENTITY = ("experiment", "experiment_hash", "engine_version", "source_hash", "inputs", "seed")
 # A manifest written before runs recorded their code lacks the newer keys; it can still be
 # read and reported, never resumed.
@@ -132,18 +133,15 @@ def _layout_problem(layout, games: int, size: int) -> str | None:
     return None
 
 
-def identity_refusal(old: dict, manifest: dict, former: tuple[str, ...] = ()) -> str | None:
-    """Why the games of `old` cannot be mixed with those `manifest` would play, or None.
-    `former`: the experiment hashes the same file was recorded under before
-    (Experiment.former_identities)."""
+def identity_refusal(old: dict, manifest: dict) -> str | None:
+    """Why the games of `old` cannot be mixed with those `manifest` would play, or None."""
     if compat.manifest_game(old) != compat.manifest_game(manifest):
         return (f"it holds games of {compat.manifest_game(old)}, and this experiment "
                 f"plays {compat.manifest_game(manifest)}")
     if "source_hash" not in old or "experiment_hash" not in old:
         return ("its games were played before runs recorded the hash of their code, so "
                 "they cannot be told apart from this code's games")
-    if old["experiment_hash"] != manifest["experiment_hash"] and \
-            old["experiment_hash"] not in former:
+    if old["experiment_hash"] != manifest["experiment_hash"]:
         return (f"it holds games of a different experiment file ({old['file']}); this one "
                 f"({manifest['file']}) differs in more than comments or layout, and results "
                 "are never mixed")
@@ -161,6 +159,6 @@ def identity_refusal(old: dict, manifest: dict, former: tuple[str, ...] = ()) ->
         return f"{', '.join(changed)} changed since its games were played, and results are " \
             "never mixed"
     for key in IDENTITY:
-        if old[key] != manifest[key] and not (key == "experiment_hash" and old[key] in former):
+        if old[key] != manifest[key]:
             return f"its manifest differs in {key!r}"
     return None
