@@ -134,6 +134,7 @@ def test_the_terminal_says_what_a_run_reused(tmp_path, cli):
     assert "reused" not in r.stdout and "played 4 games" in r.stdout
     r = cli("run", path, "--out", out, "--jobs", "1", "--games", "9")
     assert r.exit_code == 0, r.output
+    assert "resuming: 4 of the 9 games are already in" in r.stdout, r.stdout
     assert "reused 4 games already in" in r.stdout and "played 5 more" in r.stdout, r.stdout
     r = cli("run", path, "--out", out, "--jobs", "1", "--games", "12", "--shard-size", "2")
     assert r.exit_code == 0, r.output
@@ -141,6 +142,7 @@ def test_the_terminal_says_what_a_run_reused(tmp_path, cli):
     r = cli("run", path, "--out", out, "--jobs", "1", "--games", "12")
     assert r.exit_code == 0, r.output
     assert "nothing to play: all 12 games are already" in r.stdout, r.stdout
+    assert "resuming" not in r.stdout
 
 
 def test_a_reader_of_a_run_being_grown_reads_it_as_it_was(tmp_path):

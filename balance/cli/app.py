@@ -322,7 +322,7 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         if task is not None:  # the next round of a --precision run: the same bar grows
             bar.update(task, total=total, completed=done)
             return
-        if done:
+        if 0 < done < total:
             typer.echo(f"resuming: {done:,} of the {total:,} games are already in "
                        f"{out / exp.name}; only the other {total - done:,} are played")
         task = bar.add_task("playing", total=total, completed=done)
