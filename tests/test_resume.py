@@ -172,3 +172,18 @@ def test_growing_a_run_past_the_most_shards_is_refused_before_anything_changes(t
                                          r"have \(500,000\): ask for larger shards"):
         run_experiment(exp, tmp_path / "runs", games=1_000_000, jobs=1, shard_size=2)
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+
+
+def test_an_ablation_asked_for_more_games_says_what_it_reused(tmp_path, cli):
+    path = tmp_path / "race.toml"
+    path.write_text('[experiment]\nname = "race"\ndescription = "three stoppers"\n'
+                    'game = "dice"\ngames = 10\nseed = 3\nplayers = 3\n'
+                    'heuristic = "stopper"\nshard_size = 20\n', encoding="utf-8")
+    argv = ("ablate", path, "--out", tmp_path / "runs", "--jobs", 1)
+    r = cli(*argv)
+    assert r.exit_code == 0, r.output
+    assert "reused" not in r.stdout
+    r = cli(*argv, "--games", 25)
+    assert r.exit_code == 0, r.output
+    assert "reused 40 games already in" in r.stdout and "played 60 more in 4 shards" \
+        in r.stdout, r.stdout

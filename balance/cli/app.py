@@ -26,7 +26,7 @@ from typer.core import TyperGroup
 
 from balance import files
 from balance.cli import ablate, guard, new_game, players
-from balance.cli.common import closing_headline, counts_text, fail, os_problem, stopped
+from balance.cli.common import closing_headline, counts_text, fail, os_problem, played_line, stopped
 from balance.cli.guard import OutOfMemory, Terminated, signals, stop_workers
 from balance.contract import compat, registry
 from balance.errors import InputError, Problem
@@ -359,15 +359,7 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         _say_rounds(rounds)
         run_dir = rounds.run_dir
     else:
-        speed = f"{report.seconds:.1f} s ({report.games_per_s:,.0f} games/s)"
-        if report.played and report.reused:
-            typer.echo(f"reused {report.reused:,} games already in {report.run_dir}, played "
-                       f"{report.games:,} more in {report.played} shards, {speed}")
-        elif report.played:
-            typer.echo(f"played {report.games:,} games in {report.played} shards, {speed}")
-        else:
-            typer.echo(f"nothing to play: all {report.reused:,} games are already in "
-                       f"{report.run_dir}")
+        typer.echo(played_line(report))
         typer.echo(f"{report.shards} shards in {report.run_dir} (read them with "
                    "balance.running.store.read_run)")
         run_dir = report.run_dir
