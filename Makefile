@@ -40,19 +40,42 @@ MAIN_GAMES := 10000
 PLAYER_GAMES := 200
 SKILL_GAMES := 2000
 
+# Each stage says, as it starts, which of the job's stages it is, what it plays and how many
+# games, and how long `make` has run: its time depends on the cores free and on whether the
+# engines are compiled yet (README, Set up and run), and a designer should see which stage
+# the minutes go to. $(call stage,K,OF,TEXT): stage K of OF (a sub-make shifts K by
+# STAGE_BASE and names the whole job's count in STAGE_TOTAL); a comma in TEXT is $(comma).
+# tests/test_makefile.py checks the variant counts against the experiments.
+MAKE_START := $(shell date +%s)
+comma := ,
+STAGE_BASE ?= 0
+define stage
+@printf '\n== make: stage %d of %d, %d s in: %s ==\n' $$(($(STAGE_BASE) + $(1))) \
+	$(or $(STAGE_TOTAL),$(2)) $$(($$(date +%s) - $(MAKE_START))) "$(3)"
+endef
+
 main: $(STAMP)
+	$(call stage,1,13,check both editions' content (no games))
 	$(BALANCE) validate gemrush-1e gemrush-2e
+	$(call stage,2,13,crisis-difficulty: 2nd-edition Crisis by greedy for 1 to 7 players; 7 variants x $(MAIN_GAMES) games (the first also compiles the engine if its cache is cold))
 	$(BALANCE) run crisis-difficulty --games $(MAIN_GAMES) --out $(MAIN_RUNS)
+	$(call stage,3,13,crisis-learned: the same by the learned player; 7 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run crisis-learned --games $(MAIN_GAMES) --out $(MAIN_RUNS)
+	$(call stage,4,13,rush: Rush by greedy for 2 to 7 players; 6 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run rush --games $(MAIN_GAMES) --out $(MAIN_RUNS)
+	$(call stage,5,13,players: 4-player Crisis by greedy$(comma) the learned player and the search-based reference player; 3 variants x $(PLAYER_GAMES) games (the slowest stage: the reference searches))
 	$(BALANCE) run players --games $(PLAYER_GAMES) --out $(MAIN_RUNS)
+	$(call stage,6,13,skills: each skill against No Skills; 21 variants x $(SKILL_GAMES) games)
 	$(BALANCE) run skills --games $(SKILL_GAMES) --out $(MAIN_RUNS)
+	$(call stage,7,13,skill-variants: the six skill variants; 6 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run skill-variants --games $(MAIN_GAMES) --out $(MAIN_RUNS)
+	$(call stage,8,13,Gem Rush's report of the six runs (no games))
 	$(BALANCE) report $(MAIN_RUNS)/crisis-difficulty $(MAIN_RUNS)/crisis-learned \
 		$(MAIN_RUNS)/rush $(MAIN_RUNS)/players $(MAIN_RUNS)/skills $(MAIN_RUNS)/skill-variants \
 		--out runs/main/report
 	$(PY) -m balance.running.latest runs/main $(CODE)
-	$(MAKE) --no-print-directory rusship
+	$(MAKE) --no-print-directory rusship STAGE_BASE=8 STAGE_TOTAL=13 MAKE_START=$(MAKE_START)
+	@echo "make: done in $$(($$(date +%s) - $(MAKE_START))) s"
 
 # Rusship's part of the main job: the first-player compensation grid (9 variants), each power
 # taken out of the box (6) and the board's length from 6 to 24 (7), racer against racer,
@@ -68,11 +91,16 @@ RUSSHIP_PLAYER_GAMES := 200
 RUSSHIP_MAIN := first-player power-ablation board-length rusship-players
 
 rusship: $(STAMP)
+	$(call stage,1,5,first-player: Rusship's second-player compensation grid; 9 variants x $(RUSSHIP_GAMES) games)
 	$(BALANCE) run experiments/rusship/first-player.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
+	$(call stage,2,5,power-ablation: each power taken out of the box; 6 variants x $(RUSSHIP_GAMES) games)
 	$(BALANCE) run experiments/rusship/power-ablation.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
+	$(call stage,3,5,board-length: the board from 6 to 24 spaces; 7 variants x $(RUSSHIP_GAMES) games)
 	$(BALANCE) run experiments/rusship/board-length.toml --games $(RUSSHIP_GAMES) --out $(RUSSHIP_RUNS)
+	$(call stage,4,5,rusship-players: racer and the reference player; 3 variants x $(RUSSHIP_PLAYER_GAMES) games)
 	$(BALANCE) run experiments/rusship/rusship-players.toml --games $(RUSSHIP_PLAYER_GAMES) \
 		--out $(RUSSHIP_RUNS)
+	$(call stage,5,5,Rusship's report of the four runs (no games))
 	$(BALANCE) report $(addprefix $(RUSSHIP_RUNS)/,$(RUSSHIP_MAIN)) --out runs/main/rusship/report
 	$(PY) -m balance.running.latest runs/main/rusship $(RUSSHIP_CODE)
 

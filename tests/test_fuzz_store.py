@@ -195,6 +195,19 @@ CASES: dict[str, Case] = {
     "smaller-shards-compare": Case("run folder", on(manifest(shard_size=2), "compare",
                                                     grid=True),
                                    ("manifest.json: shard_size", DAMAGED)),
+    # -- issue 50: the layout of a run grown in other shard sizes is checked as strictly --
+    "layout-gap-report": Case("run folder", on(manifest(layout=[[0, 5, 5], [6, 10, 5]])),
+                              ("manifest.json: layout", "holds [6, 10, 5]", "damaged")),
+    "layout-ends-short-report": Case("run folder", on(manifest(layout=[[0, 5, 5], [5, 8, 5]])),
+                                     ("manifest.json: layout", "ends at game 8", "damaged")),
+    "layout-one-stretch-report": Case("run folder", on(manifest(layout=[[0, 10, 5]])),
+                                      ("manifest.json: layout", "two or more", "damaged")),
+    "layout-other-sizes-report": Case("run folder", on(manifest(
+        layout=[[0, 5, 5], [5, 10, 3]], shard_size=3)), ("manifest.json: layout", SHARD2,
+                                                          DAMAGED)),
+    "layout-other-sizes-resume": Case("run folder", on(manifest(
+        layout=[[0, 5, 5], [5, 10, 3]], shard_size=3), "run", "--games", "15"),
+        ("manifest.json: layout", SHARD2, DAMAGED)),
     "no-variants-report": Case("run folder", on(manifest(variants=[])),
                                ("manifest.json: variants", "lists 0 variants")),
     "no-variants-compare": Case("run folder", on(manifest(variants=[]), "compare", grid=True),
@@ -280,6 +293,7 @@ def test_bad_run_folder_is_refused_cleanly(case_id, tmp_path, cli):
 # -- outcomes other than a refusal --------------------------------------------------------
 
 SHORT = "v00000-g000000000005-000000000007"
+LATER = "v00000-g000000000007-000000000010"  # the games a run of 7 asked for 10 adds
 
 
 def _short_run(tmp: Path):
@@ -295,9 +309,17 @@ def _names(run: Path) -> set[str]:
     return {p.stem for p in (run / "games").glob("*.parquet")}
 
 
+def _stopped_mid_extension(run: Path) -> None:
+    """The run as a resume before issue 50 left it when stopped after it asked for 10 games
+    and before it played them: its manifest says 10 games in shards of 5, and its short last
+    shard is still there, to be replaced by the longer one from the same start."""
+    write_manifest(run, dict(read_manifest(run), games_per_variant=10))
+
+
 def test_a_resume_to_more_games_deletes_no_game_it_has_not_replayed(tmp_path, monkeypatch):
     """Before: the resume deleted the short last shard before it played the longer one, so
-    a resume stopped in between had lost those games."""
+    a resume stopped in between had lost those games. Since issue 50 the short shard stays:
+    only the new games are played, in a shard of their own."""
     exp, run = _short_run(tmp_path)
 
     def stopped(jobs, n_jobs=1, scheduler=None, warm=None, dask_workers=None):
@@ -308,21 +330,36 @@ def test_a_resume_to_more_games_deletes_no_game_it_has_not_replayed(tmp_path, mo
     with pytest.raises(KeyboardInterrupt):
         run_experiment(exp, tmp_path / "runs", games=10, jobs=1)
     kept = store.read_run(run)
-    assert kept.games.height == 7 and kept.missing == [SHARD2]
+    assert kept.games.height == 7 and kept.missing == [LATER]
     monkeypatch.undo()
     run_experiment(exp, tmp_path / "runs", games=10, jobs=1)
-    assert _names(run) == {SHARD, SHARD2}
+    assert _names(run) == {SHARD, SHORT, LATER}
     whole = store.read_run(run)
     assert whole.complete and whole.games["game"].to_list() == list(range(10))
     assert whole.games.head(7).equals(kept.games.with_columns(
         pl.col(c).cast(whole.games.schema[c]) for c in kept.games.columns))
 
 
-def test_a_report_reading_a_run_that_a_resume_extends_meanwhile(tmp_path):
-    """Before: a report that had listed the short last shard called it damaged once the
-    resume had replaced it by the longer one. Its games are read from the longer one."""
+def test_a_short_shard_left_by_a_resume_before_issue_50_is_replaced_without_loss(tmp_path):
+    """A run stopped mid-extension by the code before issue 50: the resume plays the longer
+    shard its manifest plans, and only then removes the short one."""
     exp, run = _short_run(tmp_path)
     want = store.read_run(run)
+    _stopped_mid_extension(run)
+    assert store.read_run(run).missing == [SHARD2]
+    run_experiment(exp, tmp_path / "runs", games=10, jobs=1)
+    assert _names(run) == {SHARD, SHARD2}
+    whole = store.read_run(run)
+    assert whole.complete and whole.games.head(7).equals(want.games)
+
+
+def test_a_report_reading_a_run_that_a_resume_extends_meanwhile(tmp_path):
+    """Before: a report that had listed the short last shard called it damaged once the
+    resume had replaced it by the longer one. Its games are read from the longer one (a
+    run left by a resume before issue 50; since, a resume replaces no shard)."""
+    exp, run = _short_run(tmp_path)
+    want = store.read_run(run)
+    _stopped_mid_extension(run)
     lazy = store.read_run(run, lazy_tables=True, lazy_games=True)
     run_experiment(exp, tmp_path / "runs", games=10, jobs=1)
     assert SHORT not in _names(run)
@@ -332,9 +369,11 @@ def test_a_report_reading_a_run_that_a_resume_extends_meanwhile(tmp_path):
 
 def test_a_run_listed_just_before_a_resume_extends_it_is_read_as_it_now_is(tmp_path,
                                                                            monkeypatch):
-    """The resume runs between the reader's listing of the shards and its reading of them.
+    """The resume runs between the reader's listing of the shards and its reading of them
+    (a run left by a resume before issue 50, whose short shard the resume replaces).
     Before: the short shard it had listed was 'damaged, cannot be read'."""
     exp, run = _short_run(tmp_path)
+    _stopped_mid_extension(run)
     real, fired = Path.glob, []
 
     def glob(self, pattern):

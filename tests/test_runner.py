@@ -154,7 +154,9 @@ def test_a_deleted_shard_is_played_again_and_nothing_else(tmp_path, cli, referen
              if p.name != gone.name}
     gone.unlink()
     r = cli("run", exp_path, "--out", out, "--jobs", "1")
-    assert r.exit_code == 0 and "played 20 games in 1 shards" in r.stdout, r.output
+    assert r.exit_code == 0, r.output
+    assert "reused 160 games already in" in r.stdout and "played 20 more in 1 shard," in \
+        r.stdout, r.output
     assert stamp == {p: p.stat().st_mtime_ns for p in stamp}
     assert_same(store.read_run(out / "tiny"), reference)
 
@@ -179,6 +181,8 @@ def test_more_games_extend_a_run_and_fewer_are_refused(tmp_path, cli):
     run_experiment(load_experiment(exp_path), out, games=70, jobs=1)
     extended = store.read_run(out / "tiny")
     assert extended.manifest["games_per_variant"] == 70
+    # The new games only, in shards of their own from game 45 (issue 50): the manifest says so.
+    assert extended.manifest.pop("layout") == [[0, 45, 20], [45, 70, 20]]
     direct = run_into(tmp_path / "direct", exp_path, games=70, jobs=1)
     assert_same(extended, direct)
     r = cli("run", exp_path, "--out", out, "--games", "30")

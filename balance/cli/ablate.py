@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from balance.cli.common import closing_headline, fail, stopped
+from balance.cli.common import closing_headline, fail, played_line, stopped
 from balance.errors import InputError, Problem
 
 
@@ -87,7 +87,7 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
                   TextColumn("games"), transient=True) as bar:
         task = bar.add_task("playing", total=None)
         try:
-            run_experiment(exp, out, games, jobs,
+            report = run_experiment(exp, out, games, jobs,
                            on_start=lambda total, done: bar.update(task, total=total,
                                                                    completed=done),
                            on_shard=lambda k: bar.advance(task, k))
@@ -99,5 +99,7 @@ def ablate(experiment: str = typer.Argument(..., help="experiment file (one vari
             raise typer.Exit(1) from None
         except KeyboardInterrupt as e:
             stopped(bar, e, out / exp.name)
+    if report.reused:
+        typer.echo(played_line(report))
     # The ranking is the ablation run's headline.
     typer.echo(closing_headline(out / exp.name, len(exp.variants) * (games or exp.games)))

@@ -15,6 +15,7 @@ This module imports nothing heavy, and a toolkit command imports what it needs w
 from __future__ import annotations
 
 import copy
+import dataclasses
 import errno
 import os
 from pathlib import Path
@@ -25,7 +26,7 @@ from typer.core import TyperGroup
 
 from balance import files
 from balance.cli import ablate, guard, new_game, players
-from balance.cli.common import closing_headline, counts_text, fail, os_problem, stopped
+from balance.cli.common import closing_headline, counts_text, fail, os_problem, played_line, stopped
 from balance.cli.guard import OutOfMemory, Terminated, signals, stop_workers
 from balance.contract import compat, registry
 from balance.errors import InputError, Problem
@@ -272,8 +273,13 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
                                         "rate's 95% interval is within this many percentage "
                                         "points either side (--games, or the file's games, "
                                         "caps it)"),
+        shard_size: int = typer.Option(None, "--shard-size", min=1,
+                                       help="games per shard file for the games played now "
+                                       "(default: the file's); games already in the folder "
+                                       "are kept as they are"),
         ) -> None:
-    """Play an experiment's games into Parquet files; rerun the same command to resume."""
+    """Play an experiment's games into Parquet files; rerun the same command to resume or to
+    play more games (those already played are reused, never played again)."""
     from rich.progress import (  # lazy: see the module doc
         BarColumn,
         MofNCompleteColumn,
@@ -284,7 +290,7 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
     )
 
     # lazy: the runner brings polars, joblib and Numba, which `balance --help` spares
-    from balance.running.experiment import load_experiment
+    from balance.running.experiment import check_shard_size, load_experiment
     from balance.running.precision import check_precision, run_to_precision
     from balance.running.runner import RunFailed, run_experiment
 
@@ -292,6 +298,9 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         exp = load_experiment(experiment)
         if precision is not None:
             check_precision(precision)
+        if shard_size is not None:
+            check_shard_size(shard_size, "--shard-size")
+            exp = dataclasses.replace(exp, shard_size=shard_size)
     except InputError as e:
         fail(e)
     n = len(exp.variants) * (games or exp.games)
@@ -313,8 +322,9 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         if task is not None:  # the next round of a --precision run: the same bar grows
             bar.update(task, total=total, completed=done)
             return
-        if done:
-            typer.echo(f"resuming: {done:,} games already played")
+        if 0 < done < total:
+            typer.echo(f"resuming: {done:,} of the {total:,} games are already in "
+                       f"{out / exp.name}; only the other {total - done:,} are played")
         task = bar.add_task("playing", total=total, completed=done)
         if done < total:
             bar.start()
@@ -349,11 +359,7 @@ def run(experiment: str = typer.Argument(..., help="experiment file, or a name i
         _say_rounds(rounds)
         run_dir = rounds.run_dir
     else:
-        if report.played:
-            typer.echo(f"played {report.games:,} games in {report.played} shards, "
-                       f"{report.seconds:.1f} s ({report.games_per_s:,.0f} games/s)")
-        else:
-            typer.echo("nothing to play: every shard is already there")
+        typer.echo(played_line(report))
         typer.echo(f"{report.shards} shards in {report.run_dir} (read them with "
                    "balance.running.store.read_run)")
         run_dir = report.run_dir

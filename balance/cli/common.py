@@ -21,6 +21,19 @@ def fail(err: InputError) -> None:
     raise typer.Exit(2)
 
 
+def played_line(report) -> str:
+    """What a run (runner.RunReport) played, and what it reused of the games its folder
+    already held: a designer who doubles a run sees that the first half was not replayed."""
+    shards = f"{report.played} shard{'s' if report.played != 1 else ''}"
+    speed = f"{report.seconds:.1f} s ({report.games_per_s:,.0f} games/s)"
+    if report.played and report.reused:
+        return (f"reused {report.reused:,} games already in {report.run_dir}, played "
+                f"{report.games:,} more in {shards}, {speed}")
+    if report.played:
+        return f"played {report.games:,} games in {shards}, {speed}"
+    return f"nothing to play: all {report.reused:,} games are already in {report.run_dir}"
+
+
 # What to do about a file the system would not write, by the error's number.
 OS_ADVICE = {errno.ENOSPC: "free some space", errno.EDQUOT: "free some space",
              errno.EROFS: "write somewhere writable (--out)",

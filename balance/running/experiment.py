@@ -111,7 +111,9 @@ class Experiment:
     def identity(self) -> str:
         """What the games depend on: the parsed file, so that comments, whitespace, key order
         and the prose description are not part of it, nor the game count (a rerun may add
-        games). The grid keeps its key order, which numbers the variants."""
+        games). The grid keeps its key order, which numbers the variants. A file's
+        shard_size is part of it, as runs have always recorded it (`balance run --shard-size`
+        plays new games in other shards without changing the file)."""
         meaning = {k: v for k, v in self.data.items() if k != "grid"}
         head = {k: v for k, v in meaning.get("experiment", {}).items()
                 if k not in ("description", "games")}
@@ -182,6 +184,13 @@ def check_game_count(games, variants: int, shard_size: int, file: str, where: st
                       f"in shards of {shard_size:,} make {shards:,} shards, more than "
                       f"{MAX_SHARDS:,}: play fewer games or raise shard_size")
     probs.raise_if_any()
+
+
+def check_shard_size(size, option: str) -> None:
+    """Refuse a shard size a run could not use: InputError naming the option."""
+    if not _is_int(size) or not 1 <= size <= MAX_SHARD_SIZE:
+        raise InputError([Problem(option, "", "", f"must be a whole number from 1 to "
+                                  f"{MAX_SHARD_SIZE:,}, got {size!r}")])
 
 
 def _is_int(v) -> bool:

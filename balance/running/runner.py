@@ -34,13 +34,13 @@ import pyarrow
 from balance.contract.experiment import Variant
 from balance.contract.game import Game
 from balance.errors import InputError, Problem
-from balance.running.experiment import Experiment, check_game_count
+from balance.running.experiment import Experiment, check_game_count, check_shard_size
 from balance.running.jobs import JOBS_PER_CORE, check_jobs, default_jobs  # noqa: F401 (API)
 from balance.running.provenance import source_hash, source_hashes
 from balance.running.seeds import game_seeds
 from balance.running.store.check import check_shards
 from balance.running.store.folder import check_folder, locked, open_run
-from balance.running.store.layout import DIGESTS, Shard, plan
+from balance.running.store.layout import DIGESTS, Shard, plan, run_plan
 from balance.running.store.write import done_shards, shard_meta, tidy, write_shard
 
 THREAD_VARS = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
@@ -418,6 +418,7 @@ class RunReport:
     played: int  # shards played now
     games: int  # games played now
     seconds: float
+    reused: int = 0  # games already on disk, not played again
 
     @property
     def games_per_s(self) -> float:
@@ -428,8 +429,11 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
                    jobs: int | None = None, scheduler: str | None = None,
                    on_start: Callable[[int, int], None] | None = None,
                    on_shard: Callable[[int], None] | None = None,
-                   dask_workers: tuple[str, ...] | None = None) -> RunReport:
-    """Play every shard of the experiment not yet in out/<name>/, writing each as it finishes.
+                   dask_workers: tuple[str, ...] | None = None,
+                   shard_size: int | None = None) -> RunReport:
+    """Play every game of the experiment not yet in out/<name>/, writing each shard as it
+    finishes. Games already there are never played again, whatever the shards they were
+    played in; new games go in shards of `shard_size` (default: the file's).
 
     on_start(total_games, games_already_done) and on_shard(games) report progress. Safe to
     interrupt at any point: finished shards stay, and the same call resumes. With a
@@ -437,6 +441,9 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
     --scaling` measures a cluster a few workers at a time).
     """
     games = exp.games if games is None else games
+    if shard_size is not None:
+        check_shard_size(shard_size, "--shard-size")
+        exp = replace(exp, shard_size=shard_size)
     check_game_count(games, len(exp.variants), exp.shard_size, "--games", "")
     jobs = default_jobs() if jobs is None else jobs
     check_jobs(jobs)
@@ -449,13 +456,16 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
         check_shards(run_dir, old)
     with connected(scheduler), locked(run_dir):
         manifest = open_run(run_dir, wanted)
-        shards = plan(len(exp.variants), games, exp.shard_size)
+        # The manifest's plan, not one made from this call's shard size: the shards of games
+        # played before stay as they were played (layout.grown).
+        shards = run_plan(manifest)
         check_shards(run_dir, manifest)
         tidy(run_dir, manifest)
         done = done_shards(run_dir)
         todo = [s for s in shards if s.name not in done]
+        reused = sum(s.games for s in shards if s.name in done)
         if on_start:
-            on_start(len(exp.variants) * games, sum(s.games for s in shards if s.name in done))
+            on_start(len(exp.variants) * games, reused)
         start = time.perf_counter()
         played = n_games = 0
         version = exp.game.version
@@ -479,7 +489,7 @@ def run_experiment(exp: Experiment, out: str | Path = "runs", games: int | None 
             raise RunFailed(f"only {played} of the {len(todo)} shards to play came back; "
                             "the others were lost with their worker")
         return RunReport(run_dir, len(shards), len(shards) - len(todo), played, n_games,
-                         time.perf_counter() - start)
+                         time.perf_counter() - start, reused)
 
 
 def simulate_tables(exp: Experiment, jobs: int = 1) -> dict:

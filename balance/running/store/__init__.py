@@ -7,7 +7,9 @@ Layout of a run folder (`runs/<experiment>/` by default):
     <table>/<shard>.parquet      each of the game's other tables (Game.tables)
 
 A shard is one variant and a range of games, named `v<variant>-g<start>-<stop>` with
-zero-padded numbers, so that names sort in (variant, game) order. Files are written to a
+zero-padded numbers, so that names sort in (variant, game) order. A run asked for more games
+plays only those it does not hold, in shards of their own (layout.grown): no game is played
+twice, whatever the shards it was played in. Files are written to a
 temporary name and renamed, the other tables first and games last: a shard is done when its
 games file exists, and only whole files ever exist. Every file is read through balance.files
 (regular files of a stated size only), and nothing is written through a link. The engine never
@@ -16,8 +18,8 @@ imports this package.
 A manifest that disagrees with its shards is refused, naming the manifest: shards of this
 run (their provenance checked) that its plan has no place for, or every shard agreeing on a
 seed or code the manifest does not record. A resume never deletes games: a short last shard
-that a larger game count replaces is removed only once the longer shard holding its games is
-written, and readers skip it meanwhile.
+that a resume before issue 50 planned to replace is removed only once the longer shard
+holding its games is written, and readers skip it meanwhile.
 
 One module a concept: layout (names, shards and their plan), manifest, folder (opening and
 locking a run folder), write (shard files), check (the shards' integrity against their

@@ -17,13 +17,14 @@ from balance.errors import InputError, Problem, Problems
 from balance.running.store.layout import (
     DIGESTS,
     GAMES,
+    LAYOUT,
     MANIFEST,
     SHARD_DIGEST,
     SHARD_META,
     Shard,
     _meta,
     _superseded,
-    plan,
+    run_plan,
     table_names,
 )
 from balance.running.store.manifest import (
@@ -280,19 +281,19 @@ def _all_disagree(run_dir: Path, manifest: dict, footers: dict) -> None:
 
 def _outside_plan(run_dir: Path, manifest: dict, shards: list[Shard]) -> None:
     """InputError naming the manifest, in one line, if a shard of this run (its provenance
-    checked) has no place in the manifest's plan. A short shard at a planned start is a
-    run's last shard before a rerun asked for more games; its longer shard is not played
-    yet."""
-    n, games, size = (len(manifest["variants"]), manifest["games_per_variant"],
-                      manifest["shard_size"])
-    odd = [s for s in shards if s.variant >= n or s.start % size
-           or s.stop > min(s.start + size, games)]
+    checked) has no place in the manifest's plan (layout.run_plan). A short shard at a planned
+    start is a run's last shard before a rerun made before issue 50 asked for more games; its
+    longer shard is not played yet."""
+    n, games = len(manifest["variants"]), manifest["games_per_variant"]
+    ends = {(s.variant, s.start): s.stop for s in run_plan(manifest)}
+    odd = [s for s in shards if s.stop > ends.get((s.variant, s.start), -1)]
     if not odd:
         return
     s = odd[0]
     key, says = (("variants", f"lists {n:,} variant(s)") if s.variant >= n else
                  ("games_per_variant", f"says {games:,} games per variant") if s.stop > games
-                 else ("shard_size", f"says shards of {size:,} games"))
+                 else (LAYOUT, f"lays its games out as {manifest[LAYOUT]}") if LAYOUT in manifest
+                 else ("shard_size", f"says shards of {manifest['shard_size']:,} games"))
     more = f" (and {len(odd) - 1:,} other shard(s))" if len(odd) > 1 else ""
     raise InputError([Problem(str(run_dir), "", f"{MANIFEST}: {key}", f"{says}, but "
                               f"{_path(run_dir, GAMES, s)}{more}, a shard of this run, holds "
@@ -303,8 +304,7 @@ def _outside_plan(run_dir: Path, manifest: dict, shards: list[Shard]) -> None:
 
 def _missing(manifest: dict, shards: list[Shard]) -> list[str]:
     have = {s.name for s in shards}
-    return [s.name for s in plan(len(manifest["variants"]), manifest["games_per_variant"],
-                                 manifest["shard_size"]) if s.name not in have]
+    return [s.name for s in run_plan(manifest) if s.name not in have]
 
 
 def _relisting(read: Callable[[], object], run_dir: Path):

@@ -11,9 +11,12 @@ from pathlib import Path
 
 from balance import files
 from balance.errors import InputError, Problem
+from balance.running.experiment import MAX_SHARDS
 from balance.running.store.layout import (
     LOCK,
     MANIFEST,
+    grown,
+    shard_count,
     table_names,
 )
 from balance.running.store.manifest import (
@@ -68,13 +71,25 @@ def check_folder(run_dir: str | Path, manifest: dict) -> dict | None:
         raise _refuse(run_dir, f"it holds {old['games_per_variant']:,} games per variant, "
                       f"more than the {manifest['games_per_variant']:,} asked for: ask for at "
                       "least as many")
+    shards = shard_count(_grown(old, manifest))
+    if shards > MAX_SHARDS:
+        raise _refuse(run_dir, f"grown to {manifest['games_per_variant']:,} games per variant "
+                      f"in shards of {manifest['shard_size']:,}, it would hold {shards:,} "
+                      f"shards, more than a run can have ({MAX_SHARDS:,}): ask for larger "
+                      "shards (--shard-size)")
     return old
+
+
+def _grown(old: dict, manifest: dict) -> dict:
+    """The manifest in force once the run holds the games `manifest` asks for."""
+    return grown(old, manifest["games_per_variant"], manifest["shard_size"])
 
 
 def open_run(run_dir: str | Path, manifest: dict) -> dict:
     """Create the run folder with its manifest, or check that an existing one holds the same
-    experiment. More games per variant than before are allowed (the manifest is updated);
-    anything else that differs is refused. Returns the manifest in force."""
+    experiment. More games per variant than before are allowed (the manifest is updated, its
+    new games laid out after the old: layout.grown); anything else that differs but the
+    shard size is refused. Returns the manifest in force."""
     run_dir = Path(run_dir)
     old = check_folder(run_dir, manifest)
     if old is None:
@@ -84,7 +99,7 @@ def open_run(run_dir: str | Path, manifest: dict) -> dict:
         write_manifest(run_dir, manifest)
         old = manifest
     elif manifest["games_per_variant"] > old["games_per_variant"]:
-        old = dict(old, games_per_variant=manifest["games_per_variant"])
+        old = _grown(old, manifest)
         write_manifest(run_dir, old)
     for name in table_names(old):
         files.owned_dir(run_dir, name)

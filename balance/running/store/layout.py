@@ -70,8 +70,60 @@ class Shard:
 
 def plan(variants: int, games: int, shard_size: int) -> list[Shard]:
     """Shards of fixed size at fixed offsets (the last of a variant may be shorter)."""
-    return [Shard(v, a, min(a + shard_size, games))
-            for v in range(variants) for a in range(0, games, shard_size)]
+    return planned(variants, [(0, games, shard_size)])
+
+
+# -- a run's layout -------------------------------------------------------------------------
+# A run asked for more games than it holds plays the new games only, in a stretch of its own:
+# games old..new, in shards of the size asked for now, from game `old`. Its shards before are
+# never replaced, whatever their size, so no game is played twice. The manifest records the
+# stretches (LAYOUT, [[start, stop, shard size], ...]) once there are two; a run of one
+# stretch (every run made before issue 50) has none, and its games_per_variant and
+# shard_size are its layout. A stretch that ends on a whole shard is continued in the same
+# size as one stretch: doubling a run of whole shards adds shards as it always did.
+
+LAYOUT = "layout"
+
+
+def stretches(manifest: dict) -> list[tuple[int, int, int]]:
+    """(first game, end, shard size) of each stretch of a run's games, in game order."""
+    if LAYOUT in manifest:
+        return [(a, b, size) for a, b, size in manifest[LAYOUT]]
+    return [(0, manifest["games_per_variant"], manifest["shard_size"])]
+
+
+def planned(variants: int, parts: list[tuple[int, int, int]]) -> list[Shard]:
+    """Every shard of a run laid out in `parts` (stretches), in (variant, game) order."""
+    return [Shard(v, a, min(a + size, stop)) for v in range(variants)
+            for start, stop, size in parts for a in range(start, stop, size)]
+
+
+def run_plan(manifest: dict) -> list[Shard]:
+    """The shards a run's manifest lays out."""
+    return planned(len(manifest["variants"]), stretches(manifest))
+
+
+def shard_count(manifest: dict) -> int:
+    """len(run_plan(manifest)), counted without listing them."""
+    return len(manifest["variants"]) * sum(-(-(b - a) // n) for a, b, n in stretches(manifest))
+
+
+def grown(manifest: dict, games: int, shard_size: int) -> dict:
+    """The manifest of a run grown to `games` per variant, its new games in shards of
+    `shard_size` from its last game on (the same manifest if it holds as many)."""
+    parts = stretches(manifest)
+    start, stop, size = parts[-1]
+    if games <= stop:
+        return manifest
+    if size == shard_size and (stop - start) % size == 0:
+        parts[-1] = (start, games, size)
+    else:
+        parts.append((stop, games, shard_size))
+    out = {k: v for k, v in manifest.items() if k != LAYOUT}
+    out.update(games_per_variant=games, shard_size=parts[-1][2])
+    if len(parts) > 1:
+        out[LAYOUT] = [list(p) for p in parts]
+    return out
 
 
 # -- the run's game ------------------------------------------------------------------------

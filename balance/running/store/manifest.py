@@ -14,15 +14,18 @@ from balance.errors import Problems
 from balance.running.experiment import MAX_GAMES, MAX_SHARD_SIZE, MAX_SHARDS
 from balance.running.provenance import changed_sources
 from balance.running.store.layout import (
+    LAYOUT,
     MANIFEST,
     MANIFEST_LIMIT,
+    shard_count,
 )
 
 # What makes two runs the same experiment. The game count is not part of it: a rerun may ask
-# for more games per variant (new shards are added), never fewer. `experiment_hash` is the
-# parsed file's (comments do not count); `hash`, of its text, is kept for the record only.
-IDENTITY = ("experiment", "experiment_hash", "engine_version", "source_hash", "inputs", "seed",
-            "shard_size")
+# for more games per variant (new shards are added), never fewer; nor the shard size of the
+# games played now (`balance run --shard-size`), which only cuts the same games into other
+# files (layout.grown). `experiment_hash` is the parsed file's (comments do not count; a
+# file's own shard_size does); `hash`, of its text, is kept for the record only.
+IDENTITY = ("experiment", "experiment_hash", "engine_version", "source_hash", "inputs", "seed")
 # A manifest written before runs recorded their code lacks the newer keys; it can still be
 # read and reported, never resumed.
 REQUIRED = ("experiment", "hash", "engine_version", "inputs", "seed", "shard_size", "variants",
@@ -96,11 +99,38 @@ def _manifest_bounds(data: dict, probs: Problems) -> None:
         probs.add("", f"{MANIFEST}: {key}", f"is {value:,}, more than a run can have "
                   f"({most:,}): the manifest is damaged")
         return
-    shards = len(variants) * -(-games // size)
+    if LAYOUT in data:
+        why = _layout_problem(data[LAYOUT], games, size)
+        if why:
+            probs.add("", f"{MANIFEST}: {LAYOUT}", f"{why}: the manifest is damaged")
+            return
+    shards = shard_count(data)
     if shards > MAX_SHARDS:
         probs.add("", f"{MANIFEST}: games_per_variant", f"{games:,} games per variant x "
                   f"{len(variants):,} variant(s) in shards of {size:,} make {shards:,} shards, "
                   f"more than a run can have ({MAX_SHARDS:,}): the manifest is damaged")
+
+
+def _layout_problem(layout, games: int, size: int) -> str | None:
+    """Why a manifest's layout (layout.stretches) is not one a run writes, or None: two or
+    more stretches [first game, end, shard size], one after another from game 0 to
+    games_per_variant, the last in shards of shard_size."""
+    if not isinstance(layout, list) or len(layout) < 2:
+        return f"is {_short(layout)}, not a list of two or more stretches"
+    at = 0
+    for part in layout:
+        if not (isinstance(part, list) and len(part) == 3 and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in part)):
+            return f"holds {_short(part)}, not [first game, end, shard size]"
+        a, b, n = part
+        if a != at or b <= a or not 1 <= n <= MAX_SHARD_SIZE:
+            return (f"holds {part}, where a stretch from game {at:,} in shards of 1 to "
+                    f"{MAX_SHARD_SIZE:,} games was due")
+        at = b
+    if at != games or layout[-1][2] != size:
+        return (f"ends at game {at:,} in shards of {layout[-1][2]:,}, where games_per_variant "
+                f"says {games:,} and shard_size {size:,}")
+    return None
 
 
 def identity_refusal(old: dict, manifest: dict) -> str | None:
