@@ -6,6 +6,7 @@ from __future__ import annotations
 from balance.contract.game import CORE_COLUMNS, Game, Measure, Option, Setting, Table
 from balance.games.gemrush.engine.state import END_NAMES
 from balance.games.gemrush.rules import PER_SEAT, SCHEMA
+from balance.kit.declare import KIT_COLUMNS
 
 ENGINE_VERSION = "5"  # bump whenever the engine's behaviour changes
 
@@ -35,6 +36,8 @@ GAMES = Table("games", {
     "cards_burned": "int16",
     "rooms_built": "int16",
     "skills": "list<string>",
+    # As every game on the kit records them: the contract's (tests/test_contract_play.py).
+    **{c: KIT_COLUMNS[c] for c in ("decisions", "branching")},
 }, help="one row per game", seat_columns=("winner",))
 
 ROOMS = Table("rooms", {
