@@ -106,6 +106,7 @@ GAME = Game(
     variants="balance.games.gemrush.experiment:variants",
     play="balance.games.gemrush.shard:play",
     check="balance.games.gemrush.shard:check",
+    probe="balance.games.gemrush.probe:probe",
     players="heuristics.gemrush.registry:PLAYERS",
     forward="balance.games.gemrush.engine.forward:FORWARD",
     goals=f"{_GOALS}:goal",
