@@ -48,6 +48,7 @@ from balance.kit.state import (
     AUTOMA,
     AUTOMA_WON,
     OUTCOMES,
+    PICK_EVENT,
     SEAT_WON,
     TEAM_WON,
     TIE,
@@ -82,6 +83,12 @@ def _experiment(game, games: int, shard_size: int, grid: dict | None = None, **h
 
 def _seats(probe, player: str = "random") -> tuple[str, ...]:
     return (player,) * max(2, min(probe.game.player_counts))
+
+
+def _picks(events: np.ndarray) -> np.ndarray:
+    """The pick events of a kit game's trace: (turn, seat, code, decision, pick, options, 0)
+    rows (tests/test_contract_next.py reads the automa's)."""
+    return events[events[:, 2] == PICK_EVENT]
 
 
 # -- a planted illegal pick is caught -----------------------------------------------------------
