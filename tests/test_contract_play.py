@@ -11,12 +11,14 @@ is feasible:
 - outcomes are encoded one way: a winning seat, a tie, a team win, an automa win, undecided;
 - the decisions of each game and the options they offered (its branching) are recorded.
 
-Those that read what the kit records of a game (its picks, its options, its streams) apply to
-the games on the kit (balance/kit/); another game (Gem Rush keeps its engine) is skipped
-there, saying so. Each `assert_*` fails on a game built to
+Those that watch a game's decisions (its picks, its options, its streams) read every game
+through one interface, its probe (balance/contract/probe.py, Game.probe): the kit's for the
+games on the kit (balance/kit/probe.py), an adapter of its own for a game that keeps its
+engine (Gem Rush's, balance/games/gemrush/probe.py). Each `assert_*` fails on a game built to
 break it: the `test_*_fails_on_*` cases at the end play the dice race with the kit subverted
 in one place (its loop run as plain Python with one name replaced, a copy of its rules, its
-declaration or its table step changed) and expect the assertion to fail."""
+declaration or its table step changed) and expect the assertion to fail; those of
+tests/games/gemrush/test_probe.py break Gem Rush where its probe watches it."""
 
 from __future__ import annotations
 
@@ -33,20 +35,20 @@ import pytest
 from balance.bench.speed import bench_case
 from balance.contract import registry
 from balance.contract.game import resolve
+from balance.contract.probe import OPTIONS, PICK, SEAT, Kind
 from balance.errors import InputError
 from balance.kit import hooks
 from balance.kit import nb as kit_nb
 from balance.kit import table as kit_table
 from balance.kit.declare import OptionKind
 from balance.kit.generate import loop_source
-from balance.kit.play import play, play_traced, prepare
+from balance.kit.probe import KitProbe
 from balance.kit.records import Records, width
 from balance.kit.state import (
     AUTOMA,
     AUTOMA_WON,
     OUTCOMES,
     PICK_EVENT,
-    PICK_NOT_OFFERED,
     SEAT_WON,
     TEAM_WON,
     TIE,
@@ -55,18 +57,16 @@ from balance.kit.state import (
 from balance.running.experiment import parse_experiment
 from balance.running.runner import simulate_tables
 from balance.running.seeds import game_seeds
-from heuristics.scripted import set_script
 
 GAMES = registry.names()
-NOT_ON_THE_KIT = ("is not on the engine kit (Gem Rush keeps its engine): this needs the kit's "
-                  "record of each decision")
 
 
-def _kit(name: str):
+def _probe(name: str):
+    """The game's probe: every game gives one (the kit its games'), or the contract cannot
+    watch it play."""
     game = registry.get(name)
-    if not game.kit:
-        pytest.skip(f"{name} {NOT_ON_THE_KIT}")
-    return resolve(game.kit)
+    assert game.probe, f"{name} declares no probe (Game.probe): its play cannot be watched"
+    return game.hook("probe")()
 
 
 def _experiment(game, games: int, shard_size: int, grid: dict | None = None, **head):
@@ -81,63 +81,58 @@ def _experiment(game, games: int, shard_size: int, grid: dict | None = None, **h
     return parse_experiment(data, "", "contract.toml")
 
 
-def _seats(kit, player: str = "random") -> tuple[str, ...]:
-    return (player,) * max(2, min(kit.game.player_counts))
+def _seats(probe, player: str = "random") -> tuple[str, ...]:
+    return (player,) * max(2, min(probe.game.player_counts))
 
 
 def _picks(events: np.ndarray) -> np.ndarray:
-    """The pick events of a trace: (turn, seat, code, decision, pick, options, 0) rows."""
+    """The pick events of a kit game's trace: (turn, seat, code, decision, pick, options, 0)
+    rows (tests/test_contract_next.py reads the automa's)."""
     return events[events[:, 2] == PICK_EVENT]
 
 
 # -- a planted illegal pick is caught -----------------------------------------------------------
 
-def assert_an_illegal_pick_is_caught(kit, loop=None):
-    """Every seat scripted to pick an option past the last the kit holds: the game's check
-    says so, and the game still ends."""
-    setup = prepare(kit, {}, _seats(kit, "scripted"))
-    setup.loop = loop
-    set_script(setup.players.mem.scripted, [kit.max_options - 1])
-    records = play(setup, [1, 2], check=True)
-    assert (records.violation == PICK_NOT_OFFERED).all(), \
-        f"{kit.name}: an illegal pick went unseen ({records.violation})"
-    assert (records.outcome != 0).all()
+def assert_an_illegal_pick_is_caught(probe):
+    """Every seat scripted to pick an option past the last any decision offers: the game's
+    check says so, and the game still ends."""
+    played = probe.play(_seats(probe, "scripted"), [1, 2], check=True, script=[probe.unoffered])
+    assert played.not_offered.all(), \
+        f"{probe.game.name}: an illegal pick went unseen (broke a rule: {played.violated})"
+    assert played.ended.all()
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_planted_illegal_pick_is_caught(name):
-    kit = _kit(name)
-    assert_an_illegal_pick_is_caught(kit)
-    assert "scripted" in kit.roster(), "the kit plants picks through the scripted player"
+    probe = _probe(name)
+    assert "scripted" in probe.game.player_registry(), \
+        "the probe plants picks through the scripted player"
+    assert_an_illegal_pick_is_caught(probe)
 
 
 # -- streams and the tables' independence of workers and shard size ----------------------------
 
-def assert_seats_streams_differ_from_seed_to_seed(kit, loop=None):
+def assert_seats_streams_differ_from_seed_to_seed(probe):
     """The random player's picks among two or more options differ between games: its stream
     is seeded from each game's seed, not left unseeded nor seeded alike."""
-    setup = prepare(kit, {}, _seats(kit))
-    setup.loop = loop
     firsts = set()
     for seed in game_seeds(3, 0, 12):
-        picks = _picks(play_traced(setup, int(seed))[1])
-        firsts.add(tuple(picks[picks[:, 5] >= 2][:8, 4]))
-    assert len(firsts) > 1, f"{kit.name}: every game's first picks were {firsts.pop()}"
+        picks = probe.traced(_seats(probe), int(seed))[1]
+        firsts.add(tuple(picks[picks[:, OPTIONS] >= 2][:8, PICK]))
+    assert len(firsts) > 1, f"{probe.game.name}: every game's first picks were {firsts.pop()}"
 
 
-def assert_a_batch_plays_as_games_one_at_a_time(kit, loop=None):
+def assert_a_batch_plays_as_games_one_at_a_time(probe):
     """What a shard of any size plays: nothing of one game reaches the next."""
-    setup = prepare(kit, {}, _seats(kit))
-    setup.loop = loop
     seeds = game_seeds(5, 0, 6)
-    batch = play(setup, seeds).out
-    alone = np.concatenate([play(setup, [s]).out for s in seeds])
-    assert (batch == alone).all(), f"{kit.name}: a game played in a batch differs"
+    batch = probe.play(_seats(probe), seeds).rows
+    alone = np.concatenate([probe.play(_seats(probe), [s]).rows for s in seeds])
+    assert (batch == alone).all(), f"{probe.game.name}: a game played in a batch differs"
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_seats_streams_differ_from_seed_to_seed(name):
-    assert_seats_streams_differ_from_seed_to_seed(_kit(name))
+    assert_seats_streams_differ_from_seed_to_seed(_probe(name))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -145,9 +140,9 @@ def test_tables_depend_neither_on_workers_nor_on_shard_size(name):
     """Every player of a game on the kit; another game's bench player (its others include
     slow search players)."""
     game = registry.get(name)
+    assert_a_batch_plays_as_games_one_at_a_time(_probe(name))
     grid = None
     if game.kit:
-        assert_a_batch_plays_as_games_one_at_a_time(resolve(game.kit))
         grid = {"heuristic": list(game.player_registry())}
     one = _experiment(game, 4, 1, grid)
     many = _experiment(game, 4, 4, grid)
@@ -159,57 +154,59 @@ def test_tables_depend_neither_on_workers_nor_on_shard_size(name):
 
 # -- random play reaches every kind of option -----------------------------------------------------
 
-def assert_random_play_reaches_every_kind_of_option(kit, loop=None):
-    """Under the defaults, and a kind the defaults never offer under the rules it names."""
-    under = {repr(o.rules): o.rules for o in kit.options}
-    for n in kit.game.player_counts[:2]:
-        for key, rules in under.items():
-            setup = prepare(kit, rules, ("random",) * n)
-            setup.loop = loop
-            picked = play(setup, game_seeds(11, 0, 100)).picked_kinds()
-            missed = [o.name for k, o in enumerate(kit.options)
-                      if k not in picked and repr(o.rules) == key]
-            assert not missed, (f"{kit.name}, {n} players: random play never picked {missed}"
-                                + (f" under {rules}" if rules else ""))
+def assert_random_play_reaches_every_kind_of_option(probe):
+    """Under the defaults, and a kind the defaults never offer under the rules it names; at
+    the game's two fewest player counts, from the fewest that are offered the kind."""
+    groups: dict[tuple, list[int]] = {}
+    for k, kind in enumerate(probe.kinds):
+        groups.setdefault((repr(kind.rules), kind.players), []).append(k)
+    for (_, fewest), kinds in groups.items():
+        rules = probe.kinds[kinds[0]].rules
+        for n in [c for c in probe.game.player_counts if c >= fewest][:2]:
+            picked = probe.play(("random",) * n, game_seeds(11, 0, 100), rules).picked
+            missed = [probe.kinds[k].name for k in kinds if k not in picked]
+            assert not missed, (f"{probe.game.name}, {n} players: random play never picked "
+                                f"{missed}" + (f" under {rules}" if rules else ""))
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_random_play_reaches_every_kind_of_option(name):
-    assert_random_play_reaches_every_kind_of_option(_kit(name))
+    assert_random_play_reaches_every_kind_of_option(_probe(name))
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_player_breaks_no_invariant(name):
-    """With checks on, each player of a game on the kit (the contract's other test plays the
-    bench case's)."""
-    kit = _kit(name)
-    for player in kit.roster():
-        if player != "scripted":  # its script is a test's, planted above
-            assert hooks.check_games(kit, _variant(kit, player), game_seeds(2, 0, 30)) == []
+    """With checks on (the game's check hook), each of its players but the scripted one,
+    whose script is a test's (planted above); a search player in a few games (the
+    contract's other test plays the bench case's)."""
+    probe = _probe(name)
+    check = probe.game.hook("check")
+    assert set(probe.checked) == set(probe.game.player_registry()) - {"scripted"}
+    for player, games in probe.checked.items():
+        assert check(_variant(probe.game, player), game_seeds(2, 0, games)) == [], player
 
 
-def _variant(kit, player: str):
-    exp = _experiment(kit.game, 1, 1, heuristic=player)
+def _variant(game, player: str):
+    exp = _experiment(game, 1, 1, heuristic=player)
     return exp.variants[0]
 
 
 # -- player counts -------------------------------------------------------------------------------
 
-def assert_every_declared_count_plays(game, kit=None, loop=None):
+def assert_every_declared_count_plays(game, probe, tables: bool = True):
     """Up to the largest count: the tables have a score for each seat and a winner among
-    them; on the kit, every seat decides."""
+    them (with `tables`: a broken game is watched through its probe alone), and every seat
+    decides."""
     counts = list(game.player_counts)
-    if kit is None or loop is None:  # a broken loop is watched through the kit alone
+    if tables:
         exp = _experiment(game, 2, 2, {"players": counts})
         games = simulate_tables(exp)["games"]
         assert games["scores"].list.len().to_list() == [n for n in counts for _ in (0, 1)]
         assert (games["winner"].is_null() | (games["winner"] <= games["players"])).all()
-    for n in counts if kit else ():
-        setup = prepare(kit, {}, ("random",) * n)
-        setup.loop = loop
+    for n in counts:
         seats = set()
         for seed in range(4):
-            seats |= set(_picks(play_traced(setup, seed)[1])[:, 1].tolist()) - {AUTOMA}
+            seats |= set(probe.traced(("random",) * n, seed)[1][:, SEAT].tolist()) - {AUTOMA}
         assert seats == set(range(n)), f"{game.name}, {n} players: only seats {seats} decided"
 
 
@@ -222,8 +219,7 @@ def assert_an_undeclared_count_is_one_message(game):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_declared_player_count_plays(name):
-    game = registry.get(name)
-    assert_every_declared_count_plays(game, resolve(game.kit) if game.kit else None)
+    assert_every_declared_count_plays(registry.get(name), _probe(name))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -286,25 +282,24 @@ def test_outcomes_are_encoded_one_way(name):
 
 # -- branching and decisions recorded -------------------------------------------------------------
 
-def assert_decisions_and_branching_are_recorded(kit, loop=None):
-    """The games table's decisions and branching are the trace's: each pick, and the options
-    each offered."""
-    setup = prepare(kit, {}, _seats(kit))
-    setup.loop = loop
+def assert_decisions_and_branching_are_recorded(probe):
+    """The game's record of its decisions and the options they offered (the games table's
+    decisions and branching) is what its probe saw: each pick, and the options each
+    offered."""
     for seed in range(3):
-        records, events = play_traced(setup, seed)
-        picks = _picks(events)
-        picks = picks[picks[:, 1] != AUTOMA]  # the rules' own picks are no seat's decisions
-        assert (records.decisions[0], records.options[0]) == (len(picks), picks[:, 5].sum()), \
-            f"{kit.name}, seed {seed}: recorded {records.decisions[0]} decisions of " \
-            f"{records.options[0]} options, the trace {len(picks)} of {picks[:, 5].sum()}"
+        played, picks = probe.traced(_seats(probe), seed)
+        picks = picks[picks[:, SEAT] != AUTOMA]  # the rules' own picks are no seat's decisions
+        offered = picks[:, OPTIONS].sum()
+        assert (played.decisions[0], played.options[0]) == (len(picks), offered), \
+            f"{probe.game.name}, seed {seed}: recorded {played.decisions[0]} decisions of " \
+            f"{played.options[0]} options, the trace {len(picks)} of {offered}"
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_decisions_and_branching_are_recorded(name):
-    kit = _kit(name)
-    assert_decisions_and_branching_are_recorded(kit)
-    games = simulate_tables(_experiment(kit.game, 4, 4))["games"]
+    probe = _probe(name)
+    assert_decisions_and_branching_are_recorded(probe)
+    games = simulate_tables(_experiment(probe.game, 4, 4))["games"]
     assert (games["decisions"] > 0).all() and (games["branching"] >= 1).all()
 
 
@@ -347,7 +342,7 @@ def _reset_then(change):
 def test_an_illegal_pick_fails_on_a_loop_that_takes_any_pick():
     loop = plain_loop(DICE, verified_nb=lambda kit, pick, n: pick)
     with pytest.raises(AssertionError, match="an illegal pick went unseen"):
-        assert_an_illegal_pick_is_caught(DICE, loop)
+        assert_an_illegal_pick_is_caught(KitProbe(DICE, loop))
 
 
 def test_streams_fail_on_a_game_whose_seats_are_never_seeded():
@@ -355,15 +350,15 @@ def test_streams_fail_on_a_game_whose_seats_are_never_seeded():
     player always takes the first option."""
     unseeded = _reset_then(lambda rng, words: rng.__setitem__(slice(None), 0))
     with pytest.raises(AssertionError, match="every game's first picks"):
-        assert_seats_streams_differ_from_seed_to_seed(DICE, plain_loop(DICE,
-                                                                       reset_kit_nb=unseeded))
+        assert_seats_streams_differ_from_seed_to_seed(KitProbe(DICE, plain_loop(
+            DICE, reset_kit_nb=unseeded)))
 
 
 def test_streams_fail_on_a_game_whose_seats_are_seeded_alike():
     alike = _reset_then(lambda rng, words: rng.__setitem__(slice(None), [5, 6, 7, 8]))
     with pytest.raises(AssertionError, match="every game's first picks"):
-        assert_seats_streams_differ_from_seed_to_seed(DICE, plain_loop(DICE,
-                                                                       reset_kit_nb=alike))
+        assert_seats_streams_differ_from_seed_to_seed(KitProbe(DICE, plain_loop(
+            DICE, reset_kit_nb=alike)))
 
 
 def test_the_batch_fails_on_a_game_whose_seats_are_seeded_once_a_batch():
@@ -387,33 +382,49 @@ def test_the_batch_fails_on_a_game_whose_seats_are_seeded_once_a_batch():
 
     loop.play_games_nb = batch
     with pytest.raises(AssertionError, match="a game played in a batch differs"):
-        assert_a_batch_plays_as_games_one_at_a_time(DICE, loop)
+        assert_a_batch_plays_as_games_one_at_a_time(KitProbe(DICE, loop))
 
 
 def test_option_kinds_fail_on_a_game_that_declares_one_it_never_offers():
     phantom = dataclasses.replace(DICE, options=(*DICE.options, OptionKind("double")))
     with pytest.raises(AssertionError, match=r"never picked \['double'\]"):
-        assert_random_play_reaches_every_kind_of_option(phantom)
+        assert_random_play_reaches_every_kind_of_option(KitProbe(phantom))
 
 
-def test_option_kinds_are_played_under_the_rules_that_offer_them(monkeypatch):
-    """A kind the defaults never offer is looked for under its rules, and only there."""
+@dataclasses.dataclass(frozen=True)
+class _Noted(KitProbe):
+    """The kit's probe, noting the seats and rules of each batch it plays; `fewest` makes
+    kinds, by name, offered only from that many seats on."""
+
+    noted: list = dataclasses.field(default_factory=list)
+    fewest: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def kinds(self) -> tuple[Kind, ...]:
+        return tuple(dataclasses.replace(k, players=self.fewest.get(k.name, 0))
+                     for k in super().kinds)
+
+    def play(self, seats, seeds, rules=None, check=False, script=()):
+        self.noted.append((len(seats), dict(rules or {})))
+        return super().play(seats, seeds, rules, check, script)
+
+
+def test_option_kinds_are_played_under_the_rules_that_offer_them():
+    """A kind the defaults never offer is looked for under its rules, and only there; one
+    offered only from some player count on, from that count on."""
     faced = dataclasses.replace(DICE, options=(DICE.options[0],
                                                OptionKind("roll", rules={"faces": 3})))
-    played, real = [], prepare
-
-    def watched(kit, rules, *rest):
-        played.append(dict(rules))
-        return real(kit, rules, *rest)
-
-    monkeypatch.setattr(sys.modules[__name__], "prepare", watched)
-    assert_random_play_reaches_every_kind_of_option(faced)
-    monkeypatch.undo()
-    assert played == [{}, {"faces": 3}] * len(DICE.game.player_counts[:2])
+    probe = _Noted(faced)
+    assert_random_play_reaches_every_kind_of_option(probe)
+    counts = DICE.game.player_counts[:2]
+    assert probe.noted == [(n, {}) for n in counts] + [(n, {"faces": 3}) for n in counts]
+    later = _Noted(DICE, fewest={"roll": 3})
+    assert_random_play_reaches_every_kind_of_option(later)
+    assert later.noted == [(n, {}) for n in counts] + [(3, {}), (4, {})]
     phantom = dataclasses.replace(DICE, options=(*DICE.options,
                                                  OptionKind("double", rules={"faces": 3})))
     with pytest.raises(AssertionError, match=r"never picked \['double'\] under \{'faces': 3\}"):
-        assert_random_play_reaches_every_kind_of_option(phantom)
+        assert_random_play_reaches_every_kind_of_option(KitProbe(phantom))
 
 
 def test_player_counts_fail_on_a_game_whose_fifth_seat_never_plays():
@@ -421,7 +432,8 @@ def test_player_counts_fail_on_a_game_whose_fifth_seat_never_plays():
     loop = plain_loop(DICE, **{f: rules[f] for f in ("start_nb", "options_nb", "apply_nb",
                                                      "broken_nb")})
     with pytest.raises(AssertionError, match="5 players: only seats"):
-        assert_every_declared_count_plays(registry.get("dice"), DICE, loop)
+        assert_every_declared_count_plays(registry.get("dice"), KitProbe(DICE, loop),
+                                          tables=False)
 
 
 def test_player_counts_fail_on_a_game_that_takes_any_count():
@@ -458,4 +470,4 @@ def test_outcomes_fail_on_a_table_step_that_writes_minus_one_for_no_winner():
 def test_decisions_fail_on_a_loop_that_does_not_count_them():
     loop = plain_loop(DICE, counted_nb=lambda kit, n: None)
     with pytest.raises(AssertionError, match="recorded 0 decisions"):
-        assert_decisions_and_branching_are_recorded(DICE, loop)
+        assert_decisions_and_branching_are_recorded(KitProbe(DICE, loop))

@@ -280,6 +280,10 @@ class Game:
     # "module:attribute" of the game's KitGame (balance/kit/declare.py) when it is written on
     # the engine kit: the contract tests that watch the games play read its records.
     kit: str = ""
+    # () -> balance.contract.probe.Probe: how the contract tests watch the game play (its
+    # decisions, their options, the kinds picked, a pick not offered caught). The kit gives
+    # every game on it one; a game with an engine of its own declares its own.
+    probe: str = ""
     # Each seat's counts (of a colour, of a kind of card): columns of the table "seats", one
     # row per game and seat (game, seat from 1, then one column each), for neutral reports
     # and `balance compare` to read by name.

@@ -172,7 +172,8 @@ class KitGame:
                     experiment_keys=keys, kernel_modules=(self.loop, self.ref.split(":")[0]),
                     variants=f"{self.ref}.variants", prepare=f"{self.ref}.prepare_variant",
                     play=f"{self.ref}.play_shard",
-                    check=f"{self.ref}.check_games", players=self.players,
+                    check=f"{self.ref}.check_games", probe=f"{self.ref}.probe",
+                    players=self.players,
                     bench=f"{self.ref}.bench_case", tuning=f"{self.ref}.tuning",
                     kit=self.ref, tallies=self.tallies, automa=self.automa,
                     forward=f"{self.ref}.forward_hooks" if self.forward else "")
@@ -223,6 +224,11 @@ class KitGame:
     def violation_names(self) -> tuple[str, ...]:
         from balance.kit.state import KIT_VIOLATIONS  # lazy: a declaration loads no numba
         return (*KIT_VIOLATIONS, *self.invariants)
+
+    def probe(self):
+        """How the contract tests watch the game play (Game.probe): the kit's probe."""
+        from balance.kit.probe import KitProbe  # lazy: a declaration loads no engine
+        return KitProbe(self)
 
     # The runner's hooks (Game.variants, prepare, play, check, bench, tuning): hooks.py.
     def prepare_variant(self, variant):

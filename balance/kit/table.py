@@ -49,9 +49,7 @@ def games_table(game, experiment: str, variant, start: int, seeds: np.ndarray,
         "turns": r.turns.astype(np.int16),
         "end_reason": [game.end_reasons[e] for e in r.end],
         "engine_version": [game.version] * n, "source_hash": [source_hash] * n,
-        "decisions": r.decisions.astype(np.int32),
-        "branching": pa.array(r.options / np.maximum(r.decisions, 1), pa.float32(),
-                              mask=r.decisions == 0),
+        **decision_columns(r.decisions, r.options),
         "lead_turns": pa.ListArray.from_arrays(offsets, (lead_turns + 1).astype(np.int16)),
         "leaders": pa.ListArray.from_arrays(offsets, (leaders + 1).astype(np.int8)),
         **own,
@@ -63,6 +61,14 @@ def games_table(game, experiment: str, variant, start: int, seeds: np.ndarray,
     for key, column in swept_columns(variant, n, columns).items():
         table = table.append_column(key, column)
     return table
+
+
+def decision_columns(decisions: np.ndarray, options: np.ndarray) -> dict[str, pa.Array]:
+    """The games table's decisions and branching (KIT_COLUMNS) from each game's decisions and
+    the options they offered: a game with no decision has no branching (null)."""
+    return {"decisions": pa.array(decisions.astype(np.int32)),
+            "branching": pa.array(options / np.maximum(decisions, 1), pa.float32(),
+                                  mask=decisions == 0)}
 
 
 def swept_columns(variant, n: int, taken) -> dict[str, pa.Array]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from balance.contract.game import CORE_COLUMNS, Game, Label, Measure, Option, Setting, Table
 from balance.games.gemrush.engine.state import END_NAMES
 from balance.games.gemrush.rules import PER_SEAT, SCHEMA
+from balance.kit.declare import KIT_COLUMNS
 
 ENGINE_VERSION = "5"  # bump whenever the engine's behaviour changes
 
@@ -75,6 +76,8 @@ GAMES = Table("games", {
     "cards_burned": "int16",
     "rooms_built": "int16",
     "skills": "list<string>",
+    # As every game on the kit records them: the contract's (tests/test_contract_play.py).
+    **{c: KIT_COLUMNS[c] for c in ("decisions", "branching")},
 }, help="one row per game", seat_columns=("winner",))
 
 ROOMS = Table("rooms", {
@@ -146,6 +149,7 @@ GAME = Game(
     variants="balance.games.gemrush.experiment:variants",
     play="balance.games.gemrush.shard:play",
     check="balance.games.gemrush.shard:check",
+    probe="balance.games.gemrush.probe:probe",
     players="heuristics.gemrush.registry:PLAYERS",
     forward="balance.games.gemrush.engine.forward:FORWARD",
     goals=f"{_GOALS}:goal",

@@ -19,8 +19,10 @@ import pyarrow as pa
 
 from balance.games.gemrush.engine.game_nb import (
     R_BURNT,
+    R_DECISIONS,
     R_DECK_OUT_TURN,
     R_END_REASON,
+    R_OPTIONS,
     R_RESHUFFLES,
     R_ROOMS_BUILT,
     R_TARGET_TURN,
@@ -37,7 +39,7 @@ from balance.games.gemrush.engine.game_nb import (
     RM_USES,
 )
 from balance.games.gemrush.engine.state import END_NAMES
-from balance.kit.table import swept_columns
+from balance.kit.table import decision_columns, swept_columns
 
 
 def seat_numbers(engine_seats: np.ndarray) -> np.ndarray:
@@ -131,6 +133,7 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "cards_burned": pa.array(out[:, R_BURNT].astype(np.int16)),
         "rooms_built": pa.array(out[:, R_ROOMS_BUILT].astype(np.int16)),
         "skills": _skill_lists(batch.skills, skill_names),
+        **decision_columns(out[:, R_DECISIONS], out[:, R_OPTIONS]),
         "engine_version": _const_str(engine_version, n),
         "source_hash": _const_str(source_hash, n),
     })

@@ -41,7 +41,8 @@ GAMES_COLUMNS = [
     "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
     "went_first", "target", "exhaust", "hand_limit", "won", "end_reason", "turns", "score",
     "scores", "winner", "score_by_turn", "target_turn", "deck_out_turn", "reshuffles",
-    "cards_burned", "rooms_built", "skills", "engine_version", "source_hash"]
+    "cards_burned", "rooms_built", "skills", "decisions", "branching", "engine_version",
+    "source_hash"]
 GAMES_TYPES = {
     "experiment": pl.String, "variant": pl.Int32, "game": pl.Int64, "seed": pl.Int64,
     "edition": pl.String, "mode": pl.String, "players": pl.Int16, "heuristic": pl.String,
@@ -51,7 +52,7 @@ GAMES_TYPES = {
     "scores": pl.List(pl.Int16), "winner": pl.Int8, "score_by_turn": pl.List(pl.Int16),
     "target_turn": pl.Int16, "deck_out_turn": pl.Int16, "reshuffles": pl.Int16,
     "cards_burned": pl.Int16, "rooms_built": pl.Int16, "skills": pl.List(pl.String),
-    "engine_version": pl.String,
+    "decisions": pl.Int32, "branching": pl.Float32, "engine_version": pl.String,
     "source_hash": pl.String}
 ROOMS_TYPES = {"experiment": pl.String, "variant": pl.Int32, "game": pl.Int64,
                "room": pl.String, "turn": pl.Int16, "builder": pl.Int8, "points": pl.Int16,

@@ -40,6 +40,7 @@ from balance.games.gemrush.engine.state import (
     S_END_REASON,
     S_ENDED,
     S_N_SCALARS,
+    S_OPTIONS,
     S_ORIGIN,
     S_PLACED,
     S_RESHUFFLES,
@@ -61,7 +62,7 @@ from heuristics.gemrush.dispatch_nb import reset_memories_nb, turn_start_nb
 # Columns of the per-game integer record.
 (R_WON, R_END_REASON, R_TURNS, R_TEAM_SCORE, R_TOP_SCORE, R_WINNER, R_TARGET_TURN,
  R_DECK_OUT_TURN, R_RESHUFFLES, R_BURNT, R_ROOMS_BUILT, R_VIOLATION, R_DECISIONS,
- R_N) = range(14)
+ R_OPTIONS, R_N) = range(15)
 # Columns of the per-room record: one row per placed tile, in placement order.
 (RM_TYPE, RM_TURN, RM_BUILDER, RM_POINTS, RM_USES, RM_GAINED, RM_N) = range(7)
 
@@ -270,6 +271,7 @@ def record_nb(st, tb, ru, out, g, scores, rooms):
     r[R_ROOMS_BUILT] = built
     r[R_VIOLATION] = st.sc[S_VIOLATION]
     r[R_DECISIONS] = st.sc[S_DECISIONS]
+    r[R_OPTIONS] = st.sc[S_OPTIONS]
 
 
 @njit

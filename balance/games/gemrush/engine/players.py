@@ -10,7 +10,13 @@ handed its players at run time; the generated module is the one static import be
 and adding a player changes the registry, never the engine."""
 
 from balance.games.gemrush.engine.options_nb import consume_option_nb, stale_option_nb
-from balance.games.gemrush.engine.state import S_CHECK, S_DECISIONS, S_VIOLATION, V_BAD_CHOICE
+from balance.games.gemrush.engine.state import (
+    S_CHECK,
+    S_DECISIONS,
+    S_OPTIONS,
+    S_VIOLATION,
+    V_BAD_CHOICE,
+)
 from balance.kernels.jit import njit
 from balance.kernels.unlinked import unlinked
 from heuristics.gemrush.dispatch_nb import POLICY_SLOW, choose_nb, choose_slow_nb
@@ -51,6 +57,7 @@ _decide_slow_nb = unlinked(decide_slow_nb)
 def decide_nb(st, tb, ru, pp, kind, n, p):
     """Ask the player of seat p to pick one of the n options in st.opt."""
     st.sc[S_DECISIONS] += 1
+    st.sc[S_OPTIONS] += n
     if st.sc[S_CHECK] or pp.pol[p] >= POLICY_SLOW:
         return _decide_slow_nb(st, tb, ru, pp, kind, n, p)
     return _valid_nb(st, choose_nb(pp.pol[p], kind, st, tb, ru, pp, n, p), n)

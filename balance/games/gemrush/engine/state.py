@@ -20,9 +20,11 @@ from balance.games.gemrush.tables import Rules, Tables
  S_ORIGIN, S_TRACE, S_EV_N, S_CHECK, S_VIOLATION, S_CARTS, S_TEAM_SCORE, S_DECISIONS,
  S_MINE_VER, S_SUP_ECHO, S_LINK_VER, S_SUP_WILD, S_SUP_ECHO_UNITS, S_CARD_VER, S_OPT_HWM,
  S_BURNT_SEEN_N, S_SKDECK_N, S_SKILL_USED, S_FACES_DIRTY, S_HAND_BONUS, S_SUP_KEY,
- S_N_SCALARS) = range(37)
+ S_OPTIONS, S_N_SCALARS) = range(38)
 # S_SUP_KEY: whose hand st.gtmp holds the tally of, at which S_CARD_VER (payment_nb's
-# hand_supply_nb), or 0 when it holds something else.
+# hand_supply_nb), or 0 when it holds something else. S_DECISIONS and S_OPTIONS: the
+# decisions asked in a game and the options they offered, for the games table's decisions
+# and branching.
 
 # End reasons (stable codes: they are stored in the games table). A Rush game that nobody can
 # win any more ends at the next first-player check: `sealed`, no door of the mine faces an
