@@ -111,7 +111,7 @@ def test_balance_compare_reads_the_whole_record_of_a_real_run(ablation_run, cli)
     assert "Played alike: ablate=none, " in r.stdout
 
 
-def test_the_report_says_it_first_and_in_the_comparison(ablation_run, tmp_path):
+def test_the_report_says_it_first_and_in_room_value(ablation_run, tmp_path):
     import html
 
     from reports.compare.compare import compare_run
@@ -119,6 +119,7 @@ def test_the_report_says_it_first_and_in_the_comparison(ablation_run, tmp_path):
 
     sentence = compare_run(ablation_run).alike[0].sentence()
     page = html.unescape(build_report(ablation_run, tmp_path / "report").read_text("utf-8"))
-    summary, rest = page.split('<section id="comparison">', 1)
+    summary = page.split('<section id="summary">', 1)[1].split("</section>", 1)[0]
     assert f"<strong>Played alike.</strong> {sentence}" in summary
-    assert sentence in rest
+    rooms = page.split('<section id="rooms">', 1)[1].split("</section>", 1)[0]
+    assert "no game changed" in rooms  # the rooms whose ablation changed no game

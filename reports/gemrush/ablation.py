@@ -17,6 +17,7 @@ import polars as pl
 
 from balance.stats import paired
 from reports.compare.compare import Comparison
+from reports.render import text
 
 SCHEMA = {"room": pl.Utf8, "quantity": pl.Utf8, "name": pl.Utf8, "effect": pl.Float64,
           "ci_low": pl.Float64, "ci_high": pl.Float64, "found": pl.Boolean, "holm": pl.Boolean,
@@ -175,6 +176,7 @@ def most_sentence(e: pl.DataFrame, quantity: str, name: str) -> str:
         return (f"No room is clearly worth most: even the first, {tied[0]['room']}, is within "
                 f"chance of no effect on {name}.")
     names = [r["room"] for r in tied]
-    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    shown = (", ".join(names[:5]) + f" and {len(names) - 5} more" if len(names) > 5
+             else text.join_words(names))
     return (f"No room is clearly worth most: {shown} are within chance of each other on "
             f"{name}.")

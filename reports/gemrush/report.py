@@ -4,6 +4,8 @@ its parts of the Summary and of About this run, its comparison, and its headline
 
 from __future__ import annotations
 
+import dataclasses
+
 import polars as pl
 
 from balance.games.gemrush.game import GAME
@@ -12,6 +14,7 @@ from reports.gemrush import ablation, analysis, findings, frame, headline, page,
 from reports.gemrush.ablation_page import ablation_block
 from reports.gemrush.compare import GemRushQuantities
 from reports.gemrush.figures import curves_figure
+from reports.gemrush.lead import crisis_lead
 from reports.gemrush.skills_page import skills_section
 from reports.outcomes import outcome_page
 from reports.page import game_report
@@ -47,6 +50,11 @@ class GemRushReport(game_report.GameReport):
                                  in_order(a.kinds, a.difficulty), players_of, where,
                                  a.band(cmps))
 
+    def lead_blocks(self, a, cmps: list) -> list[Block]:
+        """A Crisis run's win rate at every difficulty by player count (lead.py)."""
+        crisis = crisis_lead(a, cmps) if a.difficulty.height else None
+        return [crisis] if crisis is not None else []
+
     def summary_blocks(self, a, players_of: dict[str, list[str]],
                        cmps: list | None = None) -> list[Block]:
         """The targets to print for the chosen win rates, and how sure each is; the rows of
@@ -60,8 +68,12 @@ class GemRushReport(game_report.GameReport):
         first, _ = findings.headline_setting(a.difficulty, order, a.band(cmps or []))
         if first is not None:
             order = [first] + [x for x in order if x != first]
-        return [Block("", tables=[page.targets_summary_table(a.targets, order, players_of),
-                                  page.targets_detail_table(a.targets, order)])]
+        # Folded: the lead chart answers the run's question; a table of every setting's
+        # targets (104 rows for a room ablation) would push the verdicts off the first screen.
+        tables = [page.targets_summary_table(a.targets, order, players_of),
+                  page.targets_detail_table(a.targets, order)]
+        return [Block("", tables=[dataclasses.replace(t, fold=t.fold or "closed")
+                                  for t in tables])]
 
     def summary_tables(self, a) -> list[Table]:
         headers, rows = findings.headline_rows(a.difficulty, in_order(a.kinds, a.difficulty))

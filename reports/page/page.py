@@ -68,7 +68,8 @@ def where_of(a: Analysis) -> dict[str, str]:
 
 def summary_section(a: Analysis, report: GameReport, cmps: list | None = None,
                     merged: list | None = None) -> Section:
-    """The first screen: one plain sentence per verdict with its statistics folded under it
+    """The first screen: the game's lead chart and numbers of each kind of run
+    (GameReport.lead_blocks), one plain sentence per verdict with its statistics folded under it
     (reports/outcomes/findings.py), the game's own summary (the values to print, say), and every
     sentence the sections compute, folded."""
     s = Section("summary", "Summary")
@@ -77,6 +78,7 @@ def summary_section(a: Analysis, report: GameReport, cmps: list | None = None,
         s.intro = [f"Played by {text.join_words(names)}; each verdict names its players, and "
                    "a stronger player can move it. Click a verdict for its statistics."]
     who = players_of(a, report)
+    s.blocks += report.lead_blocks(a, cmps or [])
     found = report.verdicts(a, cmps or [], who, where_of(a)) + alike_verdicts(cmps or [], who)
     if found:
         s.blocks.append(Block("", verdicts=found))
