@@ -23,6 +23,9 @@ share of, and a note says how many games each arm left undecided.
 Holm's correction runs over every difference of the table: `holm` says which differences
 survive it.
 
+Variants of one setting whose games all left the same record (two players that made the same
+choices in every game) are named in `alike` (reports/compare/alike.py).
+
 Only the columns a comparison reads are loaded (`load`), so a run of millions of games is
 compared in seconds.
 """
@@ -38,6 +41,7 @@ import polars as pl
 
 from balance.errors import InputError, Problem
 from balance.stats import measures, paired
+from reports.compare import alike as alike_
 from reports.tables import variants
 from reports.tallies import tallies
 
@@ -72,6 +76,8 @@ class Comparison:
       or a kind of it).
     - `head`: the game's own fields of `--json`, after the experiment's name.
     - `short`: (quantity, column title, kind) of the short form `balance run` prints.
+    - `alike`: the groups of variants whose games all left the same record
+      (reports/compare/alike.py, Alike).
     """
 
     experiment: str
@@ -86,6 +92,7 @@ class Comparison:
     run_dir: str = ""  # the run folder compared, when it was read from one
     head: dict = field(default_factory=dict)
     short: tuple = ()
+    alike: tuple = ()
 
     @property
     def family(self) -> int:
@@ -114,7 +121,8 @@ class Comparison:
                 "confidence": paired.CONFIDENCE, "min_pairs": paired.MIN_PAIRS,
                 "holm_family": self.family,
                 "bootstrap": {"resamples": self.resamples, "seed": self.seed},
-                "notes": list(self.notes), "variants": rows(self.variants),
+                "notes": list(self.notes), "alike": [a.sentence() for a in self.alike],
+                "variants": rows(self.variants),
                 "differences": rows(self.differences),
                 **{name: rows(t) for name, t in self.tables.items()}}
 
@@ -299,10 +307,16 @@ def load(run_dir: str | Path):
     from balance.running.store.read import read_run
 
     manifest = read_manifest(run_dir)
+    game = measures.game_of(manifest)
+    # The record of every game, to tell variants that played alike (alike.py): the columns
+    # the files have (their footers; a run recorded before a column was added lacks it).
+    have = read_run(run_dir, lazy_tables=True, lazy_games=True).games.columns
+    wanted = list(dict.fromkeys([*quantities_of(manifest).columns(),
+                                 *(c for c in alike_.record_columns(game, manifest)
+                                   if c in have)]))
     # The game's other tables are read lazily: a comparison reads only the games.
-    run = read_run(run_dir, lazy_tables=True, columns=quantities_of(manifest).columns())
-    return with_tallies(run.games, run, measures.game_of(manifest).tallies), run.manifest, \
-        run.missing
+    run = read_run(run_dir, lazy_tables=True, columns=wanted)
+    return with_tallies(run.games, run, game.tallies), run.manifest, run.missing
 
 
 def with_tallies(games: pl.DataFrame, run, names: tuple[str, ...]) -> pl.DataFrame:
@@ -393,6 +407,8 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
     differences = _with_holm(rows)
     said = variants.words(manifest)
     short = variants.words(manifest, against=base_of)
+    same = alike_.alike(games, manifest, alike_.record_columns(measures.game_of(manifest),
+                                                               manifest), base_of, said)
     table = pl.DataFrame({"variant": sorted(info), "label": [names[v] for v in sorted(info)],
                           "games": [counts[v] for v in sorted(info)],
                           "baseline": [base_of[v] == v for v in sorted(info)],
@@ -403,7 +419,8 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
                                  "differs": pl.Utf8})
     return Comparison(str(manifest.get("experiment", "")), q.kind, base, table, differences,
                       q.tables(arms, names), tuple(dict.fromkeys(notes)), resamples, seed,
-                      run_dir, q.head(), q.short(differences))
+                      run_dir, q.head(), q.short(differences),
+                      tuple(same))
 
 
 def _settings_note(keys: tuple[str, ...], info: dict[int, dict]) -> str:

@@ -147,7 +147,12 @@ def header(cmp: Comparison) -> list[str]:
                   f"{against}, on the games both played (the same seeds).")
     lines += _wrap(f"Differences are variant minus baseline, with 95% intervals that use the "
                    f"pairing: {_methods(cmp)}.")
-    return lines
+    return lines + alike_lines(cmp)
+
+
+def alike_lines(cmp: Comparison) -> list[str]:
+    """Variants whose games all left the same record (reports/compare/alike.py)."""
+    return [x for a in cmp.alike for x in _wrap(f"Played alike: {a.sentence()}", "  ")]
 
 
 def footer(cmp: Comparison) -> list[str]:
@@ -273,7 +278,8 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
               enumerate(quantities)]
     against = _named(cmp, base) if cmp.label(base) == CONTROL else \
         f"the baseline, {cmp.words(base)}"
-    out = _wrap(f"Against {against}, on the same games (paired 95% intervals):")
+    out = alike_lines(cmp) + _wrap(f"Against {against}, on the same games (paired 95% "
+                                   "intervals):")
     start = 0
     while start < len(quantities):
         # As many columns as fit beside the labels; the rest in another table below.

@@ -37,7 +37,8 @@ def comparison_section(cmps: list, a, report) -> Section:
             continue
         b = versions_block(name, cmp, report)
         # The first chart leads; the others and the table are a click away.
-        s.blocks += [Block(b.heading, figures=b.figures[:1]),
+        s.blocks += [Block(b.heading, paragraphs=[x.sentence() for x in cmp.alike],
+                           figures=b.figures[:1]),
                      Block("", paragraphs=b.paragraphs, figures=b.figures[1:], tables=b.tables,
                            fold=f"More on {name}: each difference with its interval")]
     return s

@@ -3,9 +3,12 @@
 other variant the box without one room (or with it swapped for a plain room with the same
 doors and no ability), on the same seeds.
 
-The effect of a room is what the game loses without it: baseline minus variant, so a room
-worth having has a positive effect. Each effect carries the comparison's 95% paired interval
-and Holm's verdict over the whole comparison (reports/compare/compare.py).
+The two ways measure different things (METHODS), so a report of both shows them side by side.
+The effect of a room is what it adds to the game: the unchanged box minus the box without it, so
+a positive effect means the room helps. Each effect carries the comparison's 95% paired interval
+and Holm's verdict over the whole comparison (reports/compare/compare.py). Rooms are ranked by
+the run's question (`lead_quantity`), and one is named as worth most only when its interval is
+clear of zero and of the next room's (`standout`).
 """
 
 from __future__ import annotations
@@ -14,14 +17,29 @@ import polars as pl
 
 from balance.stats import paired
 from reports.compare.compare import Comparison
+from reports.render import text
 
 SCHEMA = {"room": pl.Utf8, "quantity": pl.Utf8, "name": pl.Utf8, "effect": pl.Float64,
           "ci_low": pl.Float64, "ci_high": pl.Float64, "found": pl.Boolean, "holm": pl.Boolean,
-          "pairs": pl.Int64}
+          "pairs": pl.Int64, "changed": pl.Boolean}
+
+# What each way of ablating measures: (how a column names it, what it takes away).
+METHODS = {
+    "plain": ("Made plain", "the room swapped for a plain room with the same doors: what its "
+              "ability alone is worth"),
+    "out": ("Taken out", "the room taken out of the box: its doors and its ability together, "
+            "and the other rooms come up more often in a box one room smaller"),
+}
+SIGN = ("A positive number means the room helps: the game does better with the room than "
+        "without it; a negative one, that the game does better without it.")
 
 
 def is_ablation(manifest: dict) -> bool:
     return any("ablate" in (v.get("label") or "") for v in manifest.get("variants", []))
+
+
+def is_ablation_comparison(cmp: Comparison) -> bool:
+    return bool(cmp.variants["label"].str.starts_with("ablate=").any())
 
 
 def how_of(manifest: dict) -> str:
@@ -31,6 +49,11 @@ def how_of(manifest: dict) -> str:
             if patch.get("kind") == "plain":
                 return "plain"
     return "out"
+
+
+def how_of_comparison(cmp: Comparison) -> str:
+    """How a comparison's run ablated its rooms (its head, GemRushQuantities.head)."""
+    return str(cmp.head.get("ablate") or "out")
 
 
 def headline_target(cmp: Comparison) -> str | None:
@@ -43,24 +66,42 @@ def headline_target(cmp: Comparison) -> str | None:
     return base.sort((pl.col("baseline") - 0.5).abs(), "quantity").row(0)[0]
 
 
+def lead_quantity(cmp: Comparison) -> str:
+    """What a Crisis ablation asks of each room: how often the team wins without it, at the
+    named target nearest an even game (headline_target); the mean score where no target was
+    compared."""
+    return headline_target(cmp) or "score:mean"
+
+
 def effects(cmp: Comparison) -> pl.DataFrame:
-    """Per room: the effect on the mean team score and on the win rate at the headline
-    target (baseline minus variant), largest score effect first."""
+    """Per room: its effect on the mean team score and on the win rate at the headline target
+    (the unchanged box minus the box without it), and whether taking it away changed any game
+    (reports/compare/alike.py); the rooms ranked by the effect on lead_quantity, then on the
+    mean score, then by name."""
     keep = ["score:mean"]
     target = headline_target(cmp)
     if target:
         keep.append(target)
     d = cmp.differences.filter(pl.col("quantity").is_in(keep))
     labels = dict(cmp.variants.select("variant", "label").rows())
+    unchanged = {v for group in cmp.alike if cmp.baseline in group.variants
+                 for v in group.variants}
     rows = []
     for r in d.iter_rows(named=True):
         room = labels[r["variant"]].split("ablate=", 1)[-1]
         rows.append((room, r["quantity"], r["name"], -r["difference"], -r["ci_high"],
-                     -r["ci_low"], r["found"], r["holm"], r["pairs"]))
+                     -r["ci_low"], r["found"], r["holm"], r["pairs"],
+                     r["variant"] not in unchanged))
     out = pl.DataFrame(rows, schema=SCHEMA, orient="row")
-    order = (out.filter(pl.col("quantity") == "score:mean").sort("effect", descending=True)
-             .with_row_index("rank").select("room", "rank"))
-    return out.join(order, on="room", how="left").sort("rank", "quantity").drop("rank")
+    lead = lead_quantity(cmp)
+    rank = (out.filter(pl.col("quantity") == lead).select("room", pl.col("effect").alias("a"))
+            .join(out.filter(pl.col("quantity") == "score:mean")
+                  .select("room", pl.col("effect").alias("b")), on="room", how="full",
+                  coalesce=True)
+            .sort(pl.col("a").fill_nan(None), pl.col("b").fill_nan(None), "room",
+                  descending=[True, True, False], nulls_last=True)
+            .with_row_index("rank").select("room", "rank"))
+    return out.join(rank, on="room", how="left").sort("rank", "quantity").drop("rank")
 
 
 def by_room(e: pl.DataFrame) -> list[tuple[str, dict[str, dict]]]:
@@ -71,40 +112,71 @@ def by_room(e: pl.DataFrame) -> list[tuple[str, dict[str, dict]]]:
     return list(out.items())
 
 
+def standout(e: pl.DataFrame, quantity: str) -> tuple[dict | None, list[dict]]:
+    """(the room worth most, None unless its interval on `quantity` is above zero and above
+    the next room's; the rooms within chance of the first: each whose interval reaches the
+    first's lower end), from effects() in rank order. Rooms on too few games are left out."""
+    rows = [r for r in e.filter(pl.col("quantity") == quantity).iter_rows(named=True)
+            if not paired.too_few(r["pairs"]) and r["effect"] == r["effect"]]
+    if not rows:
+        return None, []
+    top = rows[0]
+    tied = [r for r in rows[1:] if r["ci_high"] >= top["ci_low"]]
+    clear = top["ci_low"] > 0 and (len(rows) == 1 or top["ci_low"] > rows[1]["ci_high"])
+    return (top if clear else None), [top, *tied]
+
+
+def cell(x: dict | None, scale: float = 1.0, unit: str = "") -> str:
+    """One effect as a table shows it: the effect and its 95% interval, * surviving Holm."""
+    if x is None:
+        return "-"
+    if not x["changed"]:
+        return "no game changed"
+    if paired.too_few(x["pairs"]):
+        return paired.TOO_FEW
+    span = f"{scale * x['ci_low']:+.2f} to {scale * x['ci_high']:+.2f}"
+    if not x["found"]:
+        return f"none found ({span}{unit})"
+    return f"{scale * x['effect']:+.2f}{unit} ({span})" + ("*" if x["holm"] else "")
+
+
 def ranking_text(cmp: Comparison, how: str) -> str:
-    """The rooms ranked by what the game loses without them, for the terminal."""
+    """The rooms ranked by what they add to the game, for the terminal."""
     e = effects(cmp)
     target = headline_target(cmp)
-    what = "taken out of the box" if how == "out" else "swapped for a plain room (same doors)"
-    lines = [f"Each room {what}: what the game loses without it (baseline minus variant),",
-             "95% paired intervals; * survives Holm's correction over the whole comparison.",
-             ""]
-    tname = None
-    if target:
-        tname = e.filter(pl.col("quantity") == target)["name"].first()
-    head = f"{'room':<28} {'mean team score':>24}"
+    label, what = METHODS[how]
+    tname = e.filter(pl.col("quantity") == target)["name"].first() if target else None
+    lines = [f"{label}: {what}.", SIGN,
+             "Each number is the game with the room minus the game without it, with its 95% "
+             "paired interval; * survives Holm's correction over the whole comparison.",
+             f"Sorted by {tname or 'the mean team score'}.", ""]
+    head = f"{'room':<28} {'mean team score':>28}"
     if tname:
-        head += f"  {tname:>30}"
+        head += f"  {tname:>34}"
     lines.append(head)
     for room, rows in by_room(e):
-        cells = []
-        for q, scale, unit in (("score:mean", 1, ""), (target, 100, " pp")):
-            if q is None:
-                continue
-            x = rows.get(q)
-            if x is None:
-                cells.append("-")
-                continue
-            if paired.too_few(x["pairs"]):
-                cells.append(paired.TOO_FEW)
-                continue
-            star = "*" if x["holm"] else " "
-            cells.append(f"{scale * x['effect']:+.2f}{unit} ({scale * x['ci_low']:+.2f} to "
-                         f"{scale * x['ci_high']:+.2f}){star}" if x["found"] else
-                         f"none found ({scale * x['ci_low']:+.2f} to "
-                         f"{scale * x['ci_high']:+.2f}{unit})")
-        line = f"{room[:28]:<28} {cells[0]:>24}"
-        if len(cells) > 1:
-            line += f"  {cells[1]:>30}"
+        line = f"{room[:28]:<28} {cell(rows.get('score:mean')):>28}"
+        if tname:
+            line += f"  {cell(rows.get(target), 100, ' pp'):>34}"
         lines.append(line)
+    lines += ["", most_sentence(e, lead_quantity(cmp), tname or "the mean team score")]
     return "\n".join(lines)
+
+
+def most_sentence(e: pl.DataFrame, quantity: str, name: str) -> str:
+    """Which room is worth most on `quantity`, or that none can be named (standout)."""
+    top, tied = standout(e, quantity)
+    scale, unit = (100, " percentage points") if quantity.startswith("win:") else (1, "")
+    if top is not None:
+        return (f"The room worth most is {top['room']}: {name} is {scale * top['effect']:.1f}"
+                f"{unit} higher with it, clear of zero and of every other room.")
+    if not tied:
+        return "No room can be ranked on so few games."
+    if tied[0]["ci_low"] <= 0:
+        return (f"No room is clearly worth most: even the first, {tied[0]['room']}, is within "
+                f"chance of no effect on {name}.")
+    names = [r["room"] for r in tied]
+    shown = (", ".join(names[:5]) + f" and {len(names) - 5} more" if len(names) > 5
+             else text.join_words(names))
+    return (f"No room is clearly worth most: {shown} are within chance of each other on "
+            f"{name}.")

@@ -23,6 +23,7 @@ import polars as pl
 from balance.stats import paired
 from balance.stats.intervals import with_wilson
 from reports.compare.compare import MEAN, MEDIAN, RATE, Quantities, row, seat_rows
+from reports.gemrush import ablation
 
 CRISIS_COLUMNS = ("variant", "game", "score", "won")
 RUSH_COLUMNS = ("variant", "game", "turns", "winner", "scores")
@@ -56,7 +57,9 @@ class GemRushQuantities(Quantities):
         return list(CRISIS_COLUMNS if self.kind == "crisis" else RUSH_COLUMNS)
 
     def head(self) -> dict:
-        return {"mode": self.kind}
+        how = {"ablate": ablation.how_of(self.manifest)} \
+            if ablation.is_ablation(self.manifest) else {}
+        return {"mode": self.kind, **how}
 
     def start(self, games: pl.DataFrame) -> None:
         if self.kind == "crisis":

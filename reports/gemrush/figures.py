@@ -294,3 +294,28 @@ def curves_figure(cmp: Comparison, title: str) -> Figure | None:
             fig.legend(loc="outside lower center", ncols=min(2, len(rests)), frameon=False)
         fig.suptitle(title)
     return fig
+
+
+def difficulty_by_players_figure(named: pl.DataFrame, title: str) -> Figure:
+    """The win rate at each named difficulty against the player count, a line per difficulty
+    with its 95% Wilson band (one setting's rows of crisis.difficulty_table): the Summary's
+    lead chart of a Crisis run."""
+    names = list(dict.fromkeys(n for n, _ in named.select("difficulty", "target").unique()
+                               .sort("target", "difficulty").rows()))
+    colors = dict(zip(names, palette_of(len(names)), strict=True))
+    with canvas(8.0, 4.4) as (fig, (ax,)):
+        for n in names:
+            d = named.filter(pl.col("difficulty") == n).sort("players")
+            target = d["target"][0]
+            ax.plot(d["players"], d["win_rate"], marker="o", color=colors[n],
+                    label=f"{n} ({target})")
+            ax.fill_between(d["players"], d["ci_low"], d["ci_high"], color=colors[n],
+                            alpha=0.2, linewidth=0)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_xticks(sorted(set(named["players"].to_list())))
+        percent_axis(ax)
+        ax.set_xlabel("Players")
+        ax.set_ylabel("Games won (%)")
+        ax.set_title(title)
+        ax.legend(loc="upper right", frameon=True)
+    return fig

@@ -6,7 +6,7 @@ Crisis and the rooms of Gem Rush), in this order, each only where the run has wh
 - the strongest and the weakest skill, and the skill variants against Normal;
 - each lever's largest effect (every run that compares versions of the game);
 - how far the target moves between players;
-- the room whose ablation costs most.
+- the room worth most in an ablation run, when its interval sets it apart.
 The targets to print for the chosen win rates come as a table beside them (reports/gemrush/
 page.py).
 """
@@ -324,24 +324,32 @@ def player_verdicts(player_targets: pl.DataFrame, players_of: dict[str, list[str
 
 
 def ablation_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict]:
+    """Per ablation run: the room worth most on the run's question, only where its interval
+    is clear of zero and of the next room's (ablation.standout); else that none stands out."""
     out = []
     for name, cmp in cmps:
-        if not cmp.variants["label"].str.starts_with("ablate=").any():
+        if not ablation.is_ablation_comparison(cmp):
             continue
-        e = ablation.effects(cmp).filter(pl.col("quantity") == "score:mean")
-        if e.height == 0:
-            continue
-        r = e.row(0, named=True)
-        if paired.too_few(r["pairs"]):
+        e = ablation.effects(cmp)
+        lead = ablation.lead_quantity(cmp)
+        rows = e.filter(pl.col("quantity") == lead)
+        if rows.height == 0 or paired.too_few(rows["pairs"].max()):
             continue  # no room can be ranked on a handful of games
+        qname = rows["name"][0]
+        scale, unit = (100, " pp") if lead.startswith("win:") else (1, " points")
+        _, tied = ablation.standout(e, lead)
+        label = ablation.METHODS[ablation.how_of_comparison(cmp)][0]
         out.append(Verdict(
-            "Rooms", f"The room worth most is {r['room']}: without it the mean team score "
-            f"falls by {r['effect']:.1f} points." + measured_with(players_of.get(name, [])),
+            f"Rooms ({label.lower()})", ablation.most_sentence(e, lead, qname)
+            + measured_with(players_of.get(name, [])),
             who_of(players_of.get(name, []), f"{name} run"),
-            [f"{r['room']}: {r['effect']:.2f} points (95% paired interval {r['ci_low']:.2f} "
-             f"to {r['ci_high']:.2f}, {text.count(r['pairs'])} games); "
+            [f"{r['room']}: {scale * r['effect']:+.1f}{unit} with the room (95% paired "
+             f"interval {scale * r['ci_low']:+.1f} to {scale * r['ci_high']:+.1f}, "
+             f"{text.count(r['pairs'])} games); "
              + ("clear" if r["holm"] else "not clear")
-             + f" after Holm's correction over {cmp.family} differences."]))
+             + f" after Holm's correction over {cmp.family} differences."
+             for r in (tied or rows.head(1).to_dicts())[:5]]
+            + ["Every room, side by side with the other ways of ablating, is in Room value."]))
     return out
 
 
@@ -356,8 +364,7 @@ def verdicts(difficulty: pl.DataFrame, seats: pl.DataFrame, player_targets: pl.D
     where = where or {}
     levers = [(n, c) for n, c in cmps
               if not skills.is_skill_effects(c) and not skills.is_skill_variants(c)]
-    plain = [(n, c) for n, c in levers
-             if not c.variants["label"].str.starts_with("ablate=").any()]
+    plain = [(n, c) for n, c in levers if not ablation.is_ablation_comparison(c)]
     return (crisis_verdicts(difficulty, order, players_of, where, band)
             + seat_verdicts(seats, players_of, where, "Rush seats", "Rush")
             + skill_verdicts(cmps, players_of)

@@ -4,18 +4,20 @@ its parts of the Summary and of About this run, its comparison, and its headline
 
 from __future__ import annotations
 
+import dataclasses
+
 import polars as pl
 
 from balance.games.gemrush.game import GAME
-from balance.stats import paired
 from reports.compare.compare import Comparison, compare_run
 from reports.gemrush import ablation, analysis, findings, frame, headline, page, sentences, skills
+from reports.gemrush.ablation_page import ablation_block
 from reports.gemrush.compare import GemRushQuantities
 from reports.gemrush.figures import curves_figure
+from reports.gemrush.lead import crisis_lead
 from reports.gemrush.skills_page import skills_section
 from reports.outcomes import outcome_page
 from reports.page import game_report
-from reports.render import text
 from reports.render.section import Block, Figure, Section, Table, figure_or_none, in_order, slug
 from reports.render.text import DASH
 
@@ -34,7 +36,12 @@ class GemRushReport(game_report.GameReport):
     # -- the page -------------------------------------------------------------------------
 
     def sections(self, a, cmps: list, merged: list) -> list[Section]:
-        return [page.crisis_section(a, merged), page.players_section(a), page.rooms_section(a),
+        rooms = page.rooms_section(a)
+        removed = [(n, c) for n, c in cmps if ablation.is_ablation_comparison(c)]
+        if removed:
+            rooms.blocks.insert(0, ablation_block(removed, a.room_value if a.has_rooms
+                                                  else None))
+        return [page.crisis_section(a, merged), page.players_section(a), rooms,
                 page.burn_section(a), page.rush_section(a, merged), skills_section(a, cmps)]
 
     def verdicts(self, a, cmps: list, players_of: dict[str, list[str]],
@@ -42,6 +49,11 @@ class GemRushReport(game_report.GameReport):
         return findings.verdicts(a.difficulty, a.seat_wins, a.player_targets, cmps,
                                  in_order(a.kinds, a.difficulty), players_of, where,
                                  a.band(cmps))
+
+    def lead_blocks(self, a, cmps: list) -> list[Block]:
+        """A Crisis run's win rate at every difficulty by player count (lead.py)."""
+        crisis = crisis_lead(a, cmps) if a.difficulty.height else None
+        return [crisis] if crisis is not None else []
 
     def summary_blocks(self, a, players_of: dict[str, list[str]],
                        cmps: list | None = None) -> list[Block]:
@@ -56,8 +68,12 @@ class GemRushReport(game_report.GameReport):
         first, _ = findings.headline_setting(a.difficulty, order, a.band(cmps or []))
         if first is not None:
             order = [first] + [x for x in order if x != first]
-        return [Block("", tables=[page.targets_summary_table(a.targets, order, players_of),
-                                  page.targets_detail_table(a.targets, order)])]
+        # Folded: the lead chart answers the run's question; a table of every setting's
+        # targets (104 rows for a room ablation) would push the verdicts off the first screen.
+        tables = [page.targets_summary_table(a.targets, order, players_of),
+                  page.targets_detail_table(a.targets, order)]
+        return [Block("", tables=[dataclasses.replace(t, fold=t.fold or "closed")
+                                  for t in tables])]
 
     def summary_tables(self, a) -> list[Table]:
         headers, rows = findings.headline_rows(a.difficulty, in_order(a.kinds, a.difficulty))
@@ -110,13 +126,10 @@ class GemRushReport(game_report.GameReport):
         return GemRushQuantities(game, manifest)
 
     def in_comparison(self, cmp: Comparison) -> bool:
-        """Skill runs are read in the Skills section; the others in Comparison."""
-        return not skills.is_skill_effects(cmp) and not skills.is_skill_variants(cmp)
-
-    def comparison_blocks(self, name: str, cmp: Comparison, a) -> list[Block]:
-        if ablation.is_ablation({"variants": cmp.variants.to_dicts()}):
-            return [_ablation_block(name, cmp, a.room_value if a.has_rooms else None)]
-        return []
+        """Skill runs are read in the Skills section, ablation runs side by side in Room
+        value; the others in Comparison."""
+        return not (skills.is_skill_effects(cmp) or skills.is_skill_variants(cmp)
+                    or ablation.is_ablation_comparison(cmp))
 
     def comparison_figures(self, name: str, cmp: Comparison) -> list[Figure]:
         f = figure_or_none(
@@ -158,44 +171,6 @@ class GemRushReport(game_report.GameReport):
         if info.get("mode") == "rush":
             return headline.rush_lines(games, info, off)
         return headline.crisis_lines(games, info)
-
-
-def _ablation_block(name: str, cmp, association: pl.DataFrame | None) -> Block:
-    b = Block(f"{name}: what each room is worth (ablation)", paragraphs=[
-        "Each room in turn taken out of the box, or made plain (the same doors, no ability), "
-        "as the experiment's ablate says, against the unchanged box on the same games: its "
-        "effect is what the game loses without it (baseline minus variant), with the paired "
-        "95% interval. This is a cause, unlike Room value's comparison of games that built "
-        "a room with those that did not (an association: games that go well build more "
-        "rooms), shown beside it where the run has one."])
-    e = ablation.effects(cmp)
-    assoc = {}
-    if association is not None and association.height and "diff" in association.columns:
-        for room, d, lo, hi in (association.group_by("room").agg(
-                pl.col("diff").mean(), pl.col("diff_low").mean(), pl.col("diff_high").mean())
-                .rows()):
-            assoc[room] = text.difference(d, lo, hi)
-    rows = []
-    target = ablation.headline_target(cmp)
-    for room, found in ablation.by_room(e):
-        cells = [room]
-        for q, scale in (("score:mean", 1.0), (target, 100.0)):
-            x = found.get(q) if q else None
-            if x is None:
-                cells.append(text.DASH)
-                continue
-            shown = (paired.TOO_FEW if paired.too_few(x["pairs"]) else
-                     f"{scale * x['effect']:+.2f} ({scale * x['ci_low']:+.2f} to "
-                     f"{scale * x['ci_high']:+.2f})" + (" *" if x["holm"] else "")
-                     if x["found"] else "no difference found")
-            cells.append(shown)
-        cells.append(assoc.get(room, text.DASH))
-        rows.append(cells)
-    tname = (e.filter(pl.col("quantity") == target)["name"].first() if target else "win rate")
-    b.tables.append(Table("Rooms ranked by what the game loses without them (* survives "
-                          "Holm)", ["Room", "Mean team score", f"{tname} (pp)",
-                                    "Association (Room value)"], rows))
-    return b
 
 
 REPORT = GemRushReport()

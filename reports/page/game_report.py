@@ -90,6 +90,13 @@ class GameReport:
                                  [(n, c) for n, c in cmps if self.in_comparison(c)],
                                  players_of, where)
 
+    def lead_blocks(self, a: Analysis, cmps: list) -> list[Block]:
+        """What opens the Summary, before the verdicts: for each kind of run the page reads,
+        the one chart and the few numbers that answer its question (the game's choice: a
+        game's report names its lead chart per run kind); none in the neutral report, whose
+        verdicts lead."""
+        return []
+
     def summary_blocks(self, a: Analysis, players_of: dict[str, list[str]],
                        cmps: list | None = None) -> list[Block]:
         """Blocks of the Summary after the verdicts (e.g. a table of values to print);

@@ -18,6 +18,7 @@ import jinja2
 import polars as pl
 
 from reports.compare.comparison_page import comparison_section
+from reports.outcomes.findings import Verdict, who_of
 from reports.page.game_report import Analysis, GameReport
 from reports.render import text
 from reports.render.section import Block, Section, Table
@@ -67,7 +68,8 @@ def where_of(a: Analysis) -> dict[str, str]:
 
 def summary_section(a: Analysis, report: GameReport, cmps: list | None = None,
                     merged: list | None = None) -> Section:
-    """The first screen: one plain sentence per verdict with its statistics folded under it
+    """The first screen: the game's lead chart and numbers of each kind of run
+    (GameReport.lead_blocks), one plain sentence per verdict with its statistics folded under it
     (reports/outcomes/findings.py), the game's own summary (the values to print, say), and every
     sentence the sections compute, folded."""
     s = Section("summary", "Summary")
@@ -76,7 +78,8 @@ def summary_section(a: Analysis, report: GameReport, cmps: list | None = None,
         s.intro = [f"Played by {text.join_words(names)}; each verdict names its players, and "
                    "a stronger player can move it. Click a verdict for its statistics."]
     who = players_of(a, report)
-    found = report.verdicts(a, cmps or [], who, where_of(a))
+    s.blocks += report.lead_blocks(a, cmps or [])
+    found = report.verdicts(a, cmps or [], who, where_of(a)) + alike_verdicts(cmps or [], who)
     if found:
         s.blocks.append(Block("", verdicts=found))
     s.blocks += report.summary_blocks(a, who, cmps or [])
@@ -96,6 +99,17 @@ def summary_section(a: Analysis, report: GameReport, cmps: list | None = None,
                          "are not played yet, so these figures cover only the games played "
                          "so far. Rerun `balance run` with the same experiment to finish it.")
     return s
+
+
+def alike_verdicts(cmps: list, who: dict[str, list[str]]) -> list[Verdict]:
+    """A verdict for each group of versions of a run that played every game alike
+    (reports/compare/alike.py): read as "no difference found", it would hide that they never
+    chose differently."""
+    return [Verdict("Played alike", x.sentence(), who_of(who.get(name, []), f"{name} run"),
+                    ["Alike: every game dealt from the same seed has the same record in "
+                     "every column the games table records of how it went (not the "
+                     "version's own settings), so nothing the run recorded tells them apart."])
+            for name, cmp in cmps for x in cmp.alike]
 
 
 def run_section(a: Analysis, report: GameReport, merged: list | None = None) -> Section:

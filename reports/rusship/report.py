@@ -19,6 +19,7 @@ from reports.render import text
 from reports.render.section import Section
 from reports.rusship import analysis, page
 from reports.rusship import findings as rfindings
+from reports.rusship.analysis import COMPENSATION
 from reports.rusship.levers import is_box_sweep, pairs_of
 from reports.tables.frame import check_columns
 
@@ -89,10 +90,32 @@ class RusshipReport(game_report.GameReport):
                             "before either planet fell. They count in no seat's share and in "
                             "no fair share; raise max_turns to decide more of them.", 100)
 
+    def forest_quantities(self, cmp) -> list[tuple[str, str]]:
+        """A run that sweeps the first-player compensation asks whether the first player
+        still wins more: its first chart is the first player's wins, then the neutral ones."""
+        out = super().forest_quantities(cmp)
+        if not compensates(cmp):
+            return out
+        lead = cmp.differences.filter(pl.col("quantity") == STARTER)
+        if lead.height == 0:
+            return out
+        first = lead.select("quantity", "name").row(0)
+        return [first, *(x for x in out if x[0] != STARTER)]
+
     def in_comparison(self, cmp) -> bool:
         """A run that sweeps the box (32 versions of it, say) is read in Powers and
         catch-up, where each power is ranked; the others in Comparison too."""
         return not is_box_sweep(cmp)
+
+
+# The first player's wins (balance/games/rusship/game.py, its measure "starter").
+STARTER = "starter"
+
+
+def compensates(cmp) -> bool:
+    """Whether a run's versions differ by the first-player compensation (analysis.COMPENSATION)."""
+    return any(k + "=" in label for label in cmp.variants["label"].to_list()
+               for k in COMPENSATION)
 
 
 REPORT = RusshipReport()
