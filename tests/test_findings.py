@@ -60,12 +60,14 @@ def test_a_seat_is_called_unfair_only_past_holms_correction():
 
 def _comparison(difference: float, low: float, high: float, holm: bool):
     differences = pl.DataFrame([{
+        "variant": 1, "against": 0,
         "label": "hand_limit=6", "quantity": "score:mean", "name": "mean team score",
         "kind": "mean", "pairs": 400, "difference": difference, "ci_low": low,
         "ci_high": high, "holm": holm, "found": low > 0 or high < 0}])
     variants = pl.DataFrame({"variant": [0, 1], "label": ["hand_limit=5", "hand_limit=6"]})
     return SimpleNamespace(differences=differences, variants=variants, baseline=0, family=7,
-                           label=lambda v: variants["label"][v])
+                           label=lambda v: variants["label"][v],
+                           swept={0: {"hand_limit": 5}, 1: {"hand_limit": 6}})
 
 
 def test_a_lever_verdict_says_clearly_only_what_survives_holm():

@@ -64,7 +64,8 @@ def test_setting_label_names_swept_rules_only():
                         extra={"hand_limit": pl.Int64})
     assert frame.rule_columns(games) == ["hand_limit"]
     labels = frame.with_setting(games)["setting"].to_list()
-    assert labels == ["2e, hand_limit=4", "2e, hand_limit=5", "1e, hand_limit=4"]
+    # in the rulebook's words, not the file's keys
+    assert labels == ["2e, hand limit 4", "2e, hand limit 5", "1e, hand limit 4"]
     assert frame.with_setting(games_frame([{}]))["setting"].to_list() == ["2e"]
 
 

@@ -39,7 +39,7 @@ class GameReport:
 
     def __init__(self, game: Game):
         self.game = game
-        self.layout = frame.Layout.of_table(game.games_table.columns)
+        self.layout = frame.Layout.of_table(game.games_table.columns, game=game)
 
     # -- analysis -------------------------------------------------------------------------
 
