@@ -94,3 +94,17 @@ def test_the_headline_table_keeps_the_designers_order():
     assert headers == ["Setting", "Players", "Apprentice", "Journeyman"]
     assert [r[:2] for r in rows] == [["b", "2"], ["b", "3"], ["a", "2"], ["a", "3"]]
     assert all(re.search(r"\d", c) for r in rows for c in r[2:])
+
+
+def test_a_lever_verdict_gives_a_mean_in_its_measures_unit():
+    from balance.games.rusship.game import GAME
+
+    cmp = _comparison(0.5, 0.2, 0.8, True)
+    cmp.differences = cmp.differences.with_columns(
+        quantity=pl.lit("winner_hits:mean"), name=pl.lit("attacks the winner took"))
+    cmp.game = GAME
+    [v] = lever_verdicts([("hands", cmp)], {})
+    assert "raises the attacks the winner took by 0.5 attacks against" in v.sentence
+    cmp.differences = cmp.differences.with_columns(quantity=pl.lit("score:mean"))
+    [v] = lever_verdicts([("hands", cmp)], {})
+    assert "by 0.5 attacks against" in v.sentence  # Rusship's score counts attacks

@@ -122,3 +122,11 @@ def test_no_setting_is_written_as_its_key(report):
         + r")=\S+", seen)})
     assert not keyed, keyed[:20]
     assert "Versions of players" not in seen
+
+
+def test_the_length_note_is_said_once(report):
+    game, page = report
+    if not game.length_note:
+        return
+    note = f"Game length is counted in {game.length_unit}: {game.length_note}."
+    assert visible_text(page).count(note) == 1

@@ -237,9 +237,8 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
         r = pick.sort(pl.col("difference").abs(), "label", descending=[True, False]).row(
             0, named=True)
         base = cmp.label(r.get("against", cmp.baseline))
-        scale, unit = (100.0, " percentage points") if r["kind"] == "rate" else (1.0, "")
-        if r["quantity"].startswith("score"):
-            unit = " points"
+        scale, unit = (100.0, " percentage points") if r["kind"] == "rate" else \
+            (1.0, _unit(cmp, r["quantity"]))
         b = r.get("against", cmp.baseline)
         each = _by_player(cmp, d, r, b)
         # In the game's words (Comparison.words); by player, the lever's part alone.
@@ -271,6 +270,20 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
 def _words(cmp, v: int | None, label: str) -> str:
     # A comparison's variant in the game's words; its label where it holds none.
     return cmp.words(v) if v is not None and hasattr(cmp, "words") else label
+
+
+def _unit(cmp, quantity: str) -> str:
+    """What a mean quantity counts, as its measure declares it (Measure.unit, a space
+    before it); a score in the game's score unit, " points" where the comparison names no
+    game; else nothing."""
+    game = getattr(cmp, "game", None)
+    name = quantity.split(":", 1)[0]
+    m = next((m for m in getattr(game, "measures", ()) if m.name == name), None)
+    if m is not None and m.unit:
+        return f" {m.unit}"
+    if name == "score":
+        return f" {getattr(game, 'score_unit', '') or 'points'}"
+    return ""
 
 
 def _topic(cmp, name: str) -> str:
