@@ -400,7 +400,8 @@ def _lever_run(rows: list[tuple[str, str, float, float, float]]):
                             schema={"variant": pl.Int64, "label": pl.Utf8, "player": pl.Utf8,
                                     "lever": pl.Utf8})
     return SimpleNamespace(differences=d, variants=variants, baseline=0, family=len(rows),
-                           label=lambda v: variants["label"][v])
+                           label=lambda v: variants["label"][v],
+                           swept={v["variant"]: v["swept"] for v in manifest["variants"]})
 
 
 def test_a_lever_swept_with_the_player_gives_each_players_effect():
