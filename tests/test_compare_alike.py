@@ -52,7 +52,7 @@ def test_two_players_with_the_same_record_in_every_game_are_named_alike():
     games = games.sample(fraction=1.0, seed=3, shuffle=True)
     cmp = compare(games, _manifest())
     assert tuple(x.sentence() for x in cmp.alike) == (
-        "heuristic=greedy and heuristic=reference made the same choices in every game: each "
+        "Greedy and Reference made the same choices in every game: each "
         "of the 60 games they played from the same seeds left the same record, so no "
         "difference between them can be found on these games.",)
     assert cmp.to_dict()["alike"] == [x.sentence() for x in cmp.alike]
@@ -108,7 +108,7 @@ def test_balance_compare_reads_the_whole_record_of_a_real_run(ablation_run, cli)
                 other.select("score_by_turn", "cards_burned", "rooms_built")), label
     r = cli("compare", ablation_run)
     assert r.exit_code == 0, r.output
-    assert "Played alike: ablate=none, " in r.stdout
+    assert "Played alike: the unchanged game, " in r.stdout
 
 
 def test_the_report_says_it_first_and_in_room_value(ablation_run, tmp_path):

@@ -49,6 +49,10 @@ def test_a_numeric_lever_with_three_values_gets_a_response_plot(cmp):
     assert list(levers) == ["hand_limit"]  # players is a setting
     fig = F.response_figure(cmp, "hand_limit", levers["hand_limit"], "score:mean", "t")
     assert fig is not None and len(fig.axes[0].lines) >= 2
+    # Each line and the axis in the game's words, never a key=value
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["2 players", "3 players"]
+    assert ax.get_xlabel() == "hand limit"
 
 
 def test_the_forest_has_a_row_per_version_compared(cmp):

@@ -60,12 +60,14 @@ def test_a_seat_is_called_unfair_only_past_holms_correction():
 
 def _comparison(difference: float, low: float, high: float, holm: bool):
     differences = pl.DataFrame([{
+        "variant": 1, "against": 0,
         "label": "hand_limit=6", "quantity": "score:mean", "name": "mean team score",
         "kind": "mean", "pairs": 400, "difference": difference, "ci_low": low,
         "ci_high": high, "holm": holm, "found": low > 0 or high < 0}])
     variants = pl.DataFrame({"variant": [0, 1], "label": ["hand_limit=5", "hand_limit=6"]})
     return SimpleNamespace(differences=differences, variants=variants, baseline=0, family=7,
-                           label=lambda v: variants["label"][v])
+                           label=lambda v: variants["label"][v],
+                           swept={0: {"hand_limit": 5}, 1: {"hand_limit": 6}})
 
 
 def test_a_lever_verdict_says_clearly_only_what_survives_holm():
@@ -92,3 +94,17 @@ def test_the_headline_table_keeps_the_designers_order():
     assert headers == ["Setting", "Players", "Apprentice", "Journeyman"]
     assert [r[:2] for r in rows] == [["b", "2"], ["b", "3"], ["a", "2"], ["a", "3"]]
     assert all(re.search(r"\d", c) for r in rows for c in r[2:])
+
+
+def test_a_lever_verdict_gives_a_mean_in_its_measures_unit():
+    from balance.games.rusship.game import GAME
+
+    cmp = _comparison(0.5, 0.2, 0.8, True)
+    cmp.differences = cmp.differences.with_columns(
+        quantity=pl.lit("winner_hits:mean"), name=pl.lit("attacks the winner took"))
+    cmp.game = GAME
+    [v] = lever_verdicts([("hands", cmp)], {})
+    assert "raises the attacks the winner took by 0.5 attacks against" in v.sentence
+    cmp.differences = cmp.differences.with_columns(quantity=pl.lit("score:mean"))
+    [v] = lever_verdicts([("hands", cmp)], {})
+    assert "by 0.5 attacks against" in v.sentence  # Rusship's score counts attacks

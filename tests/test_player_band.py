@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import polars as pl
 
+from balance.games.gemrush.game import GAME
 from balance.stats.distributions import normal_quantile
 from balance.stats.intervals import UPPER
 from reports.gemrush import analysis, findings, page, players
@@ -17,7 +18,7 @@ from reports.outcomes.findings import lever_verdicts
 from reports.page import merge
 from reports.page.page import players_of, where_of
 from reports.render.section import in_order
-from reports.tables.variants import baselines_by_setting
+from reports.tables.variants import baselines_by_setting, player_and_lever
 from tests.report_data import games_frame
 
 Z = normal_quantile(UPPER)  # the band's intervals: the normal, at the project's confidence
@@ -374,8 +375,16 @@ def test_the_band_table_gives_each_players_target_and_the_band_without_the_bound
 
 # -- a lever's effect, per player ---------------------------------------------------------------
 
+def _swept(label: str) -> dict:
+    """The swept keys of a label written "heuristic=greedy, hand_limit=6"."""
+    parts = dict(p.split("=", 1) for p in label.split(", "))
+    return {k: int(x) if x.isdigit() else x for k, x in parts.items()}
+
+
 def _lever_run(rows: list[tuple[str, str, float, float, float]]):
-    """A comparison whose every row is (label, its baseline's label, difference, low, high)."""
+    """A comparison whose every row is (label, its baseline's label, difference, low, high),
+    each variant's player and lever in Gem Rush's words, from what it sweeps, as
+    reports/compare/compare.py records them."""
     labels = list(dict.fromkeys([b for _, b, *_ in rows] + [lb for lb, *_ in rows]))
     number = {lb: i for i, lb in enumerate(labels)}
     d = pl.DataFrame([{
@@ -383,9 +392,16 @@ def _lever_run(rows: list[tuple[str, str, float, float, float]]):
         "name": "mean team score", "kind": "mean", "pairs": 400, "difference": x,
         "ci_low": lo, "ci_high": hi, "holm": lo > 0 or hi < 0, "found": lo > 0 or hi < 0}
         for lb, b, x, lo, hi in rows])
-    variants = pl.DataFrame({"variant": list(range(len(labels))), "label": labels})
+    manifest = {"variants": [{"variant": i, "swept": _swept(lb)} for i, lb in enumerate(labels)]}
+    split = player_and_lever(manifest, GAME)
+    variants = pl.DataFrame({"variant": list(range(len(labels))), "label": labels,
+                             "player": [split[i][0] for i in range(len(labels))],
+                             "lever": [split[i][1] for i in range(len(labels))]},
+                            schema={"variant": pl.Int64, "label": pl.Utf8, "player": pl.Utf8,
+                                    "lever": pl.Utf8})
     return SimpleNamespace(differences=d, variants=variants, baseline=0, family=len(rows),
-                           label=lambda v: variants["label"][v])
+                           label=lambda v: variants["label"][v],
+                           swept={v["variant"]: v["swept"] for v in manifest["variants"]})
 
 
 def test_a_lever_swept_with_the_player_gives_each_players_effect():
@@ -395,9 +411,11 @@ def test_a_lever_swept_with_the_player_gives_each_players_effect():
          3.0),
     ])
     [v] = lever_verdicts([("hands", cmp)], {"hands": ["greedy", "reference"]})
-    assert v.sentence == ("hand_limit=6 raises the mean team score by 2.1 points against "
-                          "hand_limit=5, with reference; by player: greedy +1.0, reference "
+    # Read from what each variant sweeps, in the game's words: no label is split.
+    assert v.sentence == ("hand limit 6 raises the mean team score by 2.1 points against "
+                          "hand limit 5, with Reference; by player: Greedy +1.0, Reference "
                           "+2.1 (1.1 points apart).")
+    assert v.topic == "Versions of hands"
     assert len(v.details) == 3 and v.details[0].startswith(
         "heuristic=greedy, hand_limit=6 against heuristic=greedy, hand_limit=5")
 
@@ -407,6 +425,7 @@ def test_a_run_that_compares_players_is_not_split_by_player():
     [v] = lever_verdicts([("players", cmp)], {"players": ["greedy", "reference"]})
     assert v.sentence == ("heuristic=reference raises the mean team score by 2.7 points "
                           "against heuristic=greedy.")
+    assert v.topic == "Players compared"
 
 
 def test_beside_a_lever_the_player_is_a_setting_of_the_comparison():

@@ -64,7 +64,8 @@ def test_setting_label_names_swept_rules_only():
                         extra={"hand_limit": pl.Int64})
     assert frame.rule_columns(games) == ["hand_limit"]
     labels = frame.with_setting(games)["setting"].to_list()
-    assert labels == ["2e, hand_limit=4", "2e, hand_limit=5", "1e, hand_limit=4"]
+    # in the rulebook's words, not the file's keys
+    assert labels == ["2e, hand limit 4", "2e, hand limit 5", "1e, hand limit 4"]
     assert frame.with_setting(games_frame([{}]))["setting"].to_list() == ["2e"]
 
 
@@ -418,3 +419,23 @@ def test_one_player_runs_have_no_player_comparison():
     roster = players.roster(g, None)
     assert players.settings_by_player(roster, players.lineup(
         roster, crisis.difficulty_curve(g))).height == 0
+
+
+def test_a_rush_first_build_is_given_in_rounds_a_crisis_one_in_turns_from_one():
+    from reports.gemrush.page import room_table
+    from reports.gemrush.rooms import first_build_when
+
+    # The rooms table counts turns from 0, every seat's: turn 19 of a 4-player Rush game is
+    # in its 5th round, turn 3 of a Crisis its 4th turn.
+    assert first_build_when(19.0, 4, "rush") == (5.0, "round")
+    assert first_build_when(20.0, 4, "rush") == (6.0, "round")
+    assert first_build_when(3.0, 4, "crisis") == (4.0, "turn")
+    row = {"room": "Great Cavern", "built_share": 0.5, "copies": 1.0, "median_turn": 19.0,
+           "points_per_build": 2.0, "uses_per_build": 1.0, "gained_per_use": 1.0,
+           "early_rate": 0.5, "early_low": 0.4, "early_high": 0.6, "other_rate": 0.5,
+           "other_low": 0.4, "other_high": 0.6, "diff": 0.0, "diff_low": -0.1,
+           "diff_high": 0.1, "games": 100}
+    t = room_table(pl.DataFrame([{**row, "mode": "rush"}]), 4)
+    assert t.headers[3] == "Median first-build round" and t.rows[0][3] == "5"
+    t = room_table(pl.DataFrame([{**row, "mode": "crisis"}]), 4)
+    assert t.headers[3] == "Median first-build turn" and t.rows[0][3] == "20"

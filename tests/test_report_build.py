@@ -246,11 +246,12 @@ def test_a_swept_rule_gives_one_block_per_setting(tmp_path):
     run = swept(synthetic_run(games_per_variant=15, rush=False, first_edition=False,
                               fixed=False), "hand_limit", [4, 5])
     body = check_page(write_report(run, tmp_path))
-    for label in ("2e, hand_limit=4", "2e, hand_limit=5"):
+    for label in ("2e, hand limit 4", "2e, hand limit 5"):  # the rulebook's words
         assert f"<h3>{label}</h3>" in body
     assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-4.png").exists()
     assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-5.png").exists()
-    assert "hand_limit=5" in body  # in the variants table too
+    assert "hand_limit" not in body.split("<pre")[0]
+    assert "<td>hand limit 5</td>" in body  # in the variants table too
 
 
 def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch):
@@ -275,9 +276,9 @@ def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch
     assert rooms.count("A win here means:") == 2 and rooms.count("<summary>Every room of") == 2
     burn = body[body.index('<section id="burn">'):]
     burn = burn[:burn.index("</section>")]
-    assert burn.count("<summary>Tables of 2e, hand_limit=") == 2 and "Charts and" not in burn
+    assert burn.count("<summary>Tables of 2e, hand limit ") == 2 and "Charts and" not in burn
     assert "<h3>Every setting</h3>" in crisis and "2 settings" in crisis
-    for label in ("2e, hand_limit=4", "2e, hand_limit=5"):
+    for label in ("2e, hand limit 4", "2e, hand limit 5"):
         assert f"<summary>{label}: the win rate at each named difficulty" in crisis
     assert crisis.count("Win rate at each named difficulty, by player count") == 2
     assert crisis.count("Win rate and mean turn reached, every difficulty and source") == 2

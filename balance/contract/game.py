@@ -119,6 +119,10 @@ class Label:
     key: str
     label: str
     values: tuple[tuple[Any, str], ...] = ()
+    # "module:function", (value, variant as the manifest records it) -> its words, or None
+    # for the label's: where the words hang on more than the value (how the run changed
+    # the part it names, as the variant records).
+    of_variant: str = ""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 
 from balance.contract.experiment import CONTROL, KNOB_PREFIX
+from balance.contract.game import resolve
 
 UNCHANGED = "the unchanged game"  # ablate's "none", a control: the rules as they are
 _NO_PART = "none"  # the ablate value of the variant that takes nothing out
@@ -61,8 +62,15 @@ def _knob(game, name: str):
                  if k.name == name), None)
 
 
-def value_words(game, key: str, value) -> str:
-    """One key of a variant and its value, in words."""
+def value_words(game, key: str, value, info: dict | None = None) -> str:
+    """One key of a variant and its value, in words; `info`, the variant as the manifest
+    records it, for a key whose words hang on more than its value (Label.of_variant)."""
+    declared = game.label_of(key)
+    hook = getattr(declared, "of_variant", "")
+    if hook and info is not None:
+        said = resolve(hook)(value, info)
+        if said:
+            return said
     if key == "players":
         return f"{number(value)} players"
     if key == "heuristic":
@@ -91,6 +99,18 @@ def value_words(game, key: str, value) -> str:
     return f"{key} {number(value)}"
 
 
+def key_words(game, key: str) -> str:
+    """A key alone, as an axis names it: its declared label less the value's place
+    ("board length"), a knob's label, else the key itself."""
+    if key.startswith(KNOB_PREFIX):
+        k = _knob(game, key[len(KNOB_PREFIX):])
+        said = (k.label if k is not None else "") or key[len(KNOB_PREFIX):]
+    else:
+        declared = game.label_of(key)
+        said = (declared.label if declared is not None else "") or key
+    return said.replace("{}", "").strip()
+
+
 def _filled(label: str, value) -> str:
     # "{}" in a label places the value ("{} taken out"); else the value follows the label.
     return label.replace("{}", number(value)) if "{}" in label else f"{label} {number(value)}"
@@ -110,5 +130,6 @@ def variant_words(game, info: dict, against: dict | None = None) -> str:
             or other.get(k) != swept[k]]
     if not keys:
         keys = list(swept)
-    return ", ".join(value_words(game, k, swept[k]) for k in keys if swept[k] is not None) \
+    return ", ".join(value_words(game, k, swept[k], info) for k in keys
+                     if swept[k] is not None) \
         or str(info.get("label") or "")

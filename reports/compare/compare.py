@@ -78,6 +78,11 @@ class Comparison:
     - `short`: (quantity, column title, kind) of the short form `balance run` prints.
     - `alike`: the groups of variants whose games all left the same record
       (reports/compare/alike.py, Alike).
+    - `swept`: each variant's swept keys and values, as the manifest records them: what a
+      report reads of a variant, never its label (which is only the key its rows are found
+      by). `variants` holds, beside its label, its `words`, only what `differs` from its
+      baseline, and apart its `player` (null where the run does not sweep the player) and
+      its `lever` (the rest), all in the game's words.
     """
 
     experiment: str
@@ -93,6 +98,8 @@ class Comparison:
     head: dict = field(default_factory=dict)
     short: tuple = ()
     alike: tuple = ()
+    swept: dict = field(default_factory=dict)
+    game: object = field(default=None, compare=False, repr=False)  # whose words it speaks
 
     @property
     def family(self) -> int:
@@ -102,6 +109,10 @@ class Comparison:
     def label(self, variant: int) -> str:
         """The variant's label as its file writes it: the key its rows are found by."""
         return self.variants.filter(pl.col("variant") == variant)["label"].item()
+
+    def value(self, variant: int, key: str):
+        """The value variant `variant` gives the swept key `key`; None where it gives none."""
+        return (self.swept.get(variant) or {}).get(key)
 
     def words(self, variant: int, differs: bool = False) -> str:
         """The variant in the game's words (reports/tables/variants.words); `differs`: only
@@ -407,20 +418,24 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
     differences = _with_holm(rows)
     said = variants.words(manifest)
     short = variants.words(manifest, against=base_of)
+    game = measures.game_of(manifest)
+    split = variants.player_and_lever(manifest, game)
     same = alike_.alike(games, manifest, alike_.record_columns(measures.game_of(manifest),
                                                                manifest), base_of, said)
     table = pl.DataFrame({"variant": sorted(info), "label": [names[v] for v in sorted(info)],
                           "games": [counts[v] for v in sorted(info)],
                           "baseline": [base_of[v] == v for v in sorted(info)],
                           "words": [said[v] for v in sorted(info)],
-                          "differs": [short[v] for v in sorted(info)]},
+                          "differs": [short[v] for v in sorted(info)],
+                          "player": [split[v][0] for v in sorted(info)],
+                          "lever": [split[v][1] for v in sorted(info)]},
                          schema={"variant": pl.Int64, "label": pl.Utf8, "games": pl.Int64,
                                  "baseline": pl.Boolean, "words": pl.Utf8,
-                                 "differs": pl.Utf8})
+                                 "differs": pl.Utf8, "player": pl.Utf8, "lever": pl.Utf8})
     return Comparison(str(manifest.get("experiment", "")), q.kind, base, table, differences,
                       q.tables(arms, names), tuple(dict.fromkeys(notes)), resamples, seed,
                       run_dir, q.head(), q.short(differences),
-                      tuple(same))
+                      tuple(same), {v: dict(info[v].get("swept") or {}) for v in info}, game)
 
 
 def _settings_note(keys: tuple[str, ...], info: dict[int, dict]) -> str:

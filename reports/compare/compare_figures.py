@@ -4,11 +4,11 @@ order the designer gave them."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import polars as pl
 
+from balance.contract import labels as designer
 from reports.compare.compare import Comparison
 from reports.render.figures import canvas, palette_of
 
@@ -50,19 +50,23 @@ def forest_figure(cmp: Comparison, quantity: str, title: str, ranked: str = "") 
     return fig
 
 
-_NUMBER_KEY = re.compile(r"^(?P<key>[^=,]+)=(?P<value>-?\d+(?:\.\d+)?)$")
-
-
 def numeric_levers(cmp: Comparison) -> dict[str, dict[int, float]]:
-    """Swept keys whose values are numbers and take at least three values, from the labels:
-    {key: {variant: value}}. Player counts are settings, not levers."""
+    """Swept keys whose values are numbers and take at least three values, as the manifest
+    records what each variant sweeps: {key: {variant: value}}. Player counts are settings,
+    not levers."""
     out: dict[str, dict[int, float]] = {}
-    for v, label in cmp.variants.select("variant", "label").rows():
-        for part in label.split(", "):
-            m = _NUMBER_KEY.match(part.strip())
-            if m and m["key"] != "players":
-                out.setdefault(m["key"], {})[v] = float(m["value"])
+    for v, swept in cmp.swept.items():
+        for key, x in swept.items():
+            if key != "players" and isinstance(x, int | float) and not isinstance(x, bool):
+                out.setdefault(key, {})[v] = float(x)
     return {k: vals for k, vals in out.items() if len(set(vals.values())) >= 3}
+
+
+def _rest(cmp: Comparison, v: int, lever: str) -> str:
+    """What variant `v` sweeps beside `lever`, in the game's words: a line's name."""
+    return ", ".join(designer.value_words(cmp.game, k, x) if cmp.game is not None
+                     else f"{k}={x}" for k, x in (cmp.swept.get(v) or {}).items()
+                     if k != lever and x is not None)
 
 
 def response_figure(cmp: Comparison, lever: str, values: dict[int, float], quantity: str,
@@ -78,14 +82,12 @@ def response_figure(cmp: Comparison, lever: str, values: dict[int, float], quant
     for r in d.iter_rows(named=True):
         if r["variant"] not in values:
             continue
-        rest = ", ".join(p for p in r["label"].split(", ") if not p.startswith(lever + "="))
-        rows.append((rest, values[r["variant"]], scale * r["difference"], scale * r["ci_low"],
-                     scale * r["ci_high"]))
+        rows.append((_rest(cmp, r["variant"], lever), values[r["variant"]],
+                     scale * r["difference"], scale * r["ci_low"], scale * r["ci_high"]))
     # The baselines themselves sit at zero difference.
-    for v, label, is_base in cmp.variants.select("variant", "label", "baseline").rows():
+    for v, is_base in cmp.variants.select("variant", "baseline").rows():
         if is_base and v in values:
-            rest = ", ".join(p for p in label.split(", ") if not p.startswith(lever + "="))
-            rows.append((rest, values[v], 0.0, 0.0, 0.0))
+            rows.append((_rest(cmp, v, lever), values[v], 0.0, 0.0, 0.0))
     if len({x[1] for x in rows}) < 3:
         return None
     frame = pl.DataFrame(rows, schema=["rest", "x", "y", "lo", "hi"], orient="row")
@@ -97,7 +99,7 @@ def response_figure(cmp: Comparison, lever: str, values: dict[int, float], quant
             ax.plot(s["x"], s["y"], "o-", color=color, lw=1.4, label=g or None)
             ax.fill_between(s["x"], s["lo"], s["hi"], color=color, alpha=0.15, lw=0)
         ax.axhline(0, color="black", lw=0.8)
-        ax.set_xlabel(lever)
+        ax.set_xlabel(designer.key_words(cmp.game, lever) if cmp.game is not None else lever)
         ax.set_ylabel(d["name"][0] + (" (pp)" if rate else "") + ", against the baseline")
         ax.set_title(title)
         if 1 < len(groups) <= 8:

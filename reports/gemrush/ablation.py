@@ -35,11 +35,12 @@ SIGN = ("A positive number means the room helps: the game does better with the r
 
 
 def is_ablation(manifest: dict) -> bool:
-    return any("ablate" in (v.get("label") or "") for v in manifest.get("variants", []))
+    """A run whose variants sweep the room ablated (as the manifest records what each sweeps)."""
+    return any("ablate" in (v.get("swept") or {}) for v in manifest.get("variants", []))
 
 
 def is_ablation_comparison(cmp: Comparison) -> bool:
-    return bool(cmp.variants["label"].str.starts_with("ablate=").any())
+    return any("ablate" in swept for swept in cmp.swept.values())
 
 
 def how_of(manifest: dict) -> str:
@@ -83,12 +84,11 @@ def effects(cmp: Comparison) -> pl.DataFrame:
     if target:
         keep.append(target)
     d = cmp.differences.filter(pl.col("quantity").is_in(keep))
-    labels = dict(cmp.variants.select("variant", "label").rows())
     unchanged = {v for group in cmp.alike if cmp.baseline in group.variants
                  for v in group.variants}
     rows = []
     for r in d.iter_rows(named=True):
-        room = labels[r["variant"]].split("ablate=", 1)[-1]
+        room = str(cmp.value(r["variant"], "ablate"))
         rows.append((room, r["quantity"], r["name"], -r["difference"], -r["ci_high"],
                      -r["ci_low"], r["found"], r["holm"], r["pairs"],
                      r["variant"] not in unchanged))

@@ -14,13 +14,13 @@ from __future__ import annotations
 import polars as pl
 
 from balance.errors import InputError
-from balance.games.gemrush.game import GAMES, ROOMS
+from balance.games.gemrush.game import GAME, GAMES, ROOMS
 from balance.games.gemrush.rules import load_profile
 from reports.tables import frame
 
 LAYOUT = frame.Layout.of_table(GAMES.columns, keys=("edition", "mode", "target", "exhaust"),
                                lead="edition", setting=("edition", "content"),
-                               derived=("content",))
+                               derived=("content",), game=GAME)
 
 # The games table's fixed columns (the schema written by the runner). Any other column is a
 # swept rule field.
@@ -41,7 +41,7 @@ def rule_columns(games: pl.DataFrame) -> list[str]:
 
 
 def with_setting(games: pl.DataFrame) -> pl.DataFrame:
-    """Add a `setting` label such as "2e" or "2e, hand_limit=5": the edition, then every other
+    """Add a `setting` label such as "2e" or "2e, hand limit 5": the edition, then every other
     setting column that takes more than one value within an edition. Kept if already present."""
     return frame.with_setting(games, LAYOUT)
 

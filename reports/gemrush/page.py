@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from reports.gemrush import figures as gfigures
-from reports.gemrush import sentences
+from reports.gemrush import rooms, sentences
 from reports.gemrush.analysis import Analysis
 from reports.gemrush.crisis import TO_EXHAUSTION
 from reports.outcomes.outcome_page import Words, outcome_section
@@ -351,7 +351,8 @@ ROOMS_INTRO = [
 ]
 ROOMS_METHOD = [
     "For each room: the share of games in which it was built, tiles built per game, the median "
-    "turn of its first build, the points scored through its doors and the ability uses per "
+    "turn of its first build (in Rush, its round: a Rush game is counted in rounds, each "
+    "player's turn in a round), the points scored through its doors and the ability uses per "
     "tile built, and the cards gained per use (a dash when never used). Setup tiles are not "
     "counted as builds.",
     "The win-rate comparison splits the games (in Rush: the seats) into those that built the "
@@ -411,8 +412,11 @@ def rooms_section(a: Analysis) -> Section:
 
 def room_table(v: pl.DataFrame, players: int) -> Table:
     v = v.sort(pl.col("diff").fill_null(-9.0), "room", descending=[True, False])
+    mode = str(v["mode"][0]) if v.height and "mode" in v.columns else "crisis"
+    unit = rooms.first_build_when(None, players, mode)[1]
     rows = [[r["room"], text.pct(r["built_share"]), text.num(r["copies"], 2),
-             text.num(r["median_turn"]), text.num(r["points_per_build"], 2),
+             text.num(rooms.first_build_when(r["median_turn"], players, mode)[0]),
+             text.num(r["points_per_build"], 2),
              text.num(r["uses_per_build"], 2), text.num(r["gained_per_use"], 2),
              text.rate(r["early_rate"], r["early_low"], r["early_high"]),
              text.rate(r["other_rate"], r["other_low"], r["other_high"]),
@@ -420,9 +424,9 @@ def room_table(v: pl.DataFrame, players: int) -> Table:
             for r in v.iter_rows(named=True)]
     games = int(v["games"][0]) if v.height else 0
     return Table(f"{players} players ({text.count(games)} games)",
-                 ["Room", "Built (% of games)", "Tiles per game", "Median first-build turn",
+                 ["Room", "Built (% of games)", "Tiles per game", f"Median first-build {unit}",
                   "Points per tile", "Uses per tile", "Cards per use",
-                  "Won, built by median turn", "Won otherwise", "Difference (95% interval)"],
+                  "Won, built by the median", "Won otherwise", "Difference (95% interval)"],
                  rows)
 
 

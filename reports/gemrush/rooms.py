@@ -297,6 +297,19 @@ def _median_of_counts(hist: pl.DataFrame) -> pl.DataFrame:
         "gid", "room", ((pl.col("_lo") + pl.col("_hi")) / 2).alias("median_turn"))
 
 
+def first_build_when(median_turn: float | None, players: int, mode: str
+                     ) -> tuple[float | None, str]:
+    """A median first-build turn as the game's length counts it: (value, unit). The rooms
+    table records the turn a tile was placed in from 0, every player's turn counted; a Rush
+    game is counted in rounds (its target and its cap are), so turn t is round t // players
+    + 1 (turn 19 of a 4-player game is round 5); a Crisis game in turns, from 1."""
+    if median_turn is None:
+        return None, "round" if mode == "rush" else "turn"
+    if mode == "rush":
+        return float(int(median_turn) // max(1, players) + 1), "round"
+    return median_turn + 1, "turn"
+
+
 def _ratio(num: str, den: str) -> pl.Expr:
     return pl.when(pl.col(den) > 0).then(pl.col(num) / pl.col(den)).otherwise(None)
 

@@ -194,22 +194,18 @@ def holm_text(r: dict, family: int) -> str:
             f"not clear after Holm's correction over {family} differences")
 
 
-PLAYER_PARTS = ("heuristic=", "seats=")  # the parts of a variant's label that name its player
+def player_part(cmp, v: int) -> str | None:
+    """The player variant `v` of a comparison names, in the game's words ("Reference"), or
+    None where the run does not sweep the player (Comparison.variants, its `player`)."""
+    row = cmp.variants.filter(pl.col("variant") == v)
+    return row["player"].item() if "player" in row.columns and row.height else None
 
 
-def player_part(label: str) -> str | None:
-    """The player a variant's label names ("reference" in "heuristic=reference, hand_limit=6"),
-    or None where the run does not sweep the player."""
-    for part in label.split(", "):
-        for key in PLAYER_PARTS:
-            if part.startswith(key):
-                return part[len(key):]
-    return None
-
-
-def lever_part(label: str) -> str:
-    """A variant's label without its player: the lever's version ("hand_limit=6")."""
-    return ", ".join(p for p in label.split(", ") if not p.startswith(PLAYER_PARTS))
+def lever_part(cmp, v: int) -> str:
+    """Variant `v` without its player, in the game's words: the lever's version ("hand
+    limit 6"; Comparison.variants, its `lever`)."""
+    row = cmp.variants.filter(pl.col("variant") == v)
+    return (row["lever"].item() or "") if "lever" in row.columns and row.height else ""
 
 
 def measured_with(players: list[str]) -> str:
@@ -241,13 +237,12 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
         r = pick.sort(pl.col("difference").abs(), "label", descending=[True, False]).row(
             0, named=True)
         base = cmp.label(r.get("against", cmp.baseline))
-        scale, unit = (100.0, " percentage points") if r["kind"] == "rate" else (1.0, "")
-        if r["quantity"].startswith("score"):
-            unit = " points"
-        each = _by_player(d, r, base)
-        # In the game's words (Comparison.words); by player, the lever's part of the label.
+        scale, unit = (100.0, " percentage points") if r["kind"] == "rate" else \
+            (1.0, _unit(cmp, r["quantity"]))
         b = r.get("against", cmp.baseline)
-        version, against = (lever_part(r["label"]), lever_part(base)) if each else \
+        each = _by_player(cmp, d, r, b)
+        # In the game's words (Comparison.words); by player, the lever's part alone.
+        version, against = (lever_part(cmp, r["variant"]), lever_part(cmp, b)) if each else \
             (_words(cmp, r.get("variant"), r["label"]), _words(cmp, b, base))
         way = "raises" if r["difference"] > 0 else "lowers"
         size = f"{abs(scale * r['difference']):.1f}{unit}"
@@ -258,10 +253,11 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
                         f"{version} on the {r['name']} ({way} it by {size}), is within what "
                         "chance gives on these games")
         if each:
-            sentence += _player_spread(each, player_part(r["label"]) or "", scale, unit)
+            sentence += _player_spread(cmp, each, player_part(cmp, r["variant"]) or "",
+                                       scale, unit)
         else:
             sentence += "." + measured_with(players_of.get(name, []))
-        out.append(Verdict(f"Versions of {name}", sentence,
+        out.append(Verdict(_topic(cmp, name), sentence,
                            who_of(players_of.get(name, []), f"{name} run"), [
             f"{_words(cmp, x.get('variant'), x['label'])} against "
             f"{_words(cmp, x.get('against', b), cmp.label(x.get('against', b)))}, "
@@ -276,20 +272,45 @@ def _words(cmp, v: int | None, label: str) -> str:
     return cmp.words(v) if v is not None and hasattr(cmp, "words") else label
 
 
-def _by_player(d: pl.DataFrame, r: dict, base: str) -> list[dict]:
+def _unit(cmp, quantity: str) -> str:
+    """What a mean quantity counts, as its measure declares it (Measure.unit, a space
+    before it); a score in the game's score unit, " points" where the comparison names no
+    game; else nothing."""
+    game = getattr(cmp, "game", None)
+    name = quantity.split(":", 1)[0]
+    m = next((m for m in getattr(game, "measures", ()) if m.name == name), None)
+    if m is not None and m.unit:
+        return f" {m.unit}"
+    if name == "score":
+        return f" {getattr(game, 'score_unit', '') or 'points'}"
+    return ""
+
+
+def _topic(cmp, name: str) -> str:
+    """A lever verdict's topic: "Players compared" for a run whose versions differ by their
+    player alone, else the versions of its run."""
+    if "player" in cmp.variants.columns and cmp.variants["player"].null_count() == 0 \
+            and not any(cmp.variants["lever"].to_list()):
+        return "Players compared"
+    return f"Versions of {name}"
+
+
+def _by_player(cmp, d: pl.DataFrame, r: dict, b: int) -> list[dict]:
     """Every player's difference for the version `r` shows, where the run sweeps the player
     beside a lever (none where it sweeps one of them: the player is then the lever)."""
-    if player_part(r["label"]) is None or lever_part(r["label"]) == lever_part(base):
+    lever = lever_part(cmp, r["variant"])
+    if player_part(cmp, r["variant"]) is None or lever == lever_part(cmp, b):
         return []
     same = d.filter(pl.col("quantity") == r["quantity"]).to_dicts()
-    return sorted((x for x in same if lever_part(x["label"]) == lever_part(r["label"])),
-                  key=lambda x: x["label"])
+    return sorted((x for x in same if lever_part(cmp, x["variant"]) == lever),
+                  key=lambda x: player_part(cmp, x["variant"]) or "")
 
 
-def _player_spread(each: list[dict], player: str, scale: float, unit: str) -> str:
-    """", with reference; by player: greedy +1.0, reference +2.1 (1.1 points apart).": the
+def _player_spread(cmp, each: list[dict], player: str, scale: float, unit: str) -> str:
+    """", with Reference; by player: Greedy +1.0, Reference +2.1 (1.1 points apart).": the
     effect of one version of the lever for each player."""
-    said = ", ".join(f"{player_part(x['label'])} {scale * x['difference']:+.1f}" for x in each)
+    said = ", ".join(f"{player_part(cmp, x['variant'])} {scale * x['difference']:+.1f}"
+                     for x in each)
     values = [scale * x["difference"] for x in each]
     gap = f" ({max(values) - min(values):.1f}{unit} apart)" if len(each) > 1 else ""
     return f", with {player}; by player: {said}{gap}."

@@ -39,7 +39,7 @@ class GameReport:
 
     def __init__(self, game: Game):
         self.game = game
-        self.layout = frame.Layout.of_table(game.games_table.columns)
+        self.layout = frame.Layout.of_table(game.games_table.columns, game=game)
 
     # -- analysis -------------------------------------------------------------------------
 
@@ -64,6 +64,9 @@ class GameReport:
         team = self.game.cooperative is True
         return outcome_page.Words(
             unit=self.game.length_unit, score_unit=self.game.score_unit,
+            # The unit's note said once, in the method, not in every sentence of length.
+            length_words=(f"Game length is counted in {self.game.length_unit}: "
+                          f"{self.game.length_note}." if self.game.length_note else ""),
             **({"intro": outcome_page.Words.TEAM_INTRO,
                 "method": outcome_page.Words.TEAM_METHOD} if team else {}),
             endings=tuple((e, e.replace("_", " ").capitalize()) for e in self.game.end_reasons),

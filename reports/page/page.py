@@ -17,6 +17,7 @@ from importlib import resources
 import jinja2
 import polars as pl
 
+from balance.contract.labels import value_words
 from reports.compare.comparison_page import comparison_section
 from reports.outcomes.findings import Verdict, who_of
 from reports.page.game_report import Analysis, GameReport
@@ -197,7 +198,8 @@ def variants_table(a: Analysis, report: GameReport, by_run: bool = False) -> Tab
         rows.append(([str(v.get("from_run", DASH)), str(v.get("run_variant", DASH))]
                      if by_run else [str(v.get("variant", DASH))])
                     + [cell(v) for _, cell in columns]
-                    + [", ".join(f"{k}={rules[k]}" for k in sorted(rules)) or DASH,
+                    + [", ".join(value_words(report.game, k, rules[k]) for k in sorted(rules))
+                       or DASH,
                        text.count(per_variant.get(int(v.get("variant", -1)), 0))])
     lead = ["Run", "Variant"] if by_run else ["Variant"]
     return Table("Variants" + (" (each numbered within its run)" if by_run else ""),

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from balance.contract.labels import value_words
 from balance.games.rusship.engine.state import POWER_NAMES
+from balance.games.rusship.game import GAME
 from balance.games.rusship.rules import DEFAULTS
 from balance.stats.intervals import with_wilson
 from reports.outcomes import analysis, outcomes
@@ -144,8 +146,10 @@ def box_text(box: tuple[str, ...]) -> str:
 
 
 def changed(rules: dict) -> str:
-    """The rules a variant plays off Rusship's defaults, as "name=value, ..."."""
-    return ", ".join(f"{k}={rules[k]}" for k in DEFAULTS if rules[k] != DEFAULTS[k])
+    """The rules a variant plays off Rusship's defaults, in the rulebook's words ("second
+    player's head-start ships 1, ...")."""
+    return ", ".join(value_words(GAME, k, rules[k]) for k in DEFAULTS
+                     if rules[k] != DEFAULTS[k])
 
 
 def short_name(heuristic: str, rules: dict, run: str | None) -> str:
@@ -160,7 +164,7 @@ def short_name(heuristic: str, rules: dict, run: str | None) -> str:
         parts.append("only " + " and ".join(box))
     elif len(box) < len(POWER_NAMES):
         parts.append("without " + " and ".join(p for p in POWER_NAMES if p not in box))
-    parts += [f"{k}={rules[k]}" for k in DEFAULTS
+    parts += [value_words(GAME, k, rules[k]) for k in DEFAULTS
               if k not in BOX and rules[k] != DEFAULTS[k]]
     return ", ".join(parts) + (f" ({run})" if run else "")
 

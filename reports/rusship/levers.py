@@ -121,5 +121,4 @@ def is_box_sweep(cmp) -> bool:
     """A run that sweeps the box_* rules in its grid (e.g. each power alone against the empty
     box): read in Powers and catch-up, where its many versions are ranked, not in
     Comparison."""
-    return any(part.startswith("box_") for label in cmp.variants["label"].to_list()
-               for part in str(label).split(", "))
+    return any(k.startswith("box_") for swept in cmp.swept.values() for k in swept)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from balance.contract.labels import value_words
 from balance.games.rusship.engine.state import POWER_NAMES
+from balance.games.rusship.game import GAME
 from balance.games.rusship.rules import POWER_WORDS
 from balance.stats import paired
 from balance.stats.intervals import wilson
@@ -81,7 +83,7 @@ def paired_cell(r: dict | None, scale: float = 100.0) -> str:
 
 
 def compensation_text(r: dict) -> str:
-    parts = [f"{k}={r[k]}" for k in ("second_tokens", "second_bonus") if r[k]]
+    parts = [value_words(GAME, k, r[k]) for k in ("second_tokens", "second_bonus") if r[k]]
     return ", ".join(parts) or "none"
 
 

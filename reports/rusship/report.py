@@ -114,8 +114,7 @@ STARTER = "starter"
 
 def compensates(cmp) -> bool:
     """Whether a run's versions differ by the first-player compensation (analysis.COMPENSATION)."""
-    return any(k + "=" in label for label in cmp.variants["label"].to_list()
-               for k in COMPENSATION)
+    return any(k in swept for swept in cmp.swept.values() for k in COMPENSATION)
 
 
 REPORT = RusshipReport()

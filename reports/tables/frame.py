@@ -17,10 +17,11 @@ games that differ only in how they were recorded are pooled, and a sweep never m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
+from balance.contract import labels as designer
 from balance.contract.game import CORE_COLUMNS
 from balance.errors import Problems
 
@@ -51,6 +52,9 @@ class Layout:
     # Columns the report adds from the manifest's variants (the value of each variant's key
     # of that name), beside `run`.
     derived: tuple[str, ...] = ()
+    # The game whose words a setting label is written in (balance/contract/labels.py); None
+    # writes `column=value`, for a table of no game known.
+    game: object = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of_table(cls, columns: dict[str, str], **kw) -> Layout:
@@ -95,30 +99,31 @@ def setting_columns(games: pl.DataFrame, layout: Layout = NEUTRAL) -> list[str]:
 
 
 def with_setting(games: pl.DataFrame, layout: Layout = NEUTRAL) -> pl.DataFrame:
-    """Add a `setting` label such as "2e" or "2e, hand_limit=5": the lead column, then every
-    other setting column that takes more than one value within one lead value. Kept if
-    already present."""
+    """Add a `setting` label such as "2e" or "2e, hand limit 5": the lead column, then every
+    other setting column that takes more than one value within one lead value, in the
+    layout's game's words. Kept if already present."""
     if "setting" in games.columns:
         return games
     return games.with_columns(setting_label(games, setting_columns(games, layout),
-                                            layout.setting).alias("setting"))
+                                            layout.setting, layout.game).alias("setting"))
 
 
 def with_base_setting(games: pl.DataFrame, layout: Layout = NEUTRAL) -> pl.DataFrame:
     """Add `base_setting`: the setting label without the players (heuristic), to compare
     players within it."""
     cols = [c for c in setting_columns(games, layout) if c != "heuristic"]
-    label = setting_label(games, cols, layout.setting) if cols else pl.lit("every setting")
+    label = setting_label(games, cols, layout.setting, layout.game) if cols \
+        else pl.lit("every setting")
     return with_setting(games, layout).with_columns(label.alias("base_setting"))
 
 
-def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] = ()
-                  ) -> pl.Expr:
+def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] = (),
+                  game=None) -> pl.Expr:
     """The label of `cols` (the first leads): its value, then every other column that takes
-    more than one value within one value of the first (as `column=value`, or the value alone
-    for the players and the columns in `plain`; a null column=value, one its run does not
-    sweep, left out); the run, when it is one of them, last in brackets: "2e, greedy
-    (main-run)"."""
+    more than one value within one value of the first (in `game`'s words, "board length 6",
+    or `column=value` where no game is given; the value alone for the players and the
+    columns in `plain`; a null one, a rule its run does not sweep, left out); the run, when
+    it is one of them, last in brackets: "2e, greedy (main-run)"."""
     lead = cols[0]
     varying = [c for c in cols[1:] if games.height and
                games.group_by(lead).agg(pl.col(c).n_unique())[c].max() > 1]
@@ -129,7 +134,12 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
             return value.fill_null("default")
         # A column a run does not sweep (null in its games) is left out of its label: a report
         # of several runs would otherwise name every rule any of them swept, "=default" each.
-        return pl.lit(f"{c}=") + value
+        if game is None:
+            return pl.lit(f"{c}=") + value
+        said = {v: designer.value_words(game, c, v)
+                for v in games.get_column(c).drop_nulls().unique().to_list()}
+        return pl.col(c).replace_strict(said, default=None, return_dtype=pl.Utf8) \
+            if said else pl.lit(None, pl.Utf8)
 
     parts = [pl.col(lead).cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying
                                                            if c != "run"]

@@ -77,7 +77,7 @@ def count(games, manifest: dict | None = None, layout: frame.Layout | None = Non
     manifest = manifest or {}
     if layout is None:
         game = registry.get(compat.manifest_game(manifest))
-        layout = frame.Layout.of_table(game.games_table.columns)
+        layout = frame.Layout.of_table(game.games_table.columns, game=game)
     added = [c for c in layout.derived if c not in games.columns
              and frame.by_variant(manifest, c)]
     if frame.run_by_variant(manifest) and "run" not in games.columns:
@@ -172,7 +172,8 @@ class Counter:
             if per_key is not None else keys.with_columns(pl.lit(0, pl.Int64).alias("games"))
         if "setting" not in keys.columns:
             cols = frame.setting_columns(keys.select(self.key_cols), self.layout)
-            keys = keys.with_columns(frame.setting_label(keys, cols, self.layout.setting)
+            keys = keys.with_columns(frame.setting_label(keys, cols, self.layout.setting,
+                                                          self.layout.game)
                                      .alias("setting"))
         keys = self.finish(keys).sort("kid")
         for name, schema in self.EMPTY.items():

@@ -114,6 +114,20 @@ def setting_keys(manifest: dict) -> tuple[str, ...]:
     return SETTINGS + PLAYER_KEYS if levers and swept & set(PLAYER_KEYS) else SETTINGS
 
 
+def player_and_lever(manifest: dict, game) -> dict[int, tuple[str | None, str]]:
+    """Each variant's player and lever, apart, in the game's words, read from what its grid
+    sweeps: (the player, None where the run does not sweep it; the other swept keys, "" where
+    there are none): ("Reference", "hand limit 6") for heuristic=reference, hand_limit=6."""
+    out = {}
+    for i, info in enumerate(manifest.get("variants", [])):
+        swept = {k: x for k, x in (info.get("swept") or {}).items() if x is not None}
+        who = [designer.value_words(game, k, x) for k, x in swept.items() if k in PLAYER_KEYS]
+        lever = [designer.value_words(game, k, x) for k, x in swept.items()
+                 if k not in PLAYER_KEYS]
+        out[int(info.get("variant", i))] = (", ".join(who) if who else None, ", ".join(lever))
+    return out
+
+
 def baselines_by_setting(manifest: dict, base: int) -> dict[int, int]:
     """Each variant's baseline: the variant with its own player count (and its own player,
     where another key is the lever: setting_keys) and the chosen baseline's value of every

@@ -53,7 +53,7 @@ KEY_LABELS = (
           ((True, "played to exhaustion"), (False, "played to the target"))),
     Label("content", "content"),
     # One room per variant, taken out of the box or made plain (the run's ablate).
-    Label("ablate", "{} ablated"),
+    Label("ablate", "{} ablated", of_variant="balance.games.gemrush.words:ablate_words"),
     Label("skill", "every player holds", (("none", "No Skills"),)),
     Label("crisis_targets", "Crisis target"),  # crisis_targets.<difficulty>
 )
