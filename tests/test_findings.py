@@ -55,8 +55,8 @@ def test_a_seat_is_called_unfair_only_past_holms_correction():
     # 25.3% ± 2% against 25%: the largest gap, named, within what chance gives among 4 seats,
     # and every interval within a tenth of the fair share (22.5% to 27.5%).
     near = seat_verdicts(_seats([5050, 5000, 4975, 4975], 20000), {}, {})
-    assert near[0].sentence.startswith("Every seat wins about its fair share, each within a "
-                                       "tenth of it")
+    assert near[0].sentence.startswith("Every seat wins about its fair share: each one's 95% "
+                                       "interval lies within a tenth of it")
     assert "seat 1 of 4" in near[0].sentence and "chance" in near[0].sentence
 
 
@@ -83,7 +83,7 @@ def test_the_seats_are_stated_once_over_every_setting_and_player():
     assert len(out) == 1
     said = out[0].sentence
     assert said.startswith("Every seat wins about its fair share in rush run (greedy) and "
-                           "rush-players run (greedy), each within a tenth of it")
+                           "rush-players run (greedy): each one's 95% interval lies within")
     assert "Too few games to tell in rush-players run (learned)" in said
     assert out[0].who == "greedy and learned players; rush run, rush-players run, 4 players"
 

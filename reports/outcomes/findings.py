@@ -93,6 +93,15 @@ def _setting_name(setting: str, players_of: dict[str, list[str]], where: dict[st
     return f"{base} ({text.join_words(mine)})" if mine else base
 
 
+def _counts(counts: list[int]) -> str:
+    """"2 players", "2 to 7 players", "2 and 4 players"."""
+    if len(counts) == 1:
+        return text.plural(counts[0], "player")
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]} players"
+    return text.join_words([str(p) for p in counts]) + " players"
+
+
 def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
                   where: dict[str, str], topic: str = "Seats", section: str = "Outcomes"
                   ) -> list[Verdict]:
@@ -111,25 +120,39 @@ def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
         return []
     rows = seats.with_columns((pl.col("win_rate") - pl.col("fair_share")).abs().alias("gap")
                               ).sort("setting", "players", "seat").to_dicts()
-    by_setting: dict[str, list[dict]] = {}
+    # Each setting at each player count is told apart: a seat off its share with 3 players
+    # says nothing of the 2-player game.
+    by_row: dict[tuple[str, int], list[dict]] = {}
     for r in rows:
         r["side"] = seat_side(r)
-        by_setting.setdefault(r["setting"], []).append(r)
-    # A setting is off where a seat is; even where every seat is; else too few to tell.
-    kind = {st: ("off" if any(r["side"] in (ABOVE, BELOW) for r in g) else
-                 "even" if all(r["side"] == EVEN_KIND for r in g) else "few")
-            for st, g in by_setting.items()}
-    many = len(by_setting) > 1
-    named = {st: _setting_name(st, players_of, where) for st in by_setting}
+        by_row.setdefault((r["setting"], r["players"]), []).append(r)
+    # A row is off where a seat is; even where every seat is; else too few to tell.
+    kind = {k: ("off" if any(r["side"] in (ABOVE, BELOW) for r in g) else
+                "even" if all(r["side"] == EVEN_KIND for r in g) else "few")
+            for k, g in by_row.items()}
+    many = len(by_row) > 1
+    counts_of: dict[str, list[int]] = {}
+    for st, p in by_row:
+        counts_of.setdefault(st, []).append(p)
+    named = {st: _setting_name(st, players_of, where) for st in counts_of}
 
     def seat(r: dict) -> str:
-        return _seat_text(r) + (f" ({named[r['setting']]})" if many else "")
+        return _seat_text(r) + (f" ({named[r['setting']]})" if len(named) > 1 else "")
 
     def widest(g: list[dict]) -> dict:
         return max(g, key=lambda r: (r["gap"], -r["players"], -r["seat"]))
 
-    def settings_of(k: str) -> list[str]:
-        return [st for st in sorted(by_setting) if kind[st] == k]
+    def rows_of(k: str) -> list[tuple[str, int]]:
+        return [key for key in sorted(by_row) if kind[key] == k]
+
+    def names(keys: list[tuple[str, int]]) -> str:
+        """The settings of `keys`, each with its player counts where it has others."""
+        mine: dict[str, list[int]] = {}
+        for st, p in keys:
+            mine.setdefault(st, []).append(p)
+        return text.join_words([
+            named[st] + ("" if len(ps) == len(counts_of[st]) else f", {_counts(ps)}")
+            for st, ps in mine.items()])
 
     parts, details = [], []
     off = sorted((r for r in rows if r["side"] in (ABOVE, BELOW)),
@@ -140,39 +163,41 @@ def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
                      + "; ".join(seat(r) for r in off[:3]) + more + ".")
         details += [_seat_stat(r) for r in off] + [
             "Each survives Holm's correction over every seat tested."]
-    even = settings_of("even")
+    even = rows_of("even")
     if even:
-        top = widest([r for st in even for r in by_setting[st]])
-        where_even = (f" in {text.join_words([named[st] for st in even])}"
-                      if many and len(even) < len(by_setting) else
-                      " in every setting" if many else "")
-        parts.append(f"Every seat wins about its fair share{where_even}, each within a tenth "
-                     f"of it: the largest gap, {seat(top)}, is within what chance gives.")
+        top = widest([r for k in even for r in by_row[k]])
+        where_even = (f" in {names(even)}" if many and len(even) < len(by_row) else
+                      " in every setting" if len(named) > 1 else "")
+        parts.append(f"Every seat wins about its fair share{where_even}: each one's 95% "
+                     f"interval lies within a tenth of it, and the largest gap, {seat(top)}, "
+                     "is within what chance gives.")
         details += [_seat_stat(top), "No seat's gap survives Holm's correction over every "
                     "seat tested, and every seat's 95% interval lies within a tenth of its "
                     "fair share."]
-    few = settings_of("few")
+    few = rows_of("few")
     if few:
-        wide = [widest([r for r in by_setting[st] if r["side"] is None]) for st in few]
-        in_few = f" in {text.join_words([named[st] for st in few])}" if many else ""
+        # The widest of each setting's rows too small to tell, not of every player count.
+        wide = [widest([r for k in few if k[0] == st for r in by_row[k] if r["side"] is None])
+                for st in dict.fromkeys(st for st, _ in few)]
+        in_few = f" in {names(few)}" if many and len(few) < len(by_row) else ""
         parts.append(
-            f"Too few games to tell{in_few}: no seat is clearly off its fair share, but "
-            + ("its intervals reach" if len(few) == 1 else "each one's intervals reach")
-            + " past a tenth of it either way (the widest gap: "
+            f"Too few games to tell{in_few}: no seat is clearly off its fair share, yet not "
+            "every seat's 95% interval lies within a tenth of it (the widest gap: "
             + "; ".join(f"seat {r['seat']} of {r['players']} wins "
                         f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of "
                         f"{text.count(r['games'])} games against a fair share of "
                         f"{text.pct(r['fair_share'], 1)}"
-                        + (f" ({named[r['setting']]})" if many else "") for r in wide) + ").")
+                        + (f" ({named[r['setting']]})" if len(named) > 1 else "")
+                        for r in wide) + ").")
         details += [_seat_stat(r) for r in wide] + [
-            "Too few to tell: the seat's 95% interval holds its fair share and reaches past "
-            "a tenth of it, so these games cannot say whether the seats are even."]
-    counts = sorted({r["players"] for r in rows})
-    span = (text.plural(counts[0], "player") if len(counts) == 1
-            else f"{counts[0]} to {counts[-1]} players")
-    players = sorted({p for st in by_setting for p in players_of.get(st, [])})
-    runs = list(dict.fromkeys(where.get(st, st) for st in sorted(by_setting)))
-    place = ", ".join(runs) if len(runs) <= 3 else text.plural(len(runs), "setting")
+            "Too few to tell: the seat's 95% interval reaches past a tenth of its fair share "
+            "and Holm's correction over every seat tested does not set it apart, so these "
+            "games cannot say whether the seats are even."]
+    span = _counts(sorted({r["players"] for r in rows}))
+    players = sorted({p for st in named for p in players_of.get(st, [])})
+    runs = list(dict.fromkeys(where.get(st, st) for st in sorted(named)))
+    place = runs[0] if len(runs) == 1 else (", ".join(runs) if all(
+        st in where for st in named) else text.plural(len(runs), "setting"))
     return [Verdict(topic, " ".join(parts), who_of(players, f"{place}, {span}"), details)]
 
 
