@@ -124,6 +124,9 @@ def _apart(r: dict) -> bool:
     return not text.missing(r["ci_low"]) and (r["ci_low"] > 0 or r["ci_high"] < 0)
 
 
+TIE_NAMED = 3  # a tie of more options is counted, not listed
+
+
 def closest_text(tied: list[tuple[Pair | None, dict]], base: str) -> str:
     """The sentence that names the compensation nearest 50%, or the tie."""
     if not tied:
@@ -138,6 +141,13 @@ def closest_text(tied: list[tuple[Pair | None, dict]], base: str) -> str:
                 f"unchanged rules ({base}); paired difference "
                 f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])} over "
                 f"{text.count(r['pairs'])} games.")
+    if len(tied) > TIE_NAMED:  # a list of every option would bury the answer: too few games
+        values = [x["baseline"] if q is None else x["value"] for q, x in tied]
+        lo, hi = text.pct(min(values), 1), text.pct(max(values), 1)
+        among = ", the unchanged rules among them" if any(q is None for q, _ in tied) else ""
+        return (f"A tie among {len(tied)} options{among} ({lo} to {hi}): their 95% intervals "
+                "cannot tell them apart on these games, so none is the closest (the table "
+                "lists each). More games, or another reason, decide between them.")
     # Labels hold commas ("second_tokens=1, second_bonus=2"): semicolons keep them apart.
     named = [f"{'the unchanged rules, ' + base if q is None else q.label} "
              f"({text.pct(x['baseline'] if q is None else x['value'], 1)})" for q, x in tied]
