@@ -58,7 +58,8 @@ class GemRushReport(game_report.GameReport):
         crisis = crisis_lead(a, cmps) if a.difficulty.height else None
         rush = seat_lead(a.seat_wins, in_order(a.kinds, a.seat_wins),
                          "Rush: each seat against its fair share, by player count",
-                         what="setting", title="Rush: each seat's share of the wins")
+                         what="setting", title="Rush: each seat's share of the wins",
+                         file="lead-seats-rush.png")
         return [b for b in (crisis, rush) if b is not None]
 
     def summary_blocks(self, a, players_of: dict[str, list[str]],

@@ -2,14 +2,14 @@
 GameReport.lead_blocks), so that a new game is born with a picture on its first screen: each
 seat's share of the wins against its fair share, or the team's win rate, per version and player
 count, in one chart with its 95% Wilson intervals and a few sentences. A game's own report may
-lead with these too (Gem Rush's Rush runs do)."""
+lead with these too, for the runs whose question is the seats'."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from reports.render import figures, text
-from reports.render.section import SETTINGS_PER_CHART, Block, figure, slug
+from reports.render.section import SETTINGS_PER_CHART, Block, figure
 
 # A lead says so many rows of the team's win rate in words; the chart holds every row.
 SAID = 6
@@ -52,7 +52,8 @@ def _gaps(lo: float, hi: float) -> str:
 
 
 def seat_lead(seats: pl.DataFrame, order: list[str], heading: str, what: str = "version",
-              title: str = "Each seat's share of the wins") -> Block | None:
+              title: str = "Each seat's share of the wins", file: str = "lead-seats.png"
+              ) -> Block | None:
     """Each seat's share of the wins against its fair share (`seats`: reports/outcomes/
     outcomes.py's seat_wins), per setting in `order` and player count: one chart, and a
     sentence per row, or over more rows, seat 1's range and the seat farthest from its share."""
@@ -94,7 +95,7 @@ def seat_lead(seats: pl.DataFrame, order: list[str], heading: str, what: str = "
         f"and player count ({games} games or more each, 95% Wilson intervals).{left}"])
     b.paragraphs += lines
     b.figures.append(figure(
-        f"lead-seats-{slug(heading)}.png", "Each seat's share of the wins with its 95% Wilson "
+        file, "Each seat's share of the wins with its 95% Wilson "
         "interval; the dashed tick is its fair share (what every seat would win if the seat "
         "did not matter). Every seat's test is in Outcomes.",
         figures.seat_wins_overview_figure(seats, order, title)))
@@ -102,7 +103,7 @@ def seat_lead(seats: pl.DataFrame, order: list[str], heading: str, what: str = "
 
 
 def team_lead(team: pl.DataFrame, order: list[str], heading: str, what: str = "version",
-              title: str = "The team's win rate") -> Block | None:
+              title: str = "The team's win rate", file: str = "lead-team.png") -> Block | None:
     """The team's win rate (`team`: reports/outcomes/outcomes.py's team_wins), per setting in
     `order` and player count: one chart, and a sentence per row (the highest and the lowest
     where there are more than SAID)."""
@@ -130,7 +131,7 @@ def team_lead(team: pl.DataFrame, order: list[str], heading: str, what: str = "v
         f"95% Wilson intervals):{more}{left}"])
     b.paragraphs += [line for _, line in lines]
     b.figures.append(figure(
-        f"lead-team-{slug(heading)}.png", "The team's win rate with its 95% Wilson interval. "
+        file, "The team's win rate with its 95% Wilson interval. "
         "Every player count's games are in Outcomes.",
         figures.team_wins_overview_figure(team, order, title)))
     return b
