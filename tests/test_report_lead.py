@@ -180,6 +180,21 @@ def test_rusship_leads_a_box_run_with_each_powers_effect():
     blocks = _rusship_lead({"box_plus_one": [True, False]})
     assert [b.heading for b in blocks] == ["Powers: what each adds to the comebacks (made)"]
     assert blocks[0].figures[0].name == "lead-powers-made.png"
+    assert blocks[0].paragraphs[0].endswith("the first is the strongest catch-up.")
+
+
+def test_a_box_run_that_tells_no_power_apart_names_no_strongest_in_its_lead():
+    """The same 40 games with and without +1 (comebacks 50% both): the lead says no power
+    clearly changes them, as the verdict beneath it does, not a tie for the strongest."""
+    rows = [game_row(v, g, winner=1 if g % 2 else 2, first_hit=1 if g % 4 < 2 else 2)
+            for v in (0, 1) for g in range(40)]
+    swept = {"box_plus_one": [True, False]}
+    games = table(rows, swept)
+    m = manifest([{"box_plus_one": True}, {"box_plus_one": False}])
+    b = RUSSHIP.lead_blocks(RUSSHIP.analyse(SimpleNamespace(games=games, manifest=m)),
+                            [("made", compare(games, m))])[0]
+    assert "no power clearly changes them on these games" in b.paragraphs[0]
+    assert "strongest" not in b.paragraphs[0]
 
 
 def test_a_run_of_no_lever_leads_with_the_first_players_wins():
