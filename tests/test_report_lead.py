@@ -185,7 +185,7 @@ def test_rusship_leads_a_box_run_with_each_powers_effect():
 
 def test_a_box_run_that_tells_no_power_apart_names_no_strongest_in_its_lead():
     """The same 40 games with and without +1 (comebacks 50% both): the lead says no power
-    clearly changes them, as the verdict beneath it does, not a tie for the strongest."""
+    clearly adds to them, as the verdict beneath it does, not a tie for the strongest."""
     rows = [game_row(v, g, winner=1 if g % 2 else 2, first_hit=1 if g % 4 < 2 else 2)
             for v in (0, 1) for g in range(40)]
     swept = {"box_plus_one": [True, False]}
@@ -193,7 +193,7 @@ def test_a_box_run_that_tells_no_power_apart_names_no_strongest_in_its_lead():
     m = manifest([{"box_plus_one": True}, {"box_plus_one": False}])
     b = RUSSHIP.lead_blocks(RUSSHIP.analyse(SimpleNamespace(games=games, manifest=m)),
                             [("made", compare(games, m))])[0]
-    assert "no power clearly changes them on these games" in b.paragraphs[0]
+    assert "no power clearly adds to them on these games" in b.paragraphs[0]
     assert "strongest" not in b.paragraphs[0]
 
 

@@ -338,12 +338,12 @@ def box_block(run: str, pairs: list[Pair]) -> Block | None:
                              for i, e in enumerate(effects)])
     # A tie or a strongest is named only where a power clearly changes the comebacks: the
     # Summary's verdict says none does otherwise, and the two must not disagree.
-    clear = any(e["row"]["found"] for e in effects)
+    clear = bool(effects[0]["row"]["found"])  # the largest, as the verdict reads it
     b = Block(f"What each power changes, in {run}", paragraphs=[
         f"Against {base} (comebacks {text.pct(effects[0]['row']['baseline'], 1)}), ranked by "
         "what each power adds to the comebacks: "
-        + ("no power clearly changes them on these games (each paired 95% interval holds "
-           "0)." if not clear else
+        + ("no power clearly adds to them on these games (the largest one's paired 95% "
+           "interval holds 0)." if not clear else
            f"{text.join_words([effects[i]['power'] for i in tied])} tie for the strongest "
            "catch-up (their paired 95% intervals overlap)." if len(tied) > 1
            else "the first is the strongest catch-up.")] + ([
