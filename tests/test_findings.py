@@ -52,10 +52,40 @@ def test_a_seat_is_called_unfair_only_past_holms_correction():
     assert len(clear) == 1 and clear[0].topic == "Rush seats"
     assert clear[0].sentence.startswith("Not every seat wins its fair share: seat 1 of 4 wins")
     assert "exact binomial test" in clear[0].details[0] and "greedy" in clear[0].who
-    # 27% against 25%: the largest gap, named, but within what chance gives among 4 seats.
-    near = seat_verdicts(_seats([540, 500, 490, 470]), {}, {})
-    assert near[0].sentence.startswith("Every seat wins about its fair share")
+    # 25.3% ± 2% against 25%: the largest gap, named, within what chance gives among 4 seats,
+    # and every interval within a tenth of the fair share (22.5% to 27.5%).
+    near = seat_verdicts(_seats([5050, 5000, 4975, 4975], 20000), {}, {})
+    assert near[0].sentence.startswith("Every seat wins about its fair share: each one's 95% "
+                                       "interval lies within a tenth of it")
     assert "seat 1 of 4" in near[0].sentence and "chance" in near[0].sentence
+
+
+def test_a_seat_whose_interval_reaches_past_a_tenth_of_its_share_is_too_few_to_tell():
+    # 27% ± 2% against 25%: no seat is off past Holm, yet 29% is no fair share either.
+    few = seat_verdicts(_seats([540, 500, 490, 470]), {}, {})
+    assert len(few) == 1
+    assert few[0].sentence.startswith("Too few games to tell: no seat is clearly off")
+    assert "seat 1 of 4 wins 27% ± 2% of 2,000 games" in few[0].sentence
+    assert "about its fair share" not in few[0].sentence
+
+
+def test_the_seats_are_stated_once_over_every_setting_and_player():
+    """Three settings (a run of greedy, and greedy and learned in another) give one verdict:
+    the settings that agree together, the one too small to tell named apart."""
+    seats = pl.concat([
+        _seats([5050, 5000, 4975, 4975], 20000),
+        _seats([5050, 5000, 4975, 4975], 20000).with_columns(setting=pl.lit("greedy")),
+        _seats([54, 50, 49, 47], 200).with_columns(setting=pl.lit("learned"))])
+    out = seat_verdicts(seats, {"2e": ["greedy"], "greedy": ["greedy"],
+                                "learned": ["learned"]},
+                        {"2e": "rush run", "greedy": "rush-players run",
+                         "learned": "rush-players run"}, "Rush seats")
+    assert len(out) == 1
+    said = out[0].sentence
+    assert said.startswith("Every seat wins about its fair share in rush run (greedy) and "
+                           "rush-players run (greedy): each one's 95% interval lies within")
+    assert "Too few games to tell in rush-players run (learned)" in said
+    assert out[0].who == "greedy and learned players; rush run, rush-players run, 4 players"
 
 
 def _comparison(difference: float, low: float, high: float, holm: bool):

@@ -64,7 +64,8 @@ def test_every_section_and_figure_is_present(full):
     for sid in SECTIONS:
         assert f'<section id="{sid}">' in body
     names = {p.name for p in (page.parent / FIGURES).glob("*.png")}
-    assert names == {"lead-crisis-2e.png", "crisis-curve-2e.png", "crisis-turn-2e.png",
+    assert names == {"lead-crisis-2e.png", "lead-seats-rush.png", "crisis-curve-2e.png",
+                     "crisis-turn-2e.png",
                      "rooms-crisis-2e.png",
                      "rooms-rush-2e.png", "burn-deck-2e.png", "burn-slack-2e.png",
                      "burn-end-2e.png", "rush-seats-2e.png", "rush-length-2e.png"}

@@ -17,6 +17,7 @@ from reports.gemrush.figures import curves_figure
 from reports.gemrush.lead import crisis_lead
 from reports.gemrush.skills_page import skills_section
 from reports.outcomes import outcome_page
+from reports.outcomes.lead import seat_lead
 from reports.page import game_report
 from reports.render.section import Block, Figure, Section, Table, figure_or_none, in_order, slug
 from reports.render.text import DASH
@@ -51,9 +52,15 @@ class GemRushReport(game_report.GameReport):
                                  a.band(cmps))
 
     def lead_blocks(self, a, cmps: list) -> list[Block]:
-        """A Crisis run's win rate at every difficulty by player count (lead.py)."""
+        """A Crisis run's win rate at every difficulty by player count (lead.py); a Rush
+        run's seats against their fair share by player count: whether the first seat has an
+        edge (reports/outcomes/lead.py)."""
         crisis = crisis_lead(a, cmps) if a.difficulty.height else None
-        return [crisis] if crisis is not None else []
+        rush = seat_lead(a.seat_wins, in_order(a.kinds, a.seat_wins),
+                         "Rush: each seat against its fair share, by player count",
+                         what="setting", title="Rush: each seat's share of the wins",
+                         file="lead-seats-rush.png")
+        return [b for b in (crisis, rush) if b is not None]
 
     def summary_blocks(self, a, players_of: dict[str, list[str]],
                        cmps: list | None = None) -> list[Block]:

@@ -48,47 +48,6 @@ def _seat_stat(r: dict) -> str:
             f"exact binomial test of its wins among the games one seat won, {p}")
 
 
-def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
-                  where: dict[str, str], topic: str = "Seats", section: str = "Outcomes"
-                  ) -> list[Verdict]:
-    """Per setting: the seats that win clearly more or less than their fair share, or that
-    none do, naming the largest gap (`seats`: reports/outcomes/outcomes.py's seat_wins; `section`:
-    where every seat is). The test is reports/outcomes/outcomes.py's, the one `balance run` prints:
-    each seat's wins among the games one seat won against 1/players (exact binomial), Holm's
-    correction over every seat tested together."""
-    if "games" in seats.columns:  # a seat's share from a handful of games says nothing
-        seats = seats.filter(pl.col("games") >= paired.MIN_PAIRS)
-    seats = seats.filter(pl.col("players") > 1)
-    out = []
-    for (setting,), g in sorted(seats.group_by("setting"), key=lambda kv: kv[0]):
-        g = g.sort("players", "seat").with_columns(
-            pl.col("off_fair").fill_null(False).alias("sure"),
-            (pl.col("win_rate") - pl.col("fair_share")).abs().alias("gap"))
-        lo_p, hi_p = int(g["players"].min()), int(g["players"].max())
-        counts = (text.plural(lo_p, "player") if lo_p == hi_p
-                  else f"{lo_p} to {hi_p} players")
-        who = who_of(players_of.get(setting, []), f"{where.get(setting, setting)}, {counts}")
-        off = g.filter(pl.col("sure")).sort("gap", "players", "seat", descending=[True, False,
-                                                                                   False])
-        top = g.sort("gap", "players", "seat", descending=[True, False, False]).row(
-            0, named=True)
-
-        if off.height:
-            shown = off.head(3).rows(named=True)
-            more = f" ({off.height - 3} more in {section})" if off.height > 3 else ""
-            out.append(Verdict(topic, "Not every seat wins its fair share: "
-                               + "; ".join(_seat_text(r) for r in shown) + more + ".", who,
-                               [_seat_stat(r) for r in off.rows(named=True)]
-                               + ["Each survives Holm's correction over every seat tested."]))
-        else:
-            out.append(Verdict(
-                topic, "Every seat wins about its fair share. The largest gap, "
-                + _seat_text(top) + ", is within what chance gives.", who,
-                [_seat_stat(top), "No seat's gap survives Holm's correction over every seat "
-                 "tested: each seat's share is consistent with the fair share."]))
-    return out
-
-
 # How far from its aim a rate may be and still read as even (a fair start, a catch-up
 # that evens out): an interval inside aim ± EVEN says "even"; one that reaches past it on
 # both sides of the aim cannot tell even from uneven, so it gets no verdict.
@@ -107,6 +66,139 @@ def side_of(lo: float, hi: float, aim: float = 0.5, margin: float = EVEN) -> str
     if aim - margin <= lo and hi <= aim + margin:
         return EVEN_KIND
     return None
+
+
+def fair_margin(fair: float) -> float:
+    """How far from a seat's fair share its wins may be and still read as fair: a tenth of
+    the share, as EVEN is of an even 50%; with seven seats, 5 points would be a third."""
+    return EVEN * fair / 0.5
+
+
+def seat_side(r: dict) -> str | None:
+    """Where a seat's share lies against its fair share: ABOVE or BELOW where Holm's
+    correction over every seat tested allows it (off_fair), EVEN_KIND where its 95% interval
+    lies within fair_margin of it, else None: too few games to tell."""
+    if r.get("off_fair"):
+        return ABOVE if r["win_rate"] > r["fair_share"] else BELOW
+    side = side_of(r["ci_low"], r["ci_high"], r["fair_share"], fair_margin(r["fair_share"]))
+    return EVEN_KIND if side is not None else None
+
+
+def _setting_name(setting: str, players_of: dict[str, list[str]], where: dict[str, str]
+                  ) -> str:
+    """A setting as a verdict names it among others: its run (or itself), with its players
+    where the name does not say them."""
+    base = where.get(setting, setting)
+    mine = [p for p in players_of.get(setting, []) if p not in base]
+    return f"{base} ({text.join_words(mine)})" if mine else base
+
+
+def _counts(counts: list[int]) -> str:
+    """"2 players", "2 to 7 players", "2 and 4 players"."""
+    if len(counts) == 1:
+        return text.plural(counts[0], "player")
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]} players"
+    return text.join_words([str(p) for p in counts]) + " players"
+
+
+def seat_verdicts(seats: pl.DataFrame, players_of: dict[str, list[str]],
+                  where: dict[str, str], topic: str = "Seats", section: str = "Outcomes"
+                  ) -> list[Verdict]:
+    """One verdict over every setting (`seats`: reports/outcomes/outcomes.py's seat_wins;
+    `section`: where every seat is), not one per setting or player: the seats that win
+    clearly more or less than their fair share; the settings where every seat's 95% interval
+    lies within a tenth of its fair share, with the largest gap; and the settings whose
+    intervals are too wide to tell, named apart with no verdict. The test is
+    reports/outcomes/outcomes.py's, the one `balance run` prints: each seat's wins among the
+    games one seat won against 1/players (exact binomial), Holm's correction over every seat
+    tested together."""
+    if "games" in seats.columns:  # a seat's share from a handful of games says nothing
+        seats = seats.filter(pl.col("games") >= paired.MIN_PAIRS)
+    seats = seats.filter(pl.col("players") > 1)
+    if seats.height == 0:
+        return []
+    rows = seats.with_columns((pl.col("win_rate") - pl.col("fair_share")).abs().alias("gap")
+                              ).sort("setting", "players", "seat").to_dicts()
+    # Each setting at each player count is told apart: a seat off its share with 3 players
+    # says nothing of the 2-player game.
+    by_row: dict[tuple[str, int], list[dict]] = {}
+    for r in rows:
+        r["side"] = seat_side(r)
+        by_row.setdefault((r["setting"], r["players"]), []).append(r)
+    # A row is off where a seat is; even where every seat is; else too few to tell.
+    kind = {k: ("off" if any(r["side"] in (ABOVE, BELOW) for r in g) else
+                "even" if all(r["side"] == EVEN_KIND for r in g) else "few")
+            for k, g in by_row.items()}
+    many = len(by_row) > 1
+    counts_of: dict[str, list[int]] = {}
+    for st, p in by_row:
+        counts_of.setdefault(st, []).append(p)
+    named = {st: _setting_name(st, players_of, where) for st in counts_of}
+
+    def seat(r: dict) -> str:
+        return _seat_text(r) + (f" ({named[r['setting']]})" if len(named) > 1 else "")
+
+    def widest(g: list[dict]) -> dict:
+        return max(g, key=lambda r: (r["gap"], -r["players"], -r["seat"]))
+
+    def rows_of(k: str) -> list[tuple[str, int]]:
+        return [key for key in sorted(by_row) if kind[key] == k]
+
+    def names(keys: list[tuple[str, int]]) -> str:
+        """The settings of `keys`, each with its player counts where it has others."""
+        mine: dict[str, list[int]] = {}
+        for st, p in keys:
+            mine.setdefault(st, []).append(p)
+        return text.join_words([
+            named[st] + ("" if len(ps) == len(counts_of[st]) else f", {_counts(ps)}")
+            for st, ps in mine.items()])
+
+    parts, details = [], []
+    off = sorted((r for r in rows if r["side"] in (ABOVE, BELOW)),
+                 key=lambda r: (-r["gap"], r["players"], r["seat"]))
+    if off:
+        more = f" ({len(off) - 3} more in {section})" if len(off) > 3 else ""
+        parts.append("Not every seat wins its fair share: "
+                     + "; ".join(seat(r) for r in off[:3]) + more + ".")
+        details += [_seat_stat(r) for r in off] + [
+            "Each survives Holm's correction over every seat tested."]
+    even = rows_of("even")
+    if even:
+        top = widest([r for k in even for r in by_row[k]])
+        where_even = (f" in {names(even)}" if many and len(even) < len(by_row) else
+                      " in every setting" if len(named) > 1 else "")
+        parts.append(f"Every seat wins about its fair share{where_even}: each one's 95% "
+                     f"interval lies within a tenth of it, and the largest gap, {seat(top)}, "
+                     "is within what chance gives.")
+        details += [_seat_stat(top), "No seat's gap survives Holm's correction over every "
+                    "seat tested, and every seat's 95% interval lies within a tenth of its "
+                    "fair share."]
+    few = rows_of("few")
+    if few:
+        # The widest of each setting's rows too small to tell, not of every player count.
+        wide = [widest([r for k in few if k[0] == st for r in by_row[k] if r["side"] is None])
+                for st in dict.fromkeys(st for st, _ in few)]
+        in_few = f" in {names(few)}" if many and len(few) < len(by_row) else ""
+        parts.append(
+            f"Too few games to tell{in_few}: no seat is clearly off its fair share, yet not "
+            "every seat's 95% interval lies within a tenth of it (the widest gap: "
+            + "; ".join(f"seat {r['seat']} of {r['players']} wins "
+                        f"{text.rate(r['win_rate'], r['ci_low'], r['ci_high'])} of "
+                        f"{text.count(r['games'])} games against a fair share of "
+                        f"{text.pct(r['fair_share'], 1)}"
+                        + (f" ({named[r['setting']]})" if len(named) > 1 else "")
+                        for r in wide) + ").")
+        details += [_seat_stat(r) for r in wide] + [
+            "Too few to tell: the seat's 95% interval reaches past a tenth of its fair share "
+            "and Holm's correction over every seat tested does not set it apart, so these "
+            "games cannot say whether the seats are even."]
+    span = _counts(sorted({r["players"] for r in rows}))
+    players = sorted({p for st in named for p in players_of.get(st, [])})
+    runs = list(dict.fromkeys(where.get(st, st) for st in sorted(named)))
+    place = runs[0] if len(runs) == 1 else (", ".join(runs) if all(
+        st in where for st in named) else text.plural(len(runs), "setting"))
+    return [Verdict(topic, " ".join(parts), who_of(players, f"{place}, {span}"), details)]
 
 
 def band(rows: list[dict]) -> str:

@@ -19,10 +19,10 @@ import polars as pl
 from balance.contract import compat, registry
 from balance.contract.game import Game
 from reports.compare.compare import Comparison, Quantities
-from reports.outcomes import findings, outcome_page, outcomes
+from reports.outcomes import findings, lead, outcome_page, outcomes
 from reports.outcomes.analysis import REQUIRED, Analysis
 from reports.render import text
-from reports.render.section import Block, Figure, Section, Table
+from reports.render.section import Block, Figure, Section, Table, in_order
 from reports.tables import frame, tally
 from reports.tallies import tallies, tallies_page
 
@@ -96,9 +96,12 @@ class GameReport:
     def lead_blocks(self, a: Analysis, cmps: list) -> list[Block]:
         """What opens the Summary, before the verdicts: for each kind of run the page reads,
         the one chart and the few numbers that answer its question (the game's choice: a
-        game's report names its lead chart per run kind); none in the neutral report, whose
-        verdicts lead."""
-        return []
+        game's report names its lead chart per run kind). The neutral report's: each seat's
+        share of the wins, or the team's win rate, per version (reports/outcomes/lead.py), so
+        that a new game opens on a picture."""
+        o = a.outcomes
+        return lead.neutral_lead(o.seat_wins, o.team_wins,
+                                 in_order(a.kinds, o.seat_wins, o.team_wins))
 
     def summary_blocks(self, a: Analysis, players_of: dict[str, list[str]],
                        cmps: list | None = None) -> list[Block]:

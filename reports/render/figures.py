@@ -266,8 +266,9 @@ def overview_figure(df: pl.DataFrame, order: list[str], key: str, keys: list,
         if names:
             from matplotlib.lines import Line2D  # only when drawing (see style)
 
+            # Beside the chart: inside, "best" still hides a row's dots behind it.
             ax.legend([Line2D([], [], marker="o", ls="", color=c) for c in colors[:len(keys)]],
-                      names, loc="best", fontsize=8)
+                      names, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     return fig
 
 

@@ -126,6 +126,9 @@ def _apart(r: dict) -> bool:
     return not text.missing(r["ci_low"]) and (r["ci_low"] > 0 or r["ci_high"] < 0)
 
 
+TIE_NAMED = 3  # a tie of more options is counted, not listed
+
+
 def closest_text(tied: list[tuple[Pair | None, dict]], base: str) -> str:
     """The sentence that names the compensation nearest 50%, or the tie."""
     if not tied:
@@ -140,6 +143,13 @@ def closest_text(tied: list[tuple[Pair | None, dict]], base: str) -> str:
                 f"unchanged rules ({base}); paired difference "
                 f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])} over "
                 f"{text.count(r['pairs'])} games.")
+    if len(tied) > TIE_NAMED:  # a list of every option would bury the answer: too few games
+        values = [x["baseline"] if q is None else x["value"] for q, x in tied]
+        lo, hi = text.pct(min(values), 1), text.pct(max(values), 1)
+        among = ", the unchanged rules among them" if any(q is None for q, _ in tied) else ""
+        return (f"A tie among {len(tied)} options{among} ({lo} to {hi}): their 95% intervals "
+                "cannot tell them apart on these games, so none is the closest (the table "
+                "lists each). More games, or another reason, decide between them.")
     # Labels hold commas ("second_tokens=1, second_bonus=2"): semicolons keep them apart.
     named = [f"{'the unchanged rules, ' + base if q is None else q.label} "
              f"({text.pct(x['baseline'] if q is None else x['value'], 1)})" for q, x in tied]
@@ -328,10 +338,15 @@ def box_block(run: str, pairs: list[Pair]) -> Block | None:
     idle = [e["power"] for e in effects if unchanged_games(e["pair"])]
     tied = findings.largest([(i, e["effect"], e["low"], e["high"])
                              for i, e in enumerate(effects)])
+    # A tie or a strongest is named only where a power clearly changes the comebacks: the
+    # Summary's verdict says none does otherwise, and the two must not disagree.
+    clear = bool(effects[0]["row"]["found"])  # the largest, as the verdict reads it
     b = Block(f"What each power changes, in {run}", paragraphs=[
         f"Against {base} (comebacks {text.pct(effects[0]['row']['baseline'], 1)}), ranked by "
         "what each power adds to the comebacks: "
-        + (f"{text.join_words([effects[i]['power'] for i in tied])} tie for the strongest "
+        + ("no power clearly adds to them on these games (the largest one's paired 95% "
+           "interval holds 0)." if not clear else
+           f"{text.join_words([effects[i]['power'] for i in tied])} tie for the strongest "
            "catch-up (their paired 95% intervals overlap)." if len(tied) > 1
            else "the first is the strongest catch-up.")] + ([
             f"Changing {text.join_words(idle)} changed no game's length or winner: the "

@@ -17,7 +17,7 @@ from reports.outcomes.analysis import REQUIRED
 from reports.page import game_report
 from reports.render import text
 from reports.render.section import Section
-from reports.rusship import analysis, page
+from reports.rusship import analysis, lead, page
 from reports.rusship import findings as rfindings
 from reports.rusship.analysis import COMPENSATION
 from reports.rusship.levers import is_box_sweep, pairs_of
@@ -57,6 +57,10 @@ class RusshipReport(game_report.GameReport):
         return [page.first_player_section(a, pairs), page.powers_section(a, pairs),
                 page.length_section(a), page.players_section(a, pairs),
                 *super().sections(a, cmps, merged)]
+
+    def lead_blocks(self, a, cmps: list) -> list:
+        """Each run's chart and the few numbers that answer it (reports/rusship/lead.py)."""
+        return lead.lead_blocks(a, pairs_of(cmps, a.manifest, a.kinds))
 
     def verdicts(self, a, cmps: list, players_of: dict[str, list[str]],
                  where: dict[str, str]) -> list:
