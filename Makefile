@@ -110,9 +110,10 @@ report: main
 # forbids writing bytecode (PYTHONDONTWRITEBYTECODE=1 on our CI's machine class), each worker
 # rewrote every test module again, about 4 s of its collection.
 # The engines are compiled (or loaded) first, by one process and its compile helper: left to
-# the suite, both workers compiled the same kernels at once on a fresh clone.
+# the suite, both workers compiled the same kernels at once on a fresh clone. The test games'
+# too (tests/compile_all.py): the suite plays them most.
 test: $(STAMP)
-	$(PY) -m balance.compile.all
+	$(PY) -m tests.compile_all
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n 2
 
 lint: $(STAMP)

@@ -115,12 +115,21 @@ def _wait_for_shards(games_dir: Path, n: int, proc: subprocess.Popen) -> None:
     pytest.fail("no shard appeared")
 
 
+# Many small shards, so that the run is still going when it is interrupted.
+LONG = EXPERIMENT.replace("games = 45", "games = 300").replace("shard_size = 20",
+                                                               "shard_size = 10")
+
+
+@pytest.fixture(scope="module")
+def long_whole(tmp_path_factory) -> RunData:
+    """LONG run uninterrupted, in-process (one job): what both interrupted runs resume to."""
+    tmp = tmp_path_factory.mktemp("long")
+    return run_into(tmp / "whole", write_experiment(tmp, LONG), jobs=1)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["killed", "ctrl-c"])
-def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
-    # Many small shards, so that the run is still going when it is interrupted.
-    text = EXPERIMENT.replace("games = 45", "games = 300").replace("shard_size = 20",
-                                                                     "shard_size = 10")
-    exp_path = write_experiment(tmp_path, text)
+def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, sig, long_whole):
+    exp_path = write_experiment(tmp_path, LONG)
     out = tmp_path / "runs"
     proc = _cli(["run", str(exp_path), "--out", str(out), "--jobs", "2"], tmp_path)
     _wait_for_shards(out / "tiny" / "games", 3, proc)
@@ -140,8 +149,7 @@ def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
     output = resumed.communicate(timeout=300)[0]
     assert resumed.returncode == 0, output
     assert "resuming" in output
-    whole = run_into(tmp_path / "whole", exp_path, jobs=1)
-    assert_same(store.read_run(out / "tiny"), whole)
+    assert_same(store.read_run(out / "tiny"), long_whole)
     assert not [p for p in (out / "tiny").rglob(".*tmp*")]
 
 
