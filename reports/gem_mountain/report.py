@@ -1,7 +1,7 @@
-"""Gem mountain's report, as the report framework reaches it (reports/page/game_report.py; named in
-the declaration, balance/games/gem_mountain/game.py): the neutral report with the game's endings
-in words. A section of the game's own goes in `sections` (Rusship's, reports/rusship/, is the
-example)."""
+"""Gem Mountain's report, as the report framework reaches it (reports/page/game_report.py;
+named in the declaration, balance/games/gem_mountain/game.py): the neutral report with the
+game's ending in words. Sections of the game's own (the least's penalty, the actions) are
+still to come (issue 51)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,8 @@ class Report(game_report.GameReport):
         super().__init__(GAME)
 
     def words(self, a, merged: list) -> outcome_page.Words:
-        return replace(super().words(a, merged), what="race",
-                       endings=(("goal", "Goal"), ("cap", "Turn cap")),
-                       ended=(("cap", "stop at the turn cap"),))
+        return replace(super().words(a, merged), what="grab",
+                       endings=(("gems", "No gem left"),), ended=())
 
 
 REPORT = Report()
