@@ -34,7 +34,6 @@ from balance.games.gem_mountain.rules_nb import (
     USE,
     VALUES,
     colour_points_nb,
-    gain_nb,
     top_nb,
 )
 from balance.kernels.jit import njit
@@ -44,9 +43,9 @@ NONE = -1e18
 
 
 @njit(inline=True)
-def standing_nb(st, ru, p, k, w, out):
+def standing_nb(cnt, vsum, ru, p, k, w, out):
     """Seat p's points in colour k, less `rival` times the others' on average."""
-    colour_points_nb(st.cnt, st.vsum, ru, k, out, 1)
+    colour_points_nb(cnt, vsum, ru, k, out, 1)
     others = 0.0
     for q in range(ru.players):
         if q != p:
@@ -54,31 +53,40 @@ def standing_nb(st, ru, p, k, w, out):
     return out[p] - w[RIVAL] * others / max(ru.players - 1, 1)
 
 
+@njit(inline=True)
+def moved_nb(cnt, vsum, q, code, n):
+    """n gems of `code` (n may be -1) counted for seat q: the standings' part of gain_nb,
+    on the arrays alone (a call passing the whole state is dear)."""
+    k = code // VALUES
+    cnt[q, k] += n
+    vsum[q, k] += n * (code % VALUES + 1)
+
+
 @njit
-def tile_value_nb(st, ru, p, code, w, out):
+def tile_value_nb(cnt, vsum, ru, p, code, w, out):
     """What holding one more tile of `code` is worth to seat p now."""
     if code >= ACT0:
         return w[ACTION]
     k = code // VALUES
-    before = standing_nb(st, ru, p, k, w, out)
-    gain_nb(st, p, code, 1)
-    after = standing_nb(st, ru, p, k, w, out)
-    gain_nb(st, p, code, -1)
+    before = standing_nb(cnt, vsum, ru, p, k, w, out)
+    moved_nb(cnt, vsum, p, code, 1)
+    after = standing_nb(cnt, vsum, ru, p, k, w, out)
+    moved_nb(cnt, vsum, p, code, -1)
     return after - before + w[POTENTIAL] * (code % VALUES + 1)
 
 
 @njit
-def theft_value_nb(st, ru, p, q, code, w, out):
+def theft_value_nb(cnt, vsum, ru, p, q, code, w, out):
     """What taking a tile of `code` from seat q is worth to seat p."""
     if code >= ACT0:
         return w[ACTION]
     k = code // VALUES
-    before = standing_nb(st, ru, p, k, w, out)
-    gain_nb(st, q, code, -1)
-    gain_nb(st, p, code, 1)
-    after = standing_nb(st, ru, p, k, w, out)
-    gain_nb(st, p, code, -1)
-    gain_nb(st, q, code, 1)
+    before = standing_nb(cnt, vsum, ru, p, k, w, out)
+    moved_nb(cnt, vsum, q, code, -1)
+    moved_nb(cnt, vsum, p, code, 1)
+    after = standing_nb(cnt, vsum, ru, p, k, w, out)
+    moved_nb(cnt, vsum, p, code, -1)
+    moved_nb(cnt, vsum, q, code, 1)
     return after - before + w[POTENTIAL] * (code % VALUES + 1)
 
 
@@ -90,7 +98,7 @@ def best_at_nb(st, tb, ru, p, pos, w, out):
     best, at = NONE, -1
     for i in range(st.grid.shape[0]):
         if st.grid[i] != EMPTY and layer[i] == top:
-            v = tile_value_nb(st, ru, p, st.grid[i], w, out)
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, st.grid[i], w, out)
             if v > best:
                 best, at = v, i
     return best, at
@@ -106,7 +114,7 @@ def best_theft_nb(st, ru, p, w, out):
             continue
         for code in range(top):
             if st.hand[q, code] > 0:
-                v = theft_value_nb(st, ru, p, q, code, w, out)
+                v = theft_value_nb(st.cnt, st.vsum, ru, p, q, code, w, out)
                 if v > best:
                     best, bq, bc = v, q, code
     return best, bq, bc
@@ -118,7 +126,7 @@ def best_anywhere_nb(st, tb, ru, p, w, out):
     best, at = NONE, -1
     for i in range(st.grid.shape[0]):
         if st.grid[i] != EMPTY:
-            v = tile_value_nb(st, ru, p, st.grid[i], w, out)
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, st.grid[i], w, out)
             if v > best:
                 best, at = v, i
     return best, at
@@ -139,7 +147,7 @@ def turn_choice_nb(st, tb, ru, w, n, p, out):
     for i in range(n):
         if opt[i, 0] == GRAB:
             grabs += 1
-            v = tile_value_nb(st, ru, p, opt[i, 2], w, out)
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out)
             if v > best:
                 best, pick = v, i
     if grabs > 0 and st.ph[GRABBED_NOW] == 0:
@@ -194,7 +202,7 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p):
         for i in range(n):
             cell = opt[i, 1]
             if tb.layer[st.arrow[0], cell] != top:
-                v = tile_value_nb(st, ru, p, opt[i, 2], w, out)
+                v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out)
                 if v > best:
                     best, pick = v, i
         return pick
@@ -205,14 +213,14 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p):
             cell = opt[i, 1]
             if opt[i, 0] == PUT_DOWN and st.grid[cell] != EMPTY and \
                     tb.layer[st.arrow[0], cell] == top:
-                v = tile_value_nb(st, ru, p, opt[i, 2], w, out)
+                v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out)
                 if v < worst:
                     worst, pick = v, i
         return pick
     if kind == STEAL_FROM:
         best, pick = NONE, 0
         for i in range(n):
-            v = theft_value_nb(st, ru, p, opt[i, 1], opt[i, 2], w, out)
+            v = theft_value_nb(st.cnt, st.vsum, ru, p, opt[i, 1], opt[i, 2], w, out)
             if v > best:
                 best, pick = v, i
         return pick
