@@ -91,17 +91,26 @@ def theft_value_nb(cnt, vsum, ru, p, q, code, w, out):
 
 
 @njit
-def best_at_nb(st, tb, ru, p, pos, w, out):
-    """The best tile for seat p at the top seen from arrow position pos: (value, cell)."""
-    top = top_nb(st, tb, pos)
-    layer = tb.layer[pos]
-    best, at = NONE, -1
-    for i in range(st.grid.shape[0]):
-        if st.grid[i] != EMPTY and layer[i] == top:
-            v = tile_value_nb(st.cnt, st.vsum, ru, p, st.grid[i], w, out)
+def top_value_nb(grid, layer, cnt, vsum, ru, p, w, out):
+    """The best tile for seat p at the top seen along `layer` (one arrow position's row of
+    Tables.layer): its value. The arrays alone: a call passing the whole state is dear."""
+    top = 1 << 30
+    for i in range(grid.shape[0]):
+        if grid[i] != EMPTY and layer[i] < top:
+            top = layer[i]
+    best = NONE
+    for i in range(grid.shape[0]):
+        if grid[i] != EMPTY and layer[i] == top:
+            v = tile_value_nb(cnt, vsum, ru, p, grid[i], w, out)
             if v > best:
-                best, at = v, i
-    return best, at
+                best = v
+    return best
+
+
+@njit(inline=True)
+def best_at_nb(st, tb, ru, p, pos, w, out):
+    """The best tile's value for seat p at the top seen from arrow position pos."""
+    return top_value_nb(st.grid, tb.layer[pos], st.cnt, st.vsum, ru, p, w, out)
 
 
 @njit
@@ -161,7 +170,7 @@ def turn_choice_nb(st, tb, ru, w, n, p, out):
         if i >= 0:
             for pos in range(POSITIONS):
                 if pos != st.arrow[0] and \
-                        best_at_nb(st, tb, ru, p, pos, w, out)[0] - best >= w[ARROW_GAIN]:
+                        best_at_nb(st, tb, ru, p, pos, w, out) - best >= w[ARROW_GAIN]:
                     return i
     i = find_nb(opt, n, USE, STEAL)
     if i >= 0 and best_theft_nb(st, ru, p, w, out)[0] >= w[STEAL_AT]:
@@ -173,8 +182,8 @@ def turn_choice_nb(st, tb, ru, w, n, p, out):
             here, turned = st.arrow[0], (st.arrow[0] + 2) % POSITIONS
             keep = turned if st.arrow[1] else here  # where the lock would leave it
             move = here if st.arrow[1] else turned  # where it goes without
-            if best_at_nb(st, tb, ru, nq, move, w, out)[0] - \
-                    best_at_nb(st, tb, ru, nq, keep, w, out)[0] >= w[LOCK_AT]:
+            if best_at_nb(st, tb, ru, nq, move, w, out) - \
+                    best_at_nb(st, tb, ru, nq, keep, w, out) >= w[LOCK_AT]:
                 return i
         for j in range(n):
             if opt[j, 0] != USE:
@@ -192,7 +201,7 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p):
     if kind == ARROW or kind == PLACE:
         best, pick = NONE, 0
         for i in range(n):
-            v = best_at_nb(st, tb, ru, p, opt[i, 1], w, out)[0]
+            v = best_at_nb(st, tb, ru, p, opt[i, 1], w, out)
             if v > best:
                 best, pick = v, i
         return pick
