@@ -606,9 +606,9 @@ def finish_nb(state, rules):
 
 @njit
 def broken_nb(state, rules):
-    """1: a tile made or lost (mountain, hands, discards and deck against the box); 2: a grab not from
-    the top layer; 3: the arrow did not turn as the lock says at a turn's end; 4: the counts
-    of gems and tiles on the mountain disagree with it."""
+    """1: a tile made or lost (mountain, hands, discards and deck against the box); 2: a grab
+    not from the top layer; 3: the arrow did not turn as the lock says at a turn's end; 4: the
+    counts of gems and tiles on the mountain disagree with it."""
     n_tiles = state.deck_n[0] + state.ph[DISCARDED]
     gems = 0
     tiles = 0
