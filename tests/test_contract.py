@@ -34,7 +34,7 @@ GAMES = registry.names()
 def _experiment(game, games: int, two: bool = False, shard_size: int = 4):
     """The game's bench case as an experiment; with `two`, two variants: two player counts,
     or for a game of one count, the two lowest values of its first whole-number setting."""
-    head = {**bench_case(game).experiment, "name": f"contract-{game.name}",
+    head = {**bench_case(game).experiment, "name": f"contract-{game.name.replace('_', '-')}",
             "description": "the contract's", "game": game.name, "games": games, "seed": 5,
             "shard_size": shard_size}
     data = {"experiment": head}

@@ -71,7 +71,8 @@ def _probe(name: str):
 
 def _experiment(game, games: int, shard_size: int, grid: dict | None = None, **head):
     """The game's bench case as an experiment, with `head` and `grid` on top."""
-    data = {"experiment": {**bench_case(game).experiment, "name": f"play-{game.name}",
+    run = game.name.replace("_", "-")  # a run's name takes no '_', a game's may
+    data = {"experiment": {**bench_case(game).experiment, "name": f"play-{run}",
                            "description": "the contract's", "game": game.name, "games": games,
                            "seed": 7, "shard_size": shard_size, **head}}
     if grid:

@@ -181,3 +181,17 @@ def test_a_failed_generator_leaves_no_half_made_game(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="no_such_generator"):
         scaffold.write(NAME, tmp_path)
     assert not [p for f in FOLDERS for p in [tmp_path / f] if p.exists()]
+
+
+def test_a_name_with_an_underscore_gets_an_experiment_its_run_folder_can_take():
+    """A game's name may hold '_' (an identifier), a run's only '-': the scaffold's experiment
+    is named and filed with '-', as the contract tests name theirs."""
+    import tomllib
+
+    from balance.kit import scaffold
+    from balance.running.experiment import NAME_CHARS
+
+    data = tomllib.loads(scaffold.render("experiment.toml.tmpl", "two_words"))
+    assert data["experiment"]["game"] == "two_words"
+    assert set(data["experiment"]["name"]) <= NAME_CHARS
+    assert "experiments/{name}/{run}-rerolls.toml" in scaffold.FILES

@@ -17,6 +17,7 @@ def new_game(name: str = typer.Argument(..., help="the game's name: a lower-case
     typer.echo(f"writing {name}: a small race on the engine kit, for its own rules to "
                "replace (compiling it for its goldens takes a minute)")
     written = scaffold.write(name)
+    run = scaffold.run_of(name)
     root = scaffold.ROOT
     for path in written:
         lines = path.read_text(encoding="utf-8").count("\n")
@@ -26,8 +27,8 @@ next:
   balance games                                   # {name} is listed
   python -m pytest -q tests/games/{name} tests/test_contract.py tests/test_contract_play.py \\
       tests/test_kit.py -k {name}                 # the contract tests over it
-  balance run {name}-rerolls --games 200           # its experiment (experiments/{name}/)
-  balance report runs/{name}-rerolls               # its report
+  balance run {run}-rerolls --games 200           # its experiment (experiments/{name}/)
+  balance report runs/{run}-rerolls               # its report
 then change its rules (balance/games/{name}/rules_nb.py), its declaration (game.py) and players
 (heuristics/{name}/), and write the generated files and goldens again:
   python -m balance.kit.generate balance.games.{name}.game:KIT

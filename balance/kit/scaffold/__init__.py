@@ -37,7 +37,7 @@ FILES = {
     "heuristics/{name}/players.py": "players.py.tmpl",
     "reports/{name}/__init__.py": "reports_init.py.tmpl",
     "reports/{name}/report.py": "report.py.tmpl",
-    "experiments/{name}/{name}-rerolls.toml": "experiment.toml.tmpl",
+    "experiments/{name}/{run}-rerolls.toml": "experiment.toml.tmpl",
     "tests/games/{name}/__init__.py": "tests_init.py.tmpl",
     "tests/games/{name}/test_rules.py": "test_rules.py.tmpl",
 }
@@ -72,9 +72,15 @@ def refusal(name: str, root: Path = ROOT) -> Problem | None:
     return None
 
 
+def run_of(name: str) -> str:
+    """The game's name as a run's: a run folder's name takes '-', never '_'."""
+    return name.replace("_", "-")
+
+
 def render(template: str, name: str) -> str:
     text = (TEMPLATES / template).read_text(encoding="utf-8")
-    return text.replace("{{name}}", name).replace("{{title}}", title_of(name))
+    return (text.replace("{{name}}", name).replace("{{title}}", title_of(name))
+            .replace("{{run}}", run_of(name)))
 
 
 def write(name: str, root: Path = ROOT) -> list[Path]:
@@ -87,7 +93,7 @@ def write(name: str, root: Path = ROOT) -> list[Path]:
     written = []
     try:
         for path, template in FILES.items():
-            out = root / path.format(name=name)
+            out = root / path.format(name=name, run=run_of(name))
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(render(template, name), encoding="utf-8")
             written.append(out)

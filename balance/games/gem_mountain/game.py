@@ -1,0 +1,134 @@
+"""Gem Mountain, declared on the engine kit (balance/kit/; the guide's developers/kit.md): a
+tile grab on a diamond mountain, gems scored by majority per colour. The kit makes its Game
+from this declaration, its rules (rules_nb.py), their settings (rules.py) and their defaults
+(data/rules.toml, and data/box.toml for the reconstructed box). Its players are in
+heuristics/gem_mountain/, its report in reports/gem_mountain/, its rulings in the guide's
+games/gem-mountain.md.
+
+The rulebook names no game "gem-mountain" can be a Python package: the game's name is
+`gem_mountain` (a lower-case identifier, as the registry and `balance new-game` ask) and its
+title "Gem Mountain".
+
+After an edit of the declaration or of the rules' names, write the generated files again:
+`python -m balance.kit.generate balance.games.gem_mountain.game:KIT`; after a change of the
+rules, the goldens: `python -m balance.kit.playthrough balance.games.gem_mountain.game:KIT`."""
+
+from __future__ import annotations
+
+from balance.contract.game import Measure
+from balance.games.gem_mountain.rules import (
+    ACTION_WORDS,
+    BOX_FILE,
+    COLOUR_NAMES,
+    DEFAULTS,
+    RULES_FILE,
+    SETTINGS,
+)
+from balance.games.gem_mountain.rules_nb import (
+    DECISIONS,
+    END_REASONS,
+    LEAST_DECIDES,
+    MARGIN,
+    RECORD,
+    SPLITS,
+    STEALS,
+    TIED_COLOURS,
+)
+from balance.kit.declare import Event, Golden, KitGame, OptionKind
+
+# Bumped by hand whenever the same seeds would play differently.
+VERSION = "1"
+__all__ = ("BOX_FILE", "GAME", "KIT", "RULES_FILE", "SETTINGS")
+POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+def values(records, setup) -> dict:
+    """The games table's own columns (KIT.columns), from the records of a batch of games."""
+    rec = records.rec
+    return {"first_won": records.winner == 0, "margin": rec[:, MARGIN],
+            "least_decides": rec[:, LEAST_DECIDES] == 1, "tied_colours": rec[:, TIED_COLOURS],
+            "actions_used": rec[:, RECORD.index("actions_used")], "steals": rec[:, STEALS],
+            "splits": rec[:, SPLITS]}
+
+
+ACTIONS_TEXT = ", ".join(f"{i} {w}" for i, w in enumerate(ACTION_WORDS.values()))
+
+KIT = KitGame(
+    name="gem_mountain", ref="balance.games.gem_mountain.game:KIT",
+    rules="balance.games.gem_mountain.rules_nb", loop="balance.games.gem_mountain.loop_nb",
+    players="heuristics.gem_mountain.registry:PLAYERS",
+    settings=SETTINGS, defaults=DEFAULTS, compile="balance.games.gem_mountain.rules:kit_rules",
+    decisions=DECISIONS,
+    options=(OptionKind("grab", "grab cell {a}: tile {b}, layer {c}"),
+             OptionKind("use", f"use action {{a}} ({ACTIONS_TEXT}), {{b}} held"),
+             OptionKind("end", "end the turn"),
+             OptionKind("point", "arrow to position {a}"),
+             OptionKind("pick up", "swap from cell {a} (tile {b})"),
+             OptionKind("put down", "swap to cell {a} (tile {b}, -1 empty)"),
+             OptionKind("take", "steal tile {b} from seat {a}"),
+             OptionKind("start at", "arrow starts at position {a}",
+                        rules={"start_arrow": "chosen"})),
+    events=(Event("grabbed", ("cell", "tile", "layer"),
+                  line="turn {turn}, seat {seat}: grabs tile {tile} at cell {cell} (layer "
+                  "{layer})"),
+            Event("turned", ("position",), line="turn {turn}: the arrow turns to {position}"),
+            Event("used", ("action",), line="turn {turn}, seat {seat}: uses action {action}"),
+            Event("moved", ("position",), line="turn {turn}: the arrow moves to {position}"),
+            Event("locked", ("locked",), line="turn {turn}: the arrow lock is {locked}"),
+            Event("swapped", ("a", "b"), line="turn {turn}: cells {a} and {b} swapped"),
+            Event("stole", ("victim", "tile"), line="turn {turn}, seat {seat}: steals tile "
+                  "{tile} from seat {victim}"),
+            Event("collected", ("tiles",), line="turn {turn}, seat {seat}: the mountain split, "
+                  "collects {tiles} tiles"),
+            Event("scored", ("of", "score", "without_least"),
+                  line="seat {of} scores {score} ({without_least} without the least's "
+                  "penalty)")),
+    end_reasons=END_REASONS, tallies=(*COLOUR_NAMES, "actions"), record=RECORD,
+    forward="balance.games.gem_mountain.forward_nb",
+    invariants=("a tile made or lost (mountain, hands, discards and deck against the box)",
+                "a grab not from the top layer",
+                "the arrow did not turn a quarter at a turn's end (or turned while locked)",
+                "the mountain's gem and tile counts disagree with it"),
+    columns={"first_won": "bool", "margin": "int16", "least_decides": "bool",
+             "tied_colours": "int8", "actions_used": "int16", "steals": "int16",
+             "splits": "int16"},
+    values="balance.games.gem_mountain.game:values",
+    header="gem_mountain, seed {seed}: {players}; {rows}x{cols} mountain, {colours} colours, "
+           "actions {actions}, majority by {majority_by}",
+    closing="end: {reason} after {turns} turns; {outcome}; scores {scores}; ruby {ruby}, "
+            "sapphire {sapphire}, emerald {emerald}, topaz {topaz}, amethyst {amethyst}, "
+            "actions {actions}",
+    goldens=(Golden("2p-random-seed1", ("random", "random"), 1),
+             Golden("3p-majority-seed4", ("majority", "random", "majority"), 4),
+             Golden("4p-switches-seed7", ("majority",) * 4, 7,
+                    {"rows": 5, "cols": 5, "actions": "any", "split": "smaller",
+                     "majority_by": "value", "none_is_least": True, "all_tie": "both",
+                     "start_tiles": "action", "start_arrow": "chosen",
+                     "steal_actions": False, "stolen_now": False})),
+    bench_title="4 majority players, the default rules",
+    bench_experiment={"players": 4, "heuristic": "majority"},
+    describe="a {rows}x{cols} mountain of {colours} colours",
+    max_options=128)
+
+GAME = KIT.declare(
+    title="Gem Mountain", version=VERSION, player_counts=(2, 3, 4, 5), cooperative=False,
+    measures=(Measure("first", "First player's wins", "rate", "first_won",
+                      "the share of games the start player (seat 1) won alone"),
+              Measure("turns", "Length", "mean", "turns", "turns, every player's counted"),
+              Measure("margin", "Margin", "mean", "margin",
+                      "the winner's points over the second's", unit="points"),
+              Measure("least_decides", "The least decides", "rate", "least_decides",
+                      "the share of games the least's penalty gave another winner"),
+              Measure("tied_colours", "Shared majorities", "mean", "tied_colours",
+                      "colours whose most two or more players share", unit="colours"),
+              Measure("actions_used", "Actions used", "mean", "actions_used",
+                      "action tiles played a game", unit="actions")),
+    default_player="majority", report="reports.gem_mountain.report:REPORT",
+    length_unit="turns", score_unit="points",
+    # The modules of the rules: with this declaration, they import no player but through the
+    # generated dispatch (the layer contracts, tests/layers.py).
+    rule_modules=("rules_nb", "rules"),
+    # Its pieces and its gems: no neutral module may write one (tests/test_neutral.py). Not
+    # "arrow" (Apache Arrow, pyarrow) nor "ruby" (Gem Rush's Fire Ruby), which neutral code
+    # rightly writes.
+    words=("mountain", "gemstone", "sapphire", "emerald", "topaz", "amethyst", "onyx"))

@@ -1,0 +1,127 @@
+"""Gem Mountain's settings: the rules' (data/rules.toml) and the box's (data/box.toml, every
+tile count a lever), each a Setting with its type and range, and the compiled Rules they make
+(rules_nb.py). Every open reading of the rulebook is a setting here; the guide's Gem Mountain
+page (balance/docs/guide/games/gem-mountain.md) says which reading each default takes and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from balance.contract.game import Setting
+from balance.errors import InputError, Problem
+from balance.games.gem_mountain.rules_nb import MAX_COLOURS, Rules
+from balance.kit.defaults import read_defaults
+
+DATA = Path(__file__).parent / "data"
+RULES_FILE = DATA / "rules.toml"
+BOX_FILE = DATA / "box.toml"
+MAX_SIDE = 10
+
+COLOUR_NAMES = ("ruby", "sapphire", "emerald", "topaz", "amethyst", "onyx")
+ACTION_WORDS = {"move_arrow": "Move the Arrow", "arrow_lock": "Arrow Lock", "swap": "Swap",
+                "double": "Double", "steal": "Steal"}
+
+RULE_SETTINGS = (
+    Setting("rows", int, "the mountain's rows (the rulebook's 6x6, turned to a diamond)", 2,
+            MAX_SIDE, label="map rows"),
+    Setting("cols", int, "the mountain's columns", 2, MAX_SIDE, label="map columns"),
+    Setting("actions", str, "actions a turn: one before and one after the grab, one in all "
+            "(the harder game), or any number", choices=("before_and_after", "one", "any"),
+            label="actions a turn",
+            values=(("before_and_after", "an action before and one after the grab"),
+                    ("one", "one action a turn (the harder game)"),
+                    ("any", "any number of actions a turn"))),
+    Setting("majority_by", str, "most and least by the tiles of a colour counted, or by "
+            "their values summed", choices=("tiles", "value"), label="majority by",
+            values=(("tiles", "majority by tiles"), ("value", "majority by value"))),
+    Setting("none_is_least", bool, "a player holding none of a colour counts for the least",
+            label="none counts as least",
+            values=((True, "holding none counts as the least"),
+                    (False, "the least is among the holders"))),
+    Setting("all_tie", str, "every player counted level on a colour: all have the most, "
+            "neither, or both (adding and subtracting)", choices=("most", "neither", "both"),
+            label="all level on a colour",
+            values=(("most", "all level: all have the most"),
+                    ("neither", "all level: neither most nor least"),
+                    ("both", "all level: most and least"))),
+    Setting("split", str, "the mountain split by a grab: ignored, or the grabber collects "
+            "every group but the largest (the rulebook's draft rule)",
+            choices=("ignore", "smaller"), label="a split mountain",
+            values=(("ignore", "a split is ignored"),
+                    ("smaller", "a split hands the smaller groups to the grabber"))),
+    Setting("steal_actions", bool, "Steal may take an action tile", label="Steal takes actions",
+            values=((True, "Steal may take an action tile"),
+                    (False, "Steal takes gems only"))),
+    Setting("stolen_now", bool, "a stolen action tile may be used in the same turn",
+            label="stolen actions at once",
+            values=((True, "a stolen action may be used at once"),
+                    (False, "a stolen action waits a turn"))),
+    Setting("start_tiles", str, "the quicker start: no tile, an action tile or any tile for "
+            "each player before the game", choices=("none", "action", "any"),
+            label="start tile",
+            values=(("none", "no start tile"), ("action", "an action tile each to start"),
+                    ("any", "a random tile each to start"))),
+    Setting("start_arrow", str, "the arrow starts at a random corner, or the start player "
+            "places it (and gets no start tile)", choices=("corner", "chosen"),
+            label="the arrow's start",
+            values=(("corner", "the arrow starts at a random corner"),
+                    ("chosen", "the start player places the arrow"))),
+)
+
+BOX_SETTINGS = (
+    Setting("colours", int, "gem colours in the box", 1, MAX_COLOURS, label="gem colours"),
+    Setting("ones", int, "gems of value 1 of each colour", 0, 30, label="1-point gems a colour"),
+    Setting("twos", int, "gems of value 2 of each colour", 0, 30, label="2-point gems a colour"),
+    Setting("threes", int, "gems of value 3 of each colour", 0, 30,
+            label="3-point gems a colour"),
+    *(Setting(name, int, f"{word} tiles in the box", 0, 30, label=f"{word} tiles")
+      for name, word in ACTION_WORDS.items()),
+)
+SETTINGS = RULE_SETTINGS + BOX_SETTINGS
+
+
+def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Problem | None:
+    """What makes the box unplayable with these rules and seats (no single range can say it),
+    or None."""
+    gems = values["colours"] * (values["ones"] + values["twos"] + values["threes"])
+    actions = sum(values[name] for name in ACTION_WORDS)
+    cells = values["rows"] * values["cols"]
+    starters = 0 if values["start_tiles"] == "none" else \
+        seats - (1 if values["start_arrow"] == "chosen" else 0)
+    if gems == 0:
+        return Problem(source, "", "ones", "the box holds no gem (colours x (ones + twos + "
+                       "threes) is 0): a game needs one")
+    if values["start_tiles"] == "action" and actions < starters:
+        return Problem(source, "", "start_tiles", f"an action tile each needs {starters} "
+                       f"action tiles, the box holds {actions}")
+    if gems + actions - starters < cells:
+        return Problem(source, "", "box", f"holds {gems + actions} tiles ({gems} gems, "
+                       f"{actions} actions), fewer than the {cells} cells of a "
+                       f"{values['rows']}x{values['cols']} mountain"
+                       + (f" and {starters} start tiles" if starters else "")
+                       + ": add tiles or make the map smaller")
+    return None
+
+
+def read_all(rules_file: Path = RULES_FILE, box_file: Path = BOX_FILE) -> dict:
+    """Every setting's default: the rules' file and the box's, each checked, then the box
+    against the map (for the most seats the game takes)."""
+    values = {**read_defaults(rules_file, RULE_SETTINGS), **read_defaults(box_file, BOX_SETTINGS)}
+    if (bad := box_problem(values, 2, str(box_file))) is not None:
+        raise InputError([bad])
+    return values
+
+
+DEFAULTS = read_all()
+
+
+def kit_rules(values: dict, seats: int) -> Rules:
+    """The kit's way to the Rules (KitGame.compile): each setting by name, a word as its index
+    among its choices; a box these rules and seats cannot play is one message."""
+    if (bad := box_problem(values, seats, "rules")) is not None:
+        raise InputError([bad])
+    out = {"players": seats}
+    for s in SETTINGS:
+        v = values[s.name]
+        out[s.name] = s.choices.index(v) if s.choices else int(v)
+    return Rules(**out)

@@ -1,0 +1,636 @@
+"""Gem Mountain's rules, compiled, on the engine kit (balance/kit/; the guide's developers/kit.md
+and games/gem-mountain.md for every reading taken here).
+
+The mountain is a grid of `rows` x `cols` cells (the rulebook's 6x6, turned to a diamond),
+cell r * cols + c. The diamond's corners: N is cell (0, 0), E (0, cols-1), S (rows-1, cols-1),
+W (rows-1, 0); its sides between them are the grid's edges (NE row 0, SE the last column, SW
+the last row, NW column 0). The arrow stands at one of eight positions, clockwise from N
+(0 N, 1 NE, 2 E, ..., 7 NW): from a corner the mountain's layers are the diagonals counted from
+it, from a side the rows parallel to it (Tables.layer). The top is the nearest layer that still
+holds a tile.
+
+A turn: any actions the rules allow (`actions`), a grab from the top, more actions, then the
+arrow turns a quarter (two positions) unless locked. The game ends as soon as no gem is left on
+the mountain. A tile is a code: a gem of colour k and value v (1 to 3) is k * VALUES + v - 1; an
+action is ACT0 + its kind; an empty cell is EMPTY."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from balance.kernels.jit import njit
+from balance.kit.nb import (
+    ask_nb,
+    draw_nb,
+    emit_nb,
+    offer_nb,
+    seat_nb,
+    shuffled_nb,
+    tie_nb,
+    turn_nb,
+    win_nb,
+)
+
+END_REASONS = ("gems",)
+GEMS_GONE = 0
+MAX_COLOURS, VALUES = 6, 3
+ACTIONS = ("move_arrow", "arrow_lock", "swap", "double", "steal")
+MOVE_ARROW, ARROW_LOCK, SWAP, DOUBLE, STEAL = range(5)
+ACT0 = MAX_COLOURS * VALUES
+CODES = ACT0 + len(ACTIONS)
+EMPTY = -1
+POSITIONS = 8  # N, NE, E, SE, S, SW, W, NW
+
+# The decisions, and the option kinds they offer.
+TURN, ARROW, SWAP_FROM, SWAP_TO, STEAL_FROM, PLACE = range(6)
+DECISIONS = ("turn", "arrow", "swap from", "swap to", "steal from", "place arrow")
+GRAB, USE, END, POINT, PICK_UP, PUT_DOWN, TAKE, START_AT = range(8)
+# Events.
+GRABBED, TURNED, USED, MOVED, LOCKED, SWAPPED, STOLE, COLLECTED, SCORED = range(9)
+# The record: the game's own values (KitGame.record).
+MARGIN, LEAST_DECIDES, TIED_COLOURS, ACTIONS_USED, STEALS, SPLITS = range(6)
+RECORD = ("margin", "least_decides", "tied_colours", "actions_used", "steals", "splits")
+# Tallies: each seat's tiles of each colour at the end, then the actions it used.
+TALLY_ACTIONS = MAX_COLOURS
+
+# State.ph: the decision at hand and the turn's progress.
+(PHASE, GRABS_DUE, GRABBED_NOW, ACTED_BEFORE, ACTED_AFTER, ACTED, SWAP_CELL, GEMS_LEFT,
+ TILES_LEFT, EXPECT_ARROW, BAD_GRAB, DISCARDED, PH_SLOTS) = range(13)
+# Rules.actions: how many actions a turn allows.
+BEFORE_AND_AFTER, ONE_A_TURN, ANY_NUMBER = 0, 1, 2
+# Rules.start_tiles and Rules.start_arrow.
+NO_START_TILE, ACTION_START_TILE, ANY_START_TILE = 0, 1, 2
+RANDOM_CORNER, CHOSEN_CORNER = 0, 1
+# Rules.all_tie: every seat (of those counted) level on a colour.
+TIE_MOST, TIE_NEITHER, TIE_BOTH = 0, 1, 2
+
+
+class Rules(NamedTuple):
+    players: int
+    rows: int
+    cols: int
+    colours: int
+    ones: int  # gems of value 1 of each colour
+    twos: int
+    threes: int
+    move_arrow: int  # action tiles of each kind in the box
+    arrow_lock: int
+    swap: int
+    double: int
+    steal: int
+    actions: int  # BEFORE_AND_AFTER, ONE_A_TURN, ANY_NUMBER
+    majority_by: int  # 0: tiles counted, 1: values summed
+    none_is_least: int  # a seat holding none of a colour counts for the least
+    all_tie: int  # TIE_MOST, TIE_NEITHER, TIE_BOTH
+    split: int  # 0: ignored, 1: the grabber collects every group but the largest
+    steal_actions: int  # Steal may take an action tile
+    stolen_now: int  # a stolen action tile may be used in the same turn
+    start_tiles: int  # NO_START_TILE, ACTION_START_TILE, ANY_START_TILE
+    start_arrow: int  # RANDOM_CORNER, CHOSEN_CORNER (the start player then gets no tile)
+
+
+class Tables(NamedTuple):
+    layer: np.ndarray  # (POSITIONS, cells): each cell's layer seen from each arrow position
+    box: np.ndarray  # (tiles,): every tile of the box, by code
+
+
+class State(NamedTuple):
+    kit: tuple
+    grid: np.ndarray  # (cells,): a code, or EMPTY
+    hand: np.ndarray  # (seats, CODES): the tiles each seat collected, by code
+    fresh: np.ndarray  # (seats, len(ACTIONS)): action tiles stolen this turn (stolen_now off)
+    cnt: np.ndarray  # (seats, MAX_COLOURS): gem tiles held, by colour
+    vsum: np.ndarray  # (seats, MAX_COLOURS): their values summed
+    arrow: np.ndarray  # (2,): position, locked
+    ph: np.ndarray  # (PH_SLOTS,)
+    deck: np.ndarray  # (tiles,): the box shuffled; what is not dealt stays in it
+    deck_n: np.ndarray  # (1,): the tiles left in the deck, deck[:deck_n[0]]
+    work: np.ndarray  # (cells,): scratch for the mountain's groups
+    label: np.ndarray  # (cells,): each cell's group, -1 for none
+    pts: np.ndarray  # (seats,): scratch for scoring (and for the players' values)
+    plain: np.ndarray  # (seats,): the scores without the least's penalty, at the end
+
+
+def box_size(rules) -> int:
+    return (rules.colours * (rules.ones + rules.twos + rules.threes) + rules.move_arrow
+            + rules.arrow_lock + rules.swap + rules.double + rules.steal)
+
+
+def new_tables(rules) -> Tables:
+    rows, cols = rules.rows, rules.cols
+    layer = np.zeros((POSITIONS, rows * cols), np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            i = r * cols + c
+            far_r, far_c = rows - 1 - r, cols - 1 - c
+            layer[:, i] = (r + c, r, r + far_c, far_c, far_r + far_c, far_r, far_r + c, c)
+    box = []
+    for k in range(rules.colours):
+        for v, n in ((1, rules.ones), (2, rules.twos), (3, rules.threes)):
+            box += [k * VALUES + v - 1] * n
+    for a, n in enumerate((rules.move_arrow, rules.arrow_lock, rules.swap, rules.double,
+                           rules.steal)):
+        box += [ACT0 + a] * n
+    return Tables(layer, np.array(box, np.int64))
+
+
+def new_state(rules, kit):
+    cells, seats, tiles = rules.rows * rules.cols, rules.players, box_size(rules)
+    return State(kit, np.full(cells, EMPTY, np.int64), np.zeros((seats, CODES), np.int64),
+                 np.zeros((seats, len(ACTIONS)), np.int64),
+                 np.zeros((seats, MAX_COLOURS), np.int64),
+                 np.zeros((seats, MAX_COLOURS), np.int64), np.zeros(2, np.int64),
+                 np.zeros(PH_SLOTS, np.int64), np.zeros(tiles, np.int64),
+                 np.zeros(1, np.int64), np.zeros(cells, np.int64),
+                 np.zeros(cells, np.int64), np.zeros(seats, np.int64),
+                 np.zeros(seats, np.int64))
+
+
+# -- tiles ------------------------------------------------------------------------------------
+
+@njit(inline=True)
+def is_gem_nb(code):
+    return 0 <= code < ACT0
+
+
+@njit(inline=True)
+def gain_nb(state, seat, code, n):
+    """n tiles of `code` (n may be -1) into seat's hand."""
+    state.hand[seat, code] += n
+    if code < ACT0:
+        k = code // VALUES
+        state.cnt[seat, k] += n
+        state.vsum[seat, k] += n * (code % VALUES + 1)
+
+
+@njit(inline=True)
+def top_nb(state, tables, pos):
+    """The layer nearest arrow position `pos` that holds a tile, or a layer past every one."""
+    best = 1 << 30
+    layer = tables.layer[pos]
+    for i in range(state.grid.shape[0]):
+        if state.grid[i] != EMPTY and layer[i] < best:
+            best = layer[i]
+    return best
+
+
+# -- scoring ----------------------------------------------------------------------------------
+
+@njit
+def colour_points_nb(cnt, vsum, rules, k, out, penalty):
+    """Each seat's points for colour k into out: its tiles' values added for the most,
+    subtracted for the least (Rules.majority_by, none_is_least, all_tie; not without
+    `penalty`). 1 when two or more seats share the most."""
+    n = rules.players
+    hi, lo, holders = -1, 1 << 30, 0
+    for q in range(n):
+        m = cnt[q, k] if rules.majority_by == 0 else vsum[q, k]
+        if m > 0:
+            holders += 1
+        if m > hi:
+            hi = m
+        if (m > 0 or rules.none_is_least) and m < lo:
+            lo = m
+    shared = 0
+    for q in range(n):
+        out[q] = 0
+    if holders == 0:
+        return 0
+    for q in range(n):
+        m = cnt[q, k] if rules.majority_by == 0 else vsum[q, k]
+        most = m == hi
+        least = (m > 0 or rules.none_is_least) and m == lo
+        if hi == lo:
+            most = most and rules.all_tie != TIE_NEITHER
+            least = least and rules.all_tie == TIE_BOTH
+        if most:
+            shared += 1
+            out[q] += vsum[q, k]
+        if least and penalty:
+            out[q] -= vsum[q, k]
+    return 1 if shared > 1 else 0
+
+
+@njit
+def scores_nb(state, rules, scores, least):
+    """Every seat's score into `scores` (the least's penalty left out when not `least`); the
+    colours whose most is shared."""
+    tied = 0
+    pts = state.pts
+    for q in range(rules.players):
+        scores[q] = 0
+    for k in range(rules.colours):
+        tied += colour_points_nb(state.cnt, state.vsum, rules, k, pts, least)
+        for q in range(rules.players):
+            scores[q] += pts[q]
+    return tied
+
+
+# -- the mountain's groups --------------------------------------------------------------------
+
+@njit
+def groups_nb(state, rules):
+    """The mountain's groups of orthogonally adjacent tiles, labelled in state.label (-1 for
+    an empty cell): their number."""
+    grid, label, stack = state.grid, state.label, state.work
+    cols, cells = rules.cols, state.grid.shape[0]
+    for i in range(cells):
+        label[i] = -1
+    g = 0
+    for s in range(cells):
+        if grid[s] == EMPTY or label[s] >= 0:
+            continue
+        label[s] = g
+        top = 0
+        stack[0] = s
+        top = 1
+        while top > 0:
+            top -= 1
+            i = stack[top]
+            r, c = i // cols, i % cols
+            for d in range(4):
+                j = -1
+                if d == 0 and r > 0:
+                    j = i - cols
+                elif d == 1 and r < rules.rows - 1:
+                    j = i + cols
+                elif d == 2 and c > 0:
+                    j = i - 1
+                elif d == 3 and c < cols - 1:
+                    j = i + 1
+                if j >= 0 and grid[j] != EMPTY and label[j] < 0:
+                    label[j] = g
+                    stack[top] = j
+                    top += 1
+        g += 1
+    return g
+
+
+@njit
+def move_keeps_groups_nb(state, rules, a, b, before):
+    """Moving the tile at cell a to the empty cell b leaves no more groups than `before`."""
+    grid = state.grid
+    grid[b] = grid[a]
+    grid[a] = EMPTY
+    after = groups_nb(state, rules)
+    grid[a] = grid[b]
+    grid[b] = EMPTY
+    return after <= before
+
+
+@njit
+def collect_split_nb(state, rules, seat):
+    """The split reading (Rules.split): every group but the largest (the first found of the
+    largest) goes to the seat that split the mountain. The tiles collected."""
+    g = groups_nb(state, rules)
+    if g < 2:
+        return 0
+    sizes = state.work  # the groups' stack is done with: their sizes
+    sizes[:g] = 0
+    for i in range(state.grid.shape[0]):
+        if state.label[i] >= 0:
+            sizes[state.label[i]] += 1
+    keep = 0
+    for j in range(g):
+        if sizes[j] > sizes[keep]:
+            keep = j
+    n = 0
+    for i in range(state.grid.shape[0]):
+        if state.label[i] >= 0 and state.label[i] != keep:
+            take_cell_nb(state, i, seat)
+            n += 1
+    state.kit.rec[SPLITS] += 1
+    emit_nb(state.kit, COLLECTED, n, 0, 0, 0)
+    return n
+
+
+@njit(inline=True)
+def take_cell_nb(state, cell, seat):
+    code = state.grid[cell]
+    state.grid[cell] = EMPTY
+    state.ph[TILES_LEFT] -= 1
+    if code < ACT0:
+        state.ph[GEMS_LEFT] -= 1
+    gain_nb(state, seat, code, 1)
+
+
+# -- set-up -----------------------------------------------------------------------------------
+
+@njit
+def start_nb(state, tables, rules):
+    kit = state.kit
+    n = tables.box.shape[0]
+    for i in range(n):
+        state.deck[i] = tables.box[i]
+    shuffled_nb(kit, state.deck, n)
+    state.hand[:] = 0
+    state.fresh[:] = 0
+    state.cnt[:] = 0
+    state.vsum[:] = 0
+    state.ph[:] = 0
+    kit.rec[:] = 0
+    # The quicker start: a tile each, from the end of the shuffled box (an action tile when
+    # restricted to them); the start player gets none when it places the arrow.
+    top = n
+    if rules.start_tiles != NO_START_TILE:
+        first = 1 if rules.start_arrow == CHOSEN_CORNER else 0
+        for q in range(first, rules.players):
+            for j in range(top - 1, -1, -1):
+                if rules.start_tiles == ANY_START_TILE or state.deck[j] >= ACT0:
+                    code = state.deck[j]
+                    state.deck[j] = state.deck[top - 1]
+                    state.deck[top - 1] = code
+                    top -= 1
+                    gain_nb(state, q, code, 1)
+                    break
+    cells = state.grid.shape[0]
+    gems = 0
+    for i in range(cells):
+        state.grid[i] = state.deck[top - 1 - i]
+        if state.grid[i] < ACT0:
+            gems += 1
+    state.deck_n[0] = top - cells
+    state.ph[GEMS_LEFT] = gems
+    state.ph[TILES_LEFT] = cells
+    state.arrow[0] = 2 * draw_nb(kit, 4)
+    state.arrow[1] = 0
+    turn_nb(kit, 0)
+    begin_turn_nb(state)
+    if rules.start_arrow == CHOSEN_CORNER:
+        state.ph[PHASE] = PLACE
+    state.ph[EXPECT_ARROW] = -1
+    if gems == 0:
+        finish_nb(state, rules)
+    else:
+        settle_nb(state, tables, rules)
+
+
+@njit(inline=True)
+def begin_turn_nb(state):
+    ph = state.ph
+    ph[PHASE] = TURN
+    ph[GRABS_DUE] = 1
+    ph[GRABBED_NOW] = 0
+    ph[ACTED_BEFORE] = 0
+    ph[ACTED_AFTER] = 0
+    ph[ACTED] = 0
+
+
+# -- the decision at hand ---------------------------------------------------------------------
+
+@njit(inline=True)
+def may_act_nb(state, rules):
+    """The rules allow an action now (Rules.actions)."""
+    ph = state.ph
+    if rules.actions == ANY_NUMBER:
+        return True
+    if rules.actions == ONE_A_TURN:
+        return ph[ACTED] == 0
+    return ph[ACTED_AFTER] == 0 if ph[GRABBED_NOW] > 0 else ph[ACTED_BEFORE] == 0
+
+
+@njit(inline=True)
+def usable_nb(state, rules, seat, a):
+    """Action tiles of kind a the seat may use now, 0 where the action has nothing to do."""
+    held = state.hand[seat, ACT0 + a] - state.fresh[seat, a]
+    if held <= 0:
+        return 0
+    if a == STEAL and not any_steal_nb(state, rules, seat):
+        return 0
+    if a == SWAP and state.ph[TILES_LEFT] < 1:
+        return 0
+    return held
+
+
+@njit(inline=True)
+def any_steal_nb(state, rules, seat):
+    top = CODES if rules.steal_actions else ACT0
+    for q in range(rules.players):
+        if q != seat:
+            for code in range(top):
+                if state.hand[q, code] > 0:
+                    return True
+    return False
+
+
+@njit(inline=True)
+def can_act_nb(state, rules, seat):
+    if not may_act_nb(state, rules):
+        return False
+    for a in range(len(ACTIONS)):
+        if usable_nb(state, rules, seat, a) > 0:
+            return True
+    return False
+
+
+@njit(inline=True)
+def options_nb(state, tables, rules):
+    kit = state.kit
+    seat = seat_nb(kit)
+    ph = state.ph
+    phase = ph[PHASE]
+    ask_nb(kit, phase, seat)
+    if phase == TURN:
+        if ph[GRABS_DUE] > 0 and ph[TILES_LEFT] > 0:
+            pos = state.arrow[0]
+            top = top_nb(state, tables, pos)
+            layer = tables.layer[pos]
+            for i in range(state.grid.shape[0]):
+                if state.grid[i] != EMPTY and layer[i] == top:
+                    offer_nb(kit, GRAB, i, state.grid[i], top)
+        else:
+            offer_nb(kit, END, 0, 0, 0)
+        if may_act_nb(state, rules):
+            for a in range(len(ACTIONS)):
+                held = usable_nb(state, rules, seat, a)
+                if held > 0:
+                    offer_nb(kit, USE, a, held, 0)
+    elif phase == ARROW:
+        for p in range(POSITIONS):
+            if p != state.arrow[0]:
+                offer_nb(kit, POINT, p, 0, 0)
+    elif phase == PLACE:
+        for p in range(0, POSITIONS, 2):
+            offer_nb(kit, START_AT, p, 0, 0)
+    elif phase == SWAP_FROM:
+        for i in range(state.grid.shape[0]):
+            if state.grid[i] != EMPTY:
+                offer_nb(kit, PICK_UP, i, state.grid[i], 0)
+    elif phase == SWAP_TO:
+        a = ph[SWAP_CELL]
+        before = groups_nb(state, rules)
+        for i in range(state.grid.shape[0]):
+            if i == a:
+                continue
+            if state.grid[i] != EMPTY or move_keeps_groups_nb(state, rules, a, i, before):
+                offer_nb(kit, PUT_DOWN, i, state.grid[i], 0)
+    else:
+        top = CODES if rules.steal_actions else ACT0
+        for q in range(rules.players):
+            if q != seat:
+                for code in range(top):
+                    if state.hand[q, code] > 0:
+                        offer_nb(kit, TAKE, q, code, state.hand[q, code])
+
+
+@njit(inline=True)
+def apply_nb(state, tables, rules, pick):
+    kit = state.kit
+    seat = seat_nb(kit)
+    ph = state.ph
+    kind, a, b = kit.opt[pick, 0], kit.opt[pick, 1], kit.opt[pick, 2]
+    if kind == GRAB:
+        if tables.layer[state.arrow[0], a] != top_nb(state, tables, state.arrow[0]):
+            ph[BAD_GRAB] = 1
+        take_cell_nb(state, a, seat)
+        ph[GRABS_DUE] -= 1
+        ph[GRABBED_NOW] += 1
+        emit_nb(kit, GRABBED, a, b, kit.opt[pick, 3], 0)
+        if rules.split and ph[GEMS_LEFT] > 0:
+            collect_split_nb(state, rules, seat)
+        if ph[GEMS_LEFT] == 0:
+            finish_nb(state, rules)
+            return
+    elif kind == END:
+        end_turn_nb(state, rules)
+    elif kind == USE:
+        state.hand[seat, ACT0 + a] -= 1
+        ph[DISCARDED] += 1
+        if ph[GRABBED_NOW] > 0:
+            ph[ACTED_AFTER] = 1
+        else:
+            ph[ACTED_BEFORE] = 1
+        ph[ACTED] += 1
+        kit.tally[seat, TALLY_ACTIONS] += 1
+        kit.rec[ACTIONS_USED] += 1
+        emit_nb(kit, USED, a, 0, 0, 0)
+        if a == MOVE_ARROW:
+            ph[PHASE] = ARROW
+        elif a == ARROW_LOCK:
+            state.arrow[1] = 1 - state.arrow[1]
+            emit_nb(kit, LOCKED, state.arrow[1], 0, 0, 0)
+        elif a == SWAP:
+            ph[PHASE] = SWAP_FROM
+        elif a == DOUBLE:
+            ph[GRABS_DUE] += 1
+        else:
+            ph[PHASE] = STEAL_FROM
+    elif kind == POINT or kind == START_AT:
+        state.arrow[0] = a
+        ph[PHASE] = TURN
+        emit_nb(kit, MOVED, a, 0, 0, 0)
+    elif kind == PICK_UP:
+        ph[SWAP_CELL] = a
+        ph[PHASE] = SWAP_TO
+    elif kind == PUT_DOWN:
+        c = ph[SWAP_CELL]
+        state.grid[a], state.grid[c] = state.grid[c], state.grid[a]
+        ph[PHASE] = TURN
+        emit_nb(kit, SWAPPED, c, a, 0, 0)
+    else:
+        gain_nb(state, a, b, -1)
+        gain_nb(state, seat, b, 1)
+        if b >= ACT0 and not rules.stolen_now:
+            state.fresh[seat, b - ACT0] += 1
+        kit.rec[STEALS] += 1
+        ph[PHASE] = TURN
+        emit_nb(kit, STOLE, a, b, 0, 0)
+    settle_nb(state, tables, rules)
+
+
+@njit(inline=True)
+def settle_nb(state, tables, rules):
+    """A turn with nothing left to decide ends without asking: its grabs taken (or none
+    possible) and no action the seat may use."""
+    ph = state.ph
+    kit = state.kit
+    while (ph[PHASE] == TURN and (ph[GRABS_DUE] == 0 or ph[TILES_LEFT] == 0)
+           and not can_act_nb(state, rules, seat_nb(kit))):
+        end_turn_nb(state, rules)
+
+
+@njit
+def end_turn_nb(state, rules):
+    """The arrow turns a quarter clockwise unless locked, the standings are the seats'
+    scores for the lead record, and the next seat's turn begins."""
+    kit = state.kit
+    seat = seat_nb(kit)
+    pos = state.arrow[0]
+    state.ph[EXPECT_ARROW] = pos if state.arrow[1] else (pos + 2) % POSITIONS
+    if not state.arrow[1]:
+        state.arrow[0] = (pos + 2) % POSITIONS
+        emit_nb(kit, TURNED, state.arrow[0], 0, 0, 0)
+    scores_nb(state, rules, kit.score, True)
+    state.fresh[seat, :] = 0
+    turn_nb(kit, (seat + 1) % rules.players)
+    begin_turn_nb(state)
+
+
+@njit
+def finish_nb(state, rules):
+    """No gem on the mountain: the majorities scored, the best score wins, a level best is a
+    tie."""
+    kit = state.kit
+    n = rules.players
+    tied = scores_nb(state, rules, kit.score, True)
+    kit.rec[TIED_COLOURS] = tied
+    for q in range(n):
+        for k in range(rules.colours):
+            kit.tally[q, k] = state.cnt[q, k]
+    best, second, at = -(1 << 40), -(1 << 40), 0
+    for q in range(n):
+        s = kit.score[q]
+        if s > best:
+            second, best, at = best, s, q
+        elif s > second:
+            second = s
+    kit.rec[MARGIN] = best - second
+    # Would the game have had another winner without the least's penalty?
+    plain = state.plain
+    scores_nb(state, rules, plain, False)
+    alone = best > second
+    beaten = False
+    for q in range(n):
+        if q != at and plain[q] >= plain[at]:
+            beaten = True
+    kit.rec[LEAST_DECIDES] = 1 if alone and beaten else 0
+    for q in range(n):
+        emit_nb(kit, SCORED, q + 1, kit.score[q], plain[q], 0)
+    if alone:
+        win_nb(kit, at, GEMS_GONE)
+    else:
+        tie_nb(kit, GEMS_GONE)
+
+
+# -- invariants -------------------------------------------------------------------------------
+
+@njit
+def broken_nb(state, rules):
+    """1: a tile made or lost (mountain, hands, discards and deck against the box); 2: a grab
+    not from the top layer; 3: the arrow did not turn as the lock says at a turn's end; 4: the
+    counts of gems and tiles on the mountain disagree with it."""
+    n_tiles = state.deck_n[0] + state.ph[DISCARDED]
+    gems = 0
+    tiles = 0
+    for i in range(state.grid.shape[0]):
+        if state.grid[i] != EMPTY:
+            tiles += 1
+            if state.grid[i] < ACT0:
+                gems += 1
+    n_tiles += tiles
+    for q in range(rules.players):
+        for code in range(CODES):
+            if state.hand[q, code] < 0:
+                return 1
+            n_tiles += state.hand[q, code]
+    if n_tiles != state.deck.shape[0]:
+        return 1
+    if state.ph[BAD_GRAB]:
+        return 2
+    ph = state.ph
+    if (ph[PHASE] == TURN and ph[GRABBED_NOW] == 0 and ph[ACTED] == 0 and ph[EXPECT_ARROW] >= 0
+            and state.arrow[0] != ph[EXPECT_ARROW]):
+        return 3
+    if gems != ph[GEMS_LEFT] or tiles != ph[TILES_LEFT]:
+        return 4
+    return 0

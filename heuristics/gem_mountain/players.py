@@ -1,0 +1,236 @@
+"""Gem Mountain's own player, beside the neutral random and scripted ones: a compiled decision
+function that the generated dispatch calls with the arguments its roster entry names
+(registry.py).
+
+The majority player values a tile by what it does to the standings: the points its seat would
+score in the tile's colour if the game ended now, after the grab against before, less `rival`
+times the change it makes to the others' points (on average), plus `potential` times the
+tile's value (a gem held now can still swing a colour later); an action tile is worth
+`action`. Its actions follow from the same values: Double whenever it may (a second grab is
+another good tile), Swap when the best tile anywhere beats the top's best by `swap_gain`, Move
+the Arrow when another position's top does by `arrow_gain`, Steal when the best theft is worth
+`steal_at`, and Arrow Lock when the arrow's turn would hand the next player a tile better by
+`lock_at` than the lock leaves it."""
+
+from balance.games.gem_mountain.rules_nb import (
+    ACT0,
+    ARROW,
+    ARROW_LOCK,
+    CODES,
+    DOUBLE,
+    EMPTY,
+    GRAB,
+    GRABBED_NOW,
+    MOVE_ARROW,
+    PLACE,
+    POSITIONS,
+    PUT_DOWN,
+    STEAL,
+    STEAL_FROM,
+    SWAP,
+    SWAP_FROM,
+    SWAP_TO,
+    TURN,
+    USE,
+    VALUES,
+    colour_points_nb,
+    top_nb,
+)
+from balance.kernels.jit import njit
+
+RIVAL, POTENTIAL, ACTION, ARROW_GAIN, SWAP_GAIN, STEAL_AT, LOCK_AT = range(7)
+NONE = -1e18
+
+
+@njit(inline=True)
+def standing_nb(cnt, vsum, ru, p, k, w, out):
+    """Seat p's points in colour k, less `rival` times the others' on average."""
+    colour_points_nb(cnt, vsum, ru, k, out, 1)
+    others = 0.0
+    for q in range(ru.players):
+        if q != p:
+            others += out[q]
+    return out[p] - w[RIVAL] * others / max(ru.players - 1, 1)
+
+
+@njit(inline=True)
+def moved_nb(cnt, vsum, q, code, n):
+    """n gems of `code` (n may be -1) counted for seat q: the standings' part of gain_nb,
+    on the arrays alone (a call passing the whole state is dear)."""
+    k = code // VALUES
+    cnt[q, k] += n
+    vsum[q, k] += n * (code % VALUES + 1)
+
+
+@njit
+def tile_value_nb(cnt, vsum, ru, p, code, w, out):
+    """What holding one more tile of `code` is worth to seat p now."""
+    if code >= ACT0:
+        return w[ACTION]
+    k = code // VALUES
+    before = standing_nb(cnt, vsum, ru, p, k, w, out)
+    moved_nb(cnt, vsum, p, code, 1)
+    after = standing_nb(cnt, vsum, ru, p, k, w, out)
+    moved_nb(cnt, vsum, p, code, -1)
+    return after - before + w[POTENTIAL] * (code % VALUES + 1)
+
+
+@njit
+def theft_value_nb(cnt, vsum, ru, p, q, code, w, out):
+    """What taking a tile of `code` from seat q is worth to seat p."""
+    if code >= ACT0:
+        return w[ACTION]
+    k = code // VALUES
+    before = standing_nb(cnt, vsum, ru, p, k, w, out)
+    moved_nb(cnt, vsum, q, code, -1)
+    moved_nb(cnt, vsum, p, code, 1)
+    after = standing_nb(cnt, vsum, ru, p, k, w, out)
+    moved_nb(cnt, vsum, p, code, -1)
+    moved_nb(cnt, vsum, q, code, 1)
+    return after - before + w[POTENTIAL] * (code % VALUES + 1)
+
+
+@njit
+def top_value_nb(grid, layer, cnt, vsum, ru, p, w, out):
+    """The best tile for seat p at the top seen along `layer` (one arrow position's row of
+    Tables.layer): its value. The arrays alone: a call passing the whole state is dear."""
+    top = 1 << 30
+    for i in range(grid.shape[0]):
+        if grid[i] != EMPTY and layer[i] < top:
+            top = layer[i]
+    best = NONE
+    for i in range(grid.shape[0]):
+        if grid[i] != EMPTY and layer[i] == top:
+            v = tile_value_nb(cnt, vsum, ru, p, grid[i], w, out)
+            if v > best:
+                best = v
+    return best
+
+
+@njit(inline=True)
+def best_at_nb(st, tb, ru, p, pos, w, out):
+    """The best tile's value for seat p at the top seen from arrow position pos."""
+    return top_value_nb(st.grid, tb.layer[pos], st.cnt, st.vsum, ru, p, w, out)
+
+
+@njit
+def best_theft_nb(st, ru, p, w, out):
+    """The best theft for seat p: (value, victim, code); value NONE when there is none."""
+    top = CODES if ru.steal_actions else ACT0
+    best, bq, bc = NONE, -1, -1
+    for q in range(ru.players):
+        if q == p:
+            continue
+        for code in range(top):
+            if st.hand[q, code] > 0:
+                v = theft_value_nb(st.cnt, st.vsum, ru, p, q, code, w, out)
+                if v > best:
+                    best, bq, bc = v, q, code
+    return best, bq, bc
+
+
+@njit
+def best_anywhere_nb(st, tb, ru, p, w, out):
+    """The best tile for seat p anywhere on the mountain: (value, cell)."""
+    best, at = NONE, -1
+    for i in range(st.grid.shape[0]):
+        if st.grid[i] != EMPTY:
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, st.grid[i], w, out)
+            if v > best:
+                best, at = v, i
+    return best, at
+
+
+@njit(inline=True)
+def find_nb(opt, n, kind, a):
+    for i in range(n):
+        if opt[i, 0] == kind and opt[i, 1] == a:
+            return i
+    return -1
+
+
+@njit
+def turn_choice_nb(st, tb, ru, w, n, p, out):
+    opt = st.kit.opt
+    best, pick, grabs = NONE, 0, 0
+    for i in range(n):
+        if opt[i, 0] == GRAB:
+            grabs += 1
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out)
+            if v > best:
+                best, pick = v, i
+    if grabs > 0 and st.ph[GRABBED_NOW] == 0:
+        i = find_nb(opt, n, USE, DOUBLE)
+        if i >= 0:
+            return i
+        i = find_nb(opt, n, USE, SWAP)
+        if i >= 0 and best_anywhere_nb(st, tb, ru, p, w, out)[0] - best >= w[SWAP_GAIN]:
+            return i
+        i = find_nb(opt, n, USE, MOVE_ARROW)
+        if i >= 0:
+            for pos in range(POSITIONS):
+                if pos != st.arrow[0] and \
+                        best_at_nb(st, tb, ru, p, pos, w, out) - best >= w[ARROW_GAIN]:
+                    return i
+    i = find_nb(opt, n, USE, STEAL)
+    if i >= 0 and best_theft_nb(st, ru, p, w, out)[0] >= w[STEAL_AT]:
+        return i
+    if grabs == 0:
+        i = find_nb(opt, n, USE, ARROW_LOCK)
+        if i >= 0:
+            nq = (p + 1) % ru.players
+            here, turned = st.arrow[0], (st.arrow[0] + 2) % POSITIONS
+            keep = turned if st.arrow[1] else here  # where the lock would leave it
+            move = here if st.arrow[1] else turned  # where it goes without
+            if best_at_nb(st, tb, ru, nq, move, w, out) - \
+                    best_at_nb(st, tb, ru, nq, keep, w, out) >= w[LOCK_AT]:
+                return i
+        for j in range(n):
+            if opt[j, 0] != USE:
+                return j
+    return pick
+
+
+@njit
+def majority_choose_nb(kind, st, tb, ru, w, n, p):
+    """The majority player's pick (module doc)."""
+    out = st.pts  # the rules' scratch: compiled code allocates nothing
+    opt = st.kit.opt
+    if kind == TURN:
+        return turn_choice_nb(st, tb, ru, w, n, p, out)
+    if kind == ARROW or kind == PLACE:
+        best, pick = NONE, 0
+        for i in range(n):
+            v = best_at_nb(st, tb, ru, p, opt[i, 1], w, out)
+            if v > best:
+                best, pick = v, i
+        return pick
+    if kind == SWAP_FROM:
+        top = top_nb(st, tb, st.arrow[0])
+        best, pick = NONE, 0
+        for i in range(n):
+            cell = opt[i, 1]
+            if tb.layer[st.arrow[0], cell] != top:
+                v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out)
+                if v > best:
+                    best, pick = v, i
+        return pick
+    if kind == SWAP_TO:
+        top = top_nb(st, tb, st.arrow[0])
+        worst, pick = -NONE, 0
+        for i in range(n):
+            cell = opt[i, 1]
+            if opt[i, 0] == PUT_DOWN and st.grid[cell] != EMPTY and \
+                    tb.layer[st.arrow[0], cell] == top:
+                v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out)
+                if v < worst:
+                    worst, pick = v, i
+        return pick
+    if kind == STEAL_FROM:
+        best, pick = NONE, 0
+        for i in range(n):
+            v = theft_value_nb(st.cnt, st.vsum, ru, p, opt[i, 1], opt[i, 2], w, out)
+            if v > best:
+                best, pick = v, i
+        return pick
+    return 0

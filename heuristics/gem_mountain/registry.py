@@ -1,0 +1,44 @@
+"""Gem Mountain's players, by name: the only list of them (heuristics/player.py). The engine
+reaches them through the dispatch generated from this list (heuristics/gem_mountain/dispatch_nb.py):
+run `python -m balance.kit.generate balance.games.gem_mountain.game:KIT` after an edit here."""
+
+from __future__ import annotations
+
+from heuristics.knobs import Knob
+from heuristics.player import Memory, Player, Roster
+from heuristics.search import search_player
+
+MAJORITY = Player(
+    "majority", "values a tile by the change it makes to its colour's standings (its own "
+    "points against the others'), and uses each action when that value says it pays",
+    choose="heuristics.gem_mountain.players:majority_choose_nb",
+    args=("kind", "st", "tb", "ru", "w", "n", "p"),
+    knobs=(Knob("rival", 0.5, 0.0, 2.0, "weight of the others' points against its own",
+                label="weight of the others' points"),
+           Knob("potential", 0.3, 0.0, 2.0, "points per gem value for what a gem may swing "
+                "later", label="worth of a gem's value"),
+           Knob("action", 1.5, 0.0, 10.0, "what an action tile is worth to grab",
+                label="worth of an action tile"),
+           Knob("arrow_gain", 2.0, 0.0, 20.0, "how much better a tile must be to move the "
+                "arrow for it", label="gain to move the arrow"),
+           Knob("swap_gain", 2.0, 0.0, 20.0, "how much better a tile must be to swap it to "
+                "the top", label="gain to swap"),
+           Knob("steal_at", 2.0, 0.0, 20.0, "what a theft must be worth to steal",
+                label="worth of a theft to steal"),
+           Knob("lock_at", 2.0, 0.0, 20.0, "how much the arrow's turn must favour the next "
+                "player to lock it", label="next player's gain to lock")),
+    title="Majority")
+
+PLAYERS = Roster((
+    MAJORITY,
+    Player("random", "grabs, acts and targets at random (rule coverage, not strategy)",
+           choose="heuristics.random_player:random_choose_nb", args=("rng", "n"),
+           remembers="nothing; it draws from the players' stream (Seats.rng)", title="Random"),
+    search_player("search", "determinized flat Monte Carlo over every decision, with majority "
+                  "rollouts", MAJORITY, "balance.games.gem_mountain.game:KIT.forward_hooks",
+                  "heuristics.gem_mountain.registry:PLAYERS", title="Search"),
+    Player("scripted", "replays a list of choices, then takes the first option (tests)",
+           choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
+           memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),
+           remembers="the list and its place in it (Seats.mem.scripted)", title="Scripted"),
+), "heuristics.gem_mountain.dispatch_nb", "heuristics.gem_mountain.rollout_nb")
