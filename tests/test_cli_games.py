@@ -136,8 +136,8 @@ def test_ablate_plays_the_games_first_ablation_by_default(tmp_path, cli):
     assert r.stdout.startswith("race-ablate-random: variant 0 unchanged and 3 ablated, each "
                                "seat's player swapped for the random player")
     assert (tmp_path / "runs" / "race-ablate-random" / "manifest.json").is_file()
-    for seat in ("seat1", "seat2", "seat3"):
-        assert f"ablate={seat}" in r.stdout  # the headline compares each with variant 0
+    for seat in ("seat 1", "seat 2", "seat 3"):
+        assert f"without {seat} " in r.stdout  # the headline compares each with variant 0
 
 
 def test_ablate_refuses_an_unknown_how_and_a_game_without_ablations(tmp_path, cli):

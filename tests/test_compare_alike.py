@@ -98,7 +98,7 @@ def test_balance_compare_reads_the_whole_record_of_a_real_run(ablation_run, cli)
     cmp = compare_run(ablation_run)
     assert cmp.alike, "no room of the box left every game as it was"
     games = read_run(ablation_run).games
-    labels = dict(cmp.variants.select("label", "variant").rows())
+    labels = dict(cmp.variants.select("words", "variant").rows())  # as the sentence names them
     for group in cmp.alike:
         alike = list(group.labels)
         first = games.filter(pl.col("variant") == labels[alike[0]]).sort("game")

@@ -43,6 +43,6 @@ hand_limit = [5, 7]
     assert r.exit_code == 0, r.output
     r = cli("compare", tmp_path / "s")
     assert r.exit_code == 0, r.output
-    assert "players=3, hand_limit=7 (variant 3), 200 games in common with its baseline, " \
-           "players=3, hand_limit=5" in r.output.replace("\n", " ")
+    assert "hand limit 7, 3 players (variant 3), 200 games in common with its baseline, " \
+           "hand limit 5, 3 players" in r.output.replace("\n", " ")
     assert "(variant 2), 200 games" not in r.output  # variant 2 is a baseline itself

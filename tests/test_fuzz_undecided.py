@@ -82,7 +82,7 @@ def test_a_rate_is_a_share_of_the_decided_games_and_the_undecided_are_counted():
     got = {r["measure"]: r for r in measures.headline_rates(games, manifest).iter_rows(
         named=True)}
     assert (got["First player's wins"]["wins"], got["First player's wins"]["games"]) == (4, 6)
-    assert (got["seat 1 wins"]["wins"], got["seat 1 wins"]["games"]) == (4, 6)
+    assert (got["Humanity wins"]["wins"], got["Humanity wins"]["games"]) == (4, 6)
     assert (got["Comebacks"]["wins"], got["Comebacks"]["games"]) == (4, 5)
     assert {r["undecided"] for r in got.values()} == {4}
     assert got["Comebacks"]["of"] == "decided games with an attack"
@@ -141,7 +141,7 @@ def test_the_headline_gives_shares_of_the_decided_games_and_counts_the_undecided
     assert 0 < stopped < mine.height
     out = " ".join(headline(runs / "runs" / "caps").split())  # unwrapped
     assert f"{stopped} of {mine.height} games stopped undecided (turn_cap)" in out
-    assert "max_turns=14 (fair share 50.0%)" in out
+    assert "turn cap (both sides' turns) 14 (fair share 50.0%)" in out
 
 
 def test_compare_pairs_the_games_decided_in_both_arms(runs):

@@ -95,7 +95,7 @@ def value_words(game, key: str, value, info: dict | None = None) -> str:
         if declared.label:
             return _filled(declared.label, value) + seat
     if key == "ablate":
-        return f"without {value}"
+        return "without " + _SEAT.sub(r"seat \1", str(value))
     return f"{key} {number(value)}"
 
 

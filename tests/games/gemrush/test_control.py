@@ -93,9 +93,9 @@ def test_the_control_plays_its_settings_game_for_game_and_is_the_baseline(write,
     cmp = compare.compare_run(runs / "nerf")
     assert cmp.baseline == 0 and cmp.label(0) == "control"
     short = compare_text.short_table(cmp)
-    assert short.startswith("Against the control (variant 0: the unchanged box")
-    assert "control (baseline)" in short
-    assert "compared with the control (variant 0" in compare_text.full_table(cmp)
+    assert short.startswith("Against the unchanged game (variant 0: the unchanged box")
+    assert "the unchanged game (baseline)" in short
+    assert "compared with the unchanged game (variant 0" in compare_text.full_table(cmp)
 
 
 def test_a_control_may_be_left_as_a_variant_with_another_baseline(write):
