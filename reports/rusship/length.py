@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from balance.contract.labels import value_words
+from balance.games.rusship.game import GAME
 from balance.stats.distributions import t_quantile
 from balance.stats.intervals import UPPER
 
@@ -90,8 +92,11 @@ def sweeps(levers: pl.DataFrame) -> list[tuple[str, list[tuple[str, int]]]]:
     of two lengths or more, in the order of their first variant."""
     if levers.height == 0:
         return []
-    keyed = levers.with_columns(pl.col("changed").str.replace_all(r"(^|, )length=\d+", "")
-                                .str.strip_chars(", ").alias("_rest"))
+    # What else a setting changes: its rules in words (analysis.changed) less its length's.
+    rest = [", ".join(part for part in changed.split(", ")
+                      if part != value_words(GAME, "length", int(length)))
+            for changed, length in levers.select("changed", "length").rows()]
+    keyed = levers.with_columns(pl.Series("_rest", rest, dtype=pl.Utf8))
     out = []
     for (run, heuristic, rest), g in keyed.group_by(["run", "heuristic", "_rest"],
                                                     maintain_order=True):
