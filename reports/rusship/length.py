@@ -16,8 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from balance.contract.labels import value_words
-from balance.games.rusship.game import GAME
 from balance.stats.distributions import t_quantile
 from balance.stats.intervals import UPPER
 
@@ -92,11 +90,8 @@ def sweeps(levers: pl.DataFrame) -> list[tuple[str, list[tuple[str, int]]]]:
     of two lengths or more, in the order of their first variant."""
     if levers.height == 0:
         return []
-    # What else a setting changes: its rules in words (analysis.changed) less its length's.
-    rest = [", ".join(part for part in changed.split(", ")
-                      if part != value_words(GAME, "length", int(length)))
-            for changed, length in levers.select("changed", "length").rows()]
-    keyed = levers.with_columns(pl.Series("_rest", rest, dtype=pl.Utf8))
+    keyed = levers.with_columns(pl.col("changed").str.replace_all(r"(^|, )length=\d+", "")
+                                .str.strip_chars(", ").alias("_rest"))
     out = []
     for (run, heuristic, rest), g in keyed.group_by(["run", "heuristic", "_rest"],
                                                     maintain_order=True):
