@@ -74,7 +74,7 @@ def test_it_writes_the_five_folders_and_says_what_next(project):
         assert (root / folder).is_dir(), folder
     written = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("  ")
                and line.rstrip().endswith("lines)")]
-    expected = {p.format(name=NAME) for p in scaffold.FILES} | {
+    expected = {p.format(name=NAME, run=scaffold.run_of(NAME)) for p in scaffold.FILES} | {
         f"heuristics/{NAME}/dispatch_nb.py", f"balance/games/{NAME}/loop_nb.py",
         f"balance/games/{NAME}/golden/2p-random-seed1.txt",
         f"balance/games/{NAME}/golden/3p-threshold-seed4.txt"}

@@ -61,11 +61,11 @@ def test_the_report_gives_each_seat_s_mean_tally_with_its_interval_and_share(run
     run = read_run(run_dir, lazy_tables=True)
     report = game_report.of_manifest(run.manifest)
     a = report.analyse(run)
-    settings = {int(v["variant"]): f"collector, hand={v['swept']['hand']}"
-                for v in run.manifest["variants"]}
+    # each variant's setting as the analysis names it (in the designer's words)
+    named = a.kinds.select(pl.col("variant").cast(pl.Int64), "setting").unique()
+    assert named.height == len(run.manifest["variants"]) == named["setting"].n_unique()
     want = _expected(read_run(run_dir))
-    got = a.tallies.join(pl.DataFrame({"variant": list(settings), "setting":
-                                       list(settings.values())}), on="setting")
+    got = a.tallies.join(named, on="setting")
     assert got.height == want.height == 2 * 4 * len(NAMES)  # variants x seats x tallies
     both = got.join(want, on=["variant", "seat", "tally"], suffix="_want")
     assert both.height == got.height
@@ -78,7 +78,7 @@ def test_the_report_gives_each_seat_s_mean_tally_with_its_interval_and_share(run
     assert len(block.figures) == 1 and block.tables[0].fold == "closed"
     first = both.sort("variant", "seat").row(0, named=True)
     row = next(r for r in block.tables[0].rows
-               if r[0] == settings[first["variant"]] and r[2] == str(first["seat"])
+               if r[0] == first["setting"] and r[2] == str(first["seat"])
                and r[3] == first["tally"])
     assert row[5] == tallies_page.mean_text(first["mean"], first["ci_low"], first["ci_high"])
     page = write_report(run, tmp_path / "report").read_text(encoding="utf-8")

@@ -53,3 +53,18 @@ def test_a_long_label_is_never_cut(cmp):
     # The baseline's full words once, then each row's value before its difference.
     assert f"{cmp.words(cmp.baseline)} (baseline)" in joined
     assert re.search(re.escape(longest) + r" +\d+(\.\d+)?%? +", joined)
+
+
+def test_the_values_and_the_differences_each_line_up_in_a_column(cmp):
+    """A column reads down as numbers do: every row's value ends where the others' end, and
+    its difference starts where the others' start (they were one right-aligned string)."""
+    out = compare_text.short_table(cmp)
+    table = out.split("intervals):\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    cell = re.compile(r"(\d+(?:\.\d+)?%?)  +(no difference|[+−]|too few)")
+    ends, starts = set(), set()
+    for line in table[1:]:  # under the column's title
+        m = cell.search(line)
+        if m:
+            ends.add(m.end(1))
+            starts.add(m.start(2))
+    assert len(ends) == 1 and len(starts) == 1, "\n".join(table)

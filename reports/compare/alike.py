@@ -22,7 +22,7 @@ from reports.tables import variants
 # Columns of every games table that say which variant and code played a game, not how it went
 # (balance/contract/game.py, CORE_COLUMNS).
 NOT_PLAY = ("experiment", "variant", "players", "heuristic", "engine_version", "source_hash",
-            # the decisions asked and the options each offered, not the choices taken: a room
+            # the decisions asked and the options each offered, not the choices taken: a part
             # made plain asks one question fewer (declined) where the same game is played
             "decisions", "branching")
 

@@ -216,10 +216,17 @@ def _short_cell(row: dict) -> str:
     "50.1%  −6.9 ± 0.8 pp *" when the interval is symmetric at the printed precision,
     "61.0%  +4.8 pp (2.0 to 7.9)" when it is not, "57.2%  no difference (−0.7 to 1.4 pp)"
     when it contains zero."""
+    value, difference = _short_parts(row)
+    return f"{value}  {difference}" if value else difference
+
+
+def _short_parts(row: dict) -> tuple[str, str]:
+    """_short_cell's two parts, the value ("" where it has none of its own: NaN) and the
+    difference, for a table to align each in a column of its own."""
     value = row.get("value")
-    if value is None or value != value:  # no value of its own (NaN): the difference alone
-        return _difference_cell(row)
-    return f"{value_text(value, row['kind'])}  {_difference_cell(row)}"
+    if value is None or value != value:
+        return "", _difference_cell(row)
+    return value_text(value, row["kind"]), _difference_cell(row)
 
 
 def _difference_cell(row: dict) -> str:
@@ -252,7 +259,7 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
     d = cmp.differences
     base = cmp.baseline
     labels: list[str] = []
-    cells: list[list[str]] = []
+    cells: list[list[tuple[str, str]]] = []  # (value, difference) per quantity
     for v in cmp.variants["variant"].to_list():
         is_base = cmp.variants.filter(pl.col("variant") == v)["baseline"].item()
         if is_base:
@@ -262,19 +269,25 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
             if mine.height == 0:
                 continue
             labels.append(f"{cmp.words(v)} (baseline)")
-            cells.append([value_text(mine.filter(pl.col("quantity") == q)["baseline"].item(),
-                                     kind) if q in mine["quantity"].to_list() else text.DASH
-                          for q, _, kind in quantities])
+            cells.append([(value_text(mine.filter(pl.col("quantity") == q)["baseline"].item(),
+                                      kind), "") if q in mine["quantity"].to_list() else
+                           (text.DASH, "") for q, _, kind in quantities])
             continue
         # What differs from the baseline, not every setting: the part that tells rows apart.
         labels.append(cmp.words(v, differs=True))
         row = []
         for q, _, _ in quantities:
             r = d.filter((pl.col("variant") == v) & (pl.col("quantity") == q))
-            row.append(_short_cell(r.row(0, named=True)) if r.height else text.DASH)
+            row.append(_short_parts(r.row(0, named=True)) if r.height else (text.DASH, ""))
         cells.append(row)
     label_w = min(max(len(x) for x in labels), LABEL_WIDTH)
-    widths = [max(len(title), *(len(c[i]) for c in cells)) for i, (_, title, _) in
+    # Values right-aligned in a column of their own, the differences left-aligned beside
+    # them, so that a column reads down as numbers do.
+    value_w = [max(len(c[i][0]) for c in cells) for i in range(len(quantities))]
+    diff_w = [max(len(c[i][1]) for c in cells) for i in range(len(quantities))]
+    joined = [[f"{c[i][0]:>{value_w[i]}}" + (f"  {c[i][1]:<{diff_w[i]}}" if diff_w[i] else "")
+               for i in range(len(quantities))] for c in cells]
+    widths = [max(len(title), *(len(c[i]) for c in joined)) for i, (_, title, _) in
               enumerate(quantities)]
     against = _named(cmp, base) if cmp.label(base) == CONTROL else \
         f"the baseline, {cmp.words(base)}"
@@ -289,15 +302,16 @@ def short_table(cmp: Comparison, run_dir: str | None = None) -> str:
             stop += 1
         out.append(" " * (label_w + 2) + "".join(f"{quantities[i][1]:>{widths[i] + 2}}"
                                                  for i in range(start, stop)))
-        for label, row in zip(labels, cells, strict=True):
+        for label, row in zip(labels, joined, strict=True):
             # A label is never cut (the part cut may be all that tells two rows apart): one
             # too long for the column has a line of its own, its values below it.
             shown = label
             if len(label) > label_w:
                 out += textwrap.wrap(label, WIDTH, subsequent_indent="  ")
                 shown = ""
-            out.append(f"{shown:<{label_w + 2}}" + "".join(f"{row[i]:>{widths[i] + 2}}"
-                                                           for i in range(start, stop)))
+            out.append((f"{shown:<{label_w + 2}}" + "".join(f"{row[i]:>{widths[i] + 2}}"
+                                                            for i in range(start, stop)))
+                       .rstrip())
         start = stop
         out.append("")
     more = f"; every quantity: balance compare {run_dir}" if run_dir else ""
