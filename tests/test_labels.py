@@ -75,3 +75,22 @@ def test_a_variant_against_its_baseline_names_only_what_differs():
                                         "no move-back power, no shared-space power")
     assert variant_words(game, {"variant": 0, "label": "control", "control": True,
                                 "swept": dict.fromkeys(keys)}) == UNCHANGED
+
+
+def test_rows_compared_with_baselines_of_their_own_say_what_tells_them_apart():
+    # Pig at 2 and 3 players, to 50 and to 100: each player count has its own baseline, so
+    # "play to 100" alone names two rows; the player count tells them apart.
+    from reports.tables import variants
+
+    game = registry.get("pig")
+    grid = [(p, g) for p in (2, 3) for g in (50, 100)]
+    manifest = {"variants": [{"variant": i, "label": f"players={p}, goal={g}", "players": p,
+                              "swept": {"players": p, "goal": g}}
+                             for i, (p, g) in enumerate(grid)]}
+    against = variants.baselines_by_setting(manifest, 0)
+    said = variants.words(manifest, game, against)
+    assert said[1] == "2 players, play to 100" and said[3] == "3 players, play to 100"
+    assert len(set(said)) == len(said)
+    # One player count: what differs from the baseline is enough.
+    one = {"variants": manifest["variants"][:2]}
+    assert variants.words(one, game, variants.baselines_by_setting(one, 0))[1] == "play to 100"
