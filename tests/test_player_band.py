@@ -83,14 +83,14 @@ def test_a_band_spans_runs_that_played_alike_and_names_each_player_with_its_knob
         {"run": "pl", "heuristic": "clairvoyant", "knobs": {"budget": 8},
          "scores": _scores(38, 42)},
     ])
-    assert set(a.roster["base_setting"].to_list()) == {"2e"}  # one band across both runs
+    assert set(a.roster["base_setting"].to_list()) == {"2nd edition"}  # one band across both runs
     assert sorted(set(a.roster["player"].to_list())) == [
         "clairvoyant bound (budget 8)", "greedy", "reference (budget 64)"]
     at3 = a.lineup.filter(pl.col("players") == 3)
     # greedy played 3 players in both runs: the run with the most games speaks for it
     assert dict(at3.select("player", "games").rows()) == {
         "greedy": 406, "reference (budget 64)": 42, "clairvoyant bound (budget 8)": 42}
-    assert at3.filter(pl.col("player") == "greedy")["setting"].item() == "2e, greedy (cd)"
+    assert at3.filter(pl.col("player") == "greedy")["setting"].item() == "2nd edition, Greedy (cd)"
     # the 2-player games had greedy alone: no band there
     assert a.player_curves["players"].unique().to_list() == [3]
 
@@ -103,8 +103,9 @@ def test_runs_that_did_not_play_alike_are_bands_apart():
          "rules": {"hand_limit": 5}},
     ])
     bands = dict(a.roster.select("setting", "base_setting").rows())
-    assert bands["2e, greedy (cd)"] == bands["2e, reference (pl)"] == "2e (cd, pl)"
-    assert bands["2e, learned (odd)"] == "2e (odd)"
+    assert bands["2nd edition, Greedy (cd)"] == bands["2nd edition, Reference (pl)"] \
+        == "2nd edition (cd, pl)"
+    assert bands["2nd edition, Learned (odd)"] == "2nd edition (odd)"
 
 
 def test_the_tables_columns_match_what_merge_requires_less_the_player():
@@ -156,9 +157,9 @@ def test_the_headline_comes_from_a_full_count_player_that_is_clearly_stronger():
         {"run": "pl", "heuristic": "reference", "knobs": {"budget": 64},
          "scores": _scores(33, 42)},
     ])
-    choice = players.headline(a.band(), "2e, greedy (cd)")
-    assert (choice.setting, choice.player, choice.default) == ("2e, learned (cd)", "learned",
-                                                               "greedy")
+    choice = players.headline(a.band(), "2nd edition, Greedy (cd)")
+    assert (choice.setting, choice.player, choice.default) == (
+        "2nd edition, Learned (cd)", "learned", "greedy")
     assert choice.full == {3: 301}
     assert abs(choice.lead.difference - 1.0) < 1e-9 and choice.lead.clear
     assert choice.lead.how == "Welch"
@@ -196,8 +197,8 @@ def test_a_full_count_player_not_clearly_stronger_leaves_the_default():
         # a mean 0.02 points higher: nowhere near clear
         {"heuristic": "learned", "scores": _scores(30, 301, shift=1)},
     ], runs=False)
-    choice = players.headline(a.band(), "2e, greedy")
-    assert choice.setting == "2e, greedy" and choice.lead is None
+    choice = players.headline(a.band(), "2nd edition, Greedy")
+    assert choice.setting == "2nd edition, Greedy" and choice.lead is None
     [(who, s)] = choice.rivals
     assert who == "learned" and s.low < 0 < s.high and not s.clear
     v = _verdict(a)
@@ -210,8 +211,8 @@ def test_the_clairvoyant_bound_is_never_the_headline():
         {"heuristic": "greedy", "scores": _scores(30, 100)},
         {"heuristic": "clairvoyant", "scores": _scores(40, 100)},
     ], runs=False)
-    choice = players.headline(a.band(), "2e, greedy")
-    assert choice.setting == "2e, greedy" and choice.rivals == ()
+    choice = players.headline(a.band(), "2nd edition, Greedy")
+    assert choice.setting == "2nd edition, Greedy" and choice.rivals == ()
     # it is drawn in the band, and named as what it is
     assert "clairvoyant bound" in _verdict(a).sentence
 
@@ -221,8 +222,8 @@ def test_a_stronger_player_with_fewer_games_than_the_headline_is_not_chosen():
         {"heuristic": "greedy", "scores": _scores(30, 200)},
         {"heuristic": "reference", "scores": _scores(35, 199)},
     ], runs=False)
-    choice = players.headline(a.band(), "2e, greedy")
-    assert choice.setting == "2e, greedy"
+    choice = players.headline(a.band(), "2nd edition, Greedy")
+    assert choice.setting == "2nd edition, Greedy"
     assert [(p, n) for p, n, _ in choice.fewer] == [("reference", 199)]
 
 
@@ -232,17 +233,17 @@ def test_a_paired_comparison_is_used_where_one_run_played_both():
         {"heuristic": "learned", "scores": _scores(30, 301, shift=1)},
     ], runs=False)
     # Paired on the same games, learned's small lead is clear where Welch's is not.
-    pairs = pl.DataFrame([("2e, learned", "2e, greedy", 3, 301, 0.3, 0.1, 0.5)],
+    pairs = pl.DataFrame([("2nd edition, Learned", "2nd edition, Greedy", 3, 301, 0.3, 0.1, 0.5)],
                          schema=players.PAIRS, orient="row")
     band = a.band()
-    welch = band.strength({3: "2e, greedy"}, {3: "2e, learned"})
+    welch = band.strength({3: "2nd edition, Greedy"}, {3: "2nd edition, Learned"})
     assert welch.how == "Welch" and not welch.clear
     band = players.Band(band.roster, band.lineup, band.curve, band.scores, pairs)
-    s = band.strength({3: "2e, greedy"}, {3: "2e, learned"})
+    s = band.strength({3: "2nd edition, Greedy"}, {3: "2nd edition, Learned"})
     assert s.how == "paired" and abs(s.difference - 0.3) < 1e-12 and s.clear
-    back = band.strength({3: "2e, learned"}, {3: "2e, greedy"})
+    back = band.strength({3: "2nd edition, Learned"}, {3: "2nd edition, Greedy"})
     assert abs(back.difference + 0.3) < 1e-12 and back.high < 0
-    assert players.headline(band, "2e, greedy").setting == "2e, learned"
+    assert players.headline(band, "2nd edition, Greedy").setting == "2nd edition, Learned"
 
 
 def _learned_by_seed(greedy: list[int], seeds: list[int]) -> list[int]:
@@ -259,15 +260,15 @@ def test_two_runs_that_dealt_the_same_seeds_are_paired_game_by_game():
     ])
     band = a.band()  # no comparison pairs them: they are two runs
     assert band.pairs.height == 0
-    s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"})
+    s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Learned (cl)"})
     d = pl.Series(learned) - pl.Series(greedy)
     assert s.how == "paired" and abs(s.difference - d.mean()) < 1e-12
     assert abs((s.high - s.low) / 2 - Z * d.std() / 301 ** 0.5) < 1e-12
     # +0.1 a game: clear once paired, where the means alone (Welch) could not tell
     assert s.clear
-    welch = band._welch(3, "2e, greedy (cd)", "2e, learned (cl)")
+    welch = band._welch(3, "2nd edition, Greedy (cd)", "2nd edition, Learned (cl)")
     assert Z * welch[1] > s.difference
-    choice = players.headline(band, "2e, greedy (cd)")
+    choice = players.headline(band, "2nd edition, Greedy (cd)")
     assert choice.player == "learned" and choice.lead.how == "paired"
     # an interval this narrow is printed to the hundredth: +0.1 would hide it
     assert s.decimals == 2 and s.said().startswith(
@@ -282,7 +283,7 @@ def test_a_run_of_fewer_games_on_the_same_seeds_pairs_over_its_games():
         {"run": "pl", "heuristic": "reference", "scores": [g + 3 for g in greedy[:42]],
          "seeds": seeds[:42]},
     ]).band()
-    s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, reference (pl)"})
+    s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Reference (pl)"})
     assert s.how == "paired" and s.difference == 3.0 and s.low == s.high == 3.0
 
 
@@ -296,7 +297,7 @@ def test_seeds_that_do_not_cover_the_smaller_run_or_repeat_leave_welch():
             {"run": "cl", "heuristic": "learned", "scores": _learned_by_seed(greedy, other),
              "seeds": other},
         ]).band()
-        s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"})
+        s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Learned (cl)"})
         assert s.how == "Welch"
 
 
@@ -312,7 +313,8 @@ def test_past_the_seeded_limit_the_tally_keeps_no_games_and_the_band_compares_me
     monkeypatch.setattr(tally, "SEEDED_MAX", 601)
     a = _analysed(parts)
     assert a.seeded.height == 0
-    assert a.band().strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"}).how == "Welch"
+    assert a.band().strength({3: "2nd edition, Greedy (cd)"},
+                             {3: "2nd edition, Learned (cl)"}).how == "Welch"
     games, manifest = _data(parts)
     assert tally.count(games.drop("seed"), manifest).seeded is None
 
@@ -328,7 +330,7 @@ def test_the_comparisons_pairs_are_read_by_setting_and_player_count():
     manifest["variants"][0]["label"], manifest["variants"][1]["label"] = \
         "heuristic=greedy", "heuristic=learned"
     pairs = players.paired_scores([("pl", cmp)], a.kinds, manifest)
-    assert pairs.rows() == [("2e, learned", "2e, greedy", 3, 400, 1.0, 0.4, 1.6)]
+    assert pairs.rows() == [("2nd edition, Learned", "2nd edition, Greedy", 3, 400, 1.0, 0.4, 1.6)]
 
 
 def test_welch_averages_the_player_counts_each_with_its_own_variance():
@@ -339,7 +341,8 @@ def test_welch_averages_the_player_counts_each_with_its_own_variance():
         {"heuristic": "learned", "players": 3, "scores": _scores(30, 100)},
     ], runs=False)
     band = a.band()
-    s = band.strength(band.settings_of("2e", "greedy"), band.settings_of("2e", "learned"))
+    s = band.strength(band.settings_of("2nd edition", "greedy"),
+                      band.settings_of("2nd edition", "learned"))
     assert s.counts == (2, 3) and s.how == "Welch"
     assert s.said().endswith("the mean over 2 to 3 players)")
     assert abs(s.difference - 1.0) < 1e-12  # (+2 at 2 players, 0 at 3) / 2
@@ -358,8 +361,9 @@ def test_the_band_table_gives_each_players_target_and_the_band_without_the_bound
         {"run": "pl", "heuristic": "clairvoyant", "knobs": {"budget": 8},
          "scores": _scores(40, 42)},
     ])
-    t = page.band_table(a.player_targets.filter(pl.col("base_setting") == "2e"),
-                        {"2e, greedy (cd)": "cd run", "2e, reference (pl)": "pl run"})
+    t = page.band_table(a.player_targets.filter(pl.col("base_setting") == "2nd edition"),
+                        {"2nd edition, Greedy (cd)": "cd run",
+                         "2nd edition, Reference (pl)": "pl run"})
     assert t.headers == ["Players", "Wins wanted", "greedy", "reference (budget 64)",
                          "clairvoyant bound (budget 8)", "Band", "Moves by (points)"]
     half = next(r for r in t.rows if r[1] == "50%")
@@ -464,8 +468,8 @@ def test_the_targets_to_print_start_with_the_headline_player_s_rows():
     a = _analysed(parts)
     [block] = REPORT.summary_blocks(a, players_of(a, REPORT))
     first = block.tables[0].rows[0][0]
-    assert first.startswith("2e, learned"), first  # learned is clearly stronger: it leads
+    assert first.startswith("2nd edition, Learned"), first  # learned is clearly stronger: it leads
     parts[1]["scores"] = _scores(30, 301, shift=1)  # the same scores: greedy stays first
     a = _analysed(parts)
     [block] = REPORT.summary_blocks(a, players_of(a, REPORT))
-    assert block.tables[0].rows[0][0].startswith("2e, greedy")
+    assert block.tables[0].rows[0][0].startswith("2nd edition, Greedy")
