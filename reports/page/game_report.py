@@ -69,7 +69,7 @@ class GameReport:
                           f"{self.game.length_note}." if self.game.length_note else ""),
             **({"intro": outcome_page.Words.TEAM_INTRO,
                 "method": outcome_page.Words.TEAM_METHOD} if team else {}),
-            endings=tuple((e, e.replace("_", " ").capitalize()) for e in self.game.end_reasons),
+            endings=tuple((e, self.game.end_word(e).capitalize()) for e in self.game.end_reasons),
             merged=merged_by_setting(merged),
             seat_one=self.game.seat_name(1) if self.game.starter else "the first player")
 
