@@ -94,3 +94,15 @@ def test_rows_compared_with_baselines_of_their_own_say_what_tells_them_apart():
     # One player count: what differs from the baseline is enough.
     one = {"variants": manifest["variants"][:2]}
     assert variants.words(one, game, variants.baselines_by_setting(one, 0))[1] == "play to 100"
+
+
+def test_an_end_reason_reads_in_the_games_words():
+    from reports.headline import undecided_text
+
+    rusship = registry.get("rusship")
+    assert undecided_text(3, 10, rusship.undecided_ends, rusship) == (
+        "3 of 10 games stopped undecided (turn cap reached)")
+    bare = dataclasses.replace(rusship, end_words=())
+    assert bare.end_word("turn_cap") == "turn cap"  # a reason given no words: its name
+    with pytest.raises(ValueError, match="end_words"):
+        dataclasses.replace(rusship, end_words=(("no_such_end", "x"),))

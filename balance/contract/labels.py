@@ -102,6 +102,17 @@ def value_words(game, key: str, value, info: dict | None = None) -> str:
     return f"{key} {number(value)}"
 
 
+def value_alone(game, key: str, value) -> str:
+    """A value that needs no key to be read (a setting label's lead, a chart's row named by
+    one key), in `game`'s words: a player's title, a value the game names ("2nd edition"),
+    else the value as written ("Encore")."""
+    if key == "heuristic":
+        return value_words(game, key, value)
+    declared = game.label_of(key)
+    named = dict(getattr(declared, "values", ()) or ())
+    return named.get(value) or number(value)
+
+
 def key_words(game, key: str) -> str:
     """A key alone, as an axis names it: its declared label less the value's place
     ("board length"), a knob's label, else the key itself."""

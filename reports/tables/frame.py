@@ -138,7 +138,7 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
     def alone(c: str) -> pl.Expr:
         if game is None:
             return pl.col(c).cast(pl.Utf8)
-        return said(c, lambda v: _value_alone(game, c, v))
+        return said(c, lambda v: designer.value_alone(game, c, v))
 
     def part(c: str) -> pl.Expr:
         if c == "heuristic" or c in plain:
@@ -196,13 +196,3 @@ def with_variant_info(games: pl.DataFrame, manifest: dict | None,
                       layout: Layout = NEUTRAL) -> pl.DataFrame:
     """Add the manifest's columns per variant, then the setting label."""
     return with_setting(with_manifest_columns(games, manifest, layout), layout)
-
-
-def _value_alone(game, column: str, value) -> str:
-    """A value that needs no key to be read, in `game`'s words: the players' titles, a value
-    the game names ("2nd edition"), else the value as written."""
-    if column == "heuristic":
-        return designer.value_words(game, column, value)
-    declared = game.label_of(column)
-    named = dict(getattr(declared, "values", ()) or ())
-    return named.get(value) or designer.number(value)
