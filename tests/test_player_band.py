@@ -169,7 +169,7 @@ def test_the_headline_comes_from_a_full_count_player_that_is_clearly_stronger():
     assert ("It comes from learned, the strongest player that played all 301 games: +1.0 "
             "points a game against greedy; reference (budget 64) scores 2.0 points more but "
             "played 42 games.") in v.sentence
-    assert "learned" in v.who and "cd run" in v.who
+    assert "Learned" in v.who and "cd run" in v.who
 
 
 def test_over_several_player_counts_each_other_player_is_given_as_its_gap():
@@ -468,7 +468,7 @@ def test_the_targets_to_print_start_with_the_headline_player_s_rows():
     a = _analysed(parts)
     [block] = REPORT.summary_blocks(a, players_of(a, REPORT))
     first = block.tables[0].rows[0][0]
-    assert first.startswith("2nd edition, Learned"), first  # learned is clearly stronger: it leads
+    assert first.startswith("2nd edition, Learned"), first  # learned is clearly stronger
     parts[1]["scores"] = _scores(30, 301, shift=1)  # the same scores: greedy stays first
     a = _analysed(parts)
     [block] = REPORT.summary_blocks(a, players_of(a, REPORT))

@@ -46,9 +46,9 @@ MIN_GROUP = 20  # games on each side of a skill x room split, or the split is no
 
 def swept(cmp, key: str) -> dict[int, str]:
     """The value of the swept key `key` of each variant of `cmp` that sweeps it, as the
-    manifest records it ("Encore" for skill), never read back from a label."""
-    out = {int(v): cmp.value(int(v), key) for v in cmp.variants["variant"].to_list()}
-    return {v: str(x) for v, x in out.items() if x is not None}
+    manifest records it (Comparison.swept: "Encore" for skill), never read back from a
+    label."""
+    return {int(v): str(s[key]) for v, s in cmp.swept.items() if (s or {}).get(key) is not None}
 
 
 def is_skill_effects(cmp) -> bool:

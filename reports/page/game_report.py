@@ -17,6 +17,7 @@ from collections.abc import Callable
 import polars as pl
 
 from balance.contract import compat, registry
+from balance.contract import labels as designer
 from balance.contract.game import Game
 from reports.compare.compare import Comparison, Quantities
 from reports.outcomes import findings, lead, outcome_page, outcomes
@@ -129,7 +130,9 @@ class GameReport:
         """The variants table's columns before the rules changed: (header, the cell of a
         variant as the manifest records it)."""
         return [("Players", lambda v: str(v.get("players", text.DASH))),
-                ("Heuristic", lambda v: str(v.get("heuristic", text.DASH)))]
+                ("Played by", lambda v: designer.value_words(self.game, "heuristic",
+                                                             v["heuristic"])
+                 if v.get("heuristic") else text.DASH)]
 
     def apart(self, manifest: dict) -> str:
         """The section a run is read in alone, when it is one whose versions would bury the

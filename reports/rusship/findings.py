@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from balance.contract.labels import value_words
 from balance.games.rusship.game import GAME
 from balance.stats.intervals import wilson
 from reports.outcomes import findings
@@ -39,10 +40,11 @@ UNCHANGED = "unchanged rules"
 
 
 def unchanged(a: Analysis) -> dict[str, list[str]]:
-    """The settings that play Rusship's unchanged rules, by their players."""
+    """The settings that play Rusship's unchanged rules, by their players (in words: "Racer",
+    "Reference (Humanity) vs Racer")."""
     out: dict[str, list[str]] = {}
     for st, h in a.levers.filter(pl.col("changed") == "").select("setting", "heuristic").rows():
-        out.setdefault(h, []).append(st)
+        out.setdefault(value_words(GAME, "heuristic", h), []).append(st)
     return out
 
 
