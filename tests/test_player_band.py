@@ -85,12 +85,12 @@ def test_a_band_spans_runs_that_played_alike_and_names_each_player_with_its_knob
     ])
     assert set(a.roster["base_setting"].to_list()) == {"2nd edition"}  # one band across both runs
     assert sorted(set(a.roster["player"].to_list())) == [
-        "clairvoyant bound (budget 8)", "greedy", "reference (budget 64)"]
+        "Clairvoyant bound (budget 8)", "Greedy", "Reference (budget 64)"]
     at3 = a.lineup.filter(pl.col("players") == 3)
     # greedy played 3 players in both runs: the run with the most games speaks for it
     assert dict(at3.select("player", "games").rows()) == {
-        "greedy": 406, "reference (budget 64)": 42, "clairvoyant bound (budget 8)": 42}
-    assert at3.filter(pl.col("player") == "greedy")["setting"].item() == "2nd edition, Greedy (cd)"
+        "Greedy": 406, "Reference (budget 64)": 42, "Clairvoyant bound (budget 8)": 42}
+    assert at3.filter(pl.col("player") == "Greedy")["setting"].item() == "2nd edition, Greedy (cd)"
     # the 2-player games had greedy alone: no band there
     assert a.player_curves["players"].unique().to_list() == [3]
 
@@ -126,26 +126,26 @@ def test_the_crisis_verdict_shows_the_band_at_its_difficulty_across_runs():
          "scores": _scores(40, 42)},
     ]))
     # Apprentice (33): greedy (30-36) wins 4 games in 7, the reference (32-38) 6 in 7
-    assert "won 57% of the time by greedy (406 games a player count) with 2 to 3 players" \
+    assert "won 57% of the time by Greedy (406 games a player count) with 2 to 3 players" \
         in v.sentence
-    assert ("Across players with 3 players, Apprentice is won in 57% of 406 games by greedy "
-            "and 86% of 42 by reference (budget 64) (29 percentage points apart), and in 100% "
-            "of 42 by the clairvoyant bound (budget 8), which sees the deck. At 2 players only "
-            "greedy played.") in v.sentence
+    assert ("Across players with 3 players, Apprentice is won in 57% of 406 games by Greedy "
+            "and 86% of 42 by Reference (budget 64) (29 percentage points apart), and in 100% "
+            "of 42 by the Clairvoyant bound (budget 8), which sees the deck. At 2 players only "
+            "Greedy played.") in v.sentence
     # The bound scores more still, but it is no player: only the reference is named.
-    assert ("It comes from greedy, the only player that played all 406 games a player count; "
-            "reference (budget 64) scores 2.0 points more but played 42 games.") in v.sentence
+    assert ("It comes from Greedy, the only player that played all 406 games a player count; "
+            "Reference (budget 64) scores 2.0 points more but played 42 games.") in v.sentence
     assert v.who.endswith("cd run")
-    assert any(d.startswith("3-player, reference (budget 64): 86% (72–93%) of 42 games "
+    assert any(d.startswith("3-player, Reference (budget 64): 86% (72–93%) of 42 games "
                             "(pl run)") for d in v.details)
 
 
 def test_a_verdict_measured_with_one_player_says_so():
     v = _verdict(_analysed([{"heuristic": "greedy", "scores": _scores(30, 100)}], runs=False))
-    assert "by greedy" in v.sentence
-    assert v.sentence.endswith("Measured with greedy only: no other player played this "
+    assert "by Greedy" in v.sentence
+    assert v.sentence.endswith("Measured with Greedy only: no other player played this "
                                "setting, so it is not checked across players.")
-    assert "It comes from greedy, the only player that played all 100 games." in v.sentence
+    assert "It comes from Greedy, the only player that played all 100 games." in v.sentence
 
 
 # -- the headline's player ----------------------------------------------------------------------
@@ -159,15 +159,15 @@ def test_the_headline_comes_from_a_full_count_player_that_is_clearly_stronger():
     ])
     choice = players.headline(a.band(), "2nd edition, Greedy (cd)")
     assert (choice.setting, choice.player, choice.default) == (
-        "2nd edition, Learned (cd)", "learned", "greedy")
+        "2nd edition, Learned (cd)", "Learned", "Greedy")
     assert choice.full == {3: 301}
     assert abs(choice.lead.difference - 1.0) < 1e-9 and choice.lead.clear
     assert choice.lead.how == "Welch"
     v = _verdict(a)
     assert v.sentence.startswith("Apprentice (33 points) is the difficulty closest to an even "
-                                 "game, won 71% of the time by learned")
-    assert ("It comes from learned, the strongest player that played all 301 games: +1.0 "
-            "points a game against greedy; reference (budget 64) scores 2.0 points more but "
+                                 "game, won 71% of the time by Learned")
+    assert ("It comes from Learned, the strongest player that played all 301 games: +1.0 "
+            "points a game against Greedy; Reference (budget 64) scores 2.0 points more but "
             "played 42 games.") in v.sentence
     assert "Learned" in v.who and "cd run" in v.who
 
@@ -181,14 +181,14 @@ def test_over_several_player_counts_each_other_player_is_given_as_its_gap():
         {"heuristic": "reference", "players": 3, "scores": _scores(33, 42)},
     ], runs=False))
     # learned wins Apprentice (33) in 5 of 7 games at 2 players, 6 of 7 at 3; greedy in 4
-    assert "won 71% to 86% of the time by learned (301 games a player count)" in v.sentence
-    assert ("It comes from learned, the strongest player that played all 301 games a player "
-            "count: +1.5 points a game against greedy; reference scores 1.0 points more but "
+    assert "won 71% to 86% of the time by Learned (301 games a player count)" in v.sentence
+    assert ("It comes from Learned, the strongest player that played all 301 games a player "
+            "count: +1.5 points a game against Greedy; Reference scores 1.0 points more but "
             "played 42 games.") in v.sentence
     assert v.sentence.endswith(
-        "Across players: greedy wins it −29 to −14 percentage points against learned with 2 "
-        "and 3 players (301 games each); reference wins it 100% of 42 games with 3 players, "
-        "against 86% for learned.")
+        "Across players: Greedy wins it −29 to −14 percentage points against Learned with 2 "
+        "and 3 players (301 games each); Reference wins it 100% of 42 games with 3 players, "
+        "against 86% for Learned.")
 
 
 def test_a_full_count_player_not_clearly_stronger_leaves_the_default():
@@ -200,9 +200,9 @@ def test_a_full_count_player_not_clearly_stronger_leaves_the_default():
     choice = players.headline(a.band(), "2nd edition, Greedy")
     assert choice.setting == "2nd edition, Greedy" and choice.lead is None
     [(who, s)] = choice.rivals
-    assert who == "learned" and s.low < 0 < s.high and not s.clear
+    assert who == "Learned" and s.low < 0 < s.high and not s.clear
     v = _verdict(a)
-    assert "It comes from greedy: learned also played all 301 games but is not clearly " \
+    assert "It comes from Greedy: Learned also played all 301 games but is not clearly " \
            "stronger (0.0 points a game)." in v.sentence
 
 
@@ -214,7 +214,7 @@ def test_the_clairvoyant_bound_is_never_the_headline():
     choice = players.headline(a.band(), "2nd edition, Greedy")
     assert choice.setting == "2nd edition, Greedy" and choice.rivals == ()
     # it is drawn in the band, and named as what it is
-    assert "clairvoyant bound" in _verdict(a).sentence
+    assert "Clairvoyant bound" in _verdict(a).sentence
 
 
 def test_a_stronger_player_with_fewer_games_than_the_headline_is_not_chosen():
@@ -224,7 +224,7 @@ def test_a_stronger_player_with_fewer_games_than_the_headline_is_not_chosen():
     ], runs=False)
     choice = players.headline(a.band(), "2nd edition, Greedy")
     assert choice.setting == "2nd edition, Greedy"
-    assert [(p, n) for p, n, _ in choice.fewer] == [("reference", 199)]
+    assert [(p, n) for p, n, _ in choice.fewer] == [("Reference", 199)]
 
 
 def test_a_paired_comparison_is_used_where_one_run_played_both():
@@ -269,11 +269,11 @@ def test_two_runs_that_dealt_the_same_seeds_are_paired_game_by_game():
     welch = band._welch(3, "2nd edition, Greedy (cd)", "2nd edition, Learned (cl)")
     assert Z * welch[1] > s.difference
     choice = players.headline(band, "2nd edition, Greedy (cd)")
-    assert choice.player == "learned" and choice.lead.how == "paired"
+    assert choice.player == "Learned" and choice.lead.how == "paired"
     # an interval this narrow is printed to the hundredth: +0.1 would hide it
     assert s.decimals == 2 and s.said().startswith(
         "+0.10 points (paired 95% interval +0.07 to +0.14, at 3 players)")
-    assert ": +0.10 points a game against greedy." in _verdict(a).sentence
+    assert ": +0.10 points a game against Greedy." in _verdict(a).sentence
 
 
 def test_a_run_of_fewer_games_on_the_same_seeds_pairs_over_its_games():
@@ -341,8 +341,8 @@ def test_welch_averages_the_player_counts_each_with_its_own_variance():
         {"heuristic": "learned", "players": 3, "scores": _scores(30, 100)},
     ], runs=False)
     band = a.band()
-    s = band.strength(band.settings_of("2nd edition", "greedy"),
-                      band.settings_of("2nd edition", "learned"))
+    s = band.strength(band.settings_of("2nd edition", "Greedy"),
+                      band.settings_of("2nd edition", "Learned"))
     assert s.counts == (2, 3) and s.how == "Welch"
     assert s.said().endswith("the mean over 2 to 3 players)")
     assert abs(s.difference - 1.0) < 1e-12  # (+2 at 2 players, 0 at 3) / 2
@@ -364,17 +364,17 @@ def test_the_band_table_gives_each_players_target_and_the_band_without_the_bound
     t = page.band_table(a.player_targets.filter(pl.col("base_setting") == "2nd edition"),
                         {"2nd edition, Greedy (cd)": "cd run",
                          "2nd edition, Reference (pl)": "pl run"})
-    assert t.headers == ["Players", "Wins wanted", "greedy", "reference (budget 64)",
-                         "clairvoyant bound (budget 8)", "Band", "Moves by (points)"]
+    assert t.headers == ["Players", "Wins wanted", "Greedy", "Reference (budget 64)",
+                         "Clairvoyant bound (budget 8)", "Band", "Moves by (points)"]
     half = next(r for r in t.rows if r[1] == "50%")
     assert half == ["3", "50%", "33", "36", "43", "33–36", "3"]
-    assert "greedy, 406 games (cd run), reference (budget 64), 42 games (pl run)" in t.note
+    assert "Greedy, 406 games (cd run), Reference (budget 64), 42 games (pl run)" in t.note
     assert "The band leaves the bound out" in t.note
     [v] = findings.player_verdicts(a.player_targets, {}, {})
     assert v.sentence == (
-        "The player moves the verdict: the target won 90% of the time with 3 players is greedy "
-        "31, reference (budget 64) 34 (31 to 34, 3 points apart, on 42 games or more each); "
-        "the clairvoyant bound (budget 8), which sees the deck, 41.")
+        "The player moves the verdict: the target won 90% of the time with 3 players is Greedy "
+        "31, Reference (budget 64) 34 (31 to 34, 3 points apart, on 42 games or more each); "
+        "the Clairvoyant bound (budget 8), which sees the deck, 41.")
 
 
 # -- a lever's effect, per player ---------------------------------------------------------------
@@ -414,7 +414,7 @@ def test_a_lever_swept_with_the_player_gives_each_players_effect():
         ("heuristic=reference, hand_limit=6", "heuristic=reference, hand_limit=5", 2.1, 1.2,
          3.0),
     ])
-    [v] = lever_verdicts([("hands", cmp)], {"hands": ["greedy", "reference"]})
+    [v] = lever_verdicts([("hands", cmp)], {"hands": ["Greedy", "reference"]})
     # Read from what each variant sweeps, in the game's words: no label is split.
     assert v.sentence == ("hand limit 6 raises the mean team score by 2.1 points against "
                           "hand limit 5, with Reference; by player: Greedy +1.0, Reference "
@@ -426,7 +426,7 @@ def test_a_lever_swept_with_the_player_gives_each_players_effect():
 
 def test_a_run_that_compares_players_is_not_split_by_player():
     cmp = _lever_run([("heuristic=reference", "heuristic=greedy", 2.7, 1.9, 3.5)])
-    [v] = lever_verdicts([("players", cmp)], {"players": ["greedy", "reference"]})
+    [v] = lever_verdicts([("players", cmp)], {"players": ["Greedy", "reference"]})
     assert v.sentence == ("heuristic=reference raises the mean team score by 2.7 points "
                           "against heuristic=greedy.")
     assert v.topic == "Players compared"
@@ -440,14 +440,14 @@ def test_beside_a_lever_the_player_is_a_setting_of_the_comparison():
     assert baselines_by_setting(m, 0) == {0: 0, 1: 0, 2: 2, 3: 2}
     # swept alone, the player is the lever: every player against the baseline's
     alone = {"variants": [{"variant": i, "swept": {"heuristic": h}}
-                          for i, h in enumerate(["greedy", "learned", "reference"])]}
+                          for i, h in enumerate(["Greedy", "Learned", "reference"])]}
     assert baselines_by_setting(alone, 0) == {0: 0, 1: 0, 2: 0}
 
 
 def test_the_bound_is_never_a_lever_verdict():
     cmp = _lever_run([("heuristic=clairvoyant", "heuristic=greedy", 11.1, 10.0, 12.2),
                       ("heuristic=reference", "heuristic=greedy", 2.7, 1.9, 3.5)])
-    who = {"players": ["clairvoyant", "greedy", "reference"]}
+    who = {"players": ["clairvoyant", "Greedy", "reference"]}
     [v] = lever_verdicts([("players", cmp)], who, leave_out=("heuristic=clairvoyant",))
     assert v.sentence == ("heuristic=reference raises the mean team score by 2.7 points "
                           "against heuristic=greedy.")
