@@ -104,8 +104,8 @@ def value_words(game, key: str, value, info: dict | None = None) -> str:
 
 def value_alone(game, key: str, value) -> str:
     """A value that needs no key to be read (a setting label's lead, a chart's row named by
-    one key), in `game`'s words: a player's title, a value the game names ("2nd edition"),
-    else the value as written ("Encore")."""
+    one key), in `game`'s words: a player's title, a value the game names (Setting.values,
+    Label.values), else the value as written."""
     if key == "heuristic":
         return value_words(game, key, value)
     declared = game.label_of(key)

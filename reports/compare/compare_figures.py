@@ -21,7 +21,7 @@ MAX_FOREST_ROWS = 40  # a longer forest is unreadable: the table has every row
 def forest_figure(cmp: Comparison, quantity: str, title: str, ranked: str = "") -> Figure | None:
     """Each version's difference from its baseline in one quantity, with its 95% interval;
     filled where it survives Holm's correction. None when no version has that quantity.
-    With `ranked` (a swept key, e.g. "skill"), the versions are ranked by the difference,
+    With `ranked` (a swept key, e.g. "hand_limit"), the versions are ranked by the difference,
     largest on top, and named by their value of that key, as the manifest records it, in the
     game's words (labels.value_alone)."""
     d = cmp.differences.filter(pl.col("quantity") == quantity)

@@ -42,8 +42,8 @@ def build_sections(a: Analysis, report: GameReport, comparisons: list | None = N
 
 
 def player_words(report: GameReport, heuristic: str) -> str:
-    """A games table's players (heuristic) as the game names them: "Greedy", "Reference
-    (Humanity) vs Racer"."""
+    """A games table's players (heuristic) as the game names them: a player's title, or a
+    seat arrangement's words (labels.seats_words)."""
     return value_words(report.game, "heuristic", heuristic)
 
 

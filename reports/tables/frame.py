@@ -122,9 +122,10 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
     """The label of `cols` (the first leads): its value, then every other column that takes
     more than one value within one value of the first (in `game`'s words, "board length 6",
     or `column=value` where no game is given; the value alone for the lead, the players and
-    the columns in `plain`, in `game`'s words where it gives them: "2nd edition", "Racer";
-    a null one, a rule its run does not sweep, left out); the run, when it is one of them,
-    last in brackets: "2nd edition, Greedy (main-run)"."""
+    the columns in `plain`, in `game`'s words where it gives them (a player's title, a
+    value the game names: labels.value_alone); a null one, a rule its run does not sweep,
+    left out); the run, when it is one of them, last in brackets: "Expert, Novice
+    (main-run)"."""
     lead = cols[0]
     varying = [c for c in cols[1:] if games.height and
                games.group_by(lead).agg(pl.col(c).n_unique())[c].max() > 1]
