@@ -80,15 +80,17 @@ def headline(run_dir: str | Path) -> str:
                               undecided_ends=game.undecided_ends, automa=game.automa,
                               game=game)
         else:
-            out += team_lines(mine, game.length_unit, game.undecided_ends)
+            out += team_lines(mine, game.length_unit, game.undecided_ends, game)
     if seats:
         out += _fairness_note(seats)
     return "\n".join(out)
 
 
-def undecided_text(k: int, n: int, ends: tuple[str, ...]) -> str:
-    """"12 of 200 games stopped undecided (the end reason)"."""
-    return f"{k:,} of {n:,} games stopped undecided ({', '.join(ends)})"
+def undecided_text(k: int, n: int, ends: tuple[str, ...], game=None) -> str:
+    """"12 of 200 games stopped undecided (turn cap reached)": the end reasons in `game`'s
+    words (Game.end_word), else their names with underscores as spaces."""
+    said = [game.end_word(e) if game is not None else e.replace("_", " ") for e in ends]
+    return f"{k:,} of {n:,} games stopped undecided ({', '.join(said)})"
 
 
 def _seat_counts(games: pl.DataFrame, players: int) -> tuple[list[int], int]:
@@ -185,7 +187,7 @@ def _fairness_block(games: pl.DataFrame, manifest: dict, game=None) -> list[str]
         every = games.filter(pl.col("variant") == v)
         mine = _decided(every, game)
         stopped = every.height - mine.height
-        late = f"; {undecided_text(stopped, every.height, game.undecided_ends)}" \
+        late = f"; {undecided_text(stopped, every.height, game.undecided_ends, game)}" \
             if stopped else ""
         if mine.height == 0:
             out += textwrap.wrap(f"{labels[v]}: no decided games{late}", 100,
@@ -251,7 +253,7 @@ def seat_lines(games: pl.DataFrame, players: int, off: list[bool | None] | None 
     beaten = (games.filter(~stopped)["won"].eq(False).fill_null(False).to_numpy()
               if automa else np.zeros(len(winner), bool))
     n = len(winner)
-    said = undecided_text(int(stopped.sum()), len(stopped), undecided_ends)
+    said = undecided_text(int(stopped.sum()), len(stopped), undecided_ends, game)
     if n == 0:
         return [f"No game was decided: {said}; no seat's share of the wins to give.",
                 _length_line(length, unit)]
@@ -296,13 +298,13 @@ def _length_line(length: np.ndarray, unit: str) -> str:
 
 
 def team_lines(games: pl.DataFrame, unit: str = "turns",
-               undecided_ends: tuple[str, ...] = ()) -> list[str]:
-    """The team's win rate over the decided games (the undecided ones counted apart), its
-    score and the length."""
+               undecided_ends: tuple[str, ...] = (), game=None) -> list[str]:
+    """The team's win rate over the decided games (the undecided ones counted apart, in
+    `game`'s words), its score and the length."""
     stopped = undecided_of(games, undecided_ends)
     won = games.filter(~stopped)["won"].drop_nulls().to_numpy()
     n = len(won)
-    said = undecided_text(int(stopped.sum()), len(stopped), undecided_ends)
+    said = undecided_text(int(stopped.sum()), len(stopped), undecided_ends, game)
     score = games["score"].fill_null(0).to_numpy().astype(np.float64)
     turns = games["turns"].fill_null(0).to_numpy().astype(np.float64)
     if n == 0:

@@ -59,3 +59,11 @@ def test_the_forest_has_a_row_per_version_compared(cmp):
     fig = F.forest_figure(cmp, "score:mean", "t")
     assert len(fig.axes[0].get_yticks()) == 4  # 6 versions less 2 baselines
     assert F.forest_figure(cmp, "no such quantity", "t") is None
+
+
+def test_each_forest_row_says_what_tells_it_apart(cmp):
+    # Two player counts, each with its own baseline: "hand limit 6" alone would name two rows.
+    fig = F.forest_figure(cmp, "score:mean", "t")
+    rows = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert len(set(rows)) == len(rows) == 4, rows
+    assert "2 players, hand limit 6" in rows and "3 players, hand limit 6" in rows

@@ -253,7 +253,8 @@ def test_planted_temporary_links_are_never_written_through(tmp_path, cli):
     victim = tmp_path / "victim.txt"
     victim.write_text("not the report's")
     os.symlink(victim, out / f"{PAGE}.tmp")
-    for name in ("crisis-curve-2e.png", "burn-deck-2e.png", "rooms-crisis-2e.png"):
+    for name in ("crisis-curve-2nd-edition.png", "burn-deck-2nd-edition.png",
+                 "rooms-crisis-2nd-edition.png"):
         os.symlink(victim, out / FIGURES / f"{name}.tmp")
     other = tmp_path / "other.html"
     other.write_text("a page that is not this report")

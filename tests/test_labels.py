@@ -75,3 +75,34 @@ def test_a_variant_against_its_baseline_names_only_what_differs():
                                         "no move-back power, no shared-space power")
     assert variant_words(game, {"variant": 0, "label": "control", "control": True,
                                 "swept": dict.fromkeys(keys)}) == UNCHANGED
+
+
+def test_rows_compared_with_baselines_of_their_own_say_what_tells_them_apart():
+    # Pig at 2 and 3 players, to 50 and to 100: each player count has its own baseline, so
+    # "play to 100" alone names two rows; the player count tells them apart.
+    from reports.tables import variants
+
+    game = registry.get("pig")
+    grid = [(p, g) for p in (2, 3) for g in (50, 100)]
+    manifest = {"variants": [{"variant": i, "label": f"players={p}, goal={g}", "players": p,
+                              "swept": {"players": p, "goal": g}}
+                             for i, (p, g) in enumerate(grid)]}
+    against = variants.baselines_by_setting(manifest, 0)
+    said = variants.words(manifest, game, against)
+    assert said[1] == "2 players, play to 100" and said[3] == "3 players, play to 100"
+    assert len(set(said)) == len(said)
+    # One player count: what differs from the baseline is enough.
+    one = {"variants": manifest["variants"][:2]}
+    assert variants.words(one, game, variants.baselines_by_setting(one, 0))[1] == "play to 100"
+
+
+def test_an_end_reason_reads_in_the_games_words():
+    from reports.headline import undecided_text
+
+    rusship = registry.get("rusship")
+    assert undecided_text(3, 10, rusship.undecided_ends, rusship) == (
+        "3 of 10 games stopped undecided (turn cap reached)")
+    bare = dataclasses.replace(rusship, end_words=())
+    assert bare.end_word("turn_cap") == "turn cap"  # a reason given no words: its name
+    with pytest.raises(ValueError, match="end_words"):
+        dataclasses.replace(rusship, end_words=(("no_such_end", "x"),))

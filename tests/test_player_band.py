@@ -83,14 +83,14 @@ def test_a_band_spans_runs_that_played_alike_and_names_each_player_with_its_knob
         {"run": "pl", "heuristic": "clairvoyant", "knobs": {"budget": 8},
          "scores": _scores(38, 42)},
     ])
-    assert set(a.roster["base_setting"].to_list()) == {"2e"}  # one band across both runs
+    assert set(a.roster["base_setting"].to_list()) == {"2nd edition"}  # one band across both runs
     assert sorted(set(a.roster["player"].to_list())) == [
-        "clairvoyant bound (budget 8)", "greedy", "reference (budget 64)"]
+        "Clairvoyant bound (budget 8)", "Greedy", "Reference (budget 64)"]
     at3 = a.lineup.filter(pl.col("players") == 3)
     # greedy played 3 players in both runs: the run with the most games speaks for it
     assert dict(at3.select("player", "games").rows()) == {
-        "greedy": 406, "reference (budget 64)": 42, "clairvoyant bound (budget 8)": 42}
-    assert at3.filter(pl.col("player") == "greedy")["setting"].item() == "2e, greedy (cd)"
+        "Greedy": 406, "Reference (budget 64)": 42, "Clairvoyant bound (budget 8)": 42}
+    assert at3.filter(pl.col("player") == "Greedy")["setting"].item() == "2nd edition, Greedy (cd)"
     # the 2-player games had greedy alone: no band there
     assert a.player_curves["players"].unique().to_list() == [3]
 
@@ -103,8 +103,9 @@ def test_runs_that_did_not_play_alike_are_bands_apart():
          "rules": {"hand_limit": 5}},
     ])
     bands = dict(a.roster.select("setting", "base_setting").rows())
-    assert bands["2e, greedy (cd)"] == bands["2e, reference (pl)"] == "2e (cd, pl)"
-    assert bands["2e, learned (odd)"] == "2e (odd)"
+    assert bands["2nd edition, Greedy (cd)"] == bands["2nd edition, Reference (pl)"] \
+        == "2nd edition (cd, pl)"
+    assert bands["2nd edition, Learned (odd)"] == "2nd edition (odd)"
 
 
 def test_the_tables_columns_match_what_merge_requires_less_the_player():
@@ -125,26 +126,26 @@ def test_the_crisis_verdict_shows_the_band_at_its_difficulty_across_runs():
          "scores": _scores(40, 42)},
     ]))
     # Apprentice (33): greedy (30-36) wins 4 games in 7, the reference (32-38) 6 in 7
-    assert "won 57% of the time by greedy (406 games a player count) with 2 to 3 players" \
+    assert "won 57% of the time by Greedy (406 games a player count) with 2 to 3 players" \
         in v.sentence
-    assert ("Across players with 3 players, Apprentice is won in 57% of 406 games by greedy "
-            "and 86% of 42 by reference (budget 64) (29 percentage points apart), and in 100% "
-            "of 42 by the clairvoyant bound (budget 8), which sees the deck. At 2 players only "
-            "greedy played.") in v.sentence
+    assert ("Across players with 3 players, Apprentice is won in 57% of 406 games by Greedy "
+            "and 86% of 42 by Reference (budget 64) (29 percentage points apart), and in 100% "
+            "of 42 by the Clairvoyant bound (budget 8), which sees the deck. At 2 players only "
+            "Greedy played.") in v.sentence
     # The bound scores more still, but it is no player: only the reference is named.
-    assert ("It comes from greedy, the only player that played all 406 games a player count; "
-            "reference (budget 64) scores 2.0 points more but played 42 games.") in v.sentence
+    assert ("It comes from Greedy, the only player that played all 406 games a player count; "
+            "Reference (budget 64) scores 2.0 points more but played 42 games.") in v.sentence
     assert v.who.endswith("cd run")
-    assert any(d.startswith("3-player, reference (budget 64): 86% (72–93%) of 42 games "
+    assert any(d.startswith("3-player, Reference (budget 64): 86% (72–93%) of 42 games "
                             "(pl run)") for d in v.details)
 
 
 def test_a_verdict_measured_with_one_player_says_so():
     v = _verdict(_analysed([{"heuristic": "greedy", "scores": _scores(30, 100)}], runs=False))
-    assert "by greedy" in v.sentence
-    assert v.sentence.endswith("Measured with greedy only: no other player played this "
+    assert "by Greedy" in v.sentence
+    assert v.sentence.endswith("Measured with Greedy only: no other player played this "
                                "setting, so it is not checked across players.")
-    assert "It comes from greedy, the only player that played all 100 games." in v.sentence
+    assert "It comes from Greedy, the only player that played all 100 games." in v.sentence
 
 
 # -- the headline's player ----------------------------------------------------------------------
@@ -156,19 +157,19 @@ def test_the_headline_comes_from_a_full_count_player_that_is_clearly_stronger():
         {"run": "pl", "heuristic": "reference", "knobs": {"budget": 64},
          "scores": _scores(33, 42)},
     ])
-    choice = players.headline(a.band(), "2e, greedy (cd)")
-    assert (choice.setting, choice.player, choice.default) == ("2e, learned (cd)", "learned",
-                                                               "greedy")
+    choice = players.headline(a.band(), "2nd edition, Greedy (cd)")
+    assert (choice.setting, choice.player, choice.default) == (
+        "2nd edition, Learned (cd)", "Learned", "Greedy")
     assert choice.full == {3: 301}
     assert abs(choice.lead.difference - 1.0) < 1e-9 and choice.lead.clear
     assert choice.lead.how == "Welch"
     v = _verdict(a)
     assert v.sentence.startswith("Apprentice (33 points) is the difficulty closest to an even "
-                                 "game, won 71% of the time by learned")
-    assert ("It comes from learned, the strongest player that played all 301 games: +1.0 "
-            "points a game against greedy; reference (budget 64) scores 2.0 points more but "
+                                 "game, won 71% of the time by Learned")
+    assert ("It comes from Learned, the strongest player that played all 301 games: +1.0 "
+            "points a game against Greedy; Reference (budget 64) scores 2.0 points more but "
             "played 42 games.") in v.sentence
-    assert "learned" in v.who and "cd run" in v.who
+    assert "Learned" in v.who and "cd run" in v.who
 
 
 def test_over_several_player_counts_each_other_player_is_given_as_its_gap():
@@ -180,14 +181,14 @@ def test_over_several_player_counts_each_other_player_is_given_as_its_gap():
         {"heuristic": "reference", "players": 3, "scores": _scores(33, 42)},
     ], runs=False))
     # learned wins Apprentice (33) in 5 of 7 games at 2 players, 6 of 7 at 3; greedy in 4
-    assert "won 71% to 86% of the time by learned (301 games a player count)" in v.sentence
-    assert ("It comes from learned, the strongest player that played all 301 games a player "
-            "count: +1.5 points a game against greedy; reference scores 1.0 points more but "
+    assert "won 71% to 86% of the time by Learned (301 games a player count)" in v.sentence
+    assert ("It comes from Learned, the strongest player that played all 301 games a player "
+            "count: +1.5 points a game against Greedy; Reference scores 1.0 points more but "
             "played 42 games.") in v.sentence
     assert v.sentence.endswith(
-        "Across players: greedy wins it −29 to −14 percentage points against learned with 2 "
-        "and 3 players (301 games each); reference wins it 100% of 42 games with 3 players, "
-        "against 86% for learned.")
+        "Across players: Greedy wins it −29 to −14 percentage points against Learned with 2 "
+        "and 3 players (301 games each); Reference wins it 100% of 42 games with 3 players, "
+        "against 86% for Learned.")
 
 
 def test_a_full_count_player_not_clearly_stronger_leaves_the_default():
@@ -196,12 +197,12 @@ def test_a_full_count_player_not_clearly_stronger_leaves_the_default():
         # a mean 0.02 points higher: nowhere near clear
         {"heuristic": "learned", "scores": _scores(30, 301, shift=1)},
     ], runs=False)
-    choice = players.headline(a.band(), "2e, greedy")
-    assert choice.setting == "2e, greedy" and choice.lead is None
+    choice = players.headline(a.band(), "2nd edition, Greedy")
+    assert choice.setting == "2nd edition, Greedy" and choice.lead is None
     [(who, s)] = choice.rivals
-    assert who == "learned" and s.low < 0 < s.high and not s.clear
+    assert who == "Learned" and s.low < 0 < s.high and not s.clear
     v = _verdict(a)
-    assert "It comes from greedy: learned also played all 301 games but is not clearly " \
+    assert "It comes from Greedy: Learned also played all 301 games but is not clearly " \
            "stronger (0.0 points a game)." in v.sentence
 
 
@@ -210,10 +211,10 @@ def test_the_clairvoyant_bound_is_never_the_headline():
         {"heuristic": "greedy", "scores": _scores(30, 100)},
         {"heuristic": "clairvoyant", "scores": _scores(40, 100)},
     ], runs=False)
-    choice = players.headline(a.band(), "2e, greedy")
-    assert choice.setting == "2e, greedy" and choice.rivals == ()
+    choice = players.headline(a.band(), "2nd edition, Greedy")
+    assert choice.setting == "2nd edition, Greedy" and choice.rivals == ()
     # it is drawn in the band, and named as what it is
-    assert "clairvoyant bound" in _verdict(a).sentence
+    assert "Clairvoyant bound" in _verdict(a).sentence
 
 
 def test_a_stronger_player_with_fewer_games_than_the_headline_is_not_chosen():
@@ -221,9 +222,9 @@ def test_a_stronger_player_with_fewer_games_than_the_headline_is_not_chosen():
         {"heuristic": "greedy", "scores": _scores(30, 200)},
         {"heuristic": "reference", "scores": _scores(35, 199)},
     ], runs=False)
-    choice = players.headline(a.band(), "2e, greedy")
-    assert choice.setting == "2e, greedy"
-    assert [(p, n) for p, n, _ in choice.fewer] == [("reference", 199)]
+    choice = players.headline(a.band(), "2nd edition, Greedy")
+    assert choice.setting == "2nd edition, Greedy"
+    assert [(p, n) for p, n, _ in choice.fewer] == [("Reference", 199)]
 
 
 def test_a_paired_comparison_is_used_where_one_run_played_both():
@@ -232,17 +233,17 @@ def test_a_paired_comparison_is_used_where_one_run_played_both():
         {"heuristic": "learned", "scores": _scores(30, 301, shift=1)},
     ], runs=False)
     # Paired on the same games, learned's small lead is clear where Welch's is not.
-    pairs = pl.DataFrame([("2e, learned", "2e, greedy", 3, 301, 0.3, 0.1, 0.5)],
+    pairs = pl.DataFrame([("2nd edition, Learned", "2nd edition, Greedy", 3, 301, 0.3, 0.1, 0.5)],
                          schema=players.PAIRS, orient="row")
     band = a.band()
-    welch = band.strength({3: "2e, greedy"}, {3: "2e, learned"})
+    welch = band.strength({3: "2nd edition, Greedy"}, {3: "2nd edition, Learned"})
     assert welch.how == "Welch" and not welch.clear
     band = players.Band(band.roster, band.lineup, band.curve, band.scores, pairs)
-    s = band.strength({3: "2e, greedy"}, {3: "2e, learned"})
+    s = band.strength({3: "2nd edition, Greedy"}, {3: "2nd edition, Learned"})
     assert s.how == "paired" and abs(s.difference - 0.3) < 1e-12 and s.clear
-    back = band.strength({3: "2e, learned"}, {3: "2e, greedy"})
+    back = band.strength({3: "2nd edition, Learned"}, {3: "2nd edition, Greedy"})
     assert abs(back.difference + 0.3) < 1e-12 and back.high < 0
-    assert players.headline(band, "2e, greedy").setting == "2e, learned"
+    assert players.headline(band, "2nd edition, Greedy").setting == "2nd edition, Learned"
 
 
 def _learned_by_seed(greedy: list[int], seeds: list[int]) -> list[int]:
@@ -259,20 +260,20 @@ def test_two_runs_that_dealt_the_same_seeds_are_paired_game_by_game():
     ])
     band = a.band()  # no comparison pairs them: they are two runs
     assert band.pairs.height == 0
-    s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"})
+    s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Learned (cl)"})
     d = pl.Series(learned) - pl.Series(greedy)
     assert s.how == "paired" and abs(s.difference - d.mean()) < 1e-12
     assert abs((s.high - s.low) / 2 - Z * d.std() / 301 ** 0.5) < 1e-12
     # +0.1 a game: clear once paired, where the means alone (Welch) could not tell
     assert s.clear
-    welch = band._welch(3, "2e, greedy (cd)", "2e, learned (cl)")
+    welch = band._welch(3, "2nd edition, Greedy (cd)", "2nd edition, Learned (cl)")
     assert Z * welch[1] > s.difference
-    choice = players.headline(band, "2e, greedy (cd)")
-    assert choice.player == "learned" and choice.lead.how == "paired"
+    choice = players.headline(band, "2nd edition, Greedy (cd)")
+    assert choice.player == "Learned" and choice.lead.how == "paired"
     # an interval this narrow is printed to the hundredth: +0.1 would hide it
     assert s.decimals == 2 and s.said().startswith(
         "+0.10 points (paired 95% interval +0.07 to +0.14, at 3 players)")
-    assert ": +0.10 points a game against greedy." in _verdict(a).sentence
+    assert ": +0.10 points a game against Greedy." in _verdict(a).sentence
 
 
 def test_a_run_of_fewer_games_on_the_same_seeds_pairs_over_its_games():
@@ -282,7 +283,7 @@ def test_a_run_of_fewer_games_on_the_same_seeds_pairs_over_its_games():
         {"run": "pl", "heuristic": "reference", "scores": [g + 3 for g in greedy[:42]],
          "seeds": seeds[:42]},
     ]).band()
-    s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, reference (pl)"})
+    s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Reference (pl)"})
     assert s.how == "paired" and s.difference == 3.0 and s.low == s.high == 3.0
 
 
@@ -296,7 +297,7 @@ def test_seeds_that_do_not_cover_the_smaller_run_or_repeat_leave_welch():
             {"run": "cl", "heuristic": "learned", "scores": _learned_by_seed(greedy, other),
              "seeds": other},
         ]).band()
-        s = band.strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"})
+        s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Learned (cl)"})
         assert s.how == "Welch"
 
 
@@ -312,7 +313,8 @@ def test_past_the_seeded_limit_the_tally_keeps_no_games_and_the_band_compares_me
     monkeypatch.setattr(tally, "SEEDED_MAX", 601)
     a = _analysed(parts)
     assert a.seeded.height == 0
-    assert a.band().strength({3: "2e, greedy (cd)"}, {3: "2e, learned (cl)"}).how == "Welch"
+    assert a.band().strength({3: "2nd edition, Greedy (cd)"},
+                             {3: "2nd edition, Learned (cl)"}).how == "Welch"
     games, manifest = _data(parts)
     assert tally.count(games.drop("seed"), manifest).seeded is None
 
@@ -328,7 +330,7 @@ def test_the_comparisons_pairs_are_read_by_setting_and_player_count():
     manifest["variants"][0]["label"], manifest["variants"][1]["label"] = \
         "heuristic=greedy", "heuristic=learned"
     pairs = players.paired_scores([("pl", cmp)], a.kinds, manifest)
-    assert pairs.rows() == [("2e, learned", "2e, greedy", 3, 400, 1.0, 0.4, 1.6)]
+    assert pairs.rows() == [("2nd edition, Learned", "2nd edition, Greedy", 3, 400, 1.0, 0.4, 1.6)]
 
 
 def test_welch_averages_the_player_counts_each_with_its_own_variance():
@@ -339,7 +341,8 @@ def test_welch_averages_the_player_counts_each_with_its_own_variance():
         {"heuristic": "learned", "players": 3, "scores": _scores(30, 100)},
     ], runs=False)
     band = a.band()
-    s = band.strength(band.settings_of("2e", "greedy"), band.settings_of("2e", "learned"))
+    s = band.strength(band.settings_of("2nd edition", "Greedy"),
+                      band.settings_of("2nd edition", "Learned"))
     assert s.counts == (2, 3) and s.how == "Welch"
     assert s.said().endswith("the mean over 2 to 3 players)")
     assert abs(s.difference - 1.0) < 1e-12  # (+2 at 2 players, 0 at 3) / 2
@@ -358,19 +361,20 @@ def test_the_band_table_gives_each_players_target_and_the_band_without_the_bound
         {"run": "pl", "heuristic": "clairvoyant", "knobs": {"budget": 8},
          "scores": _scores(40, 42)},
     ])
-    t = page.band_table(a.player_targets.filter(pl.col("base_setting") == "2e"),
-                        {"2e, greedy (cd)": "cd run", "2e, reference (pl)": "pl run"})
-    assert t.headers == ["Players", "Wins wanted", "greedy", "reference (budget 64)",
-                         "clairvoyant bound (budget 8)", "Band", "Moves by (points)"]
+    t = page.band_table(a.player_targets.filter(pl.col("base_setting") == "2nd edition"),
+                        {"2nd edition, Greedy (cd)": "cd run",
+                         "2nd edition, Reference (pl)": "pl run"})
+    assert t.headers == ["Players", "Wins wanted", "Greedy", "Reference (budget 64)",
+                         "Clairvoyant bound (budget 8)", "Band", "Moves by (points)"]
     half = next(r for r in t.rows if r[1] == "50%")
     assert half == ["3", "50%", "33", "36", "43", "33–36", "3"]
-    assert "greedy, 406 games (cd run), reference (budget 64), 42 games (pl run)" in t.note
+    assert "Greedy, 406 games (cd run), Reference (budget 64), 42 games (pl run)" in t.note
     assert "The band leaves the bound out" in t.note
     [v] = findings.player_verdicts(a.player_targets, {}, {})
     assert v.sentence == (
-        "The player moves the verdict: the target won 90% of the time with 3 players is greedy "
-        "31, reference (budget 64) 34 (31 to 34, 3 points apart, on 42 games or more each); "
-        "the clairvoyant bound (budget 8), which sees the deck, 41.")
+        "The player moves the verdict: the target won 90% of the time with 3 players is Greedy "
+        "31, Reference (budget 64) 34 (31 to 34, 3 points apart, on 42 games or more each); "
+        "the Clairvoyant bound (budget 8), which sees the deck, 41.")
 
 
 # -- a lever's effect, per player ---------------------------------------------------------------
@@ -410,7 +414,7 @@ def test_a_lever_swept_with_the_player_gives_each_players_effect():
         ("heuristic=reference, hand_limit=6", "heuristic=reference, hand_limit=5", 2.1, 1.2,
          3.0),
     ])
-    [v] = lever_verdicts([("hands", cmp)], {"hands": ["greedy", "reference"]})
+    [v] = lever_verdicts([("hands", cmp)], {"hands": ["Greedy", "reference"]})
     # Read from what each variant sweeps, in the game's words: no label is split.
     assert v.sentence == ("hand limit 6 raises the mean team score by 2.1 points against "
                           "hand limit 5, with Reference; by player: Greedy +1.0, Reference "
@@ -422,7 +426,7 @@ def test_a_lever_swept_with_the_player_gives_each_players_effect():
 
 def test_a_run_that_compares_players_is_not_split_by_player():
     cmp = _lever_run([("heuristic=reference", "heuristic=greedy", 2.7, 1.9, 3.5)])
-    [v] = lever_verdicts([("players", cmp)], {"players": ["greedy", "reference"]})
+    [v] = lever_verdicts([("players", cmp)], {"players": ["Greedy", "reference"]})
     assert v.sentence == ("heuristic=reference raises the mean team score by 2.7 points "
                           "against heuristic=greedy.")
     assert v.topic == "Players compared"
@@ -436,14 +440,14 @@ def test_beside_a_lever_the_player_is_a_setting_of_the_comparison():
     assert baselines_by_setting(m, 0) == {0: 0, 1: 0, 2: 2, 3: 2}
     # swept alone, the player is the lever: every player against the baseline's
     alone = {"variants": [{"variant": i, "swept": {"heuristic": h}}
-                          for i, h in enumerate(["greedy", "learned", "reference"])]}
+                          for i, h in enumerate(["Greedy", "Learned", "reference"])]}
     assert baselines_by_setting(alone, 0) == {0: 0, 1: 0, 2: 0}
 
 
 def test_the_bound_is_never_a_lever_verdict():
     cmp = _lever_run([("heuristic=clairvoyant", "heuristic=greedy", 11.1, 10.0, 12.2),
                       ("heuristic=reference", "heuristic=greedy", 2.7, 1.9, 3.5)])
-    who = {"players": ["clairvoyant", "greedy", "reference"]}
+    who = {"players": ["clairvoyant", "Greedy", "reference"]}
     [v] = lever_verdicts([("players", cmp)], who, leave_out=("heuristic=clairvoyant",))
     assert v.sentence == ("heuristic=reference raises the mean team score by 2.7 points "
                           "against heuristic=greedy.")
@@ -464,8 +468,8 @@ def test_the_targets_to_print_start_with_the_headline_player_s_rows():
     a = _analysed(parts)
     [block] = REPORT.summary_blocks(a, players_of(a, REPORT))
     first = block.tables[0].rows[0][0]
-    assert first.startswith("2e, learned"), first  # learned is clearly stronger: it leads
+    assert first.startswith("2nd edition, Learned"), first  # learned is clearly stronger
     parts[1]["scores"] = _scores(30, 301, shift=1)  # the same scores: greedy stays first
     a = _analysed(parts)
     [block] = REPORT.summary_blocks(a, players_of(a, REPORT))
-    assert block.tables[0].rows[0][0].startswith("2e, greedy")
+    assert block.tables[0].rows[0][0].startswith("2nd edition, Greedy")

@@ -65,8 +65,9 @@ def test_setting_label_names_swept_rules_only():
     assert frame.rule_columns(games) == ["hand_limit"]
     labels = frame.with_setting(games)["setting"].to_list()
     # in the rulebook's words, not the file's keys
-    assert labels == ["2e, hand limit 4", "2e, hand limit 5", "1e, hand limit 4"]
-    assert frame.with_setting(games_frame([{}]))["setting"].to_list() == ["2e"]
+    assert labels == ["2nd edition, hand limit 4", "2nd edition, hand limit 5",
+                      "1st edition, hand limit 4"]
+    assert frame.with_setting(games_frame([{}]))["setting"].to_list() == ["2nd edition"]
 
 
 def test_difficulties_from_manifest_then_profile():
@@ -255,7 +256,7 @@ def test_room_value_in_rush_compares_seats():
 def test_room_names_add_rooms_never_built():
     games = frame.with_setting(games_frame([{"score_by_turn": [40]}]))
     placed = room_rows([(0, "Gem Hall", 2, 1, 1, 0, 0)])
-    names = pl.DataFrame({"setting": ["2e"], "room": ["Hidden Grotto"]})
+    names = pl.DataFrame({"setting": ["2nd edition"], "room": ["Hidden Grotto"]})
     value = rooms.room_value(games, placed, frame.difficulties({}, games), room_names=names)
     grotto = value.filter(pl.col("room") == "Hidden Grotto").row(0, named=True)
     assert grotto["built"] == 0 and grotto["points_per_build"] is None
@@ -402,7 +403,7 @@ def test_players_of_one_setting_are_compared_and_the_target_spread_measured():
     lineup = players.lineup(roster, curve)
     keys = players.settings_by_player(roster, lineup)
     assert keys["heuristic"].to_list() == ["greedy", "reference"]
-    assert keys["base_setting"].unique().to_list() == ["2e"]
+    assert keys["base_setting"].unique().to_list() == ["2nd edition"]
     curves = players.curves_by_player(curve, lineup)
     at30 = curves.filter(pl.col("target") == 30).sort("player")
     assert at30["win_rate"].to_list() == [0.5, 0.8]

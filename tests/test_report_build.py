@@ -64,11 +64,10 @@ def test_every_section_and_figure_is_present(full):
     for sid in SECTIONS:
         assert f'<section id="{sid}">' in body
     names = {p.name for p in (page.parent / FIGURES).glob("*.png")}
-    assert names == {"lead-crisis-2e.png", "lead-seats-rush.png", "crisis-curve-2e.png",
-                     "crisis-turn-2e.png",
-                     "rooms-crisis-2e.png",
-                     "rooms-rush-2e.png", "burn-deck-2e.png", "burn-slack-2e.png",
-                     "burn-end-2e.png", "rush-seats-2e.png", "rush-length-2e.png"}
+    assert names == {"lead-seats-rush.png"} | {
+        f"{chart}-2nd-edition.png" for chart in (
+            "lead-crisis", "crisis-curve", "crisis-turn", "rooms-crisis", "rooms-rush",
+            "burn-deck", "burn-slack", "burn-end", "rush-seats", "rush-length")}
     assert 'class="missing"' not in body
     assert "association, not cause" in body
     assert "synthetic" in body and "experiments/synthetic.toml" in body
@@ -95,7 +94,7 @@ def test_summary_sentence_is_computed_from_the_data(tmp_path):
                         tmp_path)
     body = check_page(page)
     # Wilson 62/100 is 52.2% to 70.9%: asymmetric at whole points, so printed as a range.
-    assert ("2e: 3-player Crisis is won 100% (96–100%) at Apprentice (35 points), "
+    assert ("2nd edition: 3-player Crisis is won 100% (96–100%) at Apprentice (35 points), "
             "62% (52–71%) at Journeyman (45) and 0% (0–4%) at Artisan (55) "
             "(95% Wilson intervals; 100 games played to exhaustion).") in body
     assert "The run has no room data" in body and "The run has no Rush games." in body
@@ -122,8 +121,8 @@ def test_run_without_exhausted_games_uses_fixed_targets(tmp_path):
     body = check_page(write_report(run, tmp_path))
     assert "no Crisis games played to exhaustion" in body
     assert "played to each target" in body
-    assert (tmp_path / FIGURES / "crisis-curve-2e.png").exists()  # the fixed-target points
-    assert not (tmp_path / FIGURES / "crisis-turn-2e.png").exists()
+    assert (tmp_path / FIGURES / "crisis-curve-2nd-edition.png").exists()  # the fixed-target points
+    assert not (tmp_path / FIGURES / "crisis-turn-2nd-edition.png").exists()
 
 
 def test_rush_only_run(tmp_path):
@@ -247,10 +246,10 @@ def test_a_swept_rule_gives_one_block_per_setting(tmp_path):
     run = swept(synthetic_run(games_per_variant=15, rush=False, first_edition=False,
                               fixed=False), "hand_limit", [4, 5])
     body = check_page(write_report(run, tmp_path))
-    for label in ("2e, hand limit 4", "2e, hand limit 5"):  # the rulebook's words
+    for label in ("2nd edition, hand limit 4", "2nd edition, hand limit 5"):  # the rulebook's words
         assert f"<h3>{label}</h3>" in body
-    assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-4.png").exists()
-    assert (tmp_path / FIGURES / "crisis-curve-2e-hand-limit-5.png").exists()
+    assert (tmp_path / FIGURES / "crisis-curve-2nd-edition-hand-limit-4.png").exists()
+    assert (tmp_path / FIGURES / "crisis-curve-2nd-edition-hand-limit-5.png").exists()
     assert "hand_limit" not in body.split("<pre")[0]
     assert "<td>hand limit 5</td>" in body  # in the variants table too
 
@@ -277,9 +276,10 @@ def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch
     assert rooms.count("A win here means:") == 2 and rooms.count("<summary>Every room of") == 2
     burn = body[body.index('<section id="burn">'):]
     burn = burn[:burn.index("</section>")]
-    assert burn.count("<summary>Tables of 2e, hand limit ") == 2 and "Charts and" not in burn
+    assert burn.count("<summary>Tables of 2nd edition, hand limit ") == 2
+    assert "Charts and" not in burn
     assert "<h3>Every setting</h3>" in crisis and "2 settings" in crisis
-    for label in ("2e, hand limit 4", "2e, hand limit 5"):
+    for label in ("2nd edition, hand limit 4", "2nd edition, hand limit 5"):
         assert f"<summary>{label}: the win rate at each named difficulty" in crisis
     assert crisis.count("Win rate at each named difficulty, by player count") == 2
     assert crisis.count("Win rate and mean turn reached, every difficulty and source") == 2
@@ -287,14 +287,16 @@ def test_a_sweep_s_difficulty_is_one_chart_and_a_fold_each(tmp_path, monkeypatch
     monkeypatch.setattr(page, "_named_overview", lambda a, settings: None)
     own = tmp_path / "own"
     check_page(write_report(run, own))
-    assert {"crisis-curve-2e-hand-limit-4.png", "crisis-curve-2e-hand-limit-5.png"} <= \
+    assert {"crisis-curve-2nd-edition-hand-limit-4.png",
+            "crisis-curve-2nd-edition-hand-limit-5.png"} <= \
         {p.name for p in (own / FIGURES).glob("crisis-*.png")}
     # Six settings or fewer: every section draws each setting's charts, as before.
     monkeypatch.setattr(page, "MANY_SETTINGS", 6)
     few = tmp_path / "few"
     check_page(write_report(run, few))
     drawn = {p.name for p in (few / FIGURES).glob("*.png")}
-    assert {"rooms-crisis-2e-hand-limit-4.png", "burn-deck-2e-hand-limit-5.png"} <= drawn
+    assert {"rooms-crisis-2nd-edition-hand-limit-4.png",
+            "burn-deck-2nd-edition-hand-limit-5.png"} <= drawn
 
 
 def test_several_runs_make_one_report(tmp_path):
@@ -393,9 +395,9 @@ def test_runs_are_reported_apart_unless_merged(tmp_path):
     apart = combine(runs, names)
     games = analyse(apart.games, apart.rooms, apart.manifest).difficulty.filter(
         pl.col("players") == 2).group_by("setting").agg(pl.col("games").first()).sort("setting")
-    assert games.rows() == [("2e (second)", 30), ("2e (synthetic)", 20)]
+    assert games.rows() == [("2nd edition (second)", 30), ("2nd edition (synthetic)", 20)]
     body = check_page(write_report(apart, tmp_path / "apart"))
-    assert "<h3>2e (synthetic)</h3>" in body and "<h3>2e (second)</h3>" in body
+    assert "<h3>2nd edition (synthetic)</h3>" in body and "<h3>2nd edition (second)</h3>" in body
     assert "counted together" not in body
 
     merged = combine(runs, names, merge=True)
@@ -403,7 +405,7 @@ def test_runs_are_reported_apart_unless_merged(tmp_path):
         pl.col("players") == 2)["games"].unique().to_list()
     assert games == [50]
     body = check_page(write_report(merged, tmp_path / "merged"))
-    said = ("2e, Crisis with 2 players: 20 games of synthetic and 30 games of second are "
+    said = ("2nd edition, Crisis with 2 players: 20 games of synthetic and 30 games of second are "
             "counted together (--merge).")
     summary = body.split('<section id="summary">')[1].split("</section>")[0]
     assert said in summary  # at the top of the page

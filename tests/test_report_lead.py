@@ -32,8 +32,8 @@ def test_gemrush_opens_on_the_crisis_win_rate_by_player_count_at_every_difficult
     s = _summary(synthetic_run(games_per_variant=40, first_edition=False, rush=False),
                  GEMRUSH)
     lead = s.blocks[0]
-    assert lead.heading == "Crisis: how often the team wins, 2e"
-    assert [f.name for f in lead.figures] == ["lead-crisis-2e.png"]
+    assert lead.heading == "Crisis: how often the team wins, 2nd edition"
+    assert [f.name for f in lead.figures] == ["lead-crisis-2nd-edition.png"]
     assert lead.figures[0].png.startswith(b"\x89PNG")
     named = [p for p in lead.paragraphs if p.startswith(("Apprentice", "Journeyman",
                                                          "Artisan", "Expert", "Master"))]
@@ -110,7 +110,7 @@ def test_gemrush_leads_a_rush_run_with_its_seats_and_states_them_once():
     run = synthetic_run(games_per_variant=40, first_edition=False)
     s = _summary(run, GEMRUSH)
     headings = [b.heading for b in s.blocks if b.heading]
-    assert headings[:2] == ["Crisis: how often the team wins, 2e",
+    assert headings[:2] == ["Crisis: how often the team wins, 2nd edition",
                             "Rush: each seat against its fair share, by player count"]
     rush = s.blocks[1]
     assert rush.figures[0].name == "lead-seats-rush.png"
@@ -214,3 +214,13 @@ def test_a_tie_of_many_compensations_is_counted_not_listed():
     assert said.startswith("A tie among 4 options, the unchanged rules among them (50.0% to "
                            "57.5%)")
     assert "head-start" not in said
+
+
+def test_rusship_states_a_length_fit_once_on_its_first_screen():
+    games, m = _rusship({"length": [10, 12]})
+    s = _summary(SimpleNamespace(games=games, manifest=m), RUSSHIP)
+    said = [p for b in s.blocks for p in b.paragraphs] + [
+        v.sentence for b in s.blocks for v in b.verdicts]
+    fits = [p for p in said if "The turns grow as length^" in p]
+    assert len(fits) == 1, fits
+    assert "(Racer" in s.blocks[0].heading  # the players in the game's words

@@ -26,3 +26,19 @@ def test_a_setting_label_leaves_out_what_its_run_does_not_sweep():
     assert labels.to_series().to_list() == [
         "racer, length=6 (board)", "racer, length=9 (board)", "racer, ablate=none (powers)",
         "racer, ablate=share (powers)"]
+
+
+def test_a_setting_label_leads_in_the_games_words():
+    from balance.contract import registry
+    from reports.gemrush.frame import LAYOUT
+
+    rusship = registry.get("rusship")
+    games = pl.DataFrame({"heuristic": ["racer", "reference,racer"]})
+    labels = games.select(setting_label(games, ["heuristic"], game=rusship)).to_series()
+    assert labels.to_list() == ["Racer", "Reference (Humanity) vs Racer"]
+    games = pl.DataFrame({"edition": ["2e", "2e", "1e"], "content": ["c", "c", "c"],
+                          "heuristic": ["greedy", "learned", "greedy"]})
+    labels = games.select(setting_label(games, ["edition", "content", "heuristic"],
+                                        LAYOUT.setting, LAYOUT.game)).to_series()
+    assert labels.to_list() == ["2nd edition, Greedy", "2nd edition, Learned",
+                                "1st edition, Greedy"]

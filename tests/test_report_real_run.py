@@ -72,11 +72,12 @@ def test_report_of_real_runs_has_every_section_and_figure(runs):
     assert 'class="missing"' not in body
     figures = {p.name for p in (page.parent / FIGURES).glob("*.png")}
     # Each setting is named with its run: the runs are reported apart.
-    for name in ("crisis-curve-2e-real-crisis.png", "crisis-turn-2e-real-crisis.png",
-                 "rooms-crisis-2e-real-crisis.png", "rooms-rush-2e-real-rush.png",
-                 "burn-deck-2e-real-crisis.png", "burn-slack-2e-real-crisis.png",
-                 "rush-seats-2e-real-rush.png", "rush-length-2e-real-rush.png",
-                 "crisis-curve-1e-real-1e.png"):
+    for name in ("crisis-curve-2nd-edition-real-crisis.png",
+                 "crisis-turn-2nd-edition-real-crisis.png",
+                 "rooms-crisis-2nd-edition-real-crisis.png", "rooms-rush-2nd-edition-real-rush.png",
+                 "burn-deck-2nd-edition-real-crisis.png", "burn-slack-2nd-edition-real-crisis.png",
+                 "rush-seats-2nd-edition-real-rush.png", "rush-length-2nd-edition-real-rush.png",
+                 "crisis-curve-1st-edition-real-1e.png"):
         assert name in figures
     assert "From 3 runs: real-crisis, real-rush and real-1e." in body
     # The 1st-edition clock always runs its full length: a sentence, not a flat chart.

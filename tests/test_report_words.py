@@ -130,3 +130,20 @@ def test_the_length_note_is_said_once(report):
         return
     note = f"Game length is counted in {game.length_unit}: {game.length_note}."
     assert visible_text(page).count(note) == 1
+
+
+def test_no_end_reason_is_written_as_its_name(report):
+    game, page = report
+    seen = visible_text(page)
+    named = sorted(e for e in game.end_reasons if "_" in e and e in seen)
+    assert not named, named
+
+
+def test_no_seat_arrangement_is_written_as_stored(report):
+    # The games table's heuristic joins the seats' players with "," (reference,racer); a
+    # page says "Reference (Humanity) vs Racer".
+    game, page = report
+    seen = visible_text(page)
+    names = list(game.player_registry())
+    stored = sorted({f"{p},{q}" for p in names for q in names if f"{p},{q}" in seen})
+    assert not stored, stored

@@ -226,6 +226,10 @@ class Game:
     # rate is a share of the decided games; the undecided ones are counted and shown apart,
     # never folded into losses (balance/stats/measures.py).
     undecided_ends: tuple[str, ...] = ()
+    # Each end reason in the rulebook's words, as a sentence names it ("turn cap reached"):
+    # (end reason, words) pairs; a reason given none reads as its name, underscores as
+    # spaces (Game.end_word).
+    end_words: tuple[tuple[str, str], ...] = ()
     # What the turns column counts, plural ("rounds", "turns"), and what a reader must know
     # of it beyond the word ("each side's turn counted"), for every table and sentence on
     # length; the score's unit, plural, for the winner's margin.
@@ -353,6 +357,10 @@ class Game:
             if missing:
                 raise ValueError(f"game {self.name}: tallies need a table 'seats' with the "
                                  f"columns {missing}")
+        unknown = [e for e, _ in self.end_words if e not in self.end_reasons]
+        if unknown:
+            raise ValueError(f"game {self.name}: end_words name {unknown}, not among its "
+                             "end_reasons")
         unknown = [e for e in self.undecided_ends if e not in self.end_reasons]
         if unknown:
             raise ValueError(f"game {self.name}: undecided_ends {unknown} are not among its "
@@ -378,6 +386,11 @@ class Game:
         if self.cooperative is not None:
             return not self.cooperative
         return bool(self.hook("kind_of")(variant))
+
+    def end_word(self, reason: str) -> str:
+        """End reason `reason` in the rulebook's words (end_words), else its name with
+        underscores as spaces: "turn cap reached", "turn cap"."""
+        return dict(self.end_words).get(reason) or reason.replace("_", " ")
 
     def seat_name(self, seat: int) -> str:
         """Seat `seat` (from 1) as the rulebook names it, else "seat <seat>"."""

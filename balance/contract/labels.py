@@ -73,6 +73,9 @@ def value_words(game, key: str, value, info: dict | None = None) -> str:
             return said
     if key == "players":
         return f"{number(value)} players"
+    if key == "heuristic" and "," in str(value):
+        # The games table's heuristic: the seats' players joined by "," where they differ.
+        return seats_words(game, str(value).split(","))
     if key == "heuristic":
         return _player(game, str(value))
     if key == "seats":
@@ -99,6 +102,17 @@ def value_words(game, key: str, value, info: dict | None = None) -> str:
     return f"{key} {number(value)}"
 
 
+def value_alone(game, key: str, value) -> str:
+    """A value that needs no key to be read (a setting label's lead, a chart's row named by
+    one key), in `game`'s words: a player's title, a value the game names (Setting.values,
+    Label.values), else the value as written."""
+    if key == "heuristic":
+        return value_words(game, key, value)
+    declared = game.label_of(key)
+    named = dict(getattr(declared, "values", ()) or ())
+    return named.get(value) or number(value)
+
+
 def key_words(game, key: str) -> str:
     """A key alone, as an axis names it: its declared label less the value's place
     ("board length"), a knob's label, else the key itself."""
@@ -116,18 +130,22 @@ def _filled(label: str, value) -> str:
     return label.replace("{}", number(value)) if "{}" in label else f"{label} {number(value)}"
 
 
-def variant_words(game, info: dict, against: dict | None = None) -> str:
+def variant_words(game, info: dict, against: dict | None = None,
+                  keep: tuple[str, ...] = ()) -> str:
     """A variant (as the manifest records it) in words: each key its grid sweeps, or, given
-    `against` (its baseline), each whose value differs from the baseline's, in the grid's
-    order. A control is the unchanged game; a variant of no swept key keeps its label."""
+    `against` (its baseline), each whose value differs from the baseline's and each in
+    `keep` (a setting that tells apart variants compared with baselines of their own: the
+    player count), the settings first, the rest in the grid's order. A control is the
+    unchanged game; a variant of no swept key keeps its label."""
     if info.get("control") or info.get("label") == CONTROL:
         return UNCHANGED
     swept = dict(info.get("swept") or {})
     if not swept:
         return str(info.get("label") or "")
     other = dict((against or {}).get("swept") or {})
-    keys = [k for k in swept if against is None or against.get("control")
-            or other.get(k) != swept[k]]
+    keys = [k for k in keep if k in swept] + [
+        k for k in swept if k not in keep and (against is None or against.get("control")
+                                               or other.get(k) != swept[k])]
     if not keys:
         keys = list(swept)
     return ", ".join(value_words(game, k, swept[k], info) for k in keys

@@ -246,8 +246,9 @@ def decided_pairs(base: pl.DataFrame, other: pl.DataFrame, game, label: str,
     ub, uv = measures.undecided_of(base, ends), measures.undecided_of(other, ends)
     both = ~(ub | uv)
     if not both.all():
+        why = ", ".join(game.end_word(e) for e in ends)
         notes.append(f"{label}: of the {len(both):,} games in common, {int(ub.sum()):,} "
-                     f"stopped undecided ({', '.join(ends)}) in the baseline and "
+                     f"stopped undecided ({why}) in the baseline and "
                      f"{int(uv.sum()):,} in the variant; each rate pairs the "
                      f"{int(both.sum()):,} games decided in both, and no undecided game "
                      "counts as a loss.")

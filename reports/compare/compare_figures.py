@@ -21,12 +21,18 @@ MAX_FOREST_ROWS = 40  # a longer forest is unreadable: the table has every row
 def forest_figure(cmp: Comparison, quantity: str, title: str, ranked: str = "") -> Figure | None:
     """Each version's difference from its baseline in one quantity, with its 95% interval;
     filled where it survives Holm's correction. None when no version has that quantity.
-    With `ranked` (a swept key, e.g. "hand_limit="), the versions are ranked by the difference,
-    largest on top, and named by that key's value."""
+    With `ranked` (a swept key, e.g. "hand_limit"), the versions are ranked by the difference,
+    largest on top, and named by their value of that key, as the manifest records it, in the
+    game's words (labels.value_alone)."""
     d = cmp.differences.filter(pl.col("quantity") == quantity)
     if ranked:
+        named = {v: (designer.value_alone(cmp.game, ranked, x) if cmp.game is not None
+                     else str(x)) for v, s in cmp.swept.items()
+                 if (x := (s or {}).get(ranked)) is not None}
         d = d.sort("difference", descending=True).with_columns(
-            pl.col("label").str.extract(f"{ranked}([^,]+)").fill_null(pl.col("label")))
+            pl.col("variant").cast(pl.Int64).replace_strict(named, default=None,
+                                                            return_dtype=pl.Utf8)
+            .fill_null(pl.col("label")).alias("label"))
     d = d.head(MAX_FOREST_ROWS)
     if d.height == 0:
         return None

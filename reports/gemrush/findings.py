@@ -263,7 +263,7 @@ def skill_verdicts(cmps: list, players_of: dict[str, list[str]]) -> list[Verdict
             shifts = skills.variant_shifts(cmp).filter(pl.col("pairs") >= paired.MIN_PAIRS)
             if shifts.height == 0:
                 continue
-            base = skills.swept_value(cmp.label(cmp.baseline), skills.VARIANT_KEY) or ""
+            base = str(cmp.value(cmp.baseline, skills.VARIANTS) or "")
             base = skills.VARIANT_NAMES.get(base, base or "the baseline")
 
             def named(v: str) -> str:

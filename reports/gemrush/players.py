@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from balance.contract.experiment import KNOB_PREFIX
+from balance.contract.labels import value_words
+from balance.games.gemrush.game import GAME
 from balance.stats import paired
 from balance.stats.distributions import normal_quantile, t_quantile
 from balance.stats.intervals import UPPER
@@ -58,9 +60,11 @@ SEEDED = {"setting": pl.Utf8, "players": pl.Int64, "seed": pl.Int64, "score": pl
 # -- who played what ------------------------------------------------------------------------
 
 def player_label(heuristic: str, knobs: dict | None = None) -> str:
-    """"greedy", "reference (budget 64)", "clairvoyant bound (budget 8)": the heuristic and
-    the knobs the run set, which make another player (a budget buys strength)."""
-    name = f"{heuristic} bound" if heuristic in BOUNDS else heuristic
+    """"Greedy", "Reference (budget 64)", "Clairvoyant bound (budget 8)": the heuristic, as
+    the game names its player, and the knobs the run set, which make another player (a
+    budget buys strength)."""
+    title = value_words(GAME, "heuristic", heuristic)
+    name = f"{title} bound" if heuristic in BOUNDS else title
     set_ = ", ".join(f"{k} {text.num(v, 3)}" for k, v in sorted((knobs or {}).items()))
     return f"{name} ({set_})" if set_ else name
 

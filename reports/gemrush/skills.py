@@ -35,27 +35,28 @@ from reports.tables import pieces
 # The rulebook's names of the skill variants (the rule `skills`, balance/games/gemrush/rules.py).
 VARIANT_NAMES = {"normal": "Normal", "none": "No Skills", "choice": "Choice of Skills",
                  "shared": "Shared Skill", "chaos": "Chaos Magic", "circle": "Magic Circle"}
-SKILL_KEY = "skill="
-VARIANT_KEY = "skills="
+# The swept keys of a skills run, as the manifest records each variant's (Comparison.value):
+# the skill the whole team holds (each_skill), the rule choosing how skills are dealt.
+SKILL = "skill"
+VARIANTS = "skills"
 RULEBOOK_SHIFT = (5.0, 10.0)  # points: No Skills lowers, Magic Circle raises Crisis scores
 EARLY_TURNS = 6  # a room "comes out early" when the baseline game built it by this turn
 MIN_GROUP = 20  # games on each side of a skill x room split, or the split is not tried
 
 
-def swept_value(label: str, key: str) -> str | None:
-    """The value a variant label gives a swept key (`skill=` in "skill=Encore"), or None."""
-    for part in label.split(", "):
-        if part.startswith(key):
-            return part[len(key):]
-    return None
+def swept(cmp, key: str) -> dict[int, str]:
+    """The value of the swept key `key` of each variant of `cmp` that sweeps it, as the
+    manifest records it (Comparison.swept: "Encore" for skill), never read back from a
+    label."""
+    return {int(v): str(s[key]) for v, s in cmp.swept.items() if (s or {}).get(key) is not None}
 
 
 def is_skill_effects(cmp) -> bool:
-    return any(swept_value(lb, SKILL_KEY) for lb in cmp.variants["label"].to_list())
+    return bool(swept(cmp, SKILL))
 
 
 def is_skill_variants(cmp) -> bool:
-    return any(swept_value(lb, VARIANT_KEY) for lb in cmp.variants["label"].to_list())
+    return bool(swept(cmp, VARIANTS))
 
 
 def effects(cmp, quantities: tuple[str, ...] | None = None) -> pl.DataFrame:
@@ -64,8 +65,8 @@ def effects(cmp, quantities: tuple[str, ...] | None = None) -> pl.DataFrame:
     d = cmp.differences
     if quantities:
         d = d.filter(pl.col("quantity").is_in(list(quantities)))
-    d = d.with_columns(pl.col("label").map_elements(lambda s: swept_value(s, SKILL_KEY),
-                                                    return_dtype=pl.Utf8).alias("skill"))
+    d = d.with_columns(pl.col("variant").cast(pl.Int64).replace_strict(
+        swept(cmp, SKILL), default=None, return_dtype=pl.Utf8).alias("skill"))
     d = d.filter(pl.col("skill").is_not_null() & (pl.col("skill") != "none"))
     order = (d.filter(pl.col("quantity") == "score:mean").sort("difference", descending=True)
              .with_row_index("rank").select("skill", "rank"))
@@ -135,11 +136,7 @@ def run_median_skill(cmp) -> MedianSkill | None:
 
     if not getattr(cmp, "run_dir", "") or not is_skill_effects(cmp):
         return None
-    arms = {}
-    for v, label in cmp.variants.select("variant", "label").rows():
-        name = swept_value(label, SKILL_KEY)
-        if name is not None:
-            arms[int(v)] = name
+    arms = swept(cmp, SKILL)
     base = next((v for v, name in arms.items() if name == "none"), None)
     if base is None:
         return None
@@ -180,8 +177,8 @@ def variant_shifts(cmp) -> pl.DataFrame:
     """Per variant (from a comparison sweeping `skills`): the shift of the mean team score
     against the baseline, with its interval and verdicts."""
     d = cmp.differences.filter(pl.col("quantity") == "score:mean")
-    d = d.with_columns(pl.col("label").map_elements(lambda s: swept_value(s, VARIANT_KEY),
-                                                    return_dtype=pl.Utf8).alias("variant_name"))
+    d = d.with_columns(pl.col("variant").cast(pl.Int64).replace_strict(
+        swept(cmp, VARIANTS), default=None, return_dtype=pl.Utf8).alias("variant_name"))
     return d.filter(pl.col("variant_name").is_not_null()).select(
         "variant_name", "pairs", "baseline", "value", "difference", "ci_low", "ci_high",
         "found", "holm")
@@ -283,11 +280,11 @@ INTERACTION_SCHEMA = {"skill": pl.Utf8, "room": pl.Utf8, "early_games": pl.Int64
                       "p_holm": pl.Float64, "holm": pl.Boolean}
 
 
-def interactions(games: pl.DataFrame, rooms: pl.DataFrame, labels: dict[int, str],
+def interactions(games: pl.DataFrame, rooms: pl.DataFrame, held: dict[int, str],
                  baseline: int) -> pl.DataFrame:
     """Each skill's paired effect on the team score split by whether the baseline game built
     each room by turn EARLY_TURNS: the effect when early minus when not (Welch's interval),
-    Holm-corrected over every (skill, room) pair tried."""
+    Holm-corrected over every (skill, room) pair tried; `held`, each variant's skill (swept)."""
     base = games.filter(pl.col("variant") == baseline).select("game", pl.col("score")
                                                                 .alias("s0"))
     early = (rooms.filter((pl.col("variant") == baseline) & (pl.col("turn") >= 0)
@@ -295,8 +292,7 @@ def interactions(games: pl.DataFrame, rooms: pl.DataFrame, labels: dict[int, str
              .select("game", pl.col("room").cast(pl.Utf8)).unique())
     room_names = sorted(early["room"].unique().to_list())
     rows = []
-    for v, label in sorted(labels.items()):
-        skill = swept_value(label, SKILL_KEY)
+    for v, skill in sorted(held.items()):
         if v == baseline or not skill or skill == "none":
             continue
         d = (games.filter(pl.col("variant") == v).select("game", "score")
@@ -340,6 +336,5 @@ def run_interactions(cmp) -> pl.DataFrame:
     rooms = run.rooms
     if rooms is None or rooms.height == 0:
         return pl.DataFrame(schema=INTERACTION_SCHEMA)
-    labels = dict(cmp.variants.select("variant", "label").rows())
-    return interactions(run.games, rooms.select("variant", "game", "room", "turn"), labels,
-                        cmp.baseline)
+    return interactions(run.games, rooms.select("variant", "game", "room", "turn"),
+                        swept(cmp, SKILL), cmp.baseline)

@@ -71,7 +71,7 @@ def _effects_block(name: str, cmp) -> Block:
                  f"{label}, with 95% intervals; a filled dot survives Holm, grey found no "
                  "difference.", compare_figures.forest_figure(
                      cmp, q, f"{name}: each skill's effect on the {label}",
-                     ranked=skills.SKILL_KEY))
+                     ranked=skills.SKILL))
         if f:
             b.figures.append(f)
     e = skills.effects(cmp, ("score:mean", target) if target else ("score:mean",))
@@ -134,7 +134,7 @@ def _rooms_block(name: str, cmp) -> Block:
 
 
 def _variants_block(name: str, cmp) -> Block:
-    base = skills.swept_value(cmp.label(cmp.baseline), skills.VARIANT_KEY) or ""
+    base = str(cmp.value(cmp.baseline, skills.VARIANTS) or "")
     b = Block(f"{name}: the skill variants against {base or 'the baseline'}")
     shifts = skills.variant_shifts(cmp)
     b.paragraphs += skills.rulebook_sentences(shifts, base)
@@ -146,7 +146,7 @@ def _variants_block(name: str, cmp) -> Block:
     f = _fig(f"skills-variants-{slug(name)}.png", "Each skill variant's shift of the mean "
              f"team score against {base}, with 95% paired intervals.",
              compare_figures.forest_figure(cmp, "score:mean", f"{name}: mean team score "
-                                           f"against {base}", ranked=skills.VARIANT_KEY))
+                                           f"against {base}", ranked=skills.VARIANTS))
     if f:
         b.figures.append(f)
     b.tables.append(Table(f"Shift of the mean team score against {base} (* survives Holm)",

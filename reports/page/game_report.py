@@ -17,6 +17,7 @@ from collections.abc import Callable
 import polars as pl
 
 from balance.contract import compat, registry
+from balance.contract import labels as designer
 from balance.contract.game import Game
 from reports.compare.compare import Comparison, Quantities
 from reports.outcomes import findings, lead, outcome_page, outcomes
@@ -69,7 +70,7 @@ class GameReport:
                           f"{self.game.length_note}." if self.game.length_note else ""),
             **({"intro": outcome_page.Words.TEAM_INTRO,
                 "method": outcome_page.Words.TEAM_METHOD} if team else {}),
-            endings=tuple((e, e.replace("_", " ").capitalize()) for e in self.game.end_reasons),
+            endings=tuple((e, self.game.end_word(e).capitalize()) for e in self.game.end_reasons),
             merged=merged_by_setting(merged),
             seat_one=self.game.seat_name(1) if self.game.starter else "the first player")
 
@@ -129,7 +130,9 @@ class GameReport:
         """The variants table's columns before the rules changed: (header, the cell of a
         variant as the manifest records it)."""
         return [("Players", lambda v: str(v.get("players", text.DASH))),
-                ("Heuristic", lambda v: str(v.get("heuristic", text.DASH)))]
+                ("Played by", lambda v: designer.value_words(self.game, "heuristic",
+                                                             v["heuristic"])
+                 if v.get("heuristic") else text.DASH)]
 
     def apart(self, manifest: dict) -> str:
         """The section a run is read in alone, when it is one whose versions would bury the

@@ -41,9 +41,15 @@ def build_sections(a: Analysis, report: GameReport, comparisons: list | None = N
     return [*sections, *report.sections(a, cmps, merged), run_section(a, report, merged)]
 
 
+def player_words(report: GameReport, heuristic: str) -> str:
+    """A games table's players (heuristic) as the game names them: a player's title, or a
+    seat arrangement's words (labels.seats_words)."""
+    return value_words(report.game, "heuristic", heuristic)
+
+
 def players_of(a: Analysis, report: GameReport) -> dict[str, list[str]]:
     """The players (heuristics) of each setting, of each run by its name, and of any other
-    label the game's verdicts name."""
+    label the game's verdicts name, in the game's words (player_words)."""
     out: dict[str, set[str]] = {}
     if a.kinds.height:
         for setting, h in a.kinds.select("setting", pl.col("heuristic").cast(pl.Utf8)).rows():
@@ -55,7 +61,7 @@ def players_of(a: Analysis, report: GameReport) -> dict[str, list[str]]:
     if a.manifest.get("experiment") and not a.manifest.get("runs") and a.kinds.height:
         out.setdefault(str(a.manifest["experiment"]), set()).update(
             a.kinds["heuristic"].cast(pl.Utf8).to_list())
-    return {k: sorted(v) for k, v in out.items()}
+    return {k: sorted({player_words(report, h) for h in v}) for k, v in out.items()}
 
 
 def where_of(a: Analysis) -> dict[str, str]:
@@ -75,7 +81,8 @@ def summary_section(a: Analysis, report: GameReport, cmps: list | None = None,
     sentence the sections compute, folded."""
     s = Section("summary", "Summary")
     if a.games:
-        names = sorted(set(a.kinds["heuristic"].cast(pl.Utf8).to_list()))
+        names = sorted({player_words(report, h)
+                        for h in a.kinds["heuristic"].cast(pl.Utf8).to_list()})
         s.intro = [f"Played by {text.join_words(names)}; each verdict names its players, and "
                    "a stronger player can move it. Click a verdict for its statistics."]
     who = players_of(a, report)
@@ -131,7 +138,8 @@ def run_section(a: Analysis, report: GameReport, merged: list | None = None) -> 
                                          "Played by", "Read in"],
             [[r["name"], r["folder"], str(r.get("description") or DASH),
               text.count(r["games"]), str(r.get("seed", DASH)),
-              ", ".join(r.get("heuristics") or []) or DASH, r["read_in"]] for r in runs],
+              ", ".join(player_words(report, h) for h in r.get("heuristics") or []) or DASH,
+              r["read_in"]] for r in runs],
             left=3)])
         if m.get("merged"):
             b.paragraphs.append(

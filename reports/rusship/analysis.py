@@ -154,10 +154,10 @@ def changed(rules: dict) -> str:
 
 def short_name(heuristic: str, rules: dict, run: str | None) -> str:
     """A setting as the Rusship sections name it: its players, the rules it changes (the
-    box as the powers left out, or the few left in) and its run: "racer, without reroll
+    box as the powers left out, or the few left in) and its run: "Racer, without reroll
     (power-ablation)". The framework's label names every rule any run swept."""
     box = box_of(rules)
-    parts = [heuristic]
+    parts = [value_words(GAME, "heuristic", heuristic)]
     if not box:
         parts.append("empty box")
     elif len(box) <= 2:

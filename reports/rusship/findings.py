@@ -9,7 +9,8 @@ one click away.
   against the unchanged rules;
 - Strongest power: per box run, the power whose presence changes the comebacks most (paired),
   and the power whose first chooser wins most often (an association);
-- Length: the unchanged rules' turns, and each length sweep's slope;
+- Length: the unchanged rules' turns (each length sweep's slope is its run's lead, above the
+  verdicts: reports/rusship/lead.py, stated once);
 - Players: per run that changes the players alone, how the answers move (paired);
 - the neutral verdict of a lever the sections above do not read."""
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from balance.contract.labels import value_words
 from balance.games.rusship.game import GAME
 from balance.stats.intervals import wilson
 from reports.outcomes import findings
@@ -38,10 +40,11 @@ UNCHANGED = "unchanged rules"
 
 
 def unchanged(a: Analysis) -> dict[str, list[str]]:
-    """The settings that play Rusship's unchanged rules, by their players."""
+    """The settings that play Rusship's unchanged rules, by their players (in words: "Racer",
+    "Reference (Humanity) vs Racer")."""
     out: dict[str, list[str]] = {}
     for st, h in a.levers.filter(pl.col("changed") == "").select("setting", "heuristic").rows():
-        out.setdefault(h, []).append(st)
+        out.setdefault(value_words(GAME, "heuristic", h), []).append(st)
     return out
 
 
@@ -262,13 +265,6 @@ def length(a: Analysis) -> list[Verdict]:
                            f"on average across {text.plural(len(means), 'pairing')} of "
                            "players.", who_of(players, _where(settings)),
                            details + ["Turns count each side's turn."]))
-    for f in page.fits(a):
-        out.append(Verdict("Length", page.fit_text(f), who_of(
-            sorted({x for st in f.lengths["setting"].to_list()
-                    for x in a.levers.filter(pl.col("setting") == st)["heuristic"].to_list()}),
-            f.group), [f"length {r['length']}: {r['mean']:.2f} turns "
-                       f"({r['ci_low']:.2f}–{r['ci_high']:.2f}), {text.count(r['games'])} games"
-                       for r in f.lengths.iter_rows(named=True)]))
     return out
 
 

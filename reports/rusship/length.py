@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from balance.contract.labels import value_words
+from balance.games.rusship.game import GAME
 from balance.stats.distributions import t_quantile
 from balance.stats.intervals import UPPER
 
@@ -90,15 +92,19 @@ def sweeps(levers: pl.DataFrame) -> list[tuple[str, list[tuple[str, int]]]]:
     of two lengths or more, in the order of their first variant."""
     if levers.height == 0:
         return []
-    keyed = levers.with_columns(pl.col("changed").str.replace_all(r"(^|, )length=\d+", "")
-                                .str.strip_chars(", ").alias("_rest"))
+    # What a setting changes beside its length: `changed` (analysis.changed), in the
+    # rulebook's words, less its length's own.
+    rest = [", ".join(p for p in changed.split(", ") if p != value_words(GAME, "length", n))
+            for changed, n in levers.select("changed", "length").rows()]
+    keyed = levers.with_columns(pl.Series("_rest", rest, pl.Utf8))
     out = []
     for (run, heuristic, rest), g in keyed.group_by(["run", "heuristic", "_rest"],
                                                     maintain_order=True):
         g = g.unique("length", keep="first", maintain_order=True)
         if g.height < 2:
             continue
-        name = ", ".join(x for x in (heuristic, rest or "", f"{run} run" if run else "") if x)
+        name = ", ".join(x for x in (value_words(GAME, "heuristic", heuristic), rest or "",
+                                     f"{run} run" if run else "") if x)
         out.append((name, list(zip(g["setting"].to_list(), g["length"].to_list(),
                                    strict=True))))
     return out

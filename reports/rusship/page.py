@@ -473,8 +473,9 @@ def players_section(a: Analysis, pairs: list[Pair]) -> Section:
     s = Section("players", "Verdicts by player", intro=[
         "The same rules played by different players (the fast racer, the search-based "
         "reference, or one against the other): how far each answer above moves with the "
-        "strength of play. Seat 1 is the first listed player (reference,racer: the "
-        "reference in seat 1); who plays first is rolled for either way."])
+        f"strength of play. Seat 1, {GAME.seat_name(1)}, is the first listed player "
+        f"({value_words(GAME, 'heuristic', 'reference,racer')}: the reference in seat 1); "
+        "who plays first is rolled for either way."])
     s.method = [
         "Rates with 95% Wilson intervals; the changes are paired against the run's "
         "baseline players on the same seeds (the dice are the same, the choices differ). "

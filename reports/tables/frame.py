@@ -121,28 +121,36 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
                   game=None) -> pl.Expr:
     """The label of `cols` (the first leads): its value, then every other column that takes
     more than one value within one value of the first (in `game`'s words, "board length 6",
-    or `column=value` where no game is given; the value alone for the players and the
-    columns in `plain`; a null one, a rule its run does not sweep, left out); the run, when
-    it is one of them, last in brackets: "2e, greedy (main-run)"."""
+    or `column=value` where no game is given; the value alone for the lead, the players and
+    the columns in `plain`, in `game`'s words where it gives them (a player's title, a
+    value the game names: labels.value_alone); a null one, a rule its run does not sweep,
+    left out); the run, when it is one of them, last in brackets: "Expert, Novice
+    (main-run)"."""
     lead = cols[0]
     varying = [c for c in cols[1:] if games.height and
                games.group_by(lead).agg(pl.col(c).n_unique())[c].max() > 1]
 
+    def said(c: str, words) -> pl.Expr:
+        # Each value of `c` in the run, as `words` writes it (a null, none of them).
+        out = {v: words(v) for v in games.get_column(c).drop_nulls().unique().to_list()}
+        return pl.col(c).replace_strict(out, default=None, return_dtype=pl.Utf8) \
+            if out else pl.lit(None, pl.Utf8)
+
+    def alone(c: str) -> pl.Expr:
+        if game is None:
+            return pl.col(c).cast(pl.Utf8)
+        return said(c, lambda v: designer.value_alone(game, c, v))
+
     def part(c: str) -> pl.Expr:
-        value = pl.col(c).cast(pl.Utf8)
         if c == "heuristic" or c in plain:
-            return value.fill_null("default")
+            return alone(c).fill_null("default")
         # A column a run does not sweep (null in its games) is left out of its label: a report
         # of several runs would otherwise name every rule any of them swept, "=default" each.
         if game is None:
-            return pl.lit(f"{c}=") + value
-        said = {v: designer.value_words(game, c, v)
-                for v in games.get_column(c).drop_nulls().unique().to_list()}
-        return pl.col(c).replace_strict(said, default=None, return_dtype=pl.Utf8) \
-            if said else pl.lit(None, pl.Utf8)
+            return pl.lit(f"{c}=") + pl.col(c).cast(pl.Utf8)
+        return said(c, lambda v: designer.value_words(game, c, v))
 
-    parts = [pl.col(lead).cast(pl.Utf8).fill_null("?")] + [part(c) for c in varying
-                                                           if c != "run"]
+    parts = [alone(lead).fill_null("?")] + [part(c) for c in varying if c != "run"]
     label = pl.concat_str(parts, separator=", ", ignore_nulls=True)
     if "run" in varying:
         label = label + pl.lit(" (") + pl.col("run").cast(pl.Utf8).fill_null("?") + pl.lit(")")

@@ -54,9 +54,11 @@ def labels(manifest: dict) -> list[str]:
 def words(manifest: dict, game=None, against: dict[int, int] | None = None) -> list[str]:
     """One label per variant, in variant order, in the game's words (balance/contract/
     labels.py): "board length 12, Reference" for "length=12, heuristic=reference". Given
-    `against` (each variant's baseline, by number), only what differs from it: the part that
-    tells the rows of a table apart. A manifest of no game known, or a variant of no swept
-    key, keeps its label (labels())."""
+    `against` (each variant's baseline, by number), only what differs from it, and the
+    settings that take more than one value (setting_keys: the player count), whose
+    variants each have a baseline of their own: the part that tells the rows of a table
+    apart. A manifest of no game known, or a variant of no swept key, keeps its label
+    (labels())."""
     named = labels(manifest)
     infos = manifest.get("variants", [])
     if game is None:
@@ -67,6 +69,9 @@ def words(manifest: dict, game=None, against: dict[int, int] | None = None) -> l
         except InputError:
             return named
     by_number = {int(v.get("variant", i)): v for i, v in enumerate(infos)}
+    keep = tuple(k for k in setting_keys(manifest)
+                 if len({repr((v.get("swept") or {}).get(k)) for v in infos}) > 1) \
+        if against is not None else ()
     out = []
     for i, (info, label) in enumerate(zip(infos, named, strict=True)):
         if not info.get("swept") and not info.get("control"):
@@ -77,7 +82,7 @@ def words(manifest: dict, game=None, against: dict[int, int] | None = None) -> l
             b = against.get(int(info.get("variant", i)))
             base = by_number.get(b) if b is not None and b != int(info.get("variant", i)) \
                 else None
-        out.append(designer.variant_words(game, info, base) or label)
+        out.append(designer.variant_words(game, info, base, keep) or label)
     return out
 
 

@@ -111,6 +111,7 @@ GAME = KIT.declare(
     # attacks it made.
     length_unit="turns", length_note="each side's turn counted", score_unit="attacks",
     seat_names=("Humanity", "the Alien Empire"), labels=(ABLATE_WORDS,),
+    end_words=(("planet_destroyed", "a planet destroyed"), ("turn_cap", "turn cap reached")),
     # The roll-off chooses who plays first: seat 1 is a side, not the first player.
     starter="starter",
     # Its sides, their ships and planets, the powers an attack hands out.

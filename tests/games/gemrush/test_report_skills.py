@@ -120,6 +120,28 @@ def test_skills_are_ranked_by_their_paired_effect(runs):
     assert e["pairs"].min() == 40  # every skill paired with No Skills on the same 40 seeds
 
 
+def test_a_skill_is_read_from_what_the_variant_sweeps_never_from_its_label(runs):
+    # A label is only the key a variant's rows are found by: renamed, nothing changes.
+    import dataclasses
+
+    from reports.compare import compare_figures
+
+    _, (each, variants_run, _) = runs
+    for run, read in ((each, lambda c: skills.effects(c, ("score:mean",))),
+                      (variants_run, skills.variant_shifts)):
+        cmp = compare_run(run)
+        renamed = dataclasses.replace(
+            cmp, variants=cmp.variants.with_columns(pl.format("version {}", "variant")
+                                                    .alias("label")),
+            differences=cmp.differences.with_columns(pl.format("version {}", "variant")
+                                                     .alias("label")))
+        assert skills.is_skill_effects(renamed) == skills.is_skill_effects(cmp)
+        assert read(renamed).equals(read(cmp)) and read(renamed).height > 0
+    fig = compare_figures.forest_figure(renamed, "score:mean", "t", ranked=skills.VARIANTS)
+    rows = {t.get_text() for t in fig.axes[0].get_yticklabels()}
+    assert "No Skills" in rows and not any(r.startswith("version") for r in rows), rows
+
+
 def test_the_report_has_the_skills_section_from_real_runs(runs, page):
     root, _ = runs
     body = page
@@ -132,7 +154,8 @@ def test_the_report_has_the_skills_section_from_real_runs(runs, page):
     figures = root / "report" / "figures"
     assert (figures / "skills-ranked-each.png").exists()
     # read in the Skills section only: no skill's own burn, curve or rooms figure
-    assert not list(figures.glob("*-skill-*")) and (figures / "crisis-curve-2e.png").exists()
+    assert not list(figures.glob("*-skill-*"))
+    assert (figures / "crisis-curve-2nd-edition.png").exists()
 
 
 def test_rulebook_sentences_say_when_the_shift_disagrees():
@@ -189,8 +212,8 @@ def test_a_skill_worth_more_with_a_room_built_early_is_found():
     k = int(early.sum())
     rooms = pl.DataFrame({"variant": [0] * k, "game": np.flatnonzero(early).tolist(),
                           "room": ["Lucky Seam"] * k, "turn": [2] * k})
-    labels = {0: "skill=none", 1: "skill=Geode Sense", 2: "skill=Plain"}
-    t = skills.interactions(games, rooms, labels, 0)
+    held = {0: "none", 1: "Geode Sense", 2: "Plain"}
+    t = skills.interactions(games, rooms, held, 0)
     by = {r["skill"]: r for r in t.iter_rows(named=True)}
     assert by["Geode Sense"]["holm"] and 3 < by["Geode Sense"]["difference"] < 5
     assert not by["Plain"]["holm"]

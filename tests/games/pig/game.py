@@ -58,6 +58,7 @@ KIT = KitGame(
 
 GAME = KIT.declare(
     title="Pig", version="1", player_counts=(2, 3, 4), cooperative=False,
+    end_words=(("goal", "goal reached"), ("cap", "turn cap reached")),
     measures=(Measure("first", "Seat 1's wins", "rate", "first_won"),
               Measure("turns", "Length", "mean", "turns"),
               Measure("best_turn", "Best turn", "mean", "best_turn")),

@@ -153,8 +153,8 @@ def test_each_verdict_is_stated_once_and_a_small_run_is_too_small_to_tell():
         assert topics.count(topic) == 1, topics
     said = next(v for v in verdicts if v.topic == "Catch-up").sentence
     assert said.startswith("The catch-up more than makes up for being attacked first")
-    assert "(racer)" in said and "Too few games to tell with reference" in said
-    assert "evens out" not in said  # reference's 55% ± 7% is no finding that it evens out
+    assert "(Racer)" in said and "Too few games to tell with Reference" in said
+    assert "evens out" not in said  # Reference's 55% ± 7% is no finding that it evens out
     power = next(v for v in verdicts if v.topic == "Power chosen first").sentence
     assert "across 2 pairings of players" in power
 
