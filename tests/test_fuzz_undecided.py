@@ -130,7 +130,7 @@ def test_a_game_s_kind_and_undecided_ends_are_declared():
 
 def test_the_headline_of_a_run_all_undecided_says_no_game_was_decided(runs):
     out = headline(runs / "runs" / "stalled")
-    assert "No game was decided: 100 of 100 games stopped undecided (turn_cap)" in out
+    assert "No game was decided: 100 of 100 games stopped undecided (turn cap reached)" in out
     assert "team wins" not in out and "0.0%" not in out
 
 
@@ -140,7 +140,7 @@ def test_the_headline_gives_shares_of_the_decided_games_and_counts_the_undecided
     stopped = int((mine["end_reason"] == "turn_cap").sum())
     assert 0 < stopped < mine.height
     out = " ".join(headline(runs / "runs" / "caps").split())  # unwrapped
-    assert f"{stopped} of {mine.height} games stopped undecided (turn_cap)" in out
+    assert f"{stopped} of {mine.height} games stopped undecided (turn cap reached)" in out
     assert "turn cap (both sides' turns) 14 (fair share 50.0%)" in out
 
 
