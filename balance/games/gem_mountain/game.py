@@ -39,7 +39,6 @@ from balance.kit.declare import Event, Golden, KitGame, OptionKind
 # Bumped by hand whenever the same seeds would play differently.
 VERSION = "1"
 __all__ = ("BOX_FILE", "GAME", "KIT", "RULES_FILE", "SETTINGS")
-POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
 def values(records, setup) -> dict:
@@ -90,6 +89,7 @@ KIT = KitGame(
                   "penalty)")),
     end_reasons=END_REASONS, tallies=(*COLOUR_NAMES, "actions"), record=RECORD,
     forward="balance.games.gem_mountain.forward_nb",
+    view="balance.games.gem_mountain.view:MountainView",
     invariants=("a tile made or lost (mountain, hands, discards and deck against the box)",
                 "a grab not from the top layer",
                 "the arrow did not turn a quarter at a turn's end (or turned while locked)",
