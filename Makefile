@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 BALANCE := $(VENV)/bin/balance
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: all main rusship report test lint bench docs clean
+.PHONY: all main rusship gem_mountain report test lint bench docs clean
 
 all: main
 
@@ -55,26 +55,27 @@ define stage
 endef
 
 main: $(STAMP)
-	$(call stage,1,13,check both editions' content (no games))
+	$(call stage,1,16,check both editions' content (no games))
 	$(BALANCE) validate gemrush-1e gemrush-2e
-	$(call stage,2,13,crisis-difficulty: 2nd-edition Crisis by greedy for 1 to 7 players; 7 variants x $(MAIN_GAMES) games (the first also compiles the engine if its cache is cold))
+	$(call stage,2,16,crisis-difficulty: 2nd-edition Crisis by greedy for 1 to 7 players; 7 variants x $(MAIN_GAMES) games (the first also compiles the engine if its cache is cold))
 	$(BALANCE) run crisis-difficulty --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(call stage,3,13,crisis-learned: the same by the learned player; 7 variants x $(MAIN_GAMES) games)
+	$(call stage,3,16,crisis-learned: the same by the learned player; 7 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run crisis-learned --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(call stage,4,13,rush: Rush by greedy for 2 to 7 players; 6 variants x $(MAIN_GAMES) games)
+	$(call stage,4,16,rush: Rush by greedy for 2 to 7 players; 6 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run rush --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(call stage,5,13,players: 4-player Crisis by greedy$(comma) the learned player and the search-based reference player; 3 variants x $(PLAYER_GAMES) games (the slowest stage: the reference searches))
+	$(call stage,5,16,players: 4-player Crisis by greedy$(comma) the learned player and the search-based reference player; 3 variants x $(PLAYER_GAMES) games (the slowest stage: the reference searches))
 	$(BALANCE) run players --games $(PLAYER_GAMES) --out $(MAIN_RUNS)
-	$(call stage,6,13,skills: each skill against No Skills; 21 variants x $(SKILL_GAMES) games)
+	$(call stage,6,16,skills: each skill against No Skills; 21 variants x $(SKILL_GAMES) games)
 	$(BALANCE) run skills --games $(SKILL_GAMES) --out $(MAIN_RUNS)
-	$(call stage,7,13,skill-variants: the six skill variants; 6 variants x $(MAIN_GAMES) games)
+	$(call stage,7,16,skill-variants: the six skill variants; 6 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run skill-variants --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(call stage,8,13,Gem Rush's report of the six runs (no games))
+	$(call stage,8,16,Gem Rush's report of the six runs (no games))
 	$(BALANCE) report $(MAIN_RUNS)/crisis-difficulty $(MAIN_RUNS)/crisis-learned \
 		$(MAIN_RUNS)/rush $(MAIN_RUNS)/players $(MAIN_RUNS)/skills $(MAIN_RUNS)/skill-variants \
 		--out runs/main/report
 	$(PY) -m balance.running.latest runs/main $(CODE)
-	$(MAKE) --no-print-directory rusship STAGE_BASE=8 STAGE_TOTAL=13 MAKE_START=$(MAKE_START)
+	$(MAKE) --no-print-directory rusship STAGE_BASE=8 STAGE_TOTAL=16 MAKE_START=$(MAKE_START)
+	$(MAKE) --no-print-directory gem_mountain STAGE_BASE=13 STAGE_TOTAL=16 MAKE_START=$(MAKE_START)
 	@echo "make: done in $$(($$(date +%s) - $(MAKE_START))) s"
 
 # Rusship's part of the main job: the first-player compensation grid (9 variants), each power
@@ -103,6 +104,26 @@ rusship: $(STAMP)
 	$(call stage,5,5,Rusship's report of the four runs (no games))
 	$(BALANCE) report $(addprefix $(RUSSHIP_RUNS)/,$(RUSSHIP_MAIN)) --out runs/main/rusship/report
 	$(PY) -m balance.running.latest runs/main/rusship $(RUSSHIP_CODE)
+
+# Gem Mountain's part of the main job, small: the first seat at 2 to 5 players (4 variants)
+# and each action taken out of the box (6), 4 majority players, 4,000 games a variant (a
+# seat's share within about +-1.3 points; the fast player plays them in seconds). Its report
+# goes beside the others, to runs/main/gem_mountain/report/report.html, and
+# runs/main/gem_mountain/latest names the folder of the code that played it. The guide's
+# Gem Mountain page answers the designer's questions from the full experiments.
+GEM_MOUNTAIN_CODE = $(shell $(PY) -c "import balance.running.provenance as p; print(p.source_hash('gem_mountain'))")
+GEM_MOUNTAIN_RUNS = runs/main/gem_mountain/$(GEM_MOUNTAIN_CODE)
+GEM_MOUNTAIN_GAMES := 4000
+GEM_MOUNTAIN_MAIN := gem-mountain-first-seat gem-mountain-action-ablation
+
+gem_mountain: $(STAMP)
+	$(call stage,1,3,first-seat: Gem Mountain's seats at 2 to 5 players; 4 variants x $(GEM_MOUNTAIN_GAMES) games)
+	$(BALANCE) run experiments/gem_mountain/first-seat.toml --games $(GEM_MOUNTAIN_GAMES) --out $(GEM_MOUNTAIN_RUNS)
+	$(call stage,2,3,action-ablation: each action taken out of the box; 6 variants x $(GEM_MOUNTAIN_GAMES) games)
+	$(BALANCE) run experiments/gem_mountain/action-ablation.toml --games $(GEM_MOUNTAIN_GAMES) --out $(GEM_MOUNTAIN_RUNS)
+	$(call stage,3,3,Gem Mountain's report of the two runs (no games))
+	$(BALANCE) report $(addprefix $(GEM_MOUNTAIN_RUNS)/,$(GEM_MOUNTAIN_MAIN)) --out runs/main/gem_mountain/report
+	$(PY) -m balance.running.latest runs/main/gem_mountain $(GEM_MOUNTAIN_CODE)
 
 report: main
 

@@ -28,29 +28,34 @@ def _recipe(target: str) -> list[str]:
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_make_names_each_stage_as_it_starts():
-    fake = ["BALANCE=true", "PY=true", "STAMP=Makefile", "MAIN_RUNS=x", "RUSSHIP_RUNS=x"]
+    fake = ["BALANCE=true", "PY=true", "STAMP=Makefile", "MAIN_RUNS=x", "RUSSHIP_RUNS=x",
+            "GEM_MOUNTAIN_RUNS=x"]
     out = subprocess.run(["make", "--no-print-directory", "-s", "main", *fake], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     stages = [LINE.match(x) for x in out.stdout.splitlines() if x.startswith("== make")]
-    assert [int(m[1]) for m in stages] == list(range(1, 14))
-    assert {m[2] for m in stages} == {"13"}
+    assert [int(m[1]) for m in stages] == list(range(1, 17))
+    assert {m[2] for m in stages} == {"16"}
     assert "players: 4-player Crisis by greedy, the learned player" in out.stdout
+    assert "Gem Mountain's report of the two runs" in out.stdout
     assert re.search(r"^make: done in \d+ s$", out.stdout, re.M)
 
 
 def test_the_stages_count_and_state_the_experiments_variants():
-    main, rusship = _recipe("main"), _recipe("rusship")
+    main, subs = _recipe("main"), {name: _recipe(name) for name in ("rusship", "gem_mountain")}
     own = [STAGE.match(x) for x in main if STAGE.match(x)]
-    theirs = [STAGE.match(x) for x in rusship if STAGE.match(x)]
+    theirs = {name: [STAGE.match(x) for x in r if STAGE.match(x)] for name, r in subs.items()}
+    total = len(own) + sum(len(t) for t in theirs.values())
     assert [int(m[1]) for m in own] == list(range(1, len(own) + 1))
-    assert [int(m[1]) for m in theirs] == list(range(1, len(theirs) + 1))
-    assert {int(m[2]) for m in own} == {len(own) + len(theirs)}
-    assert {int(m[2]) for m in theirs} == {len(theirs)}
-    assert f"rusship STAGE_BASE={len(own)} STAGE_TOTAL={len(own) + len(theirs)}" in \
-        "\n".join(main)
+    assert {int(m[2]) for m in own} == {total}
+    base = len(own)
+    for name, stages in theirs.items():  # each sub-make's stages follow the last's
+        assert [int(m[1]) for m in stages] == list(range(1, len(stages) + 1))
+        assert {int(m[2]) for m in stages} == {len(stages)}
+        assert f"{name} STAGE_BASE={base} STAGE_TOTAL={total}" in "\n".join(main)
+        base += len(stages)
     counted = 0
-    for recipe in (main, rusship):
+    for recipe in (main, *subs.values()):
         for i, line in enumerate(recipe):
             m = STAGE.match(line)
             plays = m and PLAYS.match(m[3])
@@ -62,4 +67,4 @@ def test_the_stages_count_and_state_the_experiments_variants():
             assert run[run.index("--games") + 1] == f"$({games})", line
             assert len(load_experiment(run[2]).variants) == int(variants), name
             counted += 1
-    assert counted == 10
+    assert counted == 12

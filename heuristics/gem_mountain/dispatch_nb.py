@@ -13,7 +13,7 @@ from typing import NamedTuple
 from balance.games.gem_mountain.forward_nb import determinize_nb
 from balance.kernels.jit import njit
 from heuristics.external import external_choose_nb, external_seen_nb, external_turn_start_nb
-from heuristics.gem_mountain.players import majority_choose_nb
+from heuristics.gem_mountain.players import forget_nb, majority_choose_nb, new_values
 from heuristics.random_player import random_choose_nb
 from heuristics.scripted import new_script, reset_script_nb, scripted_choose_nb
 from heuristics.search_nb import (
@@ -37,17 +37,20 @@ POLICIES = {"majority": 0, "random": 1, "scripted": 2, "search": 3}
 class Memories(NamedTuple):
     """Every player's memory, by player name (Seats.mem)."""
 
+    majority: object
     scripted: object
     replay: object
 
 
 def new_memories(tables, players):
-    return Memories(scripted=new_script(tables, players), replay=new_replay(tables, players))
+    return Memories(majority=new_values(tables, players), scripted=new_script(tables, players),
+                    replay=new_replay(tables, players))
 
 
 @njit
 def reset_memories_nb(mem):
     """Forget the last game: called when a game starts."""
+    forget_nb(mem.majority)
     reset_script_nb(mem.scripted)
     reset_replay_nb(mem.replay)
 
@@ -61,7 +64,7 @@ def copy_memories_nb(dst, src):
 def choose_nb(pol, kind, st, tb, ru, pp, n, p):
     """The choice of compiled player `pol` among the n options of seat p's decision."""
     if pol == POLICY_MAJORITY:
-        return majority_choose_nb(kind, st, tb, ru, pp.w[p], n, p)
+        return majority_choose_nb(kind, st, tb, ru, pp.w[p], n, p, pp.mem.majority)
     if pol == POLICY_RANDOM:
         return random_choose_nb(pp.rng, n)
     return scripted_choose_nb(pp.mem.scripted)

@@ -12,7 +12,11 @@ MAJORITY = Player(
     "majority", "values a tile by the change it makes to its colour's standings (its own "
     "points against the others'), and uses each action when that value says it pays",
     choose="heuristics.gem_mountain.players:majority_choose_nb",
-    args=("kind", "st", "tb", "ru", "w", "n", "p"),
+    args=("kind", "st", "tb", "ru", "w", "n", "p", "mem"),
+    memory=Memory("heuristics.gem_mountain.players:new_values",
+                  "heuristics.gem_mountain.players:forget_nb"),
+    remembers="nothing between decisions: a decision's tile values, each computed once "
+              "(Seats.mem.majority)",
     knobs=(Knob("rival", 0.5, 0.0, 2.0, "weight of the others' points against its own",
                 label="weight of the others' points"),
            Knob("potential", 0.3, 0.0, 2.0, "points per gem value for what a gem may swing "

@@ -15,7 +15,7 @@ rules, the goldens: `python -m balance.kit.playthrough balance.games.gem_mountai
 
 from __future__ import annotations
 
-from balance.contract.game import Measure
+from balance.contract.game import Label, Measure
 from balance.games.gem_mountain.rules import (
     ACTION_WORDS,
     BOX_FILE,
@@ -39,7 +39,6 @@ from balance.kit.declare import Event, Golden, KitGame, OptionKind
 # Bumped by hand whenever the same seeds would play differently.
 VERSION = "1"
 __all__ = ("BOX_FILE", "GAME", "KIT", "RULES_FILE", "SETTINGS")
-POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
 def values(records, setup) -> dict:
@@ -51,6 +50,11 @@ def values(records, setup) -> dict:
             "splits": rec[:, SPLITS]}
 
 
+# What `balance ablate` takes out (experiment.py reads `[experiment] ablate = "actions"`), and
+# the ablate key's values in words ("none", the unchanged box, is every game's own).
+ABLATIONS = (("actions", "each action's tiles taken out of the box, one action at a time"),)
+ABLATE_WORDS = Label("ablate", "without", tuple((name, f"without {word}")
+                                                for name, word in ACTION_WORDS.items()))
 ACTIONS_TEXT = ", ".join(f"{i} {w}" for i, w in enumerate(ACTION_WORDS.values()))
 
 KIT = KitGame(
@@ -85,6 +89,7 @@ KIT = KitGame(
                   "penalty)")),
     end_reasons=END_REASONS, tallies=(*COLOUR_NAMES, "actions"), record=RECORD,
     forward="balance.games.gem_mountain.forward_nb",
+    view="balance.games.gem_mountain.view:MountainView",
     invariants=("a tile made or lost (mountain, hands, discards and deck against the box)",
                 "a grab not from the top layer",
                 "the arrow did not turn a quarter at a turn's end (or turned while locked)",
@@ -123,11 +128,13 @@ GAME = KIT.declare(
                       "colours whose most two or more players share", unit="colours"),
               Measure("actions_used", "Actions used", "mean", "actions_used",
                       "action tiles played a game", unit="actions")),
-    default_player="majority", report="reports.gem_mountain.report:REPORT",
+    default_player="majority", ablations=ABLATIONS, labels=(ABLATE_WORDS,),
+    variants="balance.games.gem_mountain.experiment:variants",
+    report="reports.gem_mountain.report:REPORT",
     length_unit="turns", score_unit="points",
     # The modules of the rules: with this declaration, they import no player but through the
     # generated dispatch (the layer contracts, tests/layers.py).
-    rule_modules=("rules_nb", "rules"),
+    rule_modules=("rules_nb", "rules", "experiment"),
     # Its pieces and its gems: no neutral module may write one (tests/test_neutral.py). Not
     # "arrow" (Apache Arrow, pyarrow) nor "ruby" (Gem Rush's Fire Ruby), which neutral code
     # rightly writes.

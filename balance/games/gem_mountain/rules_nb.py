@@ -266,16 +266,34 @@ def groups_nb(state, rules):
     return g
 
 
-@njit
-def move_keeps_groups_nb(state, rules, a, b, before):
-    """Moving the tile at cell a to the empty cell b leaves no more groups than `before`."""
-    grid = state.grid
-    grid[b] = grid[a]
-    grid[a] = EMPTY
-    after = groups_nb(state, rules)
-    grid[a] = grid[b]
-    grid[b] = EMPTY
-    return after <= before
+@njit(inline=True)
+def joined_nb(state, rules, b):
+    """The groups (as state.label holds them) a tile put on the empty cell b would join: the
+    distinct labels of its neighbours."""
+    label, cols = state.label, rules.cols
+    r, c = b // cols, b % cols
+    n, seen0, seen1, seen2 = 0, -1, -1, -1
+    for d in range(4):
+        j = -1
+        if d == 0 and r > 0:
+            j = b - cols
+        elif d == 1 and r < rules.rows - 1:
+            j = b + cols
+        elif d == 2 and c > 0:
+            j = b - 1
+        elif d == 3 and c < cols - 1:
+            j = b + 1
+        if j >= 0 and label[j] >= 0:
+            g = label[j]
+            if g != seen0 and g != seen1 and g != seen2:
+                if n == 0:
+                    seen0 = g
+                elif n == 1:
+                    seen1 = g
+                else:
+                    seen2 = g
+                n += 1
+    return n
 
 
 @njit
@@ -457,12 +475,19 @@ def options_nb(state, tables, rules):
             if state.grid[i] != EMPTY:
                 offer_nb(kit, PICK_UP, i, state.grid[i], 0)
     elif phase == SWAP_TO:
+        # A tile moved from cell a to an empty cell b leaves the groups of the mountain
+        # without it, less those b's neighbours join, plus one: one labelling for every b
+        # (a labelling per b made the swap the dearest decision of the game).
         a = ph[SWAP_CELL]
         before = groups_nb(state, rules)
+        code = state.grid[a]
+        state.grid[a] = EMPTY
+        without = groups_nb(state, rules)
+        state.grid[a] = code
         for i in range(state.grid.shape[0]):
             if i == a:
                 continue
-            if state.grid[i] != EMPTY or move_keeps_groups_nb(state, rules, a, i, before):
+            if state.grid[i] != EMPTY or without + 1 - joined_nb(state, rules, i) <= before:
                 offer_nb(kit, PUT_DOWN, i, state.grid[i], 0)
     else:
         top = CODES if rules.steal_actions else ACT0

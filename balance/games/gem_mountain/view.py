@@ -1,0 +1,76 @@
+"""How a Gem Mountain playthrough says its options and events (KitGame.view): a tile by its
+colour and value ("sapphire 3") or its action ("Steal"), an arrow position by its compass
+point, a seat from 1, as the rest of the trace counts them. The declaration's formats
+(game.py) write the compiled codes; this view is what a person reads in a golden."""
+
+from __future__ import annotations
+
+from balance.games.gem_mountain.rules import ACTION_WORDS, COLOUR_NAMES
+from balance.games.gem_mountain.rules_nb import (
+    ACT0,
+    EMPTY,
+    GRAB,
+    GRABBED,
+    LOCKED,
+    MOVED,
+    PICK_UP,
+    POINT,
+    PUT_DOWN,
+    START_AT,
+    STOLE,
+    TAKE,
+    TURNED,
+    USE,
+    USED,
+    VALUES,
+)
+from balance.kit.view import View
+
+POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+ACTION_NAMES = tuple(ACTION_WORDS.values())
+
+
+def tile_words(code: int) -> str:
+    """A tile as a person names it: "ruby 2", "Steal", or "empty" for no tile."""
+    if code == EMPTY:
+        return "empty"
+    if code >= ACT0:
+        return ACTION_NAMES[code - ACT0]
+    return f"{COLOUR_NAMES[code // VALUES]} {code % VALUES + 1}"
+
+
+class MountainView(View):
+    def option(self, seat: int, decision: int, row) -> str | None:
+        kind, a, b, c = (int(x) for x in row)
+        if kind == GRAB:
+            return f"grab the {tile_words(b)} at cell {a} (layer {c})"
+        if kind == USE:
+            return f"use {ACTION_NAMES[a]} ({b} held)"
+        if kind == POINT:
+            return f"point the arrow {POSITION_WORDS[a]}"
+        if kind == START_AT:
+            return f"start the arrow at {POSITION_WORDS[a]}"
+        if kind == PICK_UP:
+            return f"swap from cell {a} ({tile_words(b)})"
+        if kind == PUT_DOWN:
+            return f"swap to cell {a} ({tile_words(b)})"
+        if kind == TAKE:
+            return f"steal the {tile_words(b)} from seat {a + 1}"
+        return None  # "end the turn"
+
+    def event(self, row) -> str | None:
+        turn, seat, code = int(row[0]) + 1, int(row[1]) + 1, int(row[2])
+        a, b, c = (int(x) for x in row[3:6])
+        if code == GRABBED:
+            return f"turn {turn}, seat {seat}: grabs the {tile_words(b)} at cell {a} (layer {c})"
+        if code == TURNED:
+            return f"turn {turn}: the arrow turns to {POSITION_WORDS[a]}"
+        if code == MOVED:
+            return f"turn {turn}: the arrow moves to {POSITION_WORDS[a]}"
+        if code == USED:
+            return f"turn {turn}, seat {seat}: uses {ACTION_NAMES[a]}"
+        if code == LOCKED:
+            return f"turn {turn}: the arrow is {'locked' if a else 'unlocked'}"
+        if code == STOLE:
+            return f"turn {turn}, seat {seat}: steals the {tile_words(b)} from seat {a + 1}"
+        return None  # the declaration's line (swapped, collected, scored) or the kit's own

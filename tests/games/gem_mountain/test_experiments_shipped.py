@@ -1,0 +1,34 @@
+"""Gem Mountain's shipped experiment files (experiments/gem_mountain/): each parses into the
+variants its question needs, the baseline each is paired against the unchanged box."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from balance.running.experiment import load_experiment
+
+ROOT = Path(__file__).resolve().parents[3]
+SHIPPED = sorted((ROOT / "experiments" / "gem_mountain").glob("*.toml"))
+# Each file's variant count: one question each.
+WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ablation": 6,
+        **{f"action-{a}": 3 for a in ("arrow-lock", "double", "move-arrow", "steal", "swap")}}
+
+
+def test_the_designers_questions_each_have_a_file():
+    assert sorted(p.stem for p in SHIPPED) == sorted(WANT)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_file_parses_into_its_variants(path):
+    exp = load_experiment(path)
+    assert exp.game.name == "gem_mountain"
+    assert len(exp.variants) == WANT[path.stem]
+
+
+def test_the_ablation_takes_out_each_action_of_the_reconstructed_box():
+    exp = load_experiment(ROOT / "experiments" / "gem_mountain" / "action-ablation.toml")
+    assert [v.swept["ablate"] for v in exp.variants] == [
+        "none", "move_arrow", "arrow_lock", "swap", "double", "steal"]
+    assert exp.variants[0].rules == {} and exp.variants[5].rules == {"steal": 0}
