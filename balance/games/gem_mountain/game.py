@@ -16,15 +16,7 @@ rules, the goldens: `python -m balance.kit.playthrough balance.games.gem_mountai
 from __future__ import annotations
 
 from balance.contract.game import Label, Measure
-from balance.games.gem_mountain.rules import (
-    ACTION_WORDS,
-    BOX_FILE,
-    COLOUR_NAMES,
-    DEFAULTS,
-    RULES_FILE,
-    SETTINGS,
-)
-from balance.games.gem_mountain.rules_nb import (
+from balance.games.gem_mountain.codes import (
     DECISIONS,
     END_REASONS,
     LEAST_DECIDES,
@@ -33,6 +25,14 @@ from balance.games.gem_mountain.rules_nb import (
     SPLITS,
     STEALS,
     TIED_COLOURS,
+)
+from balance.games.gem_mountain.rules import (
+    ACTION_WORDS,
+    BOX_FILE,
+    COLOUR_NAMES,
+    DEFAULTS,
+    RULES_FILE,
+    SETTINGS,
 )
 from balance.kit.declare import Event, Golden, KitGame, OptionKind
 

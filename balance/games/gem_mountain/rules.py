@@ -9,7 +9,7 @@ from pathlib import Path
 
 from balance.contract.game import Setting
 from balance.errors import InputError, Problem
-from balance.games.gem_mountain.rules_nb import MAX_COLOURS, Rules
+from balance.games.gem_mountain.codes import MAX_COLOURS, Rules
 from balance.kit.defaults import read_defaults
 
 DATA = Path(__file__).parent / "data"

@@ -14,10 +14,76 @@ arrow turns a quarter (two positions) unless locked. The game ends as soon as no
 the mountain. A tile is a code: a gem of colour k and value v (1 to 3) is k * VALUES + v - 1; an
 action is ACT0 + its kind; an empty cell is EMPTY."""
 
-from typing import NamedTuple
 
 import numpy as np
 
+from balance.games.gem_mountain.codes import (
+    ACT0,
+    ACTED,
+    ACTED_AFTER,
+    ACTED_BEFORE,
+    ACTIONS,
+    ACTIONS_USED,
+    ANY_NUMBER,
+    ANY_START_TILE,
+    ARROW,
+    ARROW_LOCK,
+    BAD_GRAB,
+    CHOSEN_CORNER,
+    CODES,
+    COLLECTED,
+    DISCARDED,
+    DOUBLE,
+    EMPTY,
+    END,
+    EXPECT_ARROW,
+    GEMS_GONE,
+    GEMS_LEFT,
+    GRAB,
+    GRABBED,
+    GRABBED_NOW,
+    GRABS_DUE,
+    LEAST_DECIDES,
+    LOCKED,
+    MARGIN,
+    MAX_COLOURS,
+    MOVE_ARROW,
+    MOVED,
+    NO_START_TILE,
+    ONE_A_TURN,
+    PH_SLOTS,
+    PHASE,
+    PICK_UP,
+    PLACE,
+    POINT,
+    POSITIONS,
+    PUT_DOWN,
+    SCORED,
+    SPLITS,
+    START_AT,
+    STEAL,
+    STEAL_FROM,
+    STEALS,
+    STOLE,
+    SWAP,
+    SWAP_CELL,
+    SWAP_FROM,
+    SWAP_TO,
+    SWAPPED,
+    TAKE,
+    TALLY_ACTIONS,
+    TIE_BOTH,
+    TIE_NEITHER,
+    TIED_COLOURS,
+    TILES_LEFT,
+    TURN,
+    TURNED,
+    USE,
+    USED,
+    VALUES,
+    State,
+    Tables,
+)
 from balance.kernels.jit import njit
 from balance.kit.nb import (
     ask_nb,
@@ -30,85 +96,6 @@ from balance.kit.nb import (
     turn_nb,
     win_nb,
 )
-
-END_REASONS = ("gems",)
-GEMS_GONE = 0
-MAX_COLOURS, VALUES = 6, 3
-ACTIONS = ("move_arrow", "arrow_lock", "swap", "double", "steal")
-MOVE_ARROW, ARROW_LOCK, SWAP, DOUBLE, STEAL = range(5)
-ACT0 = MAX_COLOURS * VALUES
-CODES = ACT0 + len(ACTIONS)
-EMPTY = -1
-POSITIONS = 8  # N, NE, E, SE, S, SW, W, NW
-
-# The decisions, and the option kinds they offer.
-TURN, ARROW, SWAP_FROM, SWAP_TO, STEAL_FROM, PLACE = range(6)
-DECISIONS = ("turn", "arrow", "swap from", "swap to", "steal from", "place arrow")
-GRAB, USE, END, POINT, PICK_UP, PUT_DOWN, TAKE, START_AT = range(8)
-# Events.
-GRABBED, TURNED, USED, MOVED, LOCKED, SWAPPED, STOLE, COLLECTED, SCORED = range(9)
-# The record: the game's own values (KitGame.record).
-MARGIN, LEAST_DECIDES, TIED_COLOURS, ACTIONS_USED, STEALS, SPLITS = range(6)
-RECORD = ("margin", "least_decides", "tied_colours", "actions_used", "steals", "splits")
-# Tallies: each seat's tiles of each colour at the end, then the actions it used.
-TALLY_ACTIONS = MAX_COLOURS
-
-# State.ph: the decision at hand and the turn's progress.
-(PHASE, GRABS_DUE, GRABBED_NOW, ACTED_BEFORE, ACTED_AFTER, ACTED, SWAP_CELL, GEMS_LEFT,
- TILES_LEFT, EXPECT_ARROW, BAD_GRAB, DISCARDED, PH_SLOTS) = range(13)
-# Rules.actions: how many actions a turn allows.
-BEFORE_AND_AFTER, ONE_A_TURN, ANY_NUMBER = 0, 1, 2
-# Rules.start_tiles and Rules.start_arrow.
-NO_START_TILE, ACTION_START_TILE, ANY_START_TILE = 0, 1, 2
-RANDOM_CORNER, CHOSEN_CORNER = 0, 1
-# Rules.all_tie: every seat (of those counted) level on a colour.
-TIE_MOST, TIE_NEITHER, TIE_BOTH = 0, 1, 2
-
-
-class Rules(NamedTuple):
-    players: int
-    rows: int
-    cols: int
-    colours: int
-    ones: int  # gems of value 1 of each colour
-    twos: int
-    threes: int
-    move_arrow: int  # action tiles of each kind in the box
-    arrow_lock: int
-    swap: int
-    double: int
-    steal: int
-    actions: int  # BEFORE_AND_AFTER, ONE_A_TURN, ANY_NUMBER
-    majority_by: int  # 0: tiles counted, 1: values summed
-    none_is_least: int  # a seat holding none of a colour counts for the least
-    all_tie: int  # TIE_MOST, TIE_NEITHER, TIE_BOTH
-    split: int  # 0: ignored, 1: the grabber collects every group but the largest
-    steal_actions: int  # Steal may take an action tile
-    stolen_now: int  # a stolen action tile may be used in the same turn
-    start_tiles: int  # NO_START_TILE, ACTION_START_TILE, ANY_START_TILE
-    start_arrow: int  # RANDOM_CORNER, CHOSEN_CORNER (the start player then gets no tile)
-
-
-class Tables(NamedTuple):
-    layer: np.ndarray  # (POSITIONS, cells): each cell's layer seen from each arrow position
-    box: np.ndarray  # (tiles,): every tile of the box, by code
-
-
-class State(NamedTuple):
-    kit: tuple
-    grid: np.ndarray  # (cells,): a code, or EMPTY
-    hand: np.ndarray  # (seats, CODES): the tiles each seat collected, by code
-    fresh: np.ndarray  # (seats, len(ACTIONS)): action tiles stolen this turn (stolen_now off)
-    cnt: np.ndarray  # (seats, MAX_COLOURS): gem tiles held, by colour
-    vsum: np.ndarray  # (seats, MAX_COLOURS): their values summed
-    arrow: np.ndarray  # (2,): position, locked
-    ph: np.ndarray  # (PH_SLOTS,)
-    deck: np.ndarray  # (tiles,): the box shuffled; what is not dealt stays in it
-    deck_n: np.ndarray  # (1,): the tiles left in the deck, deck[:deck_n[0]]
-    work: np.ndarray  # (cells,): scratch for the mountain's groups
-    label: np.ndarray  # (cells,): each cell's group, -1 for none
-    pts: np.ndarray  # (seats,): scratch for scoring (and for the players' values)
-    plain: np.ndarray  # (seats,): the scores without the least's penalty, at the end
 
 
 def box_size(rules) -> int:
