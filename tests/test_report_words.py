@@ -79,6 +79,30 @@ seed = 9
 [grid]
 seats = [["racer", "racer"], ["random", "racer"]]
 """],
+    "gem_mountain": ["""\
+[experiment]
+name = "gm-start"
+description = "the quicker start and the placed arrow"
+game = "gem_mountain"
+heuristic = "majority"
+games = 20
+seed = 10
+
+[grid]
+players = [3, 4]
+start_tiles = ["none", "action"]
+start_arrow = ["corner", "chosen"]
+""", """\
+[experiment]
+name = "gm-actions"
+description = "each action out"
+game = "gem_mountain"
+heuristic = "majority"
+players = 4
+games = 20
+seed = 11
+ablate = "actions"
+"""],
 }
 
 
