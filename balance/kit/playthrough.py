@@ -7,16 +7,19 @@ Goldens are playthroughs checked in (KitGame.goldens, `<rules' folder>/golden/`)
 in the rules shows as a diff a person can read. After an intended change:
 
     python -m balance.kit.playthrough tests.games.dice.game:KIT   # rewrite them
+    python -m balance.kit.playthrough --show tests.games.dice.game:KIT   # read them
 
 and read the diff before committing it. The contract tests compare every kit game's goldens.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
 from balance.contract.game import resolve
+from balance.kit.declare import KitGame
 from balance.kit.play import Setup, play_traced, prepare
 from balance.kit.records import Records
 from balance.kit.state import (
@@ -130,13 +133,32 @@ def golden_path(kit, golden) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    refs = sys.argv[1:] if argv is None else argv
-    if not refs:
-        print("usage: python -m balance.kit.playthrough MODULE:KIT ...  (rewrites the goldens)")
-        return 2
-    for ref in refs:
-        kit = resolve(ref)
+    ap = argparse.ArgumentParser(
+        prog="python -m balance.kit.playthrough",
+        description="Rewrite the goldens of games on the kit (whole games as text, from their "
+                    "events), or show them.")
+    ap.add_argument("kits", nargs="+", metavar="MODULE:KIT",
+                    help="a KitGame, e.g. balance.games.gem_mountain.game:KIT")
+    ap.add_argument("--show", action="store_true",
+                    help="print the playthroughs; write nothing")
+    a = ap.parse_args(argv)
+    found = []
+    for ref in a.kits:
+        try:
+            kit = resolve(ref)
+        except (ImportError, AttributeError, ValueError) as e:
+            kit, why = None, f"{type(e).__name__}: {e}"
+        if not isinstance(kit, KitGame):
+            why = why if kit is None else f"is a {type(kit).__name__}, not a KitGame"
+            print(f"error: MODULE:KIT: {ref!r} names no game on the kit ({why})",
+                  file=sys.stderr)
+            return 2
+        found.append(kit)
+    for kit in found:
         for golden in kit.goldens:
+            if a.show:
+                print(f"== {golden.name} ==\n{golden_text(kit, golden)}")
+                continue
             path = golden_path(kit, golden)
             path.parent.mkdir(exist_ok=True)
             path.write_text(golden_text(kit, golden))
