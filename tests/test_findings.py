@@ -115,7 +115,7 @@ def test_every_verdict_has_a_topic_a_sentence_and_its_players():
     out = verdicts(_difficulty(["2e"]), _seats([620, 480, 460, 440]), pl.DataFrame(),
                    [("hands", _comparison(1.5, 0.9, 2.1, True))], ["2e"],
                    {"2e": ["greedy"], "hands": ["greedy"]})
-    assert [v.topic for v in out] == ["Crisis difficulty", "Rush seats", "Versions of hands"]
+    assert [v.topic for v in out] == ["Crisis difficulty", "Rush seats", "Versions compared"]
     assert all(v.sentence.endswith(".") and "greedy" in v.who and v.details for v in out)
 
 
@@ -138,3 +138,17 @@ def test_a_lever_verdict_gives_a_mean_in_its_measures_unit():
     cmp.differences = cmp.differences.with_columns(quantity=pl.lit("score:mean"))
     [v] = lever_verdicts([("hands", cmp)], {})
     assert "by 0.5 attacks against" in v.sentence  # Rusship's score counts attacks
+
+
+def test_a_quantity_s_name_reads_as_words_inside_a_sentence():
+    """"raises the The least decides" read twice: a measure's title is capitalised as a
+    heading, and a sentence lowers it, but not a side's own name."""
+    from types import SimpleNamespace
+
+    from reports.outcomes.findings import _the
+
+    sides = SimpleNamespace(game=SimpleNamespace(seat_names=("Humanity", "the Alien Empire")))
+    assert _the(sides, "The least decides") == "the least decides"
+    assert _the(sides, "First player's wins") == "the first player's wins"
+    assert _the(sides, "Humanity win share") == "the Humanity win share"
+    assert _the(SimpleNamespace(), "Mean team score") == "the mean team score"

@@ -419,7 +419,7 @@ def test_a_lever_swept_with_the_player_gives_each_players_effect():
     assert v.sentence == ("hand limit 6 raises the mean team score by 2.1 points against "
                           "hand limit 5, with Reference; by player: Greedy +1.0, Reference "
                           "+2.1 (1.1 points apart).")
-    assert v.topic == "Versions of hands"
+    assert v.topic == "Versions compared"
     assert len(v.details) == 3 and v.details[0].startswith(
         "heuristic=greedy, hand_limit=6 against heuristic=greedy, hand_limit=5")
 

@@ -23,7 +23,7 @@ from reports.render import text
 
 @dataclass
 class Verdict:
-    topic: str  # what it is about, first in bold: "Seats", "Versions of my-run", ...
+    topic: str  # what it is about, first in bold: "Seats", "Versions compared", ...
     sentence: str
     who: str  # whose play, and where: "greedy players; my-run run"
     details: list[str] = field(default_factory=list)  # the statistics, folded under it
@@ -339,10 +339,11 @@ def lever_verdicts(cmps: list, players_of: dict[str, list[str]], prefer: str = "
         way = "raises" if r["difference"] > 0 else "lowers"
         size = f"{abs(scale * r['difference']):.1f}{unit}"
         if clear.height:
-            sentence = f"{version} {way} the {r['name']} by {size} against {against}"
+            sentence = (f"{version} {way} {_the(cmp, r['name'])} by {size} against "
+                        f"{against}")
         else:
             sentence = (f"No version differs clearly from {against}. The largest difference, "
-                        f"{version} on the {r['name']} ({way} it by {size}), is within what "
+                        f"{version} on {_the(cmp, r['name'])} ({way} it by {size}), is within what "
                         "chance gives on these games")
         if each:
             sentence += _player_spread(cmp, each, player_part(cmp, r["variant"]) or "",
@@ -378,13 +379,25 @@ def _unit(cmp, quantity: str) -> str:
     return ""
 
 
+def _the(cmp, name: str) -> str:
+    """A quantity's name inside a sentence: "the first player's wins" for "First player's
+    wins", "the least decides" for "The least decides"; a name that starts with a seat's own
+    name (a side: "Humanity wins") keeps its capital."""
+    game = getattr(cmp, "game", None)
+    if name.startswith("The "):
+        return "the " + name[4:]
+    if any(name.startswith(seat) for seat in getattr(game, "seat_names", ()) or ()):
+        return "the " + name
+    return "the " + name[:1].lower() + name[1:]
+
+
 def _topic(cmp, name: str) -> str:
     """A lever verdict's topic: "Players compared" for a run whose versions differ by their
-    player alone, else the versions of its run."""
+    player alone, else "Versions compared" (its run is named in the verdict's players)."""
     if "player" in cmp.variants.columns and cmp.variants["player"].null_count() == 0 \
             and not any(cmp.variants["lever"].to_list()):
         return "Players compared"
-    return f"Versions of {name}"
+    return "Versions compared"
 
 
 def _by_player(cmp, d: pl.DataFrame, r: dict, b: int) -> list[dict]:

@@ -122,7 +122,7 @@ GAME = KIT.declare(
               Measure("turns", "Length", "mean", "turns", "turns, every player's counted"),
               Measure("margin", "Margin", "mean", "margin",
                       "the winner's points over the second's", unit="points"),
-              Measure("least_decides", "The least decides", "rate", "least_decides",
+              Measure("least_decides", "Games the least decides", "rate", "least_decides",
                       "the share of games the least's penalty gave another winner"),
               Measure("tied_colours", "Shared majorities", "mean", "tied_colours",
                       "colours whose most two or more players share", unit="colours"),
