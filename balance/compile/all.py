@@ -9,7 +9,7 @@ game's load, about a second.
 
 The games compile in lanes, two at once on a machine of two cores or more: the games on the
 engine kit in one lane (they share the kit's kernels, which one process then compiles once),
-every game with an engine of its own in a lane of its own. Gem Rush's compile with its helper
+every game with an engine of its own in a lane of its own. A game's compile with its helper
 leaves a core idle part of the time; the kit's games have no plan and use one core. On a fresh
 clone of six games (results/performance.md): 74.5 and 82.2 s in two lanes against 97.8 and
 104.7 s one game after the other (empty caches, alternating).

@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Rewrite the goldens of games on the kit (whole games as text, from their "
                     "events), or show them.")
     ap.add_argument("kits", nargs="+", metavar="MODULE:KIT",
-                    help="a KitGame, e.g. balance.games.gem_mountain.game:KIT")
+                    help="a KitGame, e.g. balance.games.NAME.game:KIT")
     ap.add_argument("--show", action="store_true",
                     help="print the playthroughs; write nothing")
     a = ap.parse_args(argv)

@@ -382,7 +382,7 @@ def _unit(cmp, quantity: str) -> str:
 def _the(cmp, name: str) -> str:
     """A quantity's name inside a sentence: "the first player's wins" for "First player's
     wins", "the least decides" for "The least decides"; a name that starts with a seat's own
-    name (a side: "Humanity wins") keeps its capital."""
+    name (a side: "North wins") keeps its capital."""
     game = getattr(cmp, "game", None)
     if name.startswith("The "):
         return "the " + name[4:]
