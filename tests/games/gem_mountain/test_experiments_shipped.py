@@ -13,7 +13,10 @@ ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = sorted((ROOT / "experiments" / "gem_mountain").glob("*.toml"))
 # Each file's variant count: one question each.
 WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ablation": 6,
-        **{f"action-{a}": 3 for a in ("arrow-lock", "double", "move-arrow", "steal", "swap")}}
+        **{f"action-{a}": 3 for a in ("arrow-lock", "double", "move-arrow", "steal", "swap")},
+        # each open reading against the other(s), the default first
+        **{f"reading-{r}": 2 for r in ("majority-by", "none-is-least", "split", "steal-actions",
+                                        "stolen-now")}, "reading-all-tie": 3}
 
 
 def test_the_designers_questions_each_have_a_file():
@@ -25,6 +28,16 @@ def test_every_shipped_file_parses_into_its_variants(path):
     exp = load_experiment(path)
     assert exp.game.name == "gem_mountain"
     assert len(exp.variants) == WANT[path.stem]
+
+
+def test_each_reading_file_plays_the_default_first():
+    from balance.games.gem_mountain.rules import DEFAULTS
+
+    for path in SHIPPED:
+        if path.stem.startswith("reading-"):
+            exp = load_experiment(path)
+            [key] = exp.variants[0].swept
+            assert exp.variants[0].swept[key] == DEFAULTS[key], path.stem
 
 
 def test_the_ablation_takes_out_each_action_of_the_reconstructed_box():
