@@ -40,8 +40,8 @@ RATE_SCHEMA = {"setting": pl.Utf8, "games": pl.Int64, "wins": pl.Int64}
 POWER_SCHEMA = {"setting": pl.Utf8, "power": pl.Utf8, "games": pl.Int64, "wins": pl.Int64}
 LEVER_SCHEMA = {"setting": pl.Utf8, "variant": pl.Int64, "run": pl.Utf8, "heuristic": pl.Utf8,
                 "length": pl.Int64, "second_tokens": pl.Int64, "second_bonus": pl.Int64,
-                "box": pl.Utf8, "in_box": pl.Int64, "changed": pl.Utf8, "games": pl.Int64,
-                "name": pl.Utf8}
+                "box": pl.Utf8, "in_box": pl.Int64, "changed": pl.Utf8,
+                "beside_length": pl.Utf8, "games": pl.Int64, "name": pl.Utf8}
 
 
 class Counter(tally.Counter):
@@ -145,11 +145,11 @@ def box_text(box: tuple[str, ...]) -> str:
     return ", ".join(box) if box else "empty"
 
 
-def changed(rules: dict) -> str:
+def changed(rules: dict, leave_out: tuple[str, ...] = ()) -> str:
     """The rules a variant plays off Rusship's defaults, in the rulebook's words ("second
-    player's head-start ships 1, ...")."""
+    player's head-start ships 1, ..."), less the keys `leave_out`."""
     return ", ".join(value_words(GAME, k, rules[k]) for k in DEFAULTS
-                     if rules[k] != DEFAULTS[k])
+                     if k not in leave_out and rules[k] != DEFAULTS[k])
 
 
 def short_name(heuristic: str, rules: dict, run: str | None) -> str:
@@ -186,7 +186,7 @@ def levers_of(keys: pl.DataFrame, manifest: dict) -> pl.DataFrame:
         run = v.get("run") or v.get("from_run")
         rows.append((setting, int(variant), run, heuristic,
                      int(r["length"]), int(r["second_tokens"]), int(r["second_bonus"]),
-                     box_text(box), len(box), changed(r), int(games),
+                     box_text(box), len(box), changed(r), changed(r, ("length",)), int(games),
                      short_name(heuristic, r, v.get("run"))))
     out = pl.DataFrame(rows, schema=LEVER_SCHEMA, orient="row").sort("variant")
     twice = pl.col("name").is_duplicated()

@@ -92,14 +92,9 @@ def sweeps(levers: pl.DataFrame) -> list[tuple[str, list[tuple[str, int]]]]:
     of two lengths or more, in the order of their first variant."""
     if levers.height == 0:
         return []
-    # What a setting changes beside its length: `changed` (analysis.changed), in the
-    # rulebook's words, less its length's own.
-    rest = [", ".join(p for p in changed.split(", ") if p != value_words(GAME, "length", n))
-            for changed, n in levers.select("changed", "length").rows()]
-    keyed = levers.with_columns(pl.Series("_rest", rest, pl.Utf8))
     out = []
-    for (run, heuristic, rest), g in keyed.group_by(["run", "heuristic", "_rest"],
-                                                    maintain_order=True):
+    for (run, heuristic, rest), g in levers.group_by(["run", "heuristic", "beside_length"],
+                                                     maintain_order=True):
         g = g.unique("length", keep="first", maintain_order=True)
         if g.height < 2:
             continue

@@ -13,15 +13,20 @@ from tests.games.gem_mountain.scenario import game, gem
 RUBY, SAPPHIRE = 0, 1
 
 
-def scored(rules: dict, hands: list[list[int]], least: bool = True) -> list[int]:
-    s = game(rules, players=len(hands))
-    st = s.state
+def dealt(st, hands: list[list[int]]) -> None:
+    """Each seat's collection set to `hands` (tile codes), nothing else held."""
     st.hand[:] = 0
     st.cnt[:] = 0
     st.vsum[:] = 0
     for q, codes in enumerate(hands):
         for code in codes:
             gain_nb(st, q, code, 1)
+
+
+def scored(rules: dict, hands: list[list[int]], least: bool = True) -> list[int]:
+    s = game(rules, players=len(hands))
+    st = s.state
+    dealt(st, hands)
     out = np.zeros(len(hands), np.int64)
     scores_nb(st, s.rules, out, least)
     return out.tolist()
@@ -104,12 +109,7 @@ def test_the_compiled_scoring_agrees_with_the_brute_force_on_thousands_of_end_po
                         hands = [[int(c) for c in rng.integers(0, 5 * VALUES,
                                                                rng.integers(0, 9))]
                                  for _ in range(n)]
-                        st.hand[:] = 0
-                        st.cnt[:] = 0
-                        st.vsum[:] = 0
-                        for q, codes in enumerate(hands):
-                            for code in codes:
-                                gain_nb(st, q, code, 1)
+                        dealt(st, hands)
                         for least in (True, False):
                             scores_nb(st, s.rules, out, least)
                             assert out.tolist() == brute(hands, 5, by == "value", none_least,
