@@ -111,3 +111,14 @@ def test_an_unknown_name_or_one_of_the_wrong_type_is_one_message():
             registry.get(name, "x.toml", "[experiment]", "game")
         assert str(e.value) == ("x.toml: [experiment]: field 'game': must be a game's name in "
                                 f"quotes, got {name!r} {known}")
+
+
+@pytest.mark.parametrize("written", ["gem-mountain", "Gem Mountain", " GEM_MOUNTAIN "])
+def test_a_game_is_found_as_its_rulebook_writes_its_name(written):
+    """The issue and a designer write "gem-mountain"; the registry's name is an identifier."""
+    assert registry.get(written) is registry.get("gem_mountain")
+
+
+def test_a_respelled_name_that_is_still_unknown_is_the_same_one_message():
+    with pytest.raises(InputError, match="no such game 'gem-nowhere'"):
+        registry.get("gem-nowhere", "--game", "", "")

@@ -135,12 +135,20 @@ def get(name: str, file: str = "manifest.json", where: str = "", field: str = "g
     if name in _LOADED:
         return _LOADED[name]
     places = found()
+    if name not in places and spelled(name) in {*places, *_LOADED}:
+        return get(spelled(name), file, where, field)
     if name not in places:
         raise InputError([Problem(file, where, field,
                                   f"no such game {name!r} (known: {', '.join(names())})")])
     game = _load(places[name])
     _LOADED[name] = game
     return game
+
+
+def spelled(name: str) -> str:
+    """A game's name as a designer may write it, the rulebook's way ("gem-mountain",
+    "Gem Mountain"), made the registry's (a Python identifier: "gem_mountain")."""
+    return "_".join(name.strip().lower().replace("-", " ").split())
 
 
 def _load(f: Found) -> Game:
