@@ -14,9 +14,10 @@ if TYPE_CHECKING:  # matplotlib is imported only to draw (reports/render/figures
     from matplotlib.figure import Figure
 
 
-def first_seat_figure(first: pl.DataFrame, groups: list[tuple[str, int]]) -> Figure:
-    """One dot per (setting, players), top to bottom in `groups` order, with its 95% interval
-    and a dashed tick at its fair share."""
+def first_seat_figure(first: pl.DataFrame, groups: list[tuple[str, int]], name=None
+                      ) -> Figure:
+    """One dot per (setting, players), top to bottom in `groups` order (each named by
+    `name(setting, players)`), with its 95% interval and a dashed tick at its fair share."""
     by = {(r["setting"], r["players"]): r for r in first.iter_rows(named=True)}
     shown = [g for g in groups if g in by]
     with canvas(8.0, 1.2 + 0.32 * len(shown)) as (fig, (ax,)):
@@ -29,7 +30,7 @@ def first_seat_figure(first: pl.DataFrame, groups: list[tuple[str, int]]) -> Fig
         for y, g in zip(ys, shown, strict=True):
             ax.plot([1 / g[1]] * 2, [y - 0.35, y + 0.35], color="0.3", linestyle="--",
                     linewidth=1)
-        ax.set_yticks(ys, [f"{s}, {p} players" for s, p in shown])
+        ax.set_yticks(ys, [name(s, p) if name else f"{s}, {p} players" for s, p in shown])
         percent_axis(ax, "x")
         ax.set_xlabel("The first seat's share of the games one player won (%)")
         ax.set_title("The first seat against its fair share")

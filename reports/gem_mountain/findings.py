@@ -86,7 +86,7 @@ def side(r: dict, fair: float) -> str:
 
 def shares_text(rows: list[dict]) -> str:
     """Each player count's share against its fair one: "53% against 50% at 2 players"."""
-    return text.join_words([f"{text.pct(r['win_rate'], 1)} at {r['players']} (fair "
+    return text.join_words([f"{text.pct(r['win_rate'], 1)} at {r['players']} players (fair "
                             f"{text.pct(1 / r['players'], 1)})" for r in rows])
 
 
@@ -362,14 +362,14 @@ def map_size(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         if not rows:
             continue
         base = mine[0]
-        shortest = min(rows, key=lambda x: x[1]["value"])
-        longest = max(rows, key=lambda x: x[1]["value"])
+        ends = [(base.base_label, base.row("length:mean")["baseline"],
+                 base.row("margin:mean")["baseline"])]
+        ends += [(p.label, n["value"], m["value"]) for p, n, m, _ in rows]
+        short, long_ = min(ends, key=lambda x: x[1]), max(ends, key=lambda x: x[1])
+        say = (f"Length follows the map: from {text.num(short[1])} turns on {short[0]} to "
+               f"{text.num(long_[1])} on {long_[0]}, and the margin from "
+               f"{text.num(short[2])} to {text.num(long_[2])} points. ")
         moved = [x for x in rows if x[3]["holm"]]
-        say = (f"Length follows the map: {text.num(shortest[1]['value'])} turns with "
-               f"{shortest[0].label}, {text.num(longest[1]['value'])} with "
-               f"{longest[0].label}, against {text.num(base.row('length:mean')['baseline'])} "
-               f"with {base.base_label}; the margin from {text.num(shortest[2]['value'])} to "
-               f"{text.num(longest[2]['value'])} points. ")
         if moved:
             top = max(moved, key=lambda x: abs(x[3]["difference"]))
             say += (f"The first seat's share moves most with {top[0].label}: "
@@ -443,8 +443,8 @@ def players(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict
                 parts.append("the games the least's penalty decides by "
                              f"{text.difference(q['difference'], q['ci_low'], q['ci_high'])}")
             if m is not None:
-                parts.append(f"the margin by {m['difference']:+.2f} points "
-                             f"({m['ci_low']:+.2f} to {m['ci_high']:+.2f})")
+                parts.append(f"the margin by {text.signed(m['difference'], 2)} points "
+                             f"({text.signed(m['ci_low'], 2)} to {text.signed(m['ci_high'], 2)})")
             moved = [x for x in (s, q, m) if x is not None and x["holm"]]
             out.append(Verdict("Verdicts by player", (
                 f"With {p.label} rather than {p.base_label}, {text.join_words(parts)}: "

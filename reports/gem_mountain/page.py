@@ -20,10 +20,14 @@ from reports.gem_mountain import figures, kingmaker
 from reports.gem_mountain.analysis import Analysis
 from reports.gem_mountain.findings import (
     DEFINITION,
+    UNCHANGED,
     action_effects,
+    main_player,
     measures_steals,
     one_seat,
     player_words,
+    pooled_by_count,
+    unchanged,
 )
 from reports.gem_mountain.levers import (
     ACTIONS_KIND,
@@ -38,6 +42,7 @@ from reports.render.section import Block, Section, Table, figure
 from reports.render.text import DASH
 
 FOLD_ROWS = 12  # a per-setting table longer than this is folded under its caption
+FIGURE_ROWS = 12  # more settings than this, each named in full, would make a chart unreadable
 HOLM = "* survives Holm's correction over every difference of its run's comparison."
 PAIRED = ("Each variant is compared with its run's baseline game by game: both play game i "
           "from the same seed, so the difference's 95% interval (Tango's score interval for "
@@ -161,7 +166,7 @@ def first_seat_section(a: Analysis, pairs: list[Pair]) -> Section:
         ["Setting", "Players", "Map", "Compensation", "Games one player won", "First seat",
          "Against fair", "Last seat", "Against fair", "Fair share"], rows, left=4,
         fold=fold(len(rows)))])
-    if 1 < len(rows) <= 40:
+    if 1 < len(rows) <= FIGURE_ROWS:
         b.figures.append(figure(
             "first-seat.png", "The first seat's share of the games one player won, per "
             "setting and player count, with its 95% Wilson interval; the dashed tick is its "
@@ -175,6 +180,22 @@ def first_seat_section(a: Analysis, pairs: list[Pair]) -> Section:
                                   mine, f"Each compensation against {mine[0].base_label}, on "
                                   "the same games", q)]))
     return s
+
+
+def first_seat_lead(a: Analysis) -> Block | None:
+    """The Summary's chart: the first seat's share on the unchanged rules by player count,
+    against its fair share (the verdict First seat reads the same games)."""
+    rows = pooled_by_count(a.first, unchanged(a))
+    if not rows:
+        return None
+    who = main_player(a)
+    first = pl.DataFrame([{"setting": UNCHANGED, **r} for r in rows])
+    return Block("First seat: its share of the wins against its fair share", figures=[figure(
+        "first-seat-lead.png", f"The first seat's share of the games one player won on the "
+        f"unchanged rules, by player count ({player_words(who)} players, every run pooled), "
+        "with its 95% Wilson interval; the dashed tick is its fair share.",
+        figures.first_seat_figure(first, [(UNCHANGED, r["players"]) for r in rows],
+                                  lambda _, p: f"{p} players"))])
 
 
 # -- Actions --------------------------------------------------------------------------------

@@ -78,11 +78,8 @@ class Report(game_report.GameReport):
     def lead_blocks(self, a, cmps: list) -> list[Block]:
         """The first seat against its fair share, per setting: the question every run of
         Gem Mountain answers first."""
-        s = page.first_seat_section(a, [])
-        if not s.blocks or not s.blocks[0].figures:
-            return super().lead_blocks(a, cmps)
-        return [Block("First seat: its share of the wins against its fair share",
-                      figures=s.blocks[0].figures)]
+        lead = page.first_seat_lead(a)
+        return [lead] if lead is not None else super().lead_blocks(a, cmps)
 
 
 REPORT = Report()
