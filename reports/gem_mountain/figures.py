@@ -3,6 +3,7 @@ time): the first seat's share against its fair share, and each action's paired e
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,7 +31,9 @@ def first_seat_figure(first: pl.DataFrame, groups: list[tuple[str, int]], name=N
         for y, g in zip(ys, shown, strict=True):
             ax.plot([1 / g[1]] * 2, [y - 0.35, y + 0.35], color="0.3", linestyle="--",
                     linewidth=1)
-        ax.set_yticks(ys, [name(s, p) if name else f"{s}, {p} players" for s, p in shown])
+        # A setting names every rule it changes: wrapped, a long one leaves the dots room.
+        ax.set_yticks(ys, [textwrap.fill(name(s, p) if name else f"{s}, {p} players", 40)
+                           for s, p in shown])
         percent_axis(ax, "x")
         ax.set_xlabel("The first seat's share of the games one player won (%)")
         ax.set_title("The first seat against its fair share")

@@ -85,7 +85,10 @@ def side(r: dict, fair: float) -> str:
 
 
 def shares_text(rows: list[dict]) -> str:
-    """Each player count's share against its fair one: "53% against 50% at 2 players"."""
+    """Each player count's share against its fair one: "53.1% at 2 players (fair 50.0%)";
+    one count's without its count, which the sentence names already."""
+    if len(rows) == 1:
+        return f"{text.pct(rows[0]['win_rate'], 1)} (fair {text.pct(1 / rows[0]['players'], 1)})"
     return text.join_words([f"{text.pct(r['win_rate'], 1)} at {r['players']} players (fair "
                             f"{text.pct(1 / r['players'], 1)})" for r in rows])
 
