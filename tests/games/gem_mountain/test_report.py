@@ -83,9 +83,9 @@ def test_the_first_seat_verdict_names_the_count_it_leads_at_and_the_fair_one():
     a = REPORT.analyse(first_seat_run())
     [v] = findings.first_seat(a)
     assert v.sentence.startswith("The first seat has an advantage at 2 players")
-    assert "70.0% at 2 players (fair 50.0%)" in v.sentence
+    assert "it wins 70.0% (fair 50.0%)" in v.sentence
     assert "No first-seat advantage shows at 4 players" in v.sentence
-    assert "25.0% at 4 players (fair 25.0%)" in v.sentence
+    assert "the first seat wins 25.0% (fair 25.0%)" in v.sentence
     # stated once, not once per player count or per player
     assert [x.topic for x in REPORT.verdicts(a, [], {}, {})].count("First seat") == 1
 
