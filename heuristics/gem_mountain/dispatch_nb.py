@@ -27,30 +27,33 @@ from heuristics.search_nb import (
 
 POLICY_MAJORITY = 0
 POLICY_RANDOM = 1
-POLICY_SCRIPTED = 2
-POLICY_PYTHON = 3  # every player written in Python: search
-POLICY_REPLAY = 4  # a search's rollouts (heuristics/search_nb.py)
-POLICY_SLOW = 3  # this id and later ones are decided outside the decision sites
-POLICIES = {"majority": 0, "random": 1, "scripted": 2, "search": 3}
+POLICY_HONEST = 2
+POLICY_SCRIPTED = 3
+POLICY_PYTHON = 4  # every player written in Python: search
+POLICY_REPLAY = 5  # a search's rollouts (heuristics/search_nb.py)
+POLICY_SLOW = 4  # this id and later ones are decided outside the decision sites
+POLICIES = {"majority": 0, "random": 1, "honest": 2, "scripted": 3, "search": 4}
 
 
 class Memories(NamedTuple):
     """Every player's memory, by player name (Seats.mem)."""
 
     majority: object
+    honest: object
     scripted: object
     replay: object
 
 
 def new_memories(tables, players):
-    return Memories(majority=new_values(tables, players), scripted=new_script(tables, players),
-                    replay=new_replay(tables, players))
+    return Memories(majority=new_values(tables, players), honest=new_values(tables, players),
+                    scripted=new_script(tables, players), replay=new_replay(tables, players))
 
 
 @njit
 def reset_memories_nb(mem):
     """Forget the last game: called when a game starts."""
     forget_nb(mem.majority)
+    forget_nb(mem.honest)
     reset_script_nb(mem.scripted)
     reset_replay_nb(mem.replay)
 
@@ -67,6 +70,8 @@ def choose_nb(pol, kind, st, tb, ru, pp, n, p):
         return majority_choose_nb(kind, st, tb, ru, pp.w[p], n, p, pp.mem.majority)
     if pol == POLICY_RANDOM:
         return random_choose_nb(pp.rng, n)
+    if pol == POLICY_HONEST:
+        return majority_choose_nb(kind, st, tb, ru, pp.w[p], n, p, pp.mem.honest)
     return scripted_choose_nb(pp.mem.scripted)
 
 

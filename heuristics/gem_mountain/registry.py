@@ -4,6 +4,9 @@ run `python -m balance.kit.generate balance.games.gem_mountain.game:KIT` after a
 
 from __future__ import annotations
 
+import numpy as np
+
+from heuristics.gem_mountain.players import STEAL_AT
 from heuristics.knobs import Knob
 from heuristics.player import Memory, Player, Roster
 from heuristics.search import search_player
@@ -33,11 +36,32 @@ MAJORITY = Player(
                 "player to lock it", label="next player's gain to lock")),
     title="Majority")
 
+
+
+def never_steals(tables, values: list[float]) -> np.ndarray:
+    """The majority player's weights with no theft worth stealing for: the honest player's
+    (its knobs are majority's less steal_at, which this puts back as infinity)."""
+    return np.insert(np.asarray(values, np.float64), STEAL_AT, np.inf)
+
+
+# The majority player that never uses Steal: seated once among majority players on the same
+# seeds, it says which games a seat's steals decide (the report's Actions section). Its own
+# knobs, not a knob of majority's, since a run's knobs reach every seat alike.
+HONEST = Player(
+    "honest", "the majority player, except that it never uses Steal (it still grabs Steal "
+    "tiles, and others may steal from it)",
+    choose=MAJORITY.choose, args=MAJORITY.args, memory=MAJORITY.memory,
+    remembers="nothing between decisions: a decision's tile values, each computed once "
+              "(Seats.mem.honest)",
+    knobs=tuple(k for k in MAJORITY.knobs if k.name != "steal_at"), weights=never_steals,
+    title="Honest")
+
 PLAYERS = Roster((
     MAJORITY,
     Player("random", "grabs, acts and targets at random (rule coverage, not strategy)",
            choose="heuristics.random_player:random_choose_nb", args=("rng", "n"),
            remembers="nothing; it draws from the players' stream (Seats.rng)", title="Random"),
+    HONEST,
     search_player("search", "determinized flat Monte Carlo over every decision, with majority "
                   "rollouts", MAJORITY, "balance.games.gem_mountain.game:KIT.forward_hooks",
                   "heuristics.gem_mountain.registry:PLAYERS", title="Search"),
