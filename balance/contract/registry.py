@@ -146,8 +146,8 @@ def get(name: str, file: str = "manifest.json", where: str = "", field: str = "g
 
 
 def spelled(name: str) -> str:
-    """A game's name as a designer may write it, the rulebook's way ("gem-mountain",
-    "Gem Mountain"), made the registry's (a Python identifier: "gem_mountain")."""
+    """A game's name as a designer may write it, the rulebook's way ("dice-race",
+    "Dice Race"), made the registry's (a Python identifier: "dice_race")."""
     return "_".join(name.strip().lower().replace("-", " ").split())
 
 
