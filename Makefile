@@ -139,11 +139,14 @@ report: main
 # The engines are compiled (or loaded) first, by one process and its compile helper: left to
 # the suite, both workers compiled the same kernels at once on a fresh clone. The test games'
 # too (tests/compile_all.py): the suite plays them most.
-# Work-stealing order: each worker starts on its own half of the suite, in order, and takes
-# from the other's end when it runs out. xdist's default handed out the first quarter a test
-# at a time to each worker in turn, so both built most of those modules' fixtures (real runs,
-# reports) and compiled the same kernels the compile step leaves to the suite; on three report
-# modules, 42.4 CPU s of tests against 32.9 (20 on one worker).
+# Work-stealing order: each worker starts on its own half of the suite and takes from the
+# other's end when it runs out, so a module's tests, and the real runs and reports its module
+# fixtures build, stay on one worker but at a steal. xdist's default deals out runs of
+# consecutive tests that shrink as the suite goes on; a module split between two of them had
+# its fixtures built by both workers, and both began in Gem Rush's tests (tests 0-295 and
+# 296-591), on a fresh clone compiling at once the kernels the compile step leaves to the
+# suite. Three report modules alone (20 tests): 42.4 CPU s of tests under the default, 32.9
+# under this order, 20 on one worker.
 test: $(STAMP)
 	$(PY) -m tests.compile_all
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n 2 --dist worksteal
