@@ -164,21 +164,28 @@ def _written(page) -> dict[str, bytes]:
     return out
 
 
+@pytest.fixture(scope="module")
+def whole_report(run_dirs, tmp_path_factory) -> dict[str, bytes]:
+    """The report of the same runs read whole into memory (one piece each: how often pieces
+    are added up does not reach it), written once for both orders of adding up."""
+    from reports.page.build import combined, comparisons_of
+
+    whole = combined([store.read_run(d) for d in run_dirs], run_dirs)
+    assert isinstance(whole.games, pl.DataFrame) and isinstance(whole.rooms, pl.DataFrame)
+    cmps = comparisons_of(run_dirs, [read_manifest(d) for d in run_dirs])
+    return _written(write_report(whole, tmp_path_factory.mktemp("whole"), cmps))
+
+
 @pytest.mark.parametrize("every", [1, 64])
-def test_report_read_shard_by_shard_is_the_report_of_the_whole_tables(run_dirs, tmp_path,
-                                                                      monkeypatch, every):
+def test_report_read_shard_by_shard_is_the_report_of_the_whole_tables(run_dirs, whole_report,
+                                                                      tmp_path, monkeypatch,
+                                                                      every):
     """`balance report` counts a shard at a time (adding the counts up after every shard, or
     every 64); the same runs read whole into memory give the same page and figures."""
     monkeypatch.setattr(counts, "EVERY", every)
     assert all(len(list((d / GAMES).glob("*.parquet"))) >= 6 for d in run_dirs)
     pieces = _written(build_report(run_dirs, tmp_path / "pieces"))
-    from reports.page.build import combined, comparisons_of
-
-    whole = combined([store.read_run(d) for d in run_dirs], run_dirs)
-    assert isinstance(whole.games, pl.DataFrame) and isinstance(whole.rooms, pl.DataFrame)
-
-    cmps = comparisons_of(run_dirs, [read_manifest(d) for d in run_dirs])
-    rows = _written(write_report(whole, tmp_path / "whole", cmps))
+    rows = whole_report
     assert len(rows) >= 10 and rows.keys() == pieces.keys()  # the page and 9 figures
     for name in rows:
         assert pieces[name] == rows[name], name
