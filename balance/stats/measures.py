@@ -93,8 +93,13 @@ def counted(q: Quantity, game: Game) -> pl.Expr:
 def of_measures(game: Game, schema: dict | None = None) -> list[Quantity]:
     """The game's measures as quantities: rates over its boolean columns, means over its
     number columns (`schema`: the games table's, when known)."""
+    from balance.stats import course  # lazy: course builds its quantities on this module's
+
     out = []
     for m in game.measures:
+        if course.is_course(m):
+            out.append(course.quantity(m, game))
+            continue
         # A measure whose game value is more than its column's (a hook computes it) is the
         # game's own quantities' business.
         if getattr(m, "outcome", ""):
