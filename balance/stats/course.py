@@ -55,7 +55,7 @@ MEASURES: tuple[Measure, ...] = (
     Measure("completion", "Ended by the rules", "mean", COURSE,
             "the share of all games (undecided ones too) that ended by the rules, not by a "
             "cap on their length"),
-    Measure("draws", "Draws", "rate", COURSE, "decided games no seat and no team won"),
+    Measure("draws", "Draws", "rate", COURSE, "decided races that no seat won (a tie)"),
     Measure("branching", "Branching", "mean", "branching", "options a decision, on average",
             unit="options"),
     Measure("decisions", "Decisions", "mean", "decisions", "decisions a game", unit="decisions"),
@@ -197,8 +197,11 @@ def values(games: pl.DataFrame, name: str, game: Game | None = None) -> np.ndarr
         return (~games["end_reason"].is_in(list(capped)).fill_null(False)).to_numpy() \
             .astype(float)
     if name == "draws":
-        seat = games["winner"].cast(pl.Int64).fill_null(0).to_numpy() >= 1
-        team = games["won"].is_not_null().to_numpy()
+        # A team's game (no winning seat, the team's result known) has no draw; in a race no
+        # seat won: a tie (an engine may write its winner as 0 or less).
+        winner = games["winner"].cast(pl.Int64)
+        team = (winner.is_null() & games["won"].is_not_null()).to_numpy()
+        seat = winner.fill_null(0).to_numpy() >= 1
         return (~(seat | team)).astype(float)
     out = np.full(n, np.nan)
     if COURSE not in games.columns:
