@@ -233,7 +233,7 @@ class KitGame:
         return Path(importlib.util.find_spec(self.rules).origin).parent / "golden"
 
     def progress_index(self) -> int:
-        """What counts as progress, as the kit's state holds it (Kit.progress)."""
+        """What counts as progress, as the kit's state holds it (Kit.course's last row)."""
         return self.tallies.index(self.progress) if self.progress else -1
 
     def violation_names(self) -> tuple[str, ...]:

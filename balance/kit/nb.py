@@ -92,9 +92,7 @@ def winner_nb(kit):
 @njit
 def turn_nb(kit, seat):
     """A new turn, for `seat`: the turn before it ended (its scores join the lead record)."""
-    if kit.sc[TURNS] > 0:
-        _note_lead_nb(kit)
-    note_course_nb(kit)
+    note_course_nb(kit, _note_lead_nb(kit))
     kit.sc[TURN] = kit.sc[TURNS]
     kit.sc[TURNS] += 1
     kit.sc[SEAT] = seat
@@ -177,8 +175,7 @@ def _end_nb(kit, outcome, seat, reason):
     kit.sc[OUTCOME] = outcome
     kit.sc[WINNER] = seat
     kit.sc[END] = reason
-    _note_lead_nb(kit)
-    note_course_nb(kit)
+    note_course_nb(kit, _note_lead_nb(kit))
     emit_nb(kit, END_EVENT, outcome, seat, reason, 0)
 
 
@@ -187,7 +184,7 @@ def _note_lead_nb(kit):
     """After each turn: the seat ahead on score (-1 when the lead is shared), recorded when
     it changes. Compact, and enough to tell when a game was decided (the last change) and
     whether its winner came from behind (an earlier leader). Past MAX_LEADS changes the first
-    ones and the latest are kept."""
+    ones and the latest are kept. Returns the seat ahead (-1: shared), for the course."""
     top = kit.score[0]
     for s in range(1, kit.score.shape[0]):
         top = max(top, kit.score[s])
@@ -197,7 +194,7 @@ def _note_lead_nb(kit):
             leader = s if leader == -1 else -2
     leader = max(leader, -1)
     if kit.sc[TURNS] == 0 or leader == kit.sc[LEADER]:
-        return
+        return leader
     kit.sc[LEADER] = leader
     n = kit.sc[LEADS]
     if n == kit.lead.shape[0]:
@@ -205,6 +202,7 @@ def _note_lead_nb(kit):
     kit.lead[n, 0] = kit.sc[TURN]
     kit.lead[n, 1] = leader
     kit.sc[LEADS] = n + 1
+    return leader
 
 
 # -- what a game's generated loop calls ------------------------------------------------------

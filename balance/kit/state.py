@@ -57,10 +57,12 @@ class Kit(NamedTuple):
     opt: np.ndarray  # (max options, OPTION_WIDTH) int64: the options of the decision at hand
     ev: np.ndarray  # (events, EVENT_WIDTH) int64: the trace, written only when tracing
     lead: np.ndarray  # (MAX_LEADS, 2) int64: (turn, leading seat or -1) at each lead change
-    course: np.ndarray  # (COURSE_KEEP, seats) int64: each seat's progress, every STRIDE turns
-    # (1,) int64: what counts as progress, the game's declaration (KitGame.progress): -1 the
-    # score, else the index of the tally that counts it. Apart from `sc`, which every game resets.
-    progress: np.ndarray
+    # (COURSE_KEEP + 1, seats) int64: each seat's progress, every STRIDE turns; then, in the
+    # last row's first column (PROGRESS_AT), what counts as progress, the game's declaration
+    # (KitGame.progress): -1 the score, else the index of the tally that counts it. Kept here,
+    # not in `sc` (which every game resets), and in no array of its own: every array of the
+    # state is passed wherever the state is, in every game.
+    course: np.ndarray
 
 
 def new_kit(seats: int, tallies: int = 0, record: int = 0, options: int = 64,
@@ -70,5 +72,10 @@ def new_kit(seats: int, tallies: int = 0, record: int = 0, options: int = 64,
                rec=np.zeros(record, np.int64), opt=np.zeros((options, OPTION_WIDTH), np.int64),
                ev=np.zeros((events, EVENT_WIDTH), np.int64),
                lead=np.zeros((MAX_LEADS, 2), np.int64),
-               course=np.zeros((COURSE_KEEP, seats), np.int64),
-               progress=np.full(1, progress, np.int64))
+               course=_course(seats, progress))
+
+
+def _course(seats: int, progress: int) -> np.ndarray:
+    course = np.zeros((COURSE_KEEP + 1, seats), np.int64)
+    course[COURSE_KEEP, 0] = progress
+    return course

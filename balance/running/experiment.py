@@ -113,7 +113,8 @@ class Experiment:
     def identity(self) -> str:
         """What the games depend on: the parsed file, so that comments, whitespace, key order
         and the prose description are not part of it, nor the game count (a rerun may add
-        games), nor the ideal length (a reading of the games, not a rule of them). The grid keeps its key order, which numbers the variants. A file's
+        games), nor the ideal length (a reading of the games, not a rule of them). The grid
+        keeps its key order, which numbers the variants. A file's
         shard_size is part of it, as runs have always recorded it (`balance run --shard-size`
         plays new games in other shards without changing the file)."""
         meaning = {k: v for k, v in self.data.items() if k != "grid"}

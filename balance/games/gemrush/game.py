@@ -137,6 +137,8 @@ GAME = Game(
     tables=(GAMES, ROOMS),
     measures=MEASURES,
     end_reasons=END_NAMES,
+    # Rush's round cap stops a race the top score then wins: a result, but not the rules' end.
+    cap_ends=("turn_cap",),
     default_player="greedy",
     labels=KEY_LABELS,
     experiment_keys=("edition", "content", "mode", "target", "exhaust", "ablate", "each_skill",

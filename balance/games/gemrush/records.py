@@ -87,6 +87,7 @@ def course(sbt: np.ndarray, turns: np.ndarray, first: np.ndarray) -> tuple[np.nd
     (`sbt`, -1 past the end) and each seat's score at the start (`first`): a turn's points
     are its player's alone (engine/turn_nb.py), and seat t % players plays turn t."""
     n, p = len(turns), len(first)
+    sbt = sbt[:, : int(turns.max(initial=0))]  # past the longest game, nothing to read
     cap = sbt.shape[1]
     team = np.concatenate([np.full((n, 1), first.sum()), sbt.astype(np.int64)], axis=1)
     past = np.arange(cap + 1)[None, :] > turns[:, None]
