@@ -4,8 +4,9 @@ the changes of leader counted, for the measures of a game's course (balance/stat
 Progress is the score, or the tally the game declares (KitGame.progress). The kit keeps it
 after every turn while COURSE_KEEP turns fit; past that every other turn kept is dropped and
 the stride doubles, so a game of any length costs the same and its course is never coarser
-than a COURSE_KEEP-th of the game. The array's last row holds the declaration (state.py). The record holds the course at the end of each of
-COURSE_POINTS equal parts of the game (write_course_nb), not the turns themselves."""
+than a COURSE_KEEP-th of the game; the array's last row holds the declaration (state.py).
+The record holds the course at the end of each of COURSE_POINTS equal parts of the game
+(write_course_nb), not the turns themselves."""
 
 from balance.kernels.jit import njit
 from balance.kit.state import COURSE_POINTS, KEPT, LEAD_CHANGES, SOLE, STRIDE, TURNS
