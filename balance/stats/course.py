@@ -4,11 +4,12 @@
 reference/course-measures.md defines each and names its source.
 
 A measure here is a Measure (balance/contract/game.py) over the column COURSE: the neutral
-layer (balance/stats/measures.py, of_measures) turns it into a Quantity whose expression
-computes one value per game (`values`), so `balance compare`, `balance tune --goal` and a
-game that declares one among its measures (its headline and `--precision`) read it as they
-read any other. A game whose games table has a course gets every one of them in `balance
-compare` and as a goal of `balance tune` (`of_game`), declared or not.
+layer (balance/stats/measures.py, of_measures and course_quantities) turns it into a Quantity
+whose expression computes one value per game (`expression`, `values`), so `balance
+compare`, `balance tune --goal` and a game that declares one among its measures (its
+headline and `--precision`) read it as they read any other. A game whose games table has a
+course gets every one of them in `balance compare` and as a goal of `balance tune`
+(`of_game`), declared or not.
 
 Per game, NaN where the measure does not apply (a race's measure in a cooperative game, a
 comeback in a game no seat won): a rate counts only the games it applies to, and its `of`
@@ -20,7 +21,6 @@ import numpy as np
 import polars as pl
 
 from balance.contract.game import Game, Measure
-from balance.stats.measures import Quantity
 
 COURSE = "course"
 POINTS = 20  # balance/kit/state.py, COURSE_POINTS: the record's points, one each twentieth
@@ -48,9 +48,9 @@ MEASURES: tuple[Measure, ...] = (
             of="games a seat won with one seat ahead at half"),
     Measure("settled_at", "Settled at", "mean", COURSE,
             "a cooperative game: the share of the game after which the team's pace (ahead "
-            "of or behind its target's) agrees with the outcome for good"),
+            "of or behind its goal's) agrees with the outcome for good"),
     Measure("behind_pace_wins", "Team behind its pace at half wins", "rate", COURSE,
-            "a cooperative game behind its target's pace at half the game still won",
+            "a cooperative game behind its goal's pace at half the game still won",
             of="team games behind their pace at half"),
     Measure("completion", "Ended by the rules", "mean", COURSE,
             "the share of all games (undecided ones too) that ended by the rules, not by a "
@@ -227,15 +227,3 @@ def expression(measure: Measure, game: Game) -> pl.Expr:
     return pl.struct(reads).map_batches(
         compute, return_dtype=pl.Boolean if measure.kind == "rate" else pl.Float64)
 
-
-def quantity(measure: Measure, game: Game) -> Quantity:
-    """A course measure as the neutral layer aggregates it."""
-    expr = expression(measure, game) if is_course(measure) else \
-        pl.col(measure.column).cast(pl.Float64)
-    return Quantity(measure.name, measure.title, measure.kind, expr, measure.of)
-
-
-def quantities(game: Game) -> list[Quantity]:
-    """Every course measure the game's games can give and it does not declare itself, as
-    quantities (what `balance compare` adds to the game's own)."""
-    return [quantity(m, game) for m in of_game(game)]

@@ -152,7 +152,7 @@ class Quantities:
         self.info = {int(v["variant"]): v for v in manifest.get("variants", [])}
         # The game's measures, then how its games played (balance/stats/course.py) where
         # its games table records their course.
-        self.measures = measures.of_measures(game) + course.quantities(game)
+        self.measures = measures.of_measures(game) + measures.course_quantities(game)
 
     def columns(self) -> list[str]:
         """The games columns the comparison reads."""

@@ -2,8 +2,8 @@
 each experiment file in memory (nothing written but the table) and writes one Markdown table
 of the course measures (summary.py), a row per game, setting and player count.
 
-    python -m reports.course.across experiments/*/course*.toml \\
-        tests/games/dice/course.toml --register tests.games.dice.game:GAME \\
+    python -m reports.course.across experiments/*/*course*.toml \\
+        tests/games/NAME/course.toml --register tests.games.NAME.game:GAME \\
         --games 2000 --out balance/docs/guide/results/course-table.md
 
 `--register MODULE:ATTRIBUTE` adds a game found nowhere else (a test's) before the files are
