@@ -69,8 +69,10 @@ def test_bad_goals_are_refused(text):
 def test_a_goal_names_a_measure_of_the_game():
     g = parse_goal("turns=12", DICE)
     assert (g.measure, g.at, g.value, g.binary) == ("turns", None, 12.0, False)
+    # The game's own measures, then the course measures its games record (issue 53).
     with pytest.raises(InputError, match="'rounds=12' is not a goal: write MEASURE=VALUE, a "
-                       "rate as a percentage \\(first=50%, score=X, turns=X\\)"):
+                       "rate as a percentage \\(first=50%, score=X, turns=X, "
+                       "lead_changes=X, comeback_quarter=50%, .*, decisions=X\\)"):
         parse_goal("rounds=12", DICE)  # a measure of Gem Rush's, not of the dice race's
     import polars as pl
 

@@ -226,6 +226,10 @@ class Game:
     # rate is a share of the decided games; the undecided ones are counted and shown apart,
     # never folded into losses (balance/stats/measures.py).
     undecided_ends: tuple[str, ...] = ()
+    # End reasons of a game stopped by a cap on its length that still has a result (the top
+    # score wins at a round cap): with undecided_ends, the games that did not end by the rules
+    # (the course measure completion, balance/stats/course.py).
+    cap_ends: tuple[str, ...] = ()
     # Each end reason in the rulebook's words, as a sentence names it ("turn cap reached"):
     # (end reason, words) pairs; a reason given none reads as its name, underscores as
     # spaces (Game.end_word).
@@ -361,10 +365,11 @@ class Game:
         if unknown:
             raise ValueError(f"game {self.name}: end_words name {unknown}, not among its "
                              "end_reasons")
-        unknown = [e for e in self.undecided_ends if e not in self.end_reasons]
+        unknown = [e for e in (*self.undecided_ends, *self.cap_ends)
+                   if e not in self.end_reasons]
         if unknown:
-            raise ValueError(f"game {self.name}: undecided_ends {unknown} are not among its "
-                             "end_reasons")
+            raise ValueError(f"game {self.name}: undecided_ends or cap_ends {unknown} are not "
+                             "among its end_reasons")
         if self.starter and not any(m.name == self.starter and m.kind == "rate"
                                     for m in self.measures):
             raise ValueError(f"game {self.name}: starter {self.starter!r} is not one of its "

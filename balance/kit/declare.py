@@ -22,6 +22,10 @@ KIT_COLUMNS: dict[str, str] = {
     "branching": "float32",  # options per decision, on average; null: no decision
     "lead_turns": "list<int16>",  # the turns (from 1) after which the lead changed hands
     "leaders": "list<int8>",  # the seat ahead from each of those turns on; 0: a shared lead
+    # Each seat's progress (KitGame.progress) at the end of each twentieth of the game, point
+    # by point, seat 1 first within a point (balance/stats/course.py)
+    "course": "list<int16>",
+    "lead_changes": "int16",  # changes of the seat ahead on progress (a shared lead: none)
 }
 
 
@@ -113,6 +117,10 @@ class KitGame:
     forward: str = ""
     searchable: tuple[str, ...] = ()  # the decisions a search may search; (): every one
     record: tuple[str, ...] = ()  # per-game values the game's record_nb writes (Kit.rec)
+    # What counts as a seat's progress in the game's course (the games table's `course` and
+    # `lead_changes`): the tally of that name (hits landed, gems won), where the score does
+    # not say who is ahead; "" for the score.
+    progress: str = ""
     invariants: tuple[str, ...] = ()  # what broken_nb returns, 1-based, in words
     columns: dict = field(default_factory=dict)  # the games table's own columns: type
     values: str = ""  # "module:function" (Records, Setup) -> {column: values} for `columns`
@@ -146,6 +154,9 @@ class KitGame:
         if self.hidden and not self.forward:
             raise ValueError(f"kit game {self.name}: hidden parts are redrawn in the game's "
                              "forward module: name it (KitGame.forward)")
+        if self.progress and self.progress not in self.tallies:
+            raise ValueError(f"kit game {self.name}: progress {self.progress!r} must be one "
+                             "of its tallies")
         odd = [n for n in self.searchable if n not in self.decisions]
         if odd or (self.searchable and not self.forward):
             raise ValueError(f"kit game {self.name}: searchable {odd or 'given'} must be "
@@ -220,6 +231,10 @@ class KitGame:
             spec = importlib.util.find_spec(self.goldens_at)
             return Path(list(spec.submodule_search_locations)[0]) / "golden"
         return Path(importlib.util.find_spec(self.rules).origin).parent / "golden"
+
+    def progress_index(self) -> int:
+        """What counts as progress, as the kit's state holds it (Kit.course's last row)."""
+        return self.tallies.index(self.progress) if self.progress else -1
 
     def violation_names(self) -> tuple[str, ...]:
         from balance.kit.state import KIT_VIOLATIONS  # lazy: a declaration loads no numba

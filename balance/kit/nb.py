@@ -6,6 +6,7 @@ cache in every new process."""
 
 from balance.kernels.jit import njit
 from balance.kernels.rng import below_nb, shuffle_nb
+from balance.kit.course_nb import note_course_nb, reset_course_nb, write_course_nb
 from balance.kit.state import (
     AUTOMA_WON,
     CHECK,
@@ -40,7 +41,9 @@ from balance.kit.state import (
     WINNER,
 )
 
-FIXED = 9  # a game's record: these values, then scores, tallies, the game's own, lead changes
+# A game's record: these values, then scores, tallies, the game's own, lead changes, then its
+# course (course_nb.py).
+FIXED = 9
 
 
 # -- what a game's rules call ----------------------------------------------------------------
@@ -89,8 +92,7 @@ def winner_nb(kit):
 @njit
 def turn_nb(kit, seat):
     """A new turn, for `seat`: the turn before it ended (its scores join the lead record)."""
-    if kit.sc[TURNS] > 0:
-        _note_lead_nb(kit)
+    note_course_nb(kit, _note_lead_nb(kit))
     kit.sc[TURN] = kit.sc[TURNS]
     kit.sc[TURNS] += 1
     kit.sc[SEAT] = seat
@@ -173,7 +175,7 @@ def _end_nb(kit, outcome, seat, reason):
     kit.sc[OUTCOME] = outcome
     kit.sc[WINNER] = seat
     kit.sc[END] = reason
-    _note_lead_nb(kit)
+    note_course_nb(kit, _note_lead_nb(kit))
     emit_nb(kit, END_EVENT, outcome, seat, reason, 0)
 
 
@@ -182,7 +184,7 @@ def _note_lead_nb(kit):
     """After each turn: the seat ahead on score (-1 when the lead is shared), recorded when
     it changes. Compact, and enough to tell when a game was decided (the last change) and
     whether its winner came from behind (an earlier leader). Past MAX_LEADS changes the first
-    ones and the latest are kept."""
+    ones and the latest are kept. Returns the seat ahead (-1: shared), for the course."""
     top = kit.score[0]
     for s in range(1, kit.score.shape[0]):
         top = max(top, kit.score[s])
@@ -192,7 +194,7 @@ def _note_lead_nb(kit):
             leader = s if leader == -1 else -2
     leader = max(leader, -1)
     if kit.sc[TURNS] == 0 or leader == kit.sc[LEADER]:
-        return
+        return leader
     kit.sc[LEADER] = leader
     n = kit.sc[LEADS]
     if n == kit.lead.shape[0]:
@@ -200,6 +202,7 @@ def _note_lead_nb(kit):
     kit.lead[n, 0] = kit.sc[TURN]
     kit.lead[n, 1] = leader
     kit.sc[LEADS] = n + 1
+    return leader
 
 
 # -- what a game's generated loop calls ------------------------------------------------------
@@ -217,6 +220,7 @@ def reset_kit_nb(kit, seats, words, trace, check):
     kit.sc[CHECK] = check
     kit.sc[WINNER] = -1
     kit.sc[LEADER] = -1  # every seat starts level
+    reset_course_nb(kit)
     kit.score[:] = 0
     kit.tally[:] = 0
     kit.rec[:] = 0
@@ -318,8 +322,9 @@ def write_record_nb(kit, row):
     for k in range(kit.sc[LEADS]):
         row[at + 2 * k] = kit.lead[k, 0]
         row[at + 2 * k + 1] = kit.lead[k, 1]
-    for k in range(at + 2 * kit.sc[LEADS], row.shape[0]):
+    for k in range(at + 2 * kit.sc[LEADS], at + 2 * kit.lead.shape[0]):
         row[k] = 0  # the whole row is the game's: batches are compared row by row
+    write_course_nb(kit, row, at + 2 * kit.lead.shape[0])
 
 
 # -- what a game's generated redraw of the unseen calls (KitGame.hidden) ---------------------

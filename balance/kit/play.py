@@ -33,7 +33,7 @@ class Setup:
     def new_state(self, events: int = 0):
         module = self.kit.module()
         kit = new_kit(len(self.seats), len(self.kit.tallies), len(self.kit.record),
-                      self.kit.max_options, events)
+                      self.kit.max_options, events, self.kit.progress_index())
         return module.new_state(self.rules, kit)
 
 

@@ -1,19 +1,21 @@
 """A batch's records as the kit writes them (nb.write_record_nb): one int64 row per game, read back
 here by name. A row: the outcome, the winning seat, the end reason, the turns, the decisions,
 the options offered over them, the first violation, the kinds of option picked (a bit each)
-and the lead changes kept; then each seat's score, each seat's tallies, the game's own record
-and the lead changes as (turn, leader) pairs."""
+and the lead changes kept; then each seat's score, each seat's tallies, the game's own record,
+the lead changes as (turn, leader) pairs, and the game's course: each seat's progress at the
+end of each of COURSE_POINTS equal parts of the game, then the changes of sole leader
+(course_nb.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from balance.kit.nb import FIXED
-from balance.kit.state import MAX_LEADS
+from balance.kit.state import COURSE_POINTS, MAX_LEADS
 
 
 def width(seats: int, tallies: int, record: int) -> int:
-    return FIXED + seats + seats * tallies + record + 2 * MAX_LEADS
+    return FIXED + seats + seats * tallies + record + 2 * MAX_LEADS + COURSE_POINTS * seats + 1
 
 
 class Records:
@@ -29,7 +31,13 @@ class Records:
         self.tallies = out[:, at: at + seats * tallies].reshape(len(out), seats, tallies)
         at += seats * tallies
         self.rec = out[:, at: at + record]
-        self._leads = out[:, at + record:]
+        at += record
+        self._leads = out[:, at: at + 2 * MAX_LEADS]
+        at += 2 * MAX_LEADS
+        # (games, COURSE_POINTS, seats): each seat's progress at the end of each part
+        self.course = out[:, at: at + COURSE_POINTS * seats].reshape(len(out), COURSE_POINTS,
+                                                                      seats)
+        self.lead_changes = out[:, at + COURSE_POINTS * seats]
 
     def __len__(self) -> int:
         return len(self.out)

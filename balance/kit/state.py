@@ -12,7 +12,7 @@ import numpy as np
 
 # Scalar slots.
 (TURN, TURNS, SEAT, KIND, OFFERED, ENDED, OUTCOME, WINNER, END, DECISIONS, OPTIONS, VIOLATION,
- PICKED, CHECK, TRACE, EVENTS, LEADER, LEADS, SLOTS) = range(19)
+ PICKED, CHECK, TRACE, EVENTS, LEADER, LEADS, KEPT, STRIDE, SOLE, LEAD_CHANGES, SLOTS) = range(23)
 
 # How a game ended: one encoding for every game on the kit (table.py writes it as the core
 # columns `winner` and `won`).
@@ -40,6 +40,12 @@ OPTION_WIDTH = 4  # an option's kind, then three values of the game's
 # Lead changes a game's record keeps: past them the last slot holds the latest change, so the
 # record always ends with the change that decided the game.
 MAX_LEADS = 16
+# The course of a game (course_nb.py): each seat's progress after every turn is kept, every
+# turn while COURSE_KEEP of them fit and every 2nd, 4th... turn past that, and the record holds
+# it at the end of each of COURSE_POINTS equal parts of the game. Twentieths: the tenths and
+# the quarters both fall on one.
+COURSE_KEEP = 128
+COURSE_POINTS = 20
 
 
 class Kit(NamedTuple):
@@ -51,12 +57,25 @@ class Kit(NamedTuple):
     opt: np.ndarray  # (max options, OPTION_WIDTH) int64: the options of the decision at hand
     ev: np.ndarray  # (events, EVENT_WIDTH) int64: the trace, written only when tracing
     lead: np.ndarray  # (MAX_LEADS, 2) int64: (turn, leading seat or -1) at each lead change
+    # (COURSE_KEEP + 1, seats) int64: each seat's progress, every STRIDE turns; then, in the
+    # last row's first column (PROGRESS_AT), what counts as progress, the game's declaration
+    # (KitGame.progress): -1 the score, else the index of the tally that counts it. Kept here,
+    # not in `sc` (which every game resets), and in no array of its own: every array of the
+    # state is passed wherever the state is, in every game.
+    course: np.ndarray
 
 
 def new_kit(seats: int, tallies: int = 0, record: int = 0, options: int = 64,
-            events: int = 0) -> Kit:
+            events: int = 0, progress: int = -1) -> Kit:
     return Kit(sc=np.zeros(SLOTS, np.int64), chance=np.zeros(4, np.int64),
                score=np.zeros(seats, np.int64), tally=np.zeros((seats, tallies), np.int64),
                rec=np.zeros(record, np.int64), opt=np.zeros((options, OPTION_WIDTH), np.int64),
                ev=np.zeros((events, EVENT_WIDTH), np.int64),
-               lead=np.zeros((MAX_LEADS, 2), np.int64))
+               lead=np.zeros((MAX_LEADS, 2), np.int64),
+               course=_course(seats, progress))
+
+
+def _course(seats: int, progress: int) -> np.ndarray:
+    course = np.zeros((COURSE_KEEP + 1, seats), np.int64)
+    course[COURSE_KEEP, 0] = progress
+    return course

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from balance.contract.experiment import KNOB_PREFIX
 from balance.kit.records import Records
-from balance.kit.state import AUTOMA_WON, SEAT_WON, TEAM_WON
+from balance.kit.state import AUTOMA_WON, COURSE_POINTS, SEAT_WON, TEAM_WON
 
 
 def heuristic(names) -> str:
@@ -52,6 +52,7 @@ def games_table(game, experiment: str, variant, start: int, seeds: np.ndarray,
         **decision_columns(r.decisions, r.options),
         "lead_turns": pa.ListArray.from_arrays(offsets, (lead_turns + 1).astype(np.int16)),
         "leaders": pa.ListArray.from_arrays(offsets, (leaders + 1).astype(np.int8)),
+        **course_columns(r.course, r.lead_changes),
         **own,
     }
     columns = game.games_table.columns
@@ -69,6 +70,39 @@ def decision_columns(decisions: np.ndarray, options: np.ndarray) -> dict[str, pa
     return {"decisions": pa.array(decisions.astype(np.int32)),
             "branching": pa.array(options / np.maximum(decisions, 1), pa.float32(),
                                   mask=decisions == 0)}
+
+
+def course_columns(course: np.ndarray, lead_changes: np.ndarray) -> dict[str, pa.Array]:
+    """The games table's course (KIT_COLUMNS) from each game's (points, seats) progress and
+    its changes of sole leader: the points one list a game, point by point, seat 1 first
+    within a point (balance/stats/course.py reads it back)."""
+    n = len(course)
+    flat = course.reshape(n, -1).astype(np.int16)
+    offsets = np.arange(0, flat.size + 1, max(flat.shape[1], 1), dtype=np.int32)[: n + 1]
+    return {"course": pa.ListArray.from_arrays(offsets, flat.ravel()),
+            "lead_changes": pa.array(lead_changes.astype(np.int16))}
+
+
+def course_of_turns(progress: np.ndarray, turns: np.ndarray,
+                    points: int = COURSE_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """The record of a game's course (course_nb.py) from every turn of it, for an engine that
+    keeps every turn: `progress` (games, turns + 1, seats) each seat's progress at the start
+    (0) and after each turn, `turns` each game's length. Returns (course (games, points,
+    seats), changes of sole leader), as the kit records them."""
+    n, _, seats = progress.shape
+    k = np.arange(1, points + 1)
+    at = np.minimum((k[None, :] * turns[:, None] + points // 2) // points, progress.shape[1] - 1)
+    course = progress[np.arange(n)[:, None], at]
+    top = progress.max(axis=2)
+    alone = (progress == top[:, :, None]).sum(axis=2) == 1
+    sole = np.where(alone, progress.argmax(axis=2), -1)
+    sole[np.arange(progress.shape[1])[None, :] > turns[:, None]] = -1  # after the end
+    # the last sole leader so far, a shared lead changing nothing
+    seen = np.where(sole >= 0, np.arange(sole.shape[1])[None, :], -1)
+    last = np.maximum.accumulate(seen, axis=1)
+    held = np.where(last >= 0, np.take_along_axis(sole, np.maximum(last, 0), axis=1), -1)
+    changes = ((held[:, 1:] != held[:, :-1]) & (held[:, :-1] >= 0)).sum(axis=1)
+    return course, changes
 
 
 def swept_columns(variant, n: int, taken) -> dict[str, pa.Array]:

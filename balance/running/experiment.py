@@ -12,6 +12,7 @@ seed = 1
 players = 4                    # fixed here, or swept in [grid]
 shard_size = 5000              # optional: games per shard file
 baseline = 0                   # optional: the variant `balance compare` compares with
+ideal_length = [20, 40]        # optional: the designer's ideal length, in the game's unit
 # ... and the game's own keys (Game.experiment_keys)
 
 [rules]                        # optional: the game's settings, for every variant
@@ -69,7 +70,7 @@ MAX_SHARDS = 500_000
 
 TABLES = ("experiment", "rules", "knobs", "grid")
 KEYS = ("name", "description", "game", "heuristic", "seats", "games", "seed", "shard_size",
-        "players", "baseline")
+        "players", "baseline", "ideal_length")
 # A run folder's name: lowercase letters, digits and '-'.
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
@@ -101,6 +102,7 @@ class Experiment:
     settings: dict = field(default_factory=dict)  # the game's experiment-wide settings
     inputs: dict = field(default_factory=dict)  # data files the games depend on -> sha256
     data: dict = field(default_factory=dict)  # the parsed file
+    ideal_length: tuple[int, int] | None = None  # [experiment] ideal_length (ideal_length())
 
     @property
     def hash(self) -> str:
@@ -111,12 +113,13 @@ class Experiment:
     def identity(self) -> str:
         """What the games depend on: the parsed file, so that comments, whitespace, key order
         and the prose description are not part of it, nor the game count (a rerun may add
-        games). The grid keeps its key order, which numbers the variants. A file's
+        games), nor the ideal length (a reading of the games, not a rule of them). The grid
+        keeps its key order, which numbers the variants. A file's
         shard_size is part of it, as runs have always recorded it (`balance run --shard-size`
         plays new games in other shards without changing the file)."""
         meaning = {k: v for k, v in self.data.items() if k != "grid"}
         head = {k: v for k, v in meaning.get("experiment", {}).items()
-                if k not in ("description", "games")}
+                if k not in ("description", "games", "ideal_length")}
         meaning["experiment"] = head
         meaning["grid"] = [[k, v] for k, v in self.data.get("grid", {}).items()]
         text = json.dumps(meaning, sort_keys=True, default=str, ensure_ascii=False)
@@ -219,6 +222,7 @@ class _Head:
     games: int
     seed: int
     shard_size: int
+    ideal_length: tuple[int, int] | None = None
 
 
 class _Fields:
@@ -281,7 +285,26 @@ def _head(head: dict, probs: Problems) -> _Head:
                   f"use lowercase letters, digits and '-' (it names the run folder), got {name!r}")
     description = f.text("description")
     return _Head(name, description, f.whole("games", 1, MAX_GAMES), f.whole("seed", 0, MAX_SEED),
-                 f.whole("shard_size", 1, MAX_SHARD_SIZE, DEFAULT_SHARD_SIZE))
+                 f.whole("shard_size", 1, MAX_SHARD_SIZE, DEFAULT_SHARD_SIZE),
+                 ideal_length(head, probs))
+
+
+MAX_LENGTH = 2**15 - 1  # the games table's turns column is an int16
+
+
+def ideal_length(head: dict, probs: Problems) -> tuple[int, int] | None:
+    """The designer's ideal range of a game's length (Ludii's IdealDuration), [shortest,
+    longest] in the game's length unit, both counted in: the share of games inside it is a
+    measure of the report's How the game plays. It plays no part in the games."""
+    value = head.get("ideal_length")
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 2 or not all(_is_int(v) for v in value)
+            or not 1 <= value[0] <= value[1] <= MAX_LENGTH):
+        probs.add("[experiment]", "ideal_length", "must be two whole numbers [shortest, "
+                  f"longest], 1 <= shortest <= longest <= {MAX_LENGTH:,}, got {short(repr(value))}")
+        return None
+    return int(value[0]), int(value[1])
 
 
 def check_player_value(probs: Problems, where: str, key: str, value, players: dict) -> None:
@@ -475,7 +498,7 @@ def parse_experiment(data: dict, text: str, file: str, base_dir: Path = Path("."
     probs.raise_if_any()
     return Experiment(fields.name, fields.description, file, text, game, fields.games,
                       fields.seed, fields.shard_size, dict(rules), made.grid, tuple(variants),
-                      made.settings, made.inputs, data)
+                      made.settings, made.inputs, data, fields.ideal_length)
 
 
 def _variants(inp: ExperimentInput, made: GameVariants) -> list[Variant]:

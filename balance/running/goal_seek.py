@@ -71,8 +71,11 @@ _GOAL = re.compile(r"^\s*([A-Za-z][\w ]*?|\d+)\s*=\s*([0-9.]+)\s*(%?)\s*$")
 def parse_goal(text: str, game: Game, where: str = "--goal") -> Goal:
     """NAME=VALUE, or NAME=VALUE% for a rate: NAME a measure of the game's, or a name its
     goals hook reads as one."""
+    from balance.stats import course  # lazy: its measures are polars expressions
+
     m = _GOAL.match(text or "")
-    names = ", ".join(f"{x.name}={'50%' if x.kind == 'rate' else 'X'}" for x in game.measures)
+    names = ", ".join(f"{x.name}={'50%' if x.kind == 'rate' else 'X'}"
+                      for x in (*game.measures, *course.of_game(game)))
     bad = InputError([Problem(where, "", "", f"{text!r} is not a goal: write MEASURE=VALUE, "
                               f"a rate as a percentage ({names})")])
     if not m:
@@ -97,8 +100,11 @@ def parse_goal(text: str, game: Game, where: str = "--goal") -> Goal:
 
 def _measure(game: Game, name: str, text: str, where: str):
     """(Measure or None, at) for a goal's name."""
-    if any(x.name == name for x in game.measures):
-        return game.measure(name), None
+    from balance.stats import course  # lazy: its measures are polars expressions
+
+    found = course.find(game, name)
+    if found is not None:
+        return found, None
     if not game.goals:
         return None, None
     try:
@@ -331,10 +337,13 @@ def outcomes(games, goal: Goal, variant: dict, game: Game) -> np.ndarray:
     estimate."""
     import polars as pl  # lazy: goal seeking's search itself needs no DataFrame
 
+    from balance.stats import course  # lazy: as polars
     from balance.stats.measures import undecided_of  # lazy: as polars
 
-    m = game.measure(goal.measure)
-    if m.outcome:
+    m = course.find(game, goal.measure)
+    if course.is_course(m):
+        x = course.values(games, m.name, game)
+    elif m.outcome:
         x = np.asarray(resolve(m.outcome)(games, variant, goal), dtype=float)
     else:
         x = games[m.column].cast(pl.Float64).fill_null(math.nan).to_numpy().astype(float)

@@ -277,7 +277,8 @@ def manifest_for(exp: Experiment, games: int) -> dict:
             "sources": source_hashes(exp.game),
             "packages": dict(package_versions()), "inputs": dict(exp.inputs), "seed": exp.seed,
             "games_per_variant": games, "shard_size": exp.shard_size,
-            "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants]}
+            "swept": list(exp.grid), "variants": [v.describe() for v in exp.variants],
+            **({"ideal_length": list(exp.ideal_length)} if exp.ideal_length else {})}
 
 
 def warm(exp: Experiment) -> None:

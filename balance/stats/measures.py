@@ -34,7 +34,8 @@ import numpy as np
 import polars as pl
 
 from balance.contract import compat, registry
-from balance.contract.game import Game
+from balance.contract.game import Game, Measure
+from balance.stats import course
 from balance.stats.distributions import t_quantile
 from balance.stats.intervals import CONFIDENCE, wilson
 
@@ -95,6 +96,9 @@ def of_measures(game: Game, schema: dict | None = None) -> list[Quantity]:
     number columns (`schema`: the games table's, when known)."""
     out = []
     for m in game.measures:
+        if course.is_course(m):
+            out.append(course_quantity(m, game))
+            continue
         # A measure whose game value is more than its column's (a hook computes it) is the
         # game's own quantities' business.
         if getattr(m, "outcome", ""):
@@ -105,6 +109,19 @@ def of_measures(game: Game, schema: dict | None = None) -> list[Quantity]:
         elif m.kind == MEAN and (dtype is None or dtype.is_numeric()):
             out.append(Quantity(m.name, m.title, MEAN, pl.col(m.column).cast(pl.Float64)))
     return out
+
+
+def course_quantity(measure: Measure, game: Game) -> Quantity:
+    """A measure of a game's course (balance/stats/course.py) as this layer aggregates it."""
+    expr = course.expression(measure, game) if course.is_course(measure) else \
+        pl.col(measure.column).cast(pl.Float64)
+    return Quantity(measure.name, measure.title, measure.kind, expr, measure.of)
+
+
+def course_quantities(game: Game) -> list[Quantity]:
+    """Every course measure the game's games can give and it does not declare itself, as
+    quantities (what `balance compare` adds to the game's own)."""
+    return [course_quantity(m, game) for m in course.of_game(game)]
 
 
 def game_of(manifest: dict) -> Game:

@@ -40,7 +40,7 @@ import numpy as np
 import polars as pl
 
 from balance.errors import InputError, Problem
-from balance.stats import measures, paired
+from balance.stats import course, measures, paired
 from reports.compare import alike as alike_
 from reports.tables import variants
 from reports.tallies import tallies
@@ -150,7 +150,9 @@ class Quantities:
         self.kind = game.title
         self.manifest = manifest
         self.info = {int(v["variant"]): v for v in manifest.get("variants", [])}
-        self.measures = measures.of_measures(game)
+        # The game's measures, then how its games played (balance/stats/course.py) where
+        # its games table records their course.
+        self.measures = measures.of_measures(game) + measures.course_quantities(game)
 
     def columns(self) -> list[str]:
         """The games columns the comparison reads."""
@@ -199,7 +201,7 @@ class Quantities:
                          paired.median_difference(sb, sv, resamples, seed), resamples, seed)]
         taken = {"won", "score", "turns"}
         for q in self.measures:
-            if set(q.expr.meta.root_names()) & taken:
+            if set(q.expr.meta.root_names()) & taken and q.key not in course.names():
                 continue
             xb = base.select(q.expr.alias("x"))["x"]
             xv = other.select(q.expr.alias("x"))["x"]

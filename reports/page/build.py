@@ -19,6 +19,7 @@ import polars as pl
 from balance import files
 from balance.errors import InputError, Problem
 from reports.compare.compare import compare_run
+from reports.course import summary as course_summary
 from reports.page import game_report
 from reports.page.merge import merged_groups
 from reports.page.page import build_sections, render
@@ -53,8 +54,10 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     runs = a.manifest.get("runs") or []
     merged = merged_groups(a.kinds, a.manifest, {r["name"]: r for r in runs},
                            report.kind_column, report.played_alike)
+    played = course_summary.summarise(
+        course_summary.games_of(data, a.manifest, report.layout), report.game, a.manifest)
     with rendered_by(jobs):
-        sections = build_sections(a, report, comparisons, merged)
+        sections = build_sections(a, report, comparisons, merged, played)
         figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
     title = f"{report.game.title} balance report" + (
         "" if len(runs) > 1 else f": {a.manifest.get('experiment') or out_dir.name}")

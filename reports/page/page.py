@@ -4,7 +4,8 @@ figures as data URIs).
 
 The framework's own sections open and close the page: the Summary (the verdicts, the game's
 summary tables, every finding in one sentence), the Comparison (reports/compare/comparison_page.py)
-and About this run. The game's sections come between.
+and About this run. The game's sections come between, then How the game plays
+(reports/course/).
 
 Nothing here reads the clock or the environment, every table is sorted and every number goes
 through `reports.render.text`, so the same analysis always gives the same page.
@@ -19,18 +20,21 @@ import polars as pl
 
 from balance.contract.labels import value_words
 from reports.compare.comparison_page import comparison_section
+from reports.course.section import course_section, labels_of
+from reports.course.summary import Course
 from reports.outcomes.findings import Verdict, who_of
 from reports.page.game_report import Analysis, GameReport
 from reports.render import text
-from reports.render.section import Block, Section, Table
+from reports.render.section import Block, Section, Table, in_order
 from reports.render.text import DASH
 
 
 def build_sections(a: Analysis, report: GameReport, comparisons: list | None = None,
-                   merged: list | None = None) -> list[Section]:
+                   merged: list | None = None, played: Course | None = None) -> list[Section]:
     """The page's sections; `comparisons` are (run name, reports.compare.compare.Comparison) of the
     runs whose versions differ by a lever; `merged` (reports.page.merge.Merged) where games of
-    different runs were counted together."""
+    different runs were counted together; `played` how the games went (reports/course/), for
+    the section How the game plays after the game's own."""
     cmps = list(comparisons or [])
     merged = list(merged or [])
     sections = [summary_section(a, report, cmps, merged)]
@@ -38,7 +42,10 @@ def build_sections(a: Analysis, report: GameReport, comparisons: list | None = N
     levers = [(n, c) for n, c in cmps if report.in_comparison(c)]
     if levers:
         sections.append(comparison_section(levers, a, report))
-    return [*sections, *report.sections(a, cmps, merged), run_section(a, report, merged)]
+    how = course_section(played, labels_of(played, in_order(a.kinds, played.rows))) \
+        if played is not None else None
+    return [*sections, *report.sections(a, cmps, merged), *([how] if how else []),
+            run_section(a, report, merged)]
 
 
 def player_words(report: GameReport, heuristic: str) -> str:

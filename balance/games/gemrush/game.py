@@ -77,7 +77,10 @@ GAMES = Table("games", {
     "rooms_built": "int16",
     "skills": "list<string>",
     # As every game on the kit records them: the contract's (tests/test_contract_play.py).
-    **{c: KIT_COLUMNS[c] for c in ("decisions", "branching")},
+    **{c: KIT_COLUMNS[c] for c in ("decisions", "branching", "course", "lead_changes")},
+    # The team's progress that wins (Crisis: the target the engine played to; Rush: null),
+    # what a cooperative game's course is measured against (balance/stats/course.py).
+    "course_goal": "int16",
 }, help="one row per game", seat_columns=("winner",))
 
 ROOMS = Table("rooms", {
@@ -134,6 +137,8 @@ GAME = Game(
     tables=(GAMES, ROOMS),
     measures=MEASURES,
     end_reasons=END_NAMES,
+    # Rush's round cap stops a race the top score then wins: a result, but not the rules' end.
+    cap_ends=("turn_cap",),
     default_player="greedy",
     labels=KEY_LABELS,
     experiment_keys=("edition", "content", "mode", "target", "exhaust", "ablate", "each_skill",

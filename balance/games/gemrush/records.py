@@ -39,7 +39,7 @@ from balance.games.gemrush.engine.game_nb import (
     RM_USES,
 )
 from balance.games.gemrush.engine.state import END_NAMES
-from balance.kit.table import decision_columns, swept_columns
+from balance.kit.table import course_columns, course_of_turns, decision_columns, swept_columns
 
 
 def seat_numbers(engine_seats: np.ndarray) -> np.ndarray:
@@ -80,11 +80,35 @@ def _skill_lists(skills: np.ndarray, names) -> pa.Array:
     return pa.array(rows, pa.list_(pa.string()))
 
 
+def course(sbt: np.ndarray, turns: np.ndarray, first: np.ndarray) -> tuple[np.ndarray,
+                                                                            np.ndarray]:
+    """Each seat's score at each twentieth of the game and the changes of sole leader, as
+    the kit records them (balance/kit/course_nb.py), from the team's score after each turn
+    (`sbt`, -1 past the end) and each seat's score at the start (`first`): a turn's points
+    are its player's alone (engine/turn_nb.py), and seat t % players plays turn t."""
+    n, p = len(turns), len(first)
+    sbt = sbt[:, : int(turns.max(initial=0))]  # past the longest game, nothing to read
+    cap = sbt.shape[1]
+    team = np.concatenate([np.full((n, 1), first.sum()), sbt.astype(np.int64)], axis=1)
+    past = np.arange(cap + 1)[None, :] > turns[:, None]
+    team = np.where(past, 0, team)
+    gained = np.diff(team, axis=1)
+    gained[past[:, 1:]] = 0
+    seat = np.arange(cap) % p
+    progress = np.zeros((n, cap + 1, p), np.int64)
+    progress[:, 0, :] = first
+    for q in range(p):
+        progress[:, 1:, q] = first[q] + np.cumsum(np.where(seat == q, gained, 0), axis=1)
+    return course_of_turns(progress, turns)
+
+
 def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
-                engine_version: str, source_hash: str = "", skill_names=()) -> pa.Table:
+                engine_version: str, source_hash: str = "", skill_names=(),
+                first_scores: np.ndarray | None = None, goal: int | None = None) -> pa.Table:
     """One row per game. `variant` is a balance.contract.experiment.Variant; `source_hash` is
     balance.running.provenance.source_hash() of the process that played it; `skill_names` name the
-    content's skills, in order."""
+    content's skills, in order; `first_scores` each seat's score at the start (none: 0) and
+    `goal` the team's target the engine played to (Crisis), for the game's course."""
     out = batch.out
     n = len(seeds)
     settings = variant.settings
@@ -134,6 +158,10 @@ def games_table(experiment: str, variant, start: int, seeds: np.ndarray, batch,
         "rooms_built": pa.array(out[:, R_ROOMS_BUILT].astype(np.int16)),
         "skills": _skill_lists(batch.skills, skill_names),
         **decision_columns(out[:, R_DECISIONS], out[:, R_OPTIONS]),
+        **course_columns(*course(sbt, turns, np.zeros(p, np.int64) if first_scores is None
+                                 else np.asarray(first_scores, np.int64)[:p])),
+        "course_goal": (pa.array(np.full(n, goal, np.int16)) if crisis and goal is not None
+                        else pa.nulls(n, pa.int16())),
         "engine_version": _const_str(engine_version, n),
         "source_hash": _const_str(source_hash, n),
     })

@@ -13,6 +13,7 @@ from balance.games.gemrush.engine.game_nb import R_VIOLATION
 from balance.games.gemrush.engine.state import VIOLATION_NAMES, new_state
 from balance.games.gemrush.experiment import prepare_variant
 from balance.games.gemrush.play import ENGINE_VERSION, play_batch, prepare
+from balance.games.gemrush.tables import SEAT_VP
 from balance.kit.hooks import ThreadCache
 
 _setups = ThreadCache()
@@ -38,7 +39,8 @@ def play(job) -> dict:
     seeds = job.seeds()
     batch = play_batch(setup, seeds, state=state)
     games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
-                                ENGINE_VERSION, job.source_hash, setup.skill_names)
+                                ENGINE_VERSION, job.source_hash, setup.skill_names,
+                                setup.rules.seat[SEAT_VP], setup.rules.target)
     rooms = records.rooms_table(job.experiment, job.variant, s.start, batch, setup.room_names)
     return {"games": games, "rooms": rooms}
 

@@ -41,8 +41,8 @@ GAMES_COLUMNS = [
     "experiment", "variant", "game", "seed", "edition", "mode", "players", "heuristic",
     "went_first", "target", "exhaust", "hand_limit", "won", "end_reason", "turns", "score",
     "scores", "winner", "score_by_turn", "target_turn", "deck_out_turn", "reshuffles",
-    "cards_burned", "rooms_built", "skills", "decisions", "branching", "engine_version",
-    "source_hash"]
+    "cards_burned", "rooms_built", "skills", "decisions", "branching", "course",
+    "lead_changes", "course_goal", "engine_version", "source_hash"]
 GAMES_TYPES = {
     "experiment": pl.String, "variant": pl.Int32, "game": pl.Int64, "seed": pl.Int64,
     "edition": pl.String, "mode": pl.String, "players": pl.Int16, "heuristic": pl.String,
@@ -52,7 +52,8 @@ GAMES_TYPES = {
     "scores": pl.List(pl.Int16), "winner": pl.Int8, "score_by_turn": pl.List(pl.Int16),
     "target_turn": pl.Int16, "deck_out_turn": pl.Int16, "reshuffles": pl.Int16,
     "cards_burned": pl.Int16, "rooms_built": pl.Int16, "skills": pl.List(pl.String),
-    "decisions": pl.Int32, "branching": pl.Float32, "engine_version": pl.String,
+    "decisions": pl.Int32, "branching": pl.Float32, "course": pl.List(pl.Int16),
+    "lead_changes": pl.Int16, "course_goal": pl.Int16, "engine_version": pl.String,
     "source_hash": pl.String}
 ROOMS_TYPES = {"experiment": pl.String, "variant": pl.Int32, "game": pl.Int64,
                "room": pl.String, "turn": pl.Int16, "builder": pl.Int8, "points": pl.Int16,
@@ -104,6 +105,9 @@ def test_games_table_columns_and_types(reference):
     assert (g["score_by_turn"].list.last() == g["score"]).all()
     assert (g["scores"].list.len() == g["players"].cast(pl.UInt32)).all()
     assert (g["scores"].list.sum() == g["score"]).all()  # team total
+    # the course's last twentieth is the final scores, seat by seat (issue 53)
+    last = g.select(pl.col("course").list.tail(pl.col("players").cast(pl.Int64)))["course"]
+    assert last.to_list() == g["scores"].to_list()
     assert (g["engine_version"] == balance.games.gemrush.play.ENGINE_VERSION).all()
     # common random numbers: game i has the same seed in every variant
     assert g.group_by("game").agg(pl.col("seed").n_unique())["seed"].max() == 1

@@ -1,0 +1,48 @@
+"""Issue 53: the designer's ideal length (`[experiment] ideal_length`), refused cleanly when it
+is no range (tests/fuzz.py: exit 2, one message naming the file, the field and the problem,
+nothing written), and recorded in the manifest when it is one."""
+
+from __future__ import annotations
+
+import pytest
+
+from balance.running.experiment import load_experiment
+from balance.running.runner import manifest_for
+from tests.fuzz import Case, assert_refused_cleanly, exp
+
+WHAT = "two whole numbers [shortest, longest]"
+
+
+def _ideal(value: str) -> Case:
+    return Case("experiment", exp("players = 2", f"players = 2\nideal_length = {value}"),
+                ("fz.toml", "ideal_length", WHAT))
+
+
+CASES: dict[str, Case] = {
+    "a number": _ideal("30"),
+    "a word": _ideal('"short"'),
+    "one value": _ideal("[30]"),
+    "three values": _ideal("[1, 2, 3]"),
+    "reversed": _ideal("[40, 20]"),
+    "zero": _ideal("[0, 20]"),
+    "fractions": _ideal("[1.5, 20]"),
+    "switches": _ideal("[true, 20]"),
+    "past the turns column": _ideal("[1, 40000]"),
+}
+
+
+@pytest.mark.parametrize("case_id", sorted(CASES))
+def test_a_bad_ideal_length_is_refused_cleanly(case_id, tmp_path, cli):
+    assert_refused_cleanly(CASES[case_id], tmp_path, cli)
+
+
+def test_an_ideal_length_is_recorded_and_is_no_part_of_the_games(tmp_path):
+    make = exp("players = 2", "players = 2\nideal_length = [20, 40]")
+    path = make(tmp_path)[1]
+    with_range = load_experiment(path)
+    assert with_range.ideal_length == (20, 40)
+    assert manifest_for(with_range, 10)["ideal_length"] == [20, 40]
+    (tmp_path / "p").mkdir()
+    plain = load_experiment(exp()(tmp_path / "p")[1])
+    assert plain.ideal_length is None and "ideal_length" not in manifest_for(plain, 10)
+    assert plain.identity == with_range.identity, "a run may gain a range without replaying"
