@@ -15,7 +15,7 @@ SHIPPED = sorted((ROOT / "experiments" / "gem_mountain").glob("*.toml"))
 WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ablation": 6,
         # majority on every seat, then the honest player (or the search) on each seat in
         # turn, and the search on every seat
-        "steal-kingmaker": 5, "player-strength": 6, "colours": 3,
+        "steal-kingmaker": 5, "player-strength": 6, "colours": 3, "gem-mountain-course": 4,
         **{f"action-{a}": 3 for a in ("arrow-lock", "double", "move-arrow", "steal", "swap")},
         # each open reading against the other(s), the default first
         **{f"reading-{r}": 2 for r in ("majority-by", "none-is-least", "split", "steal-actions",

@@ -38,8 +38,10 @@ def test_an_old_run_reads_as_the_same_games_played_now(tmp_path):
     new = store.read_run(tmp_path / "old-run")
     kept = old.games.drop("source_hash")
     assert kept.equals(new.games.select(kept.columns))
-    # Recorded since issue 49, as every game on the kit records them.
-    assert set(new.games.columns) - set(old.games.columns) == {"decisions", "branching"}
+    # Recorded since issue 49, as every game on the kit records them; the game's course
+    # (each seat's progress by twentieths, the lead changes, Crisis's target) since issue 53.
+    assert set(new.games.columns) - set(old.games.columns) == {
+        "decisions", "branching", "course", "lead_changes", "course_goal"}
     assert old.tables["rooms"].equals(new.tables["rooms"])
     scan = store.scan_run(OLD)
     assert scan.games.collect().equals(old.games)
