@@ -71,7 +71,7 @@ def dice_run(tmp_path_factory):
 
     tmp = tmp_path_factory.mktemp("course")
     exp = tmp / "dc.toml"
-    exp.write_text('[experiment]\nname = "dc"\ndescription = "x"\ngame = "dice"\n'
+    exp.write_text('[experiment]\nname = "dc"\ndescription = "two stoppers"\ngame = "dice"\n'
                    'heuristic = "stopper"\nplayers = 2\ngames = 300\nseed = 4\n\n'
                    '[grid]\ntarget = [20, 40]\n', encoding="utf-8")
     r = CliRunner().invoke(app, ["run", str(exp), "--out", str(tmp), "--jobs", "1"])
@@ -89,7 +89,10 @@ def test_the_table_across_games_has_a_row_per_setting(dice_run, capsys):
     assert across.main([str(dice_run[1]), "--games", "100"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("| Game | Setting | Players |")
-    assert len(out) == 2 + 2 and all("Dice race: dc" in line for line in out[2:])
+    # The game by its title, what was played in the file's words with each setting's own: no
+    # file or experiment name (dc) for a designer to decode.
+    assert len(out) == 2 + 2 and all(line.startswith("| Dice race | two stoppers: ")
+                                     and "dc" not in line for line in out[2:])
 
 
 def test_the_table_across_games_refuses_a_game_it_cannot_find(capsys):

@@ -40,15 +40,19 @@ COLUMNS = (("lead_changes", "Lead changes"), ("comeback_quarter", "Behind at ¼,
 CURVE = (3, 5, 7)  # the tenths of the curve the table shows: the section draws them all
 
 
-def rows_of(game: Game, name: str, c: Course) -> list[list[str]]:
+def rows_of(game: Game, played: str, c: Course) -> list[list[str]]:
+    """A row a setting and player count: the game by its title, what was played in the
+    experiment file's words (its description), and the setting's own words where the file
+    plays more than one (a designer reads no file or experiment name here)."""
     out = []
     labels = c.rows.select("setting", "players").unique(maintain_order=True).rows()
+    several = len({s for s, _ in labels}) > 1
     for setting, players in labels:
         one = c.rows.filter((pl.col("setting") == setting) & (pl.col("players") == players))
         got = {r["key"]: r for r in one.to_dicts()}
         curve = c.curve.filter((pl.col("setting") == setting) & (pl.col("players") == players))
         at = {r["tenth"]: r["value"] for r in curve.to_dicts()}
-        out.append([f"{game.title}: {name}", setting, str(players),
+        out.append([game.title, f"{played}: {setting}" if several else played, str(players),
                     text.count(int(one["games"].max())),
                     *[cell(got.get(k)) for k, _ in COLUMNS],
                     " / ".join(text.DASH if at.get(t) is None else text.pct(at[t])
@@ -77,7 +81,7 @@ def play(path: str, games: int | None, jobs: int) -> list[list[str]]:
     if c is None:
         raise InputError([Problem(path, "[experiment]", "game", f"{exp.game.name}'s games "
                                   "record no course (the games table's column course)")])
-    return rows_of(exp.game, exp.name, c)
+    return rows_of(exp.game, exp.description or exp.name, c)
 
 
 def main(argv: list[str] | None = None) -> int:
