@@ -10,33 +10,46 @@ the seats (Seats.mem).
 
 from typing import NamedTuple
 
+from balance.games.gem_runner.forward_nb import determinize_nb
 from balance.kernels.jit import njit
-from heuristics.gem_runner.players import threshold_choose_nb
+from heuristics.external import external_choose_nb, external_seen_nb, external_turn_start_nb
+from heuristics.gem_runner.players import runner_choose_nb
 from heuristics.random_player import random_choose_nb
 from heuristics.scripted import new_script, reset_script_nb, scripted_choose_nb
+from heuristics.search_nb import (
+    hand_over_nb,
+    new_replay,
+    replay_next_nb,
+    replay_resamples_nb,
+    replay_tried_nb,
+    reset_replay_nb,
+)
 
-POLICY_THRESHOLD = 0
+POLICY_RUNNER = 0
 POLICY_RANDOM = 1
 POLICY_SCRIPTED = 2
-POLICY_PYTHON = 3  # every player written in Python
+POLICY_PYTHON = 3  # every player written in Python: search
+POLICY_REPLAY = 4  # a search's rollouts (heuristics/search_nb.py)
 POLICY_SLOW = 3  # this id and later ones are decided outside the decision sites
-POLICIES = {"threshold": 0, "random": 1, "scripted": 2}
+POLICIES = {"runner": 0, "random": 1, "scripted": 2, "search": 3}
 
 
 class Memories(NamedTuple):
     """Every player's memory, by player name (Seats.mem)."""
 
     scripted: object
+    replay: object
 
 
 def new_memories(tables, players):
-    return Memories(scripted=new_script(tables, players))
+    return Memories(scripted=new_script(tables, players), replay=new_replay(tables, players))
 
 
 @njit
 def reset_memories_nb(mem):
     """Forget the last game: called when a game starts."""
     reset_script_nb(mem.scripted)
+    reset_replay_nb(mem.replay)
 
 
 @njit
@@ -47,8 +60,8 @@ def copy_memories_nb(dst, src):
 @njit(inline=True)
 def choose_nb(pol, kind, st, tb, ru, pp, n, p):
     """The choice of compiled player `pol` among the n options of seat p's decision."""
-    if pol == POLICY_THRESHOLD:
-        return threshold_choose_nb(st, pp.w[p])
+    if pol == POLICY_RUNNER:
+        return runner_choose_nb(kind, st, tb, ru, pp.w[p])
     if pol == POLICY_RANDOM:
         return random_choose_nb(pp.rng, n)
     return scripted_choose_nb(pp.mem.scripted)
@@ -57,6 +70,20 @@ def choose_nb(pol, kind, st, tb, ru, pp, n, p):
 @njit(inline=True)
 def choose_slow_nb(pol, kind, st, tb, ru, pp, n, p):
     """choose_nb, and the players decided outside the decision sites."""
+    if pol == POLICY_PYTHON:
+        return external_choose_nb(kind, n, p)
+    if pol == POLICY_REPLAY:
+        r = pp.mem.replay
+        k = replay_next_nb(r)
+        if k >= 0 and replay_tried_nb(r):
+            # The decision being tried: what seat p cannot know is drawn anew, and
+            # every seat plays the rollout player from here.
+            if replay_resamples_nb(r):
+                determinize_nb(st, tb, ru, p, pp.rng)
+            hand_over_nb(pp.pol, r)
+        if k >= 0:
+            return k
+        pol = hand_over_nb(pp.pol, r)
     return choose_nb(pol, kind, st, tb, ru, pp, n, p)
 
 
@@ -69,9 +96,16 @@ def pick_nb(pol, kind, st, tb, ru, pp, n, p):
 @njit(inline=True)
 def turn_start_nb(pp, p):
     """Seat p's turn starts: a Python player hears of it."""
+    if pp.pol[p] == POLICY_PYTHON:
+        external_turn_start_nb(p)
 
 
 @njit(inline=True)
 def seen_nb(pp, kind, k, p):
     """Compiled seat p picked option k: a Python player at another seat hears of it
     (a search replaying a turn must replay every decision in it)."""
+    if pp.pol[p] != POLICY_PYTHON:
+        for q in range(pp.pol.shape[0]):
+            if q != p and pp.pol[q] == POLICY_PYTHON:
+                external_seen_nb(kind, k, p)
+                return

@@ -1,6 +1,12 @@
-"""Gem runner, declared on the engine kit (balance/kit/; the guide's developers/kit.md): the kit
-makes its Game from this declaration, its rules (rules_nb.py) and their defaults
-(data/rules.toml). Its players are in heuristics/gem_runner/, its report in reports/gem_runner/.
+"""Gem Runner, declared on the engine kit (balance/kit/; the guide's developers/kit.md): a
+card challenge game, head to head or against the rule-driven Computer. The kit makes its Game
+from this declaration, its rules (rules_nb.py, cards_nb.py and the plans of plans_nb.py), their
+settings (rules.py, defaults in data/rules.toml) and the heroes' decks (decks.py, the
+reconstructed cards in data/decks/). Its players are in heuristics/gem_runner/, its rulings in
+the guide's games/gem-runner.md.
+
+The rulebook's name cannot be a Python package: the game's name is `gem_runner` (a lower-case
+identifier, as the registry and `balance new-game` ask) and its title "Gem Runner".
 
 After an edit of the declaration or of the rules' names, write the generated files again:
 `python -m balance.kit.generate balance.games.gem_runner.game:KIT`; after a change of the
@@ -8,64 +14,112 @@ rules, the goldens: `python -m balance.kit.playthrough balance.games.gem_runner.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from balance.contract.game import Measure, Setting
-from balance.games.gem_runner.rules_nb import END_REASONS
-from balance.kit.declare import Event, Golden, KitGame, OptionKind
-from balance.kit.defaults import read_defaults
+from balance.contract.game import Measure
+from balance.games.gem_runner.codes import DECISIONS, END_REASONS, RECORD, TALLIES
+from balance.games.gem_runner.rules import DEFAULTS, RULES_FILE, SETTINGS
+from balance.kit.declare import Event, Golden, Hidden, KitGame, OptionKind
 
 # Bumped by hand whenever the same seeds would play differently.
 VERSION = "1"
-RULES_FILE = Path(__file__).parent / "data" / "rules.toml"
-
-# Each setting's label is what the rulebook calls it: the reports and the terminal write it,
-# not the setting's name ("track length 12", not goal=12).
-SETTINGS = (
-    Setting("goal", int, "spaces to the goal", 1, 1000, label="track length"),
-    Setting("rerolls", int, "rerolls a seat may take each turn", 0, 10,
-            label="rerolls a turn"),
-    Setting("max_turns", int, "turns after which the game stops undecided", 1, 100_000,
-            label="turn cap"),
-)
+__all__ = ("GAME", "KIT", "RULES_FILE", "SETTINGS")
 
 
 def values(records, setup) -> dict:
     """The games table's own columns (KIT.columns), from the records of a batch of games."""
-    return {"first_won": records.winner == 0}
+    rec = records.rec
+    own = {name: rec[:, RECORD.index(name)] for name in RECORD}
+    return {"first_won": records.winner == 0, **own}
 
 
 KIT = KitGame(
     name="gem_runner", ref="balance.games.gem_runner.game:KIT",
     rules="balance.games.gem_runner.rules_nb", loop="balance.games.gem_runner.loop_nb",
     players="heuristics.gem_runner.registry:PLAYERS",
-    settings=SETTINGS, defaults=read_defaults(RULES_FILE, SETTINGS),
-    decisions=("move or reroll",),
-    options=(OptionKind("move", "move {a}"), OptionKind("reroll", "reroll {a} ({b} left)")),
-    events=(Event("rolled", ("roll",), part="{roll}"),
-            Event("moved", ("roll", "space"), line="turn {turn}, seat {seat}: rolls {parts}: "
-                  "moves {roll} to {space}")),
-    end_reasons=END_REASONS, undecided_ends=("cap",), tallies=("rerolls",),
-    invariants=("a seat at the goal while the game goes on, or a winner short of it",
-                "more rerolls than the turns played allow"),
-    columns={"first_won": "bool"}, values="balance.games.gem_runner.game:values",
-    header="gem_runner, seed {seed}: {players}; first to {goal}, rerolls a turn: {rerolls}",
-    closing="end: {reason} after {turns} turns; {outcome}; spaces {scores}, "
-            "rerolls {rerolls}",
-    goldens=(Golden("2p-random-seed1", ("random", "random"), 1, {"goal": 12}),
-             Golden("3p-threshold-seed4", ("threshold", "random", "threshold"), 4)),
-    bench_title="2 threshold players", bench_experiment={"players": 2,
-                                                         "heuristic": "threshold"},
-    describe="first to {goal}, {rerolls} rerolls a turn")
+    settings=SETTINGS, defaults=DEFAULTS, compile="balance.games.gem_runner.rules:kit_rules",
+    decisions=DECISIONS,
+    options=(OptionKind("hazard", "lay Hazard card {a}"),
+             OptionKind("chain", "lay Chain card {a}"),
+             OptionKind("hand gem", "end with Gem card {a} from the hand"),
+             OptionKind("pool gem", "end with Gem card {a} from the Pool"),
+             OptionKind("stack gem", "end with Gem card {a} from the Stack"),
+             OptionKind("dig", "discard card {a} and draw"),
+             OptionKind("keep", "discard nothing"),
+             OptionKind("throw", "discard card {a}"),
+             OptionKind("beat", "beat place {c} with card {a}"),
+             OptionKind("stop", "stop at place {a}"),
+             OptionKind("bug", "play Bug card {a}"),
+             OptionKind("fix", "answer with Bug Fix card {a}"),
+             OptionKind("allow", "let the Bug be")),
+    events=(Event("placed", ("card", "length"), line="turn {turn}, seat {seat}: lays card "
+                  "{card} ({length} in the Challenge)"),
+            Event("finished", ("card", "source", "hazards", "chains"),
+                  line="turn {turn}, seat {seat}: ends the Challenge with Gem {card} (from "
+                  "0 hand, 1 Pool, 2 Stack, 3 deck: {source}), {hazards} Hazards, {chains} "
+                  "Chains"),
+            Event("dug", ("gone", "drawn"), line="turn {turn}, seat {seat}: discards {gone}, "
+                  "draws {drawn}"),
+            Event("beaten", ("card", "target", "place"), line="turn {turn}, seat {seat}: "
+                  "beats card {target} at place {place} with card {card}"),
+            Event("stopped", ("place",), line="turn {turn}, seat {seat}: stops at place "
+                  "{place}"),
+            Event("won", ("gems", "pool", "stack"), line="turn {turn}, seat {seat}: wins "
+                  "{gems} Gems ({pool} from the Pool), {stack} in its Stack"),
+            Event("pooled", ("card", "pool"), line="turn {turn}: Gem {card} goes to the Pool "
+                  "({pool} there)"),
+            Event("thrown", ("card",), line="turn {turn}, seat {seat}: discards card {card}"),
+            Event("bugged", ("card",), line="turn {turn}, seat {seat}: plays Bug {card}"),
+            Event("fixed", ("card",), line="turn {turn}, seat {seat}: answers with Bug Fix "
+                  "{card}"),
+            Event("reshuffled", ("deck", "cards"), line="turn {turn}: deck {deck}'s discard "
+                  "pile shuffled into it ({cards} cards)"),
+            Event("dealt", ("cards", "kept"), line="turn {turn}: the Computer is dealt "
+                  "{cards} cards face up ({kept} kept)")),
+    end_reasons=END_REASONS, undecided_ends=("cap", "no gem"), tallies=TALLIES, record=RECORD,
+    automa="the Computer",
+    automa_settings=("computer_hand", "computer_pool_first", "computer_super_first",
+                     "computer_repeats"),
+    hidden=(Hidden("hand", "hand_n", private=True), Hidden("deck0", "deck0_n"),
+            Hidden("deck1", "deck1_n"), Hidden("deck2", "deck2_n"),
+            Hidden("deck3", "deck3_n")),
+    forward="balance.games.gem_runner.forward_nb",
+    invariants=("a card made or lost (decks, discards, hands, the Computer's, Stacks, Pool "
+                "and Challenge against the game's cards)",
+                "a card beating what it does not beat",
+                "a Chain on a Gem without its Bug",
+                "a Challenge laid against its rules (an edge, the Hazards its Chains allow, "
+                "its Gem not last)",
+                "a seat's score is not its Stack"),
+    columns={"first_won": "bool", **{name: "int16" for name in RECORD}},
+    values="balance.games.gem_runner.game:values",
+    header="gem_runner, seed {seed}: {players}; {play}, {decks} decks ({hero1} first), "
+           "first to {target} Gems, hands of {hand}, Bugs {bug_rule}",
+    closing="end: {reason} after {turns} turns; {outcome}; Gems {scores}; runs {runs}, won "
+            "{runs_won}, Pool Gems {pool_gems}, Gems on Hazards {hazard_gems}",
+    goldens=(Golden("2p-random-seed1", ("random", "random"), 1),
+             Golden("2p-runner-seed3", ("runner", "runner"), 3),
+             Golden("solo-computer-2decks-seed5", ("runner",), 5,
+                    {"play": "computer", "decks": 2, "hero2": "data_dog"}),
+             Golden("pair-computer-stronger-seed7", ("runner", "random"), 7,
+                    {"play": "computer", "decks": 3, "stronger_beats": True})),
+    bench_title="2 runners head to head, one deck",
+    bench_experiment={"players": 2, "heuristic": "runner"},
+    describe="first to {target} Gems, hands of {hand}, {play}")
 
 GAME = KIT.declare(
-    title="Gem runner", version=VERSION, player_counts=(2, 3, 4), cooperative=False,
-    measures=(Measure("first", "Seat 1's wins", "rate", "first_won"),
-              Measure("turns", "Length", "mean", "turns")),
-    default_player="threshold", report="reports.gem_runner.report:REPORT",
+    title="Gem Runner", version=VERSION, player_counts=tuple(range(1, 9)), cooperative=False,
+    measures=(Measure("first", "First player's wins", "rate", "first_won",
+                      "the share of games seat 1 won"),
+              Measure("turns", "Length", "mean", "turns", "turns, every run counted"),
+              Measure("pool_gems", "Pool Gems collected", "mean", "pool_gems",
+                      "Gems won from the Pool a game", unit="Gems"),
+              Measure("hazards", "Hazards laid", "mean", "hazards",
+                      "Hazards laid in Challenges a game", unit="Hazards"),
+              Measure("computer_gems", "The Computer's Gems", "mean", "computer_gems",
+                      "Gems in the Computer's Stack at the end", unit="Gems")),
+    default_player="runner", report="reports.gem_runner.report:REPORT",
+    length_unit="turns", score_unit="Gems",
     # The modules of the rules: with this declaration, they import no player but through the
     # generated dispatch (the layer contracts, tests/layers.py).
-    rule_modules=("rules_nb",),
-    # The game's own words (its pieces, its cards), once it has them: no neutral module may
-    # write one (tests/test_neutral.py).
-    words=())
+    rule_modules=("rules_nb", "rules", "cards_nb", "plans_nb", "decks", "codes"),
+    # Its cards and heroes: no neutral module may write one (tests/test_neutral.py).
+    words=("hazard", "hazards", "giga"))

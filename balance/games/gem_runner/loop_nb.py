@@ -6,7 +6,14 @@ The kit's decision loop (balance/kit/), calling this game's rules and the dispat
 players by name.
 """
 
-from balance.games.gem_runner.rules_nb import apply_nb, broken_nb, options_nb, start_nb
+from balance.games.gem_runner.rules_nb import (
+    apply_nb,
+    automa_nb,
+    broken_nb,
+    options_nb,
+    record_nb,
+    start_nb,
+)
 from balance.kernels.jit import njit
 from balance.kit.nb import (
     counted_nb,
@@ -19,7 +26,7 @@ from balance.kit.nb import (
     verified_nb,
     write_record_nb,
 )
-from balance.kit.state import CHECK, ENDED, KIND, OFFERED, SEAT, TRACE, TURNS
+from balance.kit.state import AUTOMA, CHECK, ENDED, KIND, OFFERED, SEAT, TRACE, TURNS
 from heuristics.gem_runner.dispatch_nb import (
     POLICY_SLOW,
     choose_nb,
@@ -28,6 +35,17 @@ from heuristics.gem_runner.dispatch_nb import (
     seen_nb,
     turn_start_nb,
 )
+
+
+@njit
+def _automa_nb(state, tables, rules, decision, n):
+    """The automa's pick, by the rules' automa_nb: checked and traced as a seat's is."""
+    kit = state.kit
+    if kit.sc[TRACE]:
+        trace_options_nb(kit, n)
+    pick = verified_nb(kit, automa_nb(state, tables, rules), n)
+    trace_pick_nb(kit, decision, pick, n)
+    return pick
 
 
 @njit
@@ -69,17 +87,21 @@ def play_on_nb(state, tables, rules, seats):
             # A new turn: every seat's player written in Python hears of it, the turn's
             # seat first, since a seat may decide in another's turn.
             turn = kit.sc[TURNS]
-            for q in range(seats.pol.shape[0]):
-                turn_start_nb(seats, (kit.sc[SEAT] + q) % seats.pol.shape[0])
+            if kit.sc[SEAT] != AUTOMA:
+                for q in range(seats.pol.shape[0]):
+                    turn_start_nb(seats, (kit.sc[SEAT] + q) % seats.pol.shape[0])
         options_nb(state, tables, rules)
         n = kit.sc[OFFERED]
         if kit.sc[CHECK]:
-            n = offered_nb(kit, 2)
+            n = offered_nb(kit, 13)
         if n == 0:
             stalled_nb(kit)
             break
         n = min(n, kit.opt.shape[0])
-        pick = decide_nb(state, tables, rules, seats, kit.sc[KIND], n, kit.sc[SEAT])
+        if kit.sc[SEAT] == AUTOMA:
+            pick = _automa_nb(state, tables, rules, kit.sc[KIND], n)
+        else:
+            pick = decide_nb(state, tables, rules, seats, kit.sc[KIND], n, kit.sc[SEAT])
         apply_nb(state, tables, rules, pick)
         if kit.sc[CHECK]:
             judged_nb(kit, broken_nb(state, rules), 5)
@@ -92,6 +114,7 @@ def play_game_nb(state, tables, rules, seats, words, trace, check):
     reset_memories_nb(seats.mem)
     start_nb(state, tables, rules)
     play_on_nb(state, tables, rules, seats)
+    record_nb(state, rules)
 
 
 @njit

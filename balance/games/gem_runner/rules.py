@@ -1,0 +1,166 @@
+"""Gem Runner's settings: the rules' (data/rules.toml: the ways to play, the Gem target, the
+hand sizes, the readings the rulebook leaves open, the Computer's levers) and each deck's counts
+of each kind of card, read from the heroes' deck files (decks.py); the compiled Rules and Tables
+they make (rules_nb.py). The guide's Gem Runner page (balance/docs/guide/games/gem-runner.md)
+says which reading each default takes and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from balance.contract.game import Setting
+from balance.errors import InputError, Problem
+from balance.games.gem_runner import decks
+from balance.games.gem_runner.codes import HEROES, MAX_DECKS, MAX_HAND, Rules, Tables
+from balance.kit.defaults import read_defaults
+
+DATA = Path(__file__).parent / "data"
+RULES_FILE = DATA / "rules.toml"
+HERO_NAMES = {"bit_boy": "Bit Boy", "giga_girl": "Giga Girl", "cache_cat": "Cache Cat",
+              "data_dog": "Data Dog"}
+
+
+def hero_setting(k: int) -> Setting:
+    return Setting(f"hero{k}", str, f"the hero whose deck is deck {k}", choices=HEROES,
+                   label=f"deck {k}",
+                   values=tuple((h, f"deck {k} {w}'s") for h, w in HERO_NAMES.items()))
+
+
+SETTINGS = (
+    Setting("play", str, "the way to play: the seats against each other (1P vs 1P, more "
+            "players competitive), or the seats as a team against the Computer",
+            choices=("head_to_head", "computer"), label="way to play",
+            values=(("head_to_head", "head to head"),
+                    ("computer", "against the Computer"))),
+    Setting("decks", int, "decks in play: head to head the seats share them in turn (two a "
+            "deck with half as many decks as seats); against the Computer, with two or more, "
+            "the Computer draws from the last alone", 1, MAX_DECKS, label="decks"),
+    *(hero_setting(k) for k in range(1, MAX_DECKS + 1)),
+    Setting("target", int, "Gems a Stack needs to win", 1, 40, label="Gem target"),
+    Setting("hand", int, "cards a seat's hand is refilled to", 1, 8, label="hand size"),
+    Setting("pair_hand", int, "cards each seat's hand is refilled to when two or more seats "
+            "face the Computer", 1, 8, label="hand size beside a teammate"),
+    Setting("base_hazards", int, "Hazards a Challenge may hold without a Chain", 0, 8,
+            label="Hazards without a Chain"),
+    Setting("chain_adds", int, "Hazards each Chain in a Challenge adds", 0, 8,
+            label="Hazards a Chain adds"),
+    Setting("stronger_beats", bool, "a card whose Element is stronger than the Need's "
+            "(Fire burns Earth, and round the circle) beats it too (reconstructed)",
+            label="stronger Elements beat",
+            values=((True, "a stronger Element beats"),
+                    (False, "only the Need's own Element beats"))),
+    Setting("bug_rule", str, "what a Bug does (reconstructed): played by a runner at the "
+            "final Gem it lets a Chain win the Gem, unless the creator answers with a Bug "
+            "Fix; or Bug cards do nothing", choices=("off", "glitch"), label="Bugs",
+            values=(("off", "Bugs do nothing"),
+                    ("glitch", "a Bug lets a Chain win a Gem"))),
+    Setting("hazards", int, "Hazard cards (not Bosses) a deck holds", 0, 80,
+            label="Hazards a deck"),
+    Setting("bosses", int, "Boss cards a deck holds", 0, 40, label="Bosses a deck"),
+    Setting("gems", int, "Gem cards a deck holds", 1, 60, label="Gems a deck"),
+    Setting("chains", int, "Chain cards a deck holds", 0, 20, label="Chains a deck"),
+    Setting("bugs", int, "Bug cards a deck holds", 0, 10, label="Bugs a deck"),
+    Setting("bug_fixes", int, "Bug Fix cards a deck holds", 0, 10, label="Bug Fixes a deck"),
+    Setting("computer_hand", int, "cards dealt face up to the Computer for each Challenge it "
+            "makes or runs", 1, 8, label="the Computer's cards"),
+    Setting("computer_pool_first", bool, "the Computer takes a Pool Gem before a Gem of its "
+            "hand", label="the Computer's Pool Gem first",
+            values=((True, "the Computer uses the Pool first"),
+                    (False, "the Computer uses its own Gem first"))),
+    Setting("computer_super_first", bool, "among Challenges as long, the Computer prefers "
+            "Hazards that need Super moves", label="the Computer's Super Hazards first",
+            values=((True, "the Computer prefers Super Needs"),
+                    (False, "the Computer ignores Super Needs"))),
+    Setting("computer_repeats", bool, "among Challenges as hard, the Computer prefers Needs "
+            "whose Element repeats the Gem's", label="the Computer's repeated Elements",
+            values=((True, "the Computer repeats Elements"),
+                    (False, "the Computer ignores repeated Elements"))),
+    Setting("max_turns", int, "turns after which a game stops undecided", 1, 100_000,
+            label="turn cap"),
+)
+COUNT_NAMES = tuple(decks.COUNTS.values())
+
+
+def deck_of(rules, seat: int) -> int:
+    """The deck `seat` draws from (the Computer: seat == rules.players)."""
+    if rules.decks == 1:
+        return 0
+    if rules.play == 1:  # against the Computer: it holds the last deck alone
+        return rules.decks - 1 if seat == rules.players else seat % (rules.decks - 1)
+    return seat * rules.decks // rules.players
+
+
+def deck_size(values: dict) -> int:
+    return sum(values[c] for c in COUNT_NAMES)
+
+
+def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
+    """What makes these rules unplayable with `seats` (no single range can say it), or None:
+    a deck that cannot deal the hands, more decks than seats can draw from, a hero's file
+    without a kind of card the counts ask for."""
+    heroes = [values[f"hero{k + 1}"] for k in range(values["decks"])]
+    for hero in dict.fromkeys(heroes):
+        if (bad := decks.count_problem(hero, values)) is not None:
+            return bad
+    computer = values["play"] == "computer"
+    if not computer and values["decks"] > seats:
+        return Problem(source, "", "decks", f"{values['decks']} decks for {seats} seats head "
+                       "to head: each deck needs a seat to draw from it")
+    if computer and values["decks"] > seats + 1:
+        return Problem(source, "", "decks", f"{values['decks']} decks for {seats} seats and "
+                       "the Computer: each deck needs someone to draw from it")
+    hand = values["pair_hand"] if computer and seats > 1 else values["hand"]
+    dealt = seats * hand + (values["computer_hand"] if computer else 0)
+    cards = values["decks"] * deck_size(values)
+    if dealt > cards:
+        return Problem(source, "", "hand", f"hands of {dealt} cards in all are dealt from "
+                       f"{cards} cards: make the hands smaller or the decks larger")
+    return None
+
+
+def read_all(rules_file: Path = RULES_FILE) -> dict:
+    """Every setting's default, checked, with the decks' files (for two seats)."""
+    values = read_defaults(rules_file, SETTINGS)
+    if (bad := setup_problem(values, 2, str(rules_file))) is not None:
+        raise InputError([bad])
+    return values
+
+
+DEFAULTS = read_all()
+
+
+def kit_rules(values: dict, seats: int) -> Rules:
+    """The kit's way to the Rules (KitGame.compile): each setting by name, a word as its index
+    among its choices; rules and seats that cannot play are one message."""
+    if (bad := setup_problem(values, seats, "rules")) is not None:
+        raise InputError([bad])
+    out = {"players": seats}
+    for s in SETTINGS:
+        v = values[s.name]
+        out[s.name] = s.choices.index(v) if s.choices else int(v)
+    return Rules(**out)
+
+
+def new_tables(rules: Rules) -> Tables:
+    """Every card of the game, deck after deck (each deck as the counts ask it of its hero's
+    file), and the deck each seat, and the Computer last, draws from."""
+    counts = {c: getattr(rules, c) for c in COUNT_NAMES}
+    rows = []
+    for d in range(rules.decks):
+        rows += decks.deck_rows(HEROES[getattr(rules, f"hero{d + 1}")], d, counts)
+    seat_deck = np.array([deck_of(rules, q) for q in range(rules.players + 1)], np.int64)
+    return Tables(np.array(rows, np.int64), seat_deck)
+
+
+def hand_size(rules, seat: int) -> int:
+    """The hand `seat` refills to (the Computer: seat == rules.players)."""
+    if seat == rules.players:
+        return rules.computer_hand
+    if rules.play == 1 and rules.players > 1:
+        return rules.pair_hand
+    return rules.hand
+
+
+assert MAX_HAND >= 8 + 3  # the largest hand, a kept Bug and Bug Fix, a dug card
