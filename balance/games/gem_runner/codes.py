@@ -35,7 +35,7 @@ RECORD = ("computer_gems", "challenges", "hazards", "final_gems", "pool_gems", "
  BUGS, FIXES) = range(10)
 # Tallies: each seat's runs, the final Gems it won, the Pool Gems it collected, the Gems it won
 # by beating a Hazard with a Gem card.
-TALLIES = ("runs", "runs_won", "pool_gems", "hazard_gems")
+TALLIES = ("runs", "runs_won", "pool_taken", "gems_on_hazards")
 RUNS, RUNS_WON, POOL_TAKEN, GEM_ON_HAZARD = range(4)
 
 # State.ph: where the turn stands.
@@ -79,9 +79,9 @@ class Rules(NamedTuple):
     bugs: int
     bug_fixes: int
     computer_hand: int
-    computer_pool_first: int
-    computer_super_first: int
-    computer_repeats: int
+    computer_gem: int  # 0: a Pool Gem first, 1: its own first
+    computer_supers: int  # 0: Super Needs first, 1: ignored
+    computer_repeats: int  # 0: repeated Elements first, 1: ignored
     max_turns: int
 
 

@@ -76,8 +76,7 @@ KIT = KitGame(
                   "{cards} cards face up ({kept} kept)")),
     end_reasons=END_REASONS, undecided_ends=("cap", "no gem"), tallies=TALLIES, record=RECORD,
     automa="the Computer",
-    automa_settings=("computer_hand", "computer_pool_first", "computer_super_first",
-                     "computer_repeats"),
+    automa_settings=("computer_hand", "computer_gem", "computer_supers", "computer_repeats"),
     hidden=(Hidden("hand", "hand_n", private=True), Hidden("deck0", "deck0_n"),
             Hidden("deck1", "deck1_n"), Hidden("deck2", "deck2_n"),
             Hidden("deck3", "deck3_n")),
@@ -94,14 +93,16 @@ KIT = KitGame(
     header="gem_runner, seed {seed}: {players}; {play}, {decks} decks ({hero1} first), "
            "first to {target} Gems, hands of {hand}, Bugs {bug_rule}",
     closing="end: {reason} after {turns} turns; {outcome}; Gems {scores}; runs {runs}, won "
-            "{runs_won}, Pool Gems {pool_gems}, Gems on Hazards {hazard_gems}",
-    goldens=(Golden("2p-random-seed1", ("random", "random"), 1),
-             Golden("2p-runner-seed3", ("runner", "runner"), 3),
+            "{runs_won}, Pool Gems {pool_taken}, Gems on Hazards {gems_on_hazards}",
+    goldens=(Golden("2p-random-seed1", ("random", "random"), 1, {"play": "head_to_head"}),
+             Golden("2p-runner-seed3", ("runner", "runner"), 3, {"play": "head_to_head"}),
              Golden("solo-computer-2decks-seed5", ("runner",), 5,
-                    {"play": "computer", "decks": 2, "hero2": "data_dog"}),
+                    {"decks": 2, "hero2": "data_dog"}),
              Golden("pair-computer-stronger-seed7", ("runner", "random"), 7,
-                    {"play": "computer", "decks": 3, "stronger_beats": True})),
-    bench_title="2 runners head to head, one deck",
+                    {"decks": 3, "stronger_beats": True}),
+             Golden("4p-2decks-bugs-off-seed9", ("runner", "random") * 2, 9,
+                    {"play": "head_to_head", "decks": 2, "bug_rule": "off"})),
+    bench_title="2 runners against the Computer, one deck",
     bench_experiment={"players": 2, "heuristic": "runner"},
     describe="first to {target} Gems, hands of {hand}, {play}")
 

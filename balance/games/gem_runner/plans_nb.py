@@ -269,10 +269,10 @@ def computer_choice_nb(state, tables, rules):
     if phase == BUILD:
         w = state.plan_w
         w[0] = LONGEST
-        w[1] = SUPER * rules.computer_super_first
-        w[2] = REPEAT * rules.computer_repeats
+        w[1] = SUPER if rules.computer_supers == 0 else 0.0
+        w[2] = REPEAT if rules.computer_repeats == 0 else 0.0
         w[3] = CHAIN_COST
-        return build_choice_nb(state, tables, rules, w, rules.computer_pool_first != 0)
+        return build_choice_nb(state, tables, rules, w, rules.computer_gem == 0)
     if phase == DIG:
         return dig_choice_nb(state, tables)
     if phase == RUN:

@@ -13,7 +13,7 @@ import numpy as np
 from balance.contract.game import Setting
 from balance.errors import InputError, Problem
 from balance.games.gem_runner import decks
-from balance.games.gem_runner.codes import HEROES, MAX_DECKS, MAX_HAND, Rules, Tables
+from balance.games.gem_runner.codes import COMPUTER, HEROES, MAX_DECKS, MAX_HAND, Rules, Tables
 from balance.kit.defaults import read_defaults
 
 DATA = Path(__file__).parent / "data"
@@ -30,7 +30,8 @@ def hero_setting(k: int) -> Setting:
 
 SETTINGS = (
     Setting("play", str, "the way to play: the seats against each other (1P vs 1P, more "
-            "players competitive), or the seats as a team against the Computer",
+            "players competitive), or the seats as a team against the Computer; one seat "
+            "always plays against the Computer",
             choices=("head_to_head", "computer"), label="way to play",
             values=(("head_to_head", "head to head"),
                     ("computer", "against the Computer"))),
@@ -65,18 +66,21 @@ SETTINGS = (
     Setting("bug_fixes", int, "Bug Fix cards a deck holds", 0, 10, label="Bug Fixes a deck"),
     Setting("computer_hand", int, "cards dealt face up to the Computer for each Challenge it "
             "makes or runs", 1, 8, label="the Computer's cards"),
-    Setting("computer_pool_first", bool, "the Computer takes a Pool Gem before a Gem of its "
-            "hand", label="the Computer's Pool Gem first",
-            values=((True, "the Computer uses the Pool first"),
-                    (False, "the Computer uses its own Gem first"))),
-    Setting("computer_super_first", bool, "among Challenges as long, the Computer prefers "
-            "Hazards that need Super moves", label="the Computer's Super Hazards first",
-            values=((True, "the Computer prefers Super Needs"),
-                    (False, "the Computer ignores Super Needs"))),
-    Setting("computer_repeats", bool, "among Challenges as hard, the Computer prefers Needs "
-            "whose Element repeats the Gem's", label="the Computer's repeated Elements",
-            values=((True, "the Computer repeats Elements"),
-                    (False, "the Computer ignores repeated Elements"))),
+    Setting("computer_gem", str, "the Gem the Computer ends a Challenge with: a Pool Gem "
+            "before one of its hand (the rulebook's), or its own first",
+            choices=("pool_first", "hand_first"), label="the Computer's Gem",
+            values=(("pool_first", "the Computer uses the Pool first"),
+                    ("hand_first", "the Computer uses its own Gem first"))),
+    Setting("computer_supers", str, "among Challenges as long, the Computer prefers Hazards "
+            "whose Need has a Super move (the rulebook's), or does not look",
+            choices=("first", "ignored"), label="the Computer's Super Needs",
+            values=(("first", "the Computer prefers Super Needs"),
+                    ("ignored", "the Computer ignores Super Needs"))),
+    Setting("computer_repeats", str, "among Challenges as hard, the Computer prefers Needs "
+            "whose Element repeats the Gem's (the rulebook's), or does not look",
+            choices=("first", "ignored"), label="the Computer's repeated Elements",
+            values=(("first", "the Computer repeats Elements"),
+                    ("ignored", "the Computer ignores repeated Elements"))),
     Setting("max_turns", int, "turns after which a game stops undecided", 1, 100_000,
             label="turn cap"),
 )
@@ -87,7 +91,7 @@ def deck_of(rules, seat: int) -> int:
     """The deck `seat` draws from (the Computer: seat == rules.players)."""
     if rules.decks == 1:
         return 0
-    if rules.play == 1:  # against the Computer: it holds the last deck alone
+    if rules.play == COMPUTER:  # it holds the last deck alone
         return rules.decks - 1 if seat == rules.players else seat % (rules.decks - 1)
     return seat * rules.decks // rules.players
 
@@ -104,7 +108,7 @@ def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
     for hero in dict.fromkeys(heroes):
         if (bad := decks.count_problem(hero, values)) is not None:
             return bad
-    computer = values["play"] == "computer"
+    computer = values["play"] == "computer" or seats == 1
     if not computer and values["decks"] > seats:
         return Problem(source, "", "decks", f"{values['decks']} decks for {seats} seats head "
                        "to head: each deck needs a seat to draw from it")
@@ -140,6 +144,8 @@ def kit_rules(values: dict, seats: int) -> Rules:
     for s in SETTINGS:
         v = values[s.name]
         out[s.name] = s.choices.index(v) if s.choices else int(v)
+    if seats == 1:  # a seat alone cannot face itself: it plays against the Computer
+        out["play"] = COMPUTER
     return Rules(**out)
 
 

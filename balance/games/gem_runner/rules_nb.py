@@ -394,7 +394,7 @@ def run_offers_nb(state, tables, rules, offer):
         if beats_nb(tables, rules, card, target, ph[BUG_ON]):
             found += 1
             if offer:
-                offer_nb(kit, BEAT, card, j, pos)
+                offer_nb(kit, BEAT, card, j, pos + 1)
         chain = chain or tables.card[card, KIND] == CHAIN
     if rules.bug_rule == BUGS_GLITCH and ph[BUG_ON] == 0 and chain \
             and tables.card[target, KIND] == GEM:
@@ -405,7 +405,7 @@ def run_offers_nb(state, tables, rules, offer):
                 if offer:
                     offer_nb(kit, PLAY_BUG, card, j, 0)
     if offer:
-        offer_nb(kit, STOP, pos, 0, 0)
+        offer_nb(kit, STOP, pos + 1, 0, 0)
     return found
 
 
@@ -562,7 +562,7 @@ def apply_nb(state, tables, rules, pick):
     elif kind == BEAT:
         beat_nb(state, tables, rules, card, j)
     elif kind == STOP:
-        emit_nb(kit, STOPPED, ph[POS], 0, 0, 0)
+        emit_nb(kit, STOPPED, ph[POS] + 1, 0, 0, 0)
         end_run_nb(state, tables, rules, False)
     elif kind == PLAY_BUG:
         take_nb(state, rules, who_nb(rules, ph[RUNNER]), j)
@@ -705,10 +705,10 @@ def broken_nb(state, rules):
         kind = tables.card[card, KIND]
         beat = state.under[i]
         if beat >= 0:
-            if not beats_nb(tables, rules, beat, card, ph[BUG_ON]):
-                return 2
             if kind == GEM and tables.card[beat, KIND] == CHAIN and ph[BUG_ON] == 0:
                 return 3
+            if not beats_nb(tables, rules, beat, card, ph[BUG_ON]):
+                return 2
         if kind == CHAIN:
             chains += 1
             edge = ANY
