@@ -48,7 +48,10 @@ KIT = KitGame(
              OptionKind("beat", "beat place {c} with card {a}"),
              OptionKind("stop", "stop at place {a}"),
              OptionKind("bug", "play Bug card {a}"),
-             OptionKind("fix", "answer with Bug Fix card {a}"),
+             # A seat's Bug Fix answers a Bug played on its Challenge: rare with one Bug and
+             # one Bug Fix a deck, and rarer where the Computer, not a seat, plays Bugs.
+             OptionKind("fix", "answer with Bug Fix card {a}",
+                        rules={"play": "head_to_head", "bugs": 3, "bug_fixes": 6}),
              OptionKind("allow", "let the Bug be")),
     events=(Event("placed", ("card", "length"), line="turn {turn}, seat {seat}: lays card "
                   "{card} ({length} in the Challenge)"),

@@ -84,7 +84,7 @@ def challenge(s, seat, hazards, gem, runner_hand=()):
 def test_hazards_match_edge_to_edge_and_a_chain_frees_its_neighbours_and_adds_two():
     s = game(HEAD)
     a, b, c, d = deck0(s, HAZARD)[:4]
-    chain, gem = deck0(s, CHAIN)[0], deck0(s, GEM)[0]
+    chain = deck0(s, CHAIN)[0]
     set_card(s, a, vs=(FIRE, WATER))
     set_card(s, b, vs=(EARTH, EARTH))  # does not meet a's right edge
     set_card(s, c, vs=(WATER, METAL))  # does
