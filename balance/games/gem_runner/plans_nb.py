@@ -51,7 +51,7 @@ from balance.kit.state import OFFERED
 NO_ELEMENT = -2  # a Gem's Need not counted for repeats
 
 
-@njit
+@njit(inline=True)
 def build_step_nb(state, tables, rules, seat, gem_el, w):
     """The card to lay next for the Challenge worth most from here (a place in the seat's
     cards), or -1 to end it with its Gem now; and what the cards laid from here add. A
@@ -105,7 +105,7 @@ def build_step_nb(state, tables, rules, seat, gem_el, w):
     return at, best
 
 
-@njit
+@njit(inline=True)
 def option_of_nb(kit, kind, card):
     """The index of the option of that kind for that card, or -1."""
     for i in range(kit.sc[OFFERED]):
@@ -114,7 +114,7 @@ def option_of_nb(kit, kind, card):
     return -1
 
 
-@njit
+@njit(inline=True)
 def first_of_nb(kit, kind):
     for i in range(kit.sc[OFFERED]):
         if kit.opt[i, 0] == kind:
@@ -122,7 +122,7 @@ def first_of_nb(kit, kind):
     return -1
 
 
-@njit
+@njit(inline=True)
 def build_choice_nb(state, tables, rules, w, pool_first):
     """A builder's pick: the Gem that the best Challenge ends with (a Pool Gem first when
     `pool_first`, else the hand's first; the first offered of the kind, or among them the
@@ -139,10 +139,15 @@ def build_choice_nb(state, tables, rules, w, pool_first):
         return dig_choice_nb(state, tables)
     kind = kit.opt[first, 0]
     best_at, best_v, gem_opt = -1, -1.0, first
+    seen = 0  # the Gems' Need Elements searched already: another of one is worth no more
     for i in range(kit.sc[OFFERED]):
         if kit.opt[i, 0] != kind:
             continue
         gem_el = tables.card[kit.opt[i, 1], NEED_EL] if w[2] != 0 else NO_ELEMENT
+        if gem_el >= 0:
+            if (seen >> gem_el) & 1:
+                continue
+            seen |= 1 << gem_el
         at, v = build_step_nb(state, tables, rules, seat, gem_el, w)
         if v > best_v:
             best_at, best_v, gem_opt = at, v, i
@@ -155,7 +160,7 @@ def build_choice_nb(state, tables, rules, w, pool_first):
     return max(option_of_nb(kit, put, card), 0)
 
 
-@njit
+@njit(inline=True)
 def dig_choice_nb(state, tables):
     """Digging for a Gem: the first Hazard offered goes (Chains, Bugs and Bug Fixes kept)."""
     kit = state.kit
@@ -175,7 +180,7 @@ def past_chains_nb(tables, chal, pos, last):
     return pos
 
 
-@njit
+@njit(inline=True)
 def through_nb(state, tables, rules, n, pos, bug_on, gem_on_gem):
     """The card (a place among the n of State.scratch) for the Challenge's card at `pos` on
     a way through to its Gem, or -1 for none: Hazards by cards that are not Gems (a Gem would
@@ -213,7 +218,7 @@ def through_nb(state, tables, rules, n, pos, bug_on, gem_on_gem):
     return -1
 
 
-@njit
+@njit(inline=True)
 def run_choice_nb(state, tables, rules, gem_on_gem, earliest):
     """A runner's pick: on a way through to the Gem if there is one (a Bug played at the Gem
     when only a Chain can win it); else a Gem card on this Hazard (it wins itself); else, with
@@ -251,7 +256,7 @@ def run_choice_nb(state, tables, rules, gem_on_gem, earliest):
     return stop
 
 
-@njit
+@njit(inline=True)
 def fix_choice_nb(state):
     """A Bug answered whenever a Bug Fix is held."""
     return max(first_of_nb(state.kit, PLAY_FIX), 0)

@@ -168,7 +168,7 @@ def hand_size_nb(rules, w):
     return rules.hand
 
 
-@njit
+@njit(inline=True)
 def draw_nb(state, tables, rules, w):
     """A card from w's deck, the deck's discard pile shuffled into it when it runs out; -1
     when both are empty."""
@@ -185,7 +185,7 @@ def draw_nb(state, tables, rules, w):
     return pop_nb(state, d)
 
 
-@njit
+@njit(inline=True)
 def refill_nb(state, tables, rules, w):
     want = hand_size_nb(rules, w)
     while held_n_nb(state, rules, w) < want:
@@ -225,7 +225,7 @@ def computer_clear_nb(state, tables, rules):
             discard_nb(state, tables, take_nb(state, rules, rules.players, j))
 
 
-@njit
+@njit(inline=True)
 def gain_nb(state, rules, w, card):
     """A Gem into w's Stack; the game ends when the Stack reaches the target."""
     state.stack[w, state.stack_n[w]] = card
@@ -234,7 +234,7 @@ def gain_nb(state, rules, w, card):
         state.kit.score[w] = state.stack_n[w]
 
 
-@njit
+@njit(inline=True)
 def won_check_nb(state, rules, w):
     if state.stack_n[w] >= rules.target and not ended_nb(state.kit):
         if w == rules.players:
@@ -243,7 +243,7 @@ def won_check_nb(state, rules, w):
             win_nb(state.kit, w, GEMS_WON)
 
 
-@njit
+@njit(inline=True)
 def clear_challenge_nb(state, tables):
     """The Challenge left on the table by the last run into the discard piles: its Hazards
     and Chains and the cards that beat them (Gems among those were won: they are in a
@@ -260,7 +260,7 @@ def clear_challenge_nb(state, tables):
     state.ph[GEM_GONE] = 0
 
 
-@njit
+@njit(inline=True)
 def begin_build_nb(state, tables, rules, seat):
     ph = state.ph
     clear_challenge_nb(state, tables)
@@ -409,7 +409,7 @@ def run_offers_nb(state, tables, rules, offer):
     return found
 
 
-@njit
+@njit(inline=True)
 def finish_nb(state, tables, rules, card, source):
     """The Challenge ends with Gem `card`; the creator's optional discard, or the Computer's
     clearing, then the run."""
@@ -430,7 +430,7 @@ def finish_nb(state, tables, rules, card, source):
         ph[AFTER] = AFTER_BUILD
 
 
-@njit
+@njit(inline=True)
 def next_runner_nb(state, rules):
     creator = state.ph[CREATOR]
     if rules.play != COMPUTER:
@@ -442,7 +442,7 @@ def next_runner_nb(state, rules):
     return AUTOMA
 
 
-@njit
+@njit(inline=True)
 def start_run_nb(state, tables, rules):
     kit = state.kit
     ph = state.ph
@@ -463,7 +463,7 @@ def start_run_nb(state, tables, rules):
     run_on_nb(state, tables, rules)
 
 
-@njit
+@njit(inline=True)
 def run_on_nb(state, tables, rules):
     """Past the Chains (no Hazards of their own) to the next card to beat; a runner with no
     way on stops without being asked."""
@@ -474,7 +474,7 @@ def run_on_nb(state, tables, rules):
         end_run_nb(state, tables, rules, False)
 
 
-@njit
+@njit(inline=True)
 def collect_nb(state, tables, rules, w, beat_with):
     """w won the Challenge's Gem: it, the Gem card that beat it if one did, and the Pool."""
     kit = state.kit
@@ -499,7 +499,7 @@ def collect_nb(state, tables, rules, w, beat_with):
     emit_nb(kit, WON, got + pooled, pooled, state.stack_n[w], 0)
 
 
-@njit
+@njit(inline=True)
 def end_run_nb(state, tables, rules, won):
     """The run is over: a Gem not won to the Pool; the runner's discard and refill (the
     Computer clears its cards), then it makes the next Challenge."""
@@ -611,7 +611,7 @@ def dig_nb(state, tables, rules, j):
         ph[PHASE] = DIG
 
 
-@njit
+@njit(inline=True)
 def discard_choice_nb(state, tables, rules, throw, j):
     """A seat's optional discard, its refill, and the turn goes on: after a run the seat
     builds; after a build the next seat runs."""
@@ -631,7 +631,7 @@ def discard_choice_nb(state, tables, rules, throw, j):
         start_run_nb(state, tables, rules)
 
 
-@njit
+@njit(inline=True)
 def beat_nb(state, tables, rules, card, j):
     kit = state.kit
     ph = state.ph
