@@ -126,4 +126,4 @@ GAME = KIT.declare(
     # generated dispatch (the layer contracts, tests/layers.py).
     rule_modules=("rules_nb", "rules", "cards_nb", "plans_nb", "decks", "codes"),
     # Its cards and heroes: no neutral module may write one (tests/test_neutral.py).
-    words=("hazard", "hazards", "giga"))
+    words=("hazard", "hazards"))

@@ -35,9 +35,11 @@ SETTINGS = (
             choices=("head_to_head", "computer"), label="way to play",
             values=(("head_to_head", "head to head"),
                     ("computer", "against the Computer"))),
-    Setting("decks", int, "decks in play: head to head the seats share them in turn (two a "
-            "deck with half as many decks as seats); against the Computer, with two or more, "
-            "the Computer draws from the last alone", 1, MAX_DECKS, label="decks"),
+    Setting("decks", int, "decks in play; auto: one for every two seats head to head, and "
+            "against the Computer one for a seat alone, else one for every two seats and the "
+            "Computer's own (at most 4). Head to head two seats share a deck, each deck two "
+            "seats at most; against the Computer, with two decks or more, the Computer draws "
+            "from the last alone", 1, MAX_DECKS, words=(("auto", 0),), label="decks"),
     *(hero_setting(k) for k in range(1, MAX_DECKS + 1)),
     Setting("target", int, "Gems a Stack needs to win", 1, 40, label="Gem target"),
     Setting("hand", int, "cards a seat's hand is refilled to", 1, 8, label="hand size"),
@@ -87,6 +89,15 @@ SETTINGS = (
 COUNT_NAMES = tuple(decks.COUNTS.values())
 
 
+def decks_for(value, computer: bool, seats: int) -> int:
+    """The decks in play: as set, or for `auto` (0) as the rulebook's ways to play deal them."""
+    if value != "auto" and value != 0:
+        return int(value)
+    if not computer:
+        return (seats + 1) // 2
+    return 1 if seats == 1 else min(MAX_DECKS, (seats + 1) // 2 + 1)
+
+
 def deck_of(rules, seat: int) -> int:
     """The deck `seat` draws from (the Computer: seat == rules.players)."""
     if rules.decks == 1:
@@ -102,22 +113,27 @@ def deck_size(values: dict) -> int:
 
 def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
     """What makes these rules unplayable with `seats` (no single range can say it), or None:
-    a deck that cannot deal the hands, more decks than seats can draw from, a hero's file
-    without a kind of card the counts ask for."""
-    heroes = [values[f"hero{k + 1}"] for k in range(values["decks"])]
+    a deck that cannot deal the hands, more decks than can be drawn from or more seats than
+    two a deck head to head, a hero's file without a kind of card the counts ask for."""
+    computer = values["play"] == "computer" or seats == 1
+    n = decks_for(values["decks"], computer, seats)
+    heroes = [values[f"hero{k + 1}"] for k in range(n)]
     for hero in dict.fromkeys(heroes):
         if (bad := decks.count_problem(hero, values)) is not None:
             return bad
-    computer = values["play"] == "computer" or seats == 1
-    if not computer and values["decks"] > seats:
-        return Problem(source, "", "decks", f"{values['decks']} decks for {seats} seats head "
-                       "to head: each deck needs a seat to draw from it")
-    if computer and values["decks"] > seats + 1:
-        return Problem(source, "", "decks", f"{values['decks']} decks for {seats} seats and "
-                       "the Computer: each deck needs someone to draw from it")
+    if not computer and n > seats:
+        return Problem(source, "", "decks", f"{n} decks for {seats} seats head to head: "
+                       "each deck needs a seat to draw from it")
+    if not computer and seats > 2 * n:
+        return Problem(source, "", "decks", f"{seats} seats head to head on {n} "
+                       f"deck{'s' * (n > 1)}: two players a deck at most (the box's "
+                       f"\"2 players per deck\"); set decks = {(seats + 1) // 2} or auto")
+    if computer and n > seats + 1:
+        return Problem(source, "", "decks", f"{n} decks for {seats} seats and the "
+                       "Computer: each deck needs someone to draw from it")
     hand = values["pair_hand"] if computer and seats > 1 else values["hand"]
     dealt = seats * hand + (values["computer_hand"] if computer else 0)
-    cards = values["decks"] * deck_size(values)
+    cards = n * deck_size(values)
     if dealt > cards:
         return Problem(source, "", "hand", f"hands of {dealt} cards in all are dealt from "
                        f"{cards} cards: make the hands smaller or the decks larger")
@@ -143,9 +159,10 @@ def kit_rules(values: dict, seats: int) -> Rules:
     out = {"players": seats}
     for s in SETTINGS:
         v = values[s.name]
-        out[s.name] = s.choices.index(v) if s.choices else int(v)
+        out[s.name] = s.choices.index(v) if s.choices else v if s.words else int(v)
     if seats == 1:  # a seat alone cannot face itself: it plays against the Computer
         out["play"] = COMPUTER
+    out["decks"] = decks_for(values["decks"], out["play"] == COMPUTER, seats)
     return Rules(**out)
 
 

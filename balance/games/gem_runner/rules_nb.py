@@ -236,11 +236,21 @@ def gain_nb(state, rules, w, card):
 
 @njit(inline=True)
 def won_check_nb(state, rules, w):
-    if state.stack_n[w] >= rules.target and not ended_nb(state.kit):
-        if w == rules.players:
+    """The target reached: by w's Stack; against the Computer, a team's by the seats' Stacks
+    together (the seat whose Gem reached it is the one the record names)."""
+    if ended_nb(state.kit):
+        return
+    if w == rules.players:
+        if state.stack_n[w] >= rules.target:
             automa_wins_nb(state.kit, GEMS_WON)
-        else:
-            win_nb(state.kit, w, GEMS_WON)
+        return
+    gems = state.stack_n[w]
+    if rules.play == COMPUTER:
+        gems = 0
+        for q in range(rules.players):
+            gems += state.stack_n[q]
+    if gems >= rules.target:
+        win_nb(state.kit, w, GEMS_WON)
 
 
 @njit(inline=True)

@@ -74,7 +74,22 @@ def test_more_decks_than_seats_head_to_head_is_refused():
 
 
 def test_a_count_is_a_lever():
-    setup = prepare(KIT, {"gems": 5, "chains": 0}, ("runner", "runner"))
+    setup = prepare(KIT, {"gems": 5, "chains": 0}, ("runner",))
     kinds = list(setup.tables.card[:, KIND])
     assert kinds.count(KINDS.index("gem")) == 5 and kinds.count(KINDS.index("chain")) == 0
     assert play(setup, range(20), check=True).violation.max() == 0
+
+
+def test_head_to_head_seats_two_a_deck_at_most():
+    bad = setup_problem({**DEFAULTS, "play": "head_to_head", "decks": 1}, 3, "rules")
+    assert bad.field == "decks" and "two players a deck" in bad.message
+    assert setup_problem({**DEFAULTS, "play": "head_to_head", "decks": "auto"}, 8,
+                         "rules") is None
+
+
+@pytest.mark.parametrize("play,seats,decks", [
+    ("head_to_head", 2, 1), ("head_to_head", 5, 3), ("head_to_head", 8, 4),
+    ("computer", 1, 1), ("computer", 2, 2), ("computer", 4, 3), ("computer", 8, 4)])
+def test_auto_decks_deal_as_the_ways_to_play(play, seats, decks):
+    setup = prepare(KIT, {"play": play}, ("random",) * seats)
+    assert setup.rules.decks == decks

@@ -35,6 +35,7 @@ from balance.games.gem_runner.codes import (
     STOP,
 )
 from balance.games.gem_runner.decks import action_names
+from balance.games.gem_runner.rules_nb import won_check_nb
 from balance.kit.state import AUTOMA, ENDED, WINNER
 from tests.games.gem_runner.scenario import (
     cards_of,
@@ -362,3 +363,15 @@ def test_a_stop_is_always_offered_while_running():
     set_card(s, mine, play=(WATER, JUMP))
     challenge(s, 0, (), gem, runner_hand=(mine,))
     assert options(s)[-1][0] == STOP
+
+
+def test_against_the_computer_a_teams_stacks_count_together():
+    s = game({"play": "computer", "target": 3}, players=2)
+    g1, g2, g3 = deck0(s, GEM)[:3]
+    stack(s, 0, g1)
+    stack(s, 1, g2)
+    won_check_nb(s.state, s.rules, 1)
+    assert s.state.kit.sc[ENDED] == 0, "two Gems of three"
+    stack(s, 1, g3)
+    won_check_nb(s.state, s.rules, 1)
+    assert s.state.kit.sc[ENDED] == 1 and s.state.kit.sc[WINNER] == 1
