@@ -51,7 +51,7 @@ MAX_HAND = 12  # a hand's room: the largest hand size, a kept Bug and Bug Fix, a
 MAX_CHALLENGE = 24
 MAX_DECKS = 4
 HEROES = ("bit_boy", "giga_girl", "cache_cat", "data_dog")
-# Rules.play: the ways to play.
+# Rules.play: the way to play, as compiled (rules.py reads `auto` by the seat count).
 HEAD_TO_HEAD, COMPUTER = 0, 1
 # Rules.bug_rule.
 BUGS_OFF, BUGS_GLITCH = 0, 1
@@ -59,7 +59,7 @@ BUGS_OFF, BUGS_GLITCH = 0, 1
 
 class Rules(NamedTuple):
     players: int
-    play: int  # HEAD_TO_HEAD, COMPUTER
+    play: int  # HEAD_TO_HEAD, COMPUTER (auto read by the seat count)
     decks: int
     hero1: int  # each deck's hero, an index of HEROES
     hero2: int

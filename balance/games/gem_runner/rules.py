@@ -13,7 +13,15 @@ import numpy as np
 from balance.contract.game import Setting
 from balance.errors import InputError, Problem
 from balance.games.gem_runner import decks
-from balance.games.gem_runner.codes import COMPUTER, HEROES, MAX_DECKS, MAX_HAND, Rules, Tables
+from balance.games.gem_runner.codes import (
+    COMPUTER,
+    HEAD_TO_HEAD,
+    HEROES,
+    MAX_DECKS,
+    MAX_HAND,
+    Rules,
+    Tables,
+)
 from balance.kit.defaults import read_defaults
 
 DATA = Path(__file__).parent / "data"
@@ -29,11 +37,13 @@ def hero_setting(k: int) -> Setting:
 
 
 SETTINGS = (
-    Setting("play", str, "the way to play: the seats against each other (1P vs 1P, more "
-            "players competitive), or the seats as a team against the Computer; one seat "
-            "always plays against the Computer",
-            choices=("head_to_head", "computer"), label="way to play",
-            values=(("head_to_head", "head to head"),
+    Setting("play", str, "the way to play: auto, the rulebook's ways by seat count (one or "
+            "two seats against the Computer, more head to head); head_to_head, the seats "
+            "against each other (1P vs 1P, more players competitive); computer, the seats as "
+            "a team against the Computer. One seat always plays against the Computer",
+            choices=("auto", "head_to_head", "computer"), label="way to play",
+            values=(("auto", "the ways to play by seat count"),
+                    ("head_to_head", "head to head"),
                     ("computer", "against the Computer"))),
     Setting("decks", int, "decks in play; auto: one for every two seats head to head, and "
             "against the Computer one for a seat alone, else one for every two seats and the "
@@ -89,6 +99,15 @@ SETTINGS = (
 COUNT_NAMES = tuple(decks.COUNTS.values())
 
 
+def against_computer(play: str, seats: int) -> bool:
+    """Do the seats play against the Computer? As set; for `auto`, the rulebook's ways to
+    play: a seat alone or two seats (1P and 2P vs the Computer) do, more play head to head
+    (its Computer rules speak of one or two players); a seat alone always does."""
+    if seats == 1:
+        return True
+    return play == "computer" or (play == "auto" and seats == 2)
+
+
 def decks_for(value, computer: bool, seats: int) -> int:
     """The decks in play: as set, or for `auto` (0) as the rulebook's ways to play deal them."""
     if value != "auto" and value != 0:
@@ -115,7 +134,7 @@ def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
     """What makes these rules unplayable with `seats` (no single range can say it), or None:
     a deck that cannot deal the hands, more decks than can be drawn from or more seats than
     two a deck head to head, a hero's file without a kind of card the counts ask for."""
-    computer = values["play"] == "computer" or seats == 1
+    computer = against_computer(values["play"], seats)
     n = decks_for(values["decks"], computer, seats)
     heroes = [values[f"hero{k + 1}"] for k in range(n)]
     for hero in dict.fromkeys(heroes):
@@ -160,9 +179,9 @@ def kit_rules(values: dict, seats: int) -> Rules:
     for s in SETTINGS:
         v = values[s.name]
         out[s.name] = s.choices.index(v) if s.choices else v if s.words else int(v)
-    if seats == 1:  # a seat alone cannot face itself: it plays against the Computer
-        out["play"] = COMPUTER
-    out["decks"] = decks_for(values["decks"], out["play"] == COMPUTER, seats)
+    computer = against_computer(values["play"], seats)
+    out["play"] = COMPUTER if computer else HEAD_TO_HEAD
+    out["decks"] = decks_for(values["decks"], computer, seats)
     return Rules(**out)
 
 
@@ -175,15 +194,6 @@ def new_tables(rules: Rules) -> Tables:
         rows += decks.deck_rows(HEROES[getattr(rules, f"hero{d + 1}")], d, counts)
     seat_deck = np.array([deck_of(rules, q) for q in range(rules.players + 1)], np.int64)
     return Tables(np.array(rows, np.int64), seat_deck)
-
-
-def hand_size(rules, seat: int) -> int:
-    """The hand `seat` refills to (the Computer: seat == rules.players)."""
-    if seat == rules.players:
-        return rules.computer_hand
-    if rules.play == 1 and rules.players > 1:
-        return rules.pair_hand
-    return rules.hand
 
 
 assert MAX_HAND >= 8 + 3  # the largest hand, a kept Bug and Bug Fix, a dug card
