@@ -151,14 +151,19 @@ def card_row(card: dict, deck: int, actions: tuple[str, ...]) -> list[int]:
     return row
 
 
-def deck_rows(hero: str, deck: int, counts: dict) -> list[list[int]]:
-    """The deck as the rules ask it: of each kind, `counts` cards, the file's cards of that
-    kind taken in order and again from the first when more are asked than it lists."""
+def deck_cards(hero: str, counts: dict) -> list[dict]:
+    """The deck as the rules ask it, card by card as its file writes them: of each kind,
+    `counts` cards, the file's cards of that kind taken in order and again from the first
+    when more are asked than it lists."""
     cards = read_deck(hero)
-    actions = action_names()
-    rows = []
+    out = []
     for kind, setting in COUNTS.items():
         of_kind = [c for c in cards if KINDS.index(c["kind"]) == kind]
-        rows += [card_row(of_kind[i % len(of_kind)], deck, actions)
-                 for i in range(counts[setting])]
-    return rows
+        out += [of_kind[i % len(of_kind)] for i in range(counts[setting])]
+    return out
+
+
+def deck_rows(hero: str, deck: int, counts: dict) -> list[list[int]]:
+    """deck_cards as rows of Tables.card."""
+    actions = action_names()
+    return [card_row(c, deck, actions) for c in deck_cards(hero, counts)]

@@ -84,6 +84,7 @@ KIT = KitGame(
             Hidden("deck1", "deck1_n"), Hidden("deck2", "deck2_n"),
             Hidden("deck3", "deck3_n")),
     forward="balance.games.gem_runner.forward_nb",
+    view="balance.games.gem_runner.view:RunnerView",
     invariants=("a card made or lost (decks, discards, hands, the Computer's, Stacks, Pool "
                 "and Challenge against the game's cards)",
                 "a card beating what it does not beat",
