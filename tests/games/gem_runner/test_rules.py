@@ -13,6 +13,7 @@ from balance.games.gem_runner.codes import (
     BOSS,
     BUG,
     BUG_FIX,
+    BUGS_PLAYED,
     BUILD,
     CHAIN,
     CREATOR,
@@ -35,7 +36,7 @@ from balance.games.gem_runner.codes import (
     STOP,
 )
 from balance.games.gem_runner.decks import action_names
-from balance.games.gem_runner.rules_nb import won_check_nb
+from balance.games.gem_runner.rules_nb import computer_clear_nb, won_check_nb
 from balance.kit.state import AUTOMA, ENDED, WINNER
 from tests.games.gem_runner.scenario import (
     cards_of,
@@ -375,3 +376,36 @@ def test_against_the_computer_a_teams_stacks_count_together():
     stack(s, 1, g3)
     won_check_nb(s.state, s.rules, 1)
     assert s.state.kit.sc[ENDED] == 1 and s.state.kit.sc[WINNER] == 1
+
+
+def test_the_computer_keeps_its_bug_cards_and_drops_the_fix_once_every_bug_is_played():
+    s = computer_game()
+    h, gem = deck0(s, HAZARD)[0], deck0(s, GEM)[0]
+    bug, fix = deck0(s, BUG)[0], deck0(s, BUG_FIX)[0]
+    computer_cards(s, h, bug, gem, fix)
+    computer_clear_nb(s.state, s.tables, s.rules)
+    assert sorted(s.state.comp[:s.state.comp_n[0]]) == sorted([bug, fix])
+    s.state.ph[BUGS_PLAYED] = s.rules.bugs * s.rules.decks
+    computer_clear_nb(s.state, s.tables, s.rules)
+    assert list(s.state.comp[:s.state.comp_n[0]]) == [bug]
+
+
+def test_a_runner_that_played_a_bug_refills_only_after_its_build():
+    s = game(HEAD)
+    gem, spare = deck0(s, GEM)[:2]
+    c1, bug = deck0(s, CHAIN)[0], deck0(s, BUG)[0]
+    others = deck0(s, HAZARD)[:3]
+    blank(s, others)
+    set_card(s, gem, need=(EARTH, KICK))
+    hand(s, 0, gem)
+    hand(s, 1, c1, bug, spare, *others[:2])
+    pick(s, HAND_GEM, gem)
+    pick(s, KEEP)
+    pick(s, PLAY_BUG, bug)
+    pick(s, BEAT, c1)
+    assert gem in s.state.stack[1, :s.state.stack_n[1]]
+    pick(s, KEEP)  # after its run: no card drawn
+    assert s.state.hand_n[1] == 3
+    pick(s, HAND_GEM, spare)
+    pick(s, KEEP)  # after its build, the turn's end: refilled
+    assert s.state.hand_n[1] == s.rules.hand
