@@ -24,17 +24,18 @@ from balance.kernels.jit import njit
 from balance.kit.state import OFFERED
 
 # Its knobs, in the order of `w` (registry.py): build_step_nb's four weights first.
-HAZARD_W, SUPER_W, REPEAT_W, CHAIN_W, POOL_FIRST, GEM_ON_GEM = range(6)
+HAZARD_W, SUPER_W, REPEAT_W, CHAIN_W, POOL_FIRST, GEM_ON_GEM, HARD = range(7)
 
 
 @njit
 def runner_choose_nb(kind, st, tb, ru, w):
     """Builds the Challenge its weights value most (Hazards, Super Needs, Needs repeating the
-    Gem's Element, Chains spent), a Pool Gem first while `pool_first`; runs to the Gem when
+    Gem's Element, Needs few cards of the game meet, Chains spent), a Pool Gem first while
+    `pool_first`; runs to the Gem when
     its hand can, a Gem card on the Gem first while `gem_on_gem`, else wins a Gem card on a
     Hazard; answers every Bug; throws only dead Bug cards (Bugs off)."""
     if kind == BUILD:
-        return build_choice_nb(st, tb, ru, w, w[POOL_FIRST] > 0.5)
+        return build_choice_nb(st, tb, ru, w, w[POOL_FIRST] > 0.5, w[HARD])
     if kind == DIG:
         return dig_choice_nb(st, tb)
     if kind == DISCARD:

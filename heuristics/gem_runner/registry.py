@@ -24,7 +24,9 @@ RUNNER = Player(
            Knob("pool_first", 1, 0, 1, "ends a Challenge with a Pool Gem before its own",
                 integer=True, label="Pool Gem first"),
            Knob("gem_on_gem", 1, 0, 1, "beats the Gem with a Gem card when it can (wins both)",
-                integer=True, label="Gem card on the Gem")),
+                integer=True, label="Gem card on the Gem"),
+           Knob("hard", 0.0, 0.0, 40.0, "worth of a Hazard's or a Gem's Need that no card of "
+                "the game meets (times the share that does not)", label="worth of a hard Need")),
     title="Runner")
 
 PLAYERS = Roster((

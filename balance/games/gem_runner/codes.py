@@ -88,6 +88,9 @@ class Rules(NamedTuple):
 class Tables(NamedTuple):
     card: np.ndarray  # (cards, CARD_FIELDS): every card of the game, decks one after another
     seat_deck: np.ndarray  # (seats + 1,): the deck each seat draws from; the last, the Computer's
+    # (cards,) float: the share of the game's cards that beat each one, what every seat may
+    # know of how hard its Need is (rules.py, new_tables)
+    beaten: np.ndarray
 
 
 class State(NamedTuple):

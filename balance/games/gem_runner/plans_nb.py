@@ -52,11 +52,12 @@ NO_ELEMENT = -2  # a Gem's Need not counted for repeats
 
 
 @njit(inline=True)
-def build_step_nb(state, tables, rules, seat, gem_el, w):
+def build_step_nb(state, tables, rules, seat, gem_el, w, hard):
     """The card to lay next for the Challenge worth most from here (a place in the seat's
     cards), or -1 to end it with its Gem now; and what the cards laid from here add. A
     Challenge is worth w[0] a Hazard, w[1] more for a Need with a Super move, w[2] more for a
-    Need whose Element is the Gem's (`gem_el`), and w[3] less a Chain. A search over every
+    Need whose Element is the Gem's (`gem_el`), `hard` times the share of the game's cards
+    that do not beat it more (Tables.beaten), and w[3] less a Chain. A search over every
     order of the cards (a stack, State.dfs: compiled code does not recurse here)."""
     ph = state.ph
     row = state.scratch
@@ -85,7 +86,8 @@ def build_step_nb(state, tables, rules, seat, gem_el, w):
                     or not fits_nb(tables, stk[depth, 2], card):
                 continue
             add = w[0] + w[1] * tables.card[card, NEED_SUPER] \
-                + w[2] * (tables.card[card, NEED_EL] == gem_el)
+                + w[2] * (tables.card[card, NEED_EL] == gem_el) \
+                + hard * (1.0 - tables.beaten[card])
             edge = tables.card[card, RIGHT]
             hazards += 1
         elif kind == CHAIN:
@@ -123,11 +125,12 @@ def first_of_nb(kit, kind):
 
 
 @njit(inline=True)
-def build_choice_nb(state, tables, rules, w, pool_first):
+def build_choice_nb(state, tables, rules, w, pool_first, hard):
     """A builder's pick: the Gem that the best Challenge ends with (a Pool Gem first when
     `pool_first`, else the hand's first; the first offered of the kind, or among them the
-    one whose Need's Element most Hazards repeat when w[2] counts repeats), then, while a
-    card adds to it, the next card of that Challenge."""
+    one whose Need's Element most Hazards repeat when w[2] counts repeats, and, with `hard`,
+    the one fewest cards beat), then, while a card adds to it, the next card of that
+    Challenge."""
     kit = state.kit
     seat = state.ph[CREATOR]
     hand_gem = first_of_nb(kit, HAND_GEM)
@@ -143,15 +146,17 @@ def build_choice_nb(state, tables, rules, w, pool_first):
     for i in range(kit.sc[OFFERED]):
         if kit.opt[i, 0] != kind:
             continue
-        gem_el = tables.card[kit.opt[i, 1], NEED_EL] if w[2] != 0 else NO_ELEMENT
-        if gem_el >= 0:
+        gem = kit.opt[i, 1]
+        gem_el = tables.card[gem, NEED_EL] if w[2] != 0 else NO_ELEMENT
+        if gem_el >= 0 and hard == 0:
             if (seen >> gem_el) & 1:
                 continue
             seen |= 1 << gem_el
-        at, v = build_step_nb(state, tables, rules, seat, gem_el, w)
+        at, v = build_step_nb(state, tables, rules, seat, gem_el, w, hard)
+        v += hard * (1.0 - tables.beaten[gem])
         if v > best_v:
             best_at, best_v, gem_opt = at, v, i
-        if w[2] == 0:
+        if w[2] == 0 and hard == 0:
             break
     if best_at < 0:
         return gem_opt
@@ -277,7 +282,7 @@ def computer_choice_nb(state, tables, rules):
         w[1] = SUPER if rules.computer_supers == 0 else 0.0
         w[2] = REPEAT if rules.computer_repeats == 0 else 0.0
         w[3] = CHAIN_COST
-        return build_choice_nb(state, tables, rules, w, rules.computer_gem == 0)
+        return build_choice_nb(state, tables, rules, w, rules.computer_gem == 0, 0.0)
     if phase == DIG:
         return dig_choice_nb(state, tables)
     if phase == RUN:

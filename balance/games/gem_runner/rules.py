@@ -14,11 +14,20 @@ from balance.contract.game import Setting
 from balance.errors import InputError, Problem
 from balance.games.gem_runner import decks
 from balance.games.gem_runner.codes import (
+    BOSS,
+    CHAIN,
     COMPUTER,
+    GEM,
+    HAZARD,
     HEAD_TO_HEAD,
     HEROES,
+    KIND,
     MAX_DECKS,
     MAX_HAND,
+    NEED_ACT,
+    NEED_EL,
+    PLAY_ACT,
+    PLAY_EL,
     Rules,
     Tables,
 )
@@ -193,7 +202,20 @@ def new_tables(rules: Rules) -> Tables:
     for d in range(rules.decks):
         rows += decks.deck_rows(HEROES[getattr(rules, f"hero{d + 1}")], d, counts)
     seat_deck = np.array([deck_of(rules, q) for q in range(rules.players + 1)], np.int64)
-    return Tables(np.array(rows, np.int64), seat_deck)
+    card = np.array(rows, np.int64)
+    return Tables(card, seat_deck, beaten_share(card, rules.stronger_beats))
+
+
+def beaten_share(card: np.ndarray, stronger: int) -> np.ndarray:
+    """For each card, the share of the cards that beat it as a Hazard or a Gem of a
+    Challenge (the rules' beats_nb, with no Bug): a Chain beats any Hazard, a card with a
+    Play section what it meets."""
+    kind, pe, pa = card[:, KIND], card[:, PLAY_EL][:, None], card[:, PLAY_ACT][:, None]
+    ne, na = card[:, NEED_EL][None, :], card[:, NEED_ACT][None, :]
+    plays = np.isin(kind, (HAZARD, BOSS, GEM))[:, None]
+    meets = plays & ((pe == ne) | (pa == na) | (bool(stronger) & ((pe + 1) % 5 == ne)))
+    meets |= (kind == CHAIN)[:, None] & (kind != GEM)[None, :]
+    return meets.mean(axis=0)
 
 
 assert MAX_HAND >= 8 + 3  # the largest hand, a kept Bug and Bug Fix, a dug card

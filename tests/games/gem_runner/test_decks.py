@@ -4,10 +4,12 @@ and a count is a lever that changes the deck."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from balance.errors import InputError
 from balance.games.gem_runner import decks
+from balance.games.gem_runner.cards_nb import beats_nb
 from balance.games.gem_runner.codes import HEROES, KIND, KINDS
 from balance.games.gem_runner.game import KIT
 from balance.games.gem_runner.rules import DEFAULTS, read_all, setup_problem
@@ -93,3 +95,13 @@ def test_head_to_head_seats_two_a_deck_at_most():
 def test_auto_decks_deal_as_the_ways_to_play(play, seats, decks):
     setup = prepare(KIT, {"play": play}, ("random",) * seats)
     assert setup.rules.decks == decks
+
+
+@pytest.mark.parametrize("stronger", [False, True])
+def test_the_share_of_cards_that_beat_each_card_is_the_rules(stronger):
+    setup = prepare(KIT, {"play": "head_to_head", "stronger_beats": stronger},
+                    ("runner", "runner"))
+    t, n = setup.tables, len(setup.tables.card)
+    for target in (0, 30, 40):  # a Hazard, a Boss, a Gem
+        expected = np.mean([beats_nb(t, setup.rules, c, target, 0) for c in range(n)])
+        assert t.beaten[target] == pytest.approx(expected)
