@@ -103,6 +103,36 @@ games = 20
 seed = 11
 ablate = "actions"
 """],
+    "gem_runner": ["""\
+[experiment]
+name = "gr-ways"
+description = "head to head and against the Computer, each with two heroes"
+game = "gem_runner"
+heuristic = "runner"
+players = 2
+games = 20
+seed = 12
+
+[rules]
+decks = 2
+
+[grid]
+play = ["head_to_head", "computer"]
+hero1 = ["bit_boy", "data_dog"]
+""", """\
+[experiment]
+name = "gr-computer"
+description = "the Computer's Gem and the Element circle"
+game = "gem_runner"
+heuristic = "runner"
+players = 1
+games = 20
+seed = 13
+
+[grid]
+computer_gem = ["pool_first", "hand_first"]
+stronger_beats = [false, true]
+"""],
 }
 
 

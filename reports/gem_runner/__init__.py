@@ -1,0 +1,1 @@
+"""Gem runner's report (report.py): the neutral one, in the game's words."""
