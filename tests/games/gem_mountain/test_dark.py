@@ -5,15 +5,19 @@ options). The guide's games/gem-mountain.md, "Dark Tunnels", states each reading
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 from balance.games.gem_mountain.codes import (
     ARROW2,
+    BARRED,
     BLAST,
     BLAST_AT,
     BOMB,
     FLIP_DOWN,
     FLIP_UP,
+    GEMS_GONE,
     HIDE,
     LAY,
     LIGHT,
@@ -31,11 +35,12 @@ from balance.games.gem_mountain.codes import (
     UNSEEN,
 )
 from balance.games.gem_mountain.game import KIT
+from balance.games.gem_mountain.rules import kit_rules
 from balance.games.gem_mountain.rules_nb import (
     EMPTY,
     END,
+    GEMS_LEFT,
     GRAB,
-    PH_SLOTS,
     PICK_UP,
     PUT_DOWN,
     STEAL,
@@ -44,15 +49,15 @@ from balance.games.gem_mountain.rules_nb import (
     TAKE,
     TURN,
     USE,
+    VALUES,
     broken_nb,
     new_tables,
+    scores_nb,
 )
-from balance.games.gem_mountain.rules import kit_rules
 from balance.kit.play import play, prepare
 from balance.kit.state import ENDED, SEAT, TURNS
+from balance.running.seeds import game_seeds
 from tests.games.gem_mountain.scenario import (
-    NE,
-    SW,
     E,
     N,
     S,
@@ -68,6 +73,8 @@ from tests.games.gem_mountain.scenario import (
     options,
     pick,
 )
+from tests.games.gem_mountain.test_scoring import brute, dealt
+from tests.test_contract_play import plain_loop
 
 DARK = {"dark_tunnels": True}
 RUBY, SAPPHIRE = 0, 1
@@ -185,11 +192,10 @@ def test_a_bomb_that_takes_the_last_gems_ends_the_game_only_after_the_refill():
     st.deck[: st.deck_n[0]] = action(SWAP)  # nothing left to refill with but actions
     pick(s, USE, BOMB)
     pick(s, BLAST_AT, 0)
-    assert not st.kit.sc[ENDED]
-    assert cells(s, GRAB) == set() and any(o[0] == END for o in options(s))
-    pick(s, END)
-    assert st.ph[0] == TURN or st.kit.sc[ENDED]
-    assert st.kit.sc[ENDED] and (st.grid[[0, 1]] == action(SWAP)).all()
+    # The mountain empty, the bomber's turn ends at once; the next seat's turn refills the
+    # hole with two actions, and only then, no gem on it, the game ends.
+    assert st.kit.sc[ENDED] and st.kit.sc[TURNS] == 2
+    assert (st.grid[[0, 1]] == action(SWAP)).all() and st.ph[GEMS_LEFT] == 0
 
 
 def test_the_second_arrow_stands_opposite_turns_with_the_first_and_offers_its_top():
@@ -231,58 +237,53 @@ def test_ransack_turns_a_face_up_tile_down_collects_a_neighbour_and_ends_the_tur
 
 # -- the gems -----------------------------------------------------------------------------------
 
-def test_trash_scores_minus_two_and_steal_cannot_take_it():
+def test_trash_is_collected_scores_minus_two_and_steal_cannot_take_it():
     s = game(DARK, players=2)
-    dark(s, full(s, TRASH), N, up=range(36))
-    give(s, 1, gem(RUBY, 1))
-    give(s, 0, action(STEAL))
+    dark(s, full(s, gem(RUBY, 1)) | {0: TRASH}, N, up=range(36))
+    give(s, 0, action(LIGHTBULB))
     pick(s, GRAB, 0)
     st = s.state
     assert st.hand[0, TRASH] == 1 and st.trash[0] == 1
-    s2 = s.state
-    s2.kit.sc[SEAT] = 1
-    s2.ph[0] = TURN
+    # Nothing face down: no Lightbulb to use, no information step; seat 2's turn.
+    assert st.kit.sc[SEAT] == 1
     give(s, 1, action(STEAL))
-    s2.ph[1] = 1  # a grab due
     pick(s, USE, STEAL)
-    assert s2.ph[0] == STEAL_FROM
-    assert {(o[1], o[2]) for o in options(s) if o[0] == TAKE} == {(0, action(STEAL))}
+    assert st.ph[0] == STEAL_FROM
+    # Seat 1 holds a Trash and a Lightbulb: only the action may be stolen.
+    assert {(o[1], o[2]) for o in options(s) if o[0] == TAKE} == {(0, action(LIGHTBULB))}
     sound(s)
+    out = np.zeros(2, np.int64)
+    scores_nb(st, s.rules, out, True)
+    assert out.tolist() == [-2, 0]
 
 
-def test_a_multiplier_laid_on_a_pile_bars_its_colour_it_can_see():
+def test_a_multiplier_laid_on_a_pile_multiplies_it_and_bars_its_colour_it_can_see():
     s = game(DARK, players=2)
     tiles = {0: MULTIPLIER, 1: gem(RUBY, 2), 6: gem(SAPPHIRE, 1), 7: gem(RUBY, 1)}
     dark(s, tiles, N, up=(0, 1, 6))
     give(s, 0, gem(RUBY, 3))
     pick(s, GRAB, 0)
     st = s.state
-    # The Multiplier is in hand: laying it is no action, offered beside the turn's end.
+    # The Multiplier is in hand: laying it is no action, offered after the grab.
     assert {o[1] for o in options(s) if o[0] == LAY} == {RUBY}
     pick(s, LAY, RUBY)
     assert st.mult[0, RUBY] == 1 and st.hand[0, MULTIPLIER] == 0
+    assert st.ph[0] == LOOK  # no action used: the turn ends by looking
+    out = np.zeros(2, np.int64)
+    scores_nb(st, s.rules, out, True)
+    assert out.tolist() == [2 * 3, 0]
     sound(s)
-    # Seat 1's next turn: the ruby it sees is barred to it; the face-down one is not.
+    # Its next turn: the ruby it sees at the top is barred to it, the face-down one is not;
+    # once it has seen that one too, its turn may only end.
+    dark(s, {1: gem(RUBY, 2), 6: gem(RUBY, 1)}, N, up=(1,))
     st.kit.sc[SEAT] = 0
     st.ph[0], st.ph[1], st.ph[2] = TURN, 1, 0
-    st.arrow[0] = N
     assert cells(s, GRAB) == {6}
-    st.grid[6] = EMPTY
-    st.seen[:, 6] = 1
-    st.dark[6] = 0
-    st.ph[8] -= 1  # GEMS_LEFT
-    st.ph[9] -= 1  # TILES_LEFT
-    st.deck_n[0] += 1
-    assert cells(s, GRAB) == {7}  # face down: unknown to it
-    st.seen[0, 7] = 1
-    assert GRAB not in {o[0] for o in options(s)} and END in {o[0] for o in options(s)}
+    st.seen[0, 6] = 1
+    assert cells(s, GRAB) == set() and END in {o[0] for o in options(s)}
 
 
 def test_multiplied_scores_and_trash_against_a_brute_force():
-    from tests.games.gem_mountain.test_scoring import brute, dealt
-
-    from balance.games.gem_mountain.rules_nb import VALUES, scores_nb
-
     rng = np.random.default_rng(52)
     for by in ("tiles", "value"):
         for factor in (2, 3):
@@ -305,7 +306,7 @@ def test_multiplied_scores_and_trash_against_a_brute_force():
                             part = brute(one, 5, by == "value", False, "most", least)
                             for q in range(n):
                                 want[q] += part[q] * factor ** int(st.mult[q, k])
-                        want = [w - 2 * int(t) for w, t in zip(want, trash)]
+                        want = [w - 2 * int(t) for w, t in zip(want, trash, strict=True)]
                         assert out.tolist() == want, (hands, trash, st.mult)
 
 
@@ -318,12 +319,11 @@ def test_whole_games_keep_the_invariants_and_end():
             s = prepare(KIT, rules, players)
             r = play(s, list(range(120)), check=True)
             assert (r.violation == 0).all(), (players, rules, np.unique(r.violation))
-            assert (r.end == 0).all()
+            # Every game ends: its gems gone, or the last ones barred to all who see them.
+            assert set(np.unique(r.end)) <= {GEMS_GONE, BARRED}
 
 
 def test_a_seats_options_never_show_a_tile_it_has_not_seen():
-    from tests.test_kit_search import _at_decisions
-
     shown = {"checked": 0}
 
     def check(state, tables, rules, pp, decision, n, seat):
@@ -334,29 +334,16 @@ def test_a_seats_options_never_show_a_tile_it_has_not_seen():
                 assert b == want, (kind, a, b, want)
                 shown["checked"] += 1
 
-    rules = {**DARK, "ransack": 6, "swap": 6}
-    kit = KIT
-    loop_rules = prepare(kit, rules, ("random",) * 3)
-    assert loop_rules.rules.dark_tunnels == 1
-    _at_decisions_with_rules(kit, check, rules)
-    assert shown["checked"] > 1000
-
-
-def _at_decisions_with_rules(kit, check, rules):
-    import importlib
-
-    from balance.running.seeds import game_seeds
-    from tests.test_contract_play import plain_loop
-
-    loop = importlib.import_module(kit.loop)
+    loop = importlib.import_module(KIT.loop)
 
     def decide(state, tables, rules_, pp, decision, n, seat):
         check(state, tables, rules_, pp, decision, n, seat)
         return loop.decide_nb(state, tables, rules_, pp, decision, n, seat)
 
-    setup = prepare(kit, rules, ("random",) * 3)
-    setup.loop = plain_loop(kit, decide_nb=decide)
+    setup = prepare(KIT, {**DARK, "ransack": 6, "swap": 6}, ("random",) * 3)
+    setup.loop = plain_loop(KIT, decide_nb=decide)
     play(setup, game_seeds(17, 0, 20), check=True)
+    assert shown["checked"] > 1000
 
 
 def test_the_box_with_the_expansion_counts_its_tiles_as_levers():
@@ -364,4 +351,3 @@ def test_the_box_with_the_expansion_counts_its_tiles_as_levers():
     box = new_tables(rules).box.tolist()
     assert box.count(TRASH) == 5 and action(BOMB) not in box
     assert len(new_tables(kit_rules(KIT.defaults, 3)).box) == 47
-    assert PH_SLOTS == 12 and LOOK > 0 and REVEAL > 0 and NE != SW and E != W and S != N
