@@ -143,14 +143,14 @@ def moved_nb(cnt, vsum, q, code, n):
 def tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep):
     """What holding one more tile of `code` is worth to seat p now (kept when `keep`: p is
     the deciding seat)."""
-    if code == UNSEEN:
-        return mem[EXPECT]  # the deciding seat's (expected_nb): what it knows
+    if code < 0:
+        return mem[EXPECT]  # UNSEEN: the deciding seat's expectation (expected_nb)
     if keep and mem[code] != UNKNOWN:
         return mem[code]
-    if code >= TRASH:
-        return TRASH_POINTS if code == TRASH else multiplier_value_nb(cnt, vsum, ru, p, out)
     if code >= ACT0:
-        return w[ACTION]
+        # Trash and a Multiplier: valued once a decision by expected_nb, so that no call
+        # weighs on this, the player's hottest function.
+        return w[ACTION] if code < TRASH else mem[code]
     k = code // VALUES
     before = before_nb(cnt, vsum, ru, p, k, w, out, mem, keep)
     moved_nb(cnt, vsum, p, code, 1)
@@ -178,7 +178,9 @@ def expected_nb(st, tb, ru, p, w, out, mem):
     """A face-down tile seat p has not seen, valued at the mean of its values over the tiles
     it cannot place: the box less the hands, the piles' Multipliers, the tiles out of the game
     and the mountain's tiles it knows (the kit's redraw keeps that multiset: a world the seat
-    cannot tell apart gives the same mean)."""
+    cannot tell apart gives the same mean). Trash and a Multiplier valued first."""
+    mem[TRASH] = TRASH_POINTS
+    mem[MULTIPLIER] = multiplier_value_nb(st.cnt, st.vsum, ru, p, out)
     total, n = 0.0, 0
     for code in range(ALL_CODES):
         left = tb.census[code] - st.gone[code]
@@ -213,10 +215,9 @@ def theft_value_nb(cnt, vsum, ru, p, q, code, w, out, mem):
 
 
 @njit
-def top_value_nb(grid, seen, me, layer, cnt, vsum, ru, p, w, out, mem, keep):
+def top_value_nb(grid, layer, cnt, vsum, ru, p, w, out, mem, keep):
     """The best tile for seat p at the top seen along `layer` (one arrow position's row of
-    Tables.layer), each tile as the deciding seat `me` knows it: its value. The arrays alone:
-    a call passing the whole state is dear."""
+    Tables.layer): its value. The arrays alone: a call passing the whole state is dear."""
     top = 1 << 30
     for i in range(grid.shape[0]):
         if grid[i] != EMPTY and layer[i] < top:
@@ -224,10 +225,7 @@ def top_value_nb(grid, seen, me, layer, cnt, vsum, ru, p, w, out, mem, keep):
     best = NONE
     for i in range(grid.shape[0]):
         if grid[i] != EMPTY and layer[i] == top:
-            code = grid[i]
-            if ru.dark_tunnels and seen[me, i] == 0:
-                code = UNSEEN
-            v = tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep)
+            v = tile_value_nb(cnt, vsum, ru, p, grid[i], w, out, mem, keep)
             if v > best:
                 best = v
     return best
@@ -237,8 +235,10 @@ def top_value_nb(grid, seen, me, layer, cnt, vsum, ru, p, w, out, mem, keep):
 def best_at_nb(st, tb, ru, me, p, pos, w, out, mem, keep):
     """The best tile's value for seat p at the top seen from arrow position pos, as the
     deciding seat `me` knows the tiles."""
-    return top_value_nb(st.grid, st.seen, me, tb.layer[pos], st.cnt, st.vsum, ru, p, w, out,
-                        mem, keep)
+    if ru.dark_tunnels:
+        return dark_top_value_nb(st.grid, st.seen, me, tb.layer[pos], st.cnt, st.vsum, ru, p,
+                                  w, out, mem, keep)
+    return top_value_nb(st.grid, tb.layer[pos], st.cnt, st.vsum, ru, p, w, out, mem, keep)
 
 
 @njit
@@ -322,9 +322,10 @@ def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
             if best_at_nb(st, tb, ru, p, nq, move, w, out, mem, False) - \
                     best_at_nb(st, tb, ru, p, nq, keep, w, out, mem, False) >= w[LOCK_AT]:
                 return i
-        i = find_nb(opt, n, USE, BOMB)
-        if i >= 0:
-            return i
+        if ru.dark_tunnels:
+            i = find_nb(opt, n, USE, BOMB)
+            if i >= 0:
+                return i
         for j in range(n):
             if opt[j, 0] != USE and opt[j, 0] != LAY:
                 return j
@@ -490,3 +491,21 @@ def dark_choice_nb(kind, st, tb, ru, w, n, p, out, mem):
         if v > best:
             best, pick = v, i
     return pick
+
+
+@njit
+def dark_top_value_nb(grid, seen, me, layer, cnt, vsum, ru, p, w, out, mem, keep):
+    """top_value_nb with each tile as the deciding seat `me` knows it."""
+    top = 1 << 30
+    for i in range(grid.shape[0]):
+        if grid[i] != EMPTY and layer[i] < top:
+            top = layer[i]
+    best = NONE
+    for i in range(grid.shape[0]):
+        if grid[i] != EMPTY and layer[i] == top:
+            code = grid[i] if seen[me, i] else UNSEEN
+            v = tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep)
+            if v > best:
+                best = v
+    return best
+
