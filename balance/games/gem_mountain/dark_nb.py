@@ -72,7 +72,6 @@ from balance.games.gem_mountain.codes import (
     SECOND_ARROW,
     TILES_LEFT,
     TRASH,
-    TRASH_POINTS,
     TURN,
     TURNED2,
     UNSEEN,
@@ -468,22 +467,6 @@ def stalled_nb(state, rules):
 @njit(inline=True)
 def end_reason_nb(state, rules):
     return BARRED if rules.dark_tunnels and state.dk[IDLE] > 4 * rules.players else GEMS_GONE
-
-
-# -- scoring -----------------------------------------------------------------------------------
-
-@njit(inline=True)
-def multiplied_nb(state, rules, k, pts):
-    """Colour k's points of each seat times the Multipliers laid on its pile."""
-    for q in range(rules.players):
-        for _ in range(state.mult[q, k]):
-            pts[q] *= rules.multiply_by
-
-
-@njit(inline=True)
-def trash_nb(state, rules, scores):
-    for q in range(rules.players):
-        scores[q] += TRASH_POINTS * state.hand[q, TRASH]
 
 
 # -- invariants --------------------------------------------------------------------------------
