@@ -595,7 +595,7 @@ def apply_nb(state, tables, rules, pick):
             finish_nb(state, rules)
             return
     elif kind == END:
-        end_turn_nb(state, rules)
+        turn_ends_nb(state, rules)
     elif kind == USE:
         state.hand[seat, ACT0 + a] -= 1
         state.gone[ACT0 + a] += 1
@@ -640,7 +640,7 @@ def apply_nb(state, tables, rules, pick):
     elif kind >= LOOK_AT:
         then = dark_apply_nb(state, tables, rules, seat, kind, a, b)
         if then == 2:
-            end_turn_nb(state, rules)
+            turn_ends_nb(state, rules)
         elif then == 1:
             # Ransack collected a tile: settled as a grab's, then the turn ends.
             take_cell_nb(state, a, seat)
@@ -649,7 +649,7 @@ def apply_nb(state, tables, rules, pick):
             if ph[GEMS_LEFT] == 0 and state.dk[HOLES] == 0:
                 finish_nb(state, rules)
                 return
-            end_turn_nb(state, rules)
+            turn_ends_nb(state, rules)
     else:
         gain_nb(state, a, b, -1)
         gain_nb(state, seat, b, 1)
@@ -669,7 +669,7 @@ def settle_nb(state, tables, rules):
     kit = state.kit
     while (ph[PHASE] == TURN and (ph[GRABS_DUE] == 0 or ph[TILES_LEFT] == 0)
            and not can_act_nb(state, rules, seat_nb(kit))):
-        end_turn_nb(state, rules)
+        turn_ends_nb(state, rules)
 
 
 @njit
@@ -678,24 +678,42 @@ def end_turn_nb(state, rules):
     scores for the lead record, and the next seat's turn begins."""
     kit = state.kit
     seat = seat_nb(kit)
-    if rules.dark_tunnels and info_step_nb(state, rules, seat):
-        return  # the turn ends when the seat has chosen the tile
-    if rules.dark_tunnels and stalled_nb(state, rules):
-        finish_nb(state, rules)
-        state.ph[PHASE] = OVER
-        return
     pos = state.arrow[0]
     state.ph[EXPECT_ARROW] = pos if state.arrow[1] else (pos + 2) % POSITIONS
     if not state.arrow[1]:
         state.arrow[0] = (pos + 2) % POSITIONS
         emit_nb(kit, TURNED, state.arrow[0], 0, 0, 0)
-    if rules.dark_tunnels:
-        turn_second_nb(state)
     scores_nb(state, rules, kit.score, True)
     state.fresh[seat, :] = 0
     turn_nb(kit, (seat + 1) % rules.players)
     begin_turn_nb(state)
-    if rules.dark_tunnels and state.dk[HOLES] > 0:
+
+
+@njit(inline=True)
+def turn_ends_nb(state, rules):
+    """The turn ends: end_turn_nb, or Dark Tunnels' end of a turn around it (the base game's
+    end_turn_nb kept as it was: with the expansion's steps in it, the base game played
+    slower)."""
+    if rules.dark_tunnels:
+        dark_turn_ends_nb(state, rules)
+    else:
+        end_turn_nb(state, rules)
+
+
+@njit
+def dark_turn_ends_nb(state, rules):
+    """Dark Tunnels' end of a turn: the information step first (the turn ends when the seat
+    has chosen its tile), the end of a mountain whose last gems no one may take, the second
+    arrow's turn with the first, and the next seat's turn skipped for a Bomb's refill."""
+    if info_step_nb(state, rules, seat_nb(state.kit)):
+        return
+    if stalled_nb(state, rules):
+        finish_nb(state, rules)
+        state.ph[PHASE] = OVER
+        return
+    turn_second_nb(state)
+    end_turn_nb(state, rules)
+    if state.dk[HOLES] > 0:
         skip_turn_nb(state, rules)
 
 
