@@ -166,6 +166,8 @@ def _unseen_slots(kit, state, seat) -> dict[str, np.ndarray]:
             for q in range(count.shape[0]):
                 if q != seat:
                     mask[q, : count[q]] = True
+        elif h.masked:
+            mask[:] = count[seat] == 0
         else:
             mask[: count[0]] = True
         masks[h.items] = mask
@@ -190,20 +192,22 @@ def _seen(kit, state, seat):
 
 def assert_a_seats_choice_ignores_what_it_cannot_see(kit, choose=None, redraw=None,
                                                      players=None, seats: int = 3,
-                                                     knobs: dict | None = None):
+                                                     knobs: dict | None = None,
+                                                     rules: dict | None = None):
     """At every decision of a few games, what the deciding seat cannot see is redrawn on a copy
     (the kit's redraw_unseen_nb, or `redraw`): the copy keeps all the seat can see and the
     same unseen items, the redraw moves some of them, and the seat's player (or `choose`:
     (state, tables, rules, seats, decision, n, seat) -> pick) picks the same option on both,
-    with the knobs `knobs` where given. A player written in Python (a search) is asked
-    afresh on each, its turn begun at the decision, with the same seats (its weights, its
-    stream): a search must determinize what it cannot see, and the kit's redraw deals a world
-    that depends on what the seat sees alone, so its choice is the same to the option."""
+    with the knobs `knobs` (and the rules `rules`) where given. A player written in Python
+    (a search) is asked afresh on each, its turn begun at the decision, with the same seats
+    (its weights, its stream): a search must determinize what it cannot see, and the kit's
+    redraw deals a world that depends on what the seat sees alone, so its choice is the same
+    to the option."""
     loop_module = importlib.import_module(kit.loop)
     dispatch = kit.roster().generated()
     redraw = redraw or importlib.import_module(kit.forward).redraw_unseen_nb
     for player in players or [p for p in kit.roster() if p != "scripted"]:
-        setup = prepare(kit, {}, (player,) * seats, knobs)
+        setup = prepare(kit, rules or {}, (player,) * seats, knobs)
         tally = {"asked": 0, "moved": 0}
 
         def ask(state, tables, rules, pp, decision, n, seat, setup=setup, player=player):

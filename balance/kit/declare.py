@@ -76,7 +76,10 @@ class Hidden:
     """Items (cards, tiles: whole numbers) some seat cannot see, held in the game's State:
     `items` its field, `count` the field saying how many are there. Private (a hand): row q of
     `items` is seat q's, items[q, :count[q]], seen by seat q alone. Face-down (a deck, a bag):
-    items[:count[0]], seen by no seat. The kit redraws what a seat cannot see (the generated
+    items[:count[0]], seen by no seat. Masked (tiles face down on a board, some of them looked
+    at): `count` names instead a (seats, n) array, nonzero at [q, j] where seat q sees
+    items[j]; the items a seat cannot see are those its row leaves at 0, wherever they lie.
+    The kit redraws what a seat cannot see (the generated
     `redraw_unseen_nb`): every such item pooled, shuffled and dealt back, each part
     as many as it held. The redraw is generated in the game's forward module (KitGame.forward),
     which a game with hidden parts therefore names."""
@@ -84,6 +87,7 @@ class Hidden:
     items: str
     count: str
     private: bool = False
+    masked: bool = False
 
 
 @dataclass(frozen=True)

@@ -20,15 +20,47 @@ standing in each colour, are computed once a decision and kept in the player's m
 Measured paired against the uncached player (`balance bench --against`): 3% from the codes'
 values, 3% more from the colours' standings. Scoring written out for one seat and the work
 handed only the arrays it reads, tried too, read 10% slower (LLVM pastes the rules' scoring
-here as it is), and were left out."""
+here as it is), and were left out.
+
+With Dark Tunnels (the rules' dark_nb.py) it values a tile as its seat knows it: a face-down
+tile it has not seen at the mean of its values over the tiles the seat cannot place (the box
+less every tile it knows of: hands, piles, discards, the mountain's it has seen), a Trash at
+its points, a Multiplier at what it would add to the seat's best pile now. Its new actions,
+each by one rule: it lays a Multiplier on its best pile as soon as that pile scores (the end
+may come unseen, and a Multiplier still in hand scores nothing); it lights a line when two or
+more tiles of the top are unknown to it (a blind grab made an informed one); it adds the second
+arrow when the top the second would show beats its best by `arrow_gain`, as Move the Arrow; it
+ransacks when the best tile next to a face-up one beats its best grab by `swap_gain`, as Swap;
+it bombs after its grab whenever it may (the next seat loses a turn), the square holding most
+of the tiles the next grab will choose among. Its information step looks at the unknown tile
+nearest the top its own next turn will face, and turns up the one farthest from the next
+seat's top (what it shows all helps the next seat least)."""
 
 import numpy as np
 
+from balance.games.gem_mountain.codes import (
+    ALL_CODES,
+    ARROW2,
+    BLAST,
+    BOMB,
+    HIDE,
+    LAY,
+    LIGHT,
+    LIGHTBULB,
+    LOOK,
+    MULTIPLIER,
+    RANSACK,
+    REVEAL,
+    SECOND_ARROW,
+    TRASH,
+    TRASH_POINTS,
+    UNSEEN,
+)
+from balance.games.gem_mountain.dark_nb import neighbour_nb
 from balance.games.gem_mountain.rules_nb import (
     ACT0,
     ARROW,
     ARROW_LOCK,
-    CODES,
     DOUBLE,
     EMPTY,
     GRAB,
@@ -47,6 +79,7 @@ from balance.games.gem_mountain.rules_nb import (
     USE,
     VALUES,
     colour_points_nb,
+    steal_top_nb,
     top_nb,
 )
 from balance.kernels.jit import njit
@@ -54,9 +87,11 @@ from balance.kernels.jit import njit
 RIVAL, POTENTIAL, ACTION, ARROW_GAIN, SWAP_GAIN, STEAL_AT, LOCK_AT = range(7)
 NONE = -1e18
 # The memory: the deciding seat's value of each tile code, then its standing in each colour,
-# UNKNOWN until the decision first needs it (no value comes near it).
-BEFORE = CODES
-SLOTS = CODES + MAX_COLOURS
+# then (Dark Tunnels) a face-down tile's expected value, UNKNOWN until the decision first
+# needs it (no value comes near it).
+BEFORE = ALL_CODES
+EXPECT = BEFORE + MAX_COLOURS
+SLOTS = EXPECT + 1
 UNKNOWN = 1e300
 
 
@@ -108,10 +143,14 @@ def moved_nb(cnt, vsum, q, code, n):
 def tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep):
     """What holding one more tile of `code` is worth to seat p now (kept when `keep`: p is
     the deciding seat)."""
+    if code < 0:
+        return mem[EXPECT]  # UNSEEN: the deciding seat's expectation (expected_nb)
     if keep and mem[code] != UNKNOWN:
         return mem[code]
     if code >= ACT0:
-        return w[ACTION]
+        # Trash and a Multiplier: valued once a decision by expected_nb, so that no call
+        # weighs on this, the player's hottest function.
+        return w[ACTION] if code < TRASH else mem[code]
     k = code // VALUES
     before = before_nb(cnt, vsum, ru, p, k, w, out, mem, keep)
     moved_nb(cnt, vsum, p, code, 1)
@@ -121,6 +160,43 @@ def tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep):
     if keep:
         mem[code] = v
     return v
+
+
+@njit
+def multiplier_value_nb(cnt, vsum, ru, p, out):
+    """What a Multiplier adds now: its factor on seat p's best-scoring pile."""
+    best = 0.0
+    for k in range(ru.colours):
+        colour_points_nb(cnt, vsum, ru, k, out, 1)
+        if out[p] > best:
+            best = out[p]
+    return (ru.multiply_by - 1) * best
+
+
+@njit
+def expected_nb(st, tb, ru, p, w, out, mem):
+    """A face-down tile seat p has not seen, valued at the mean of its values over the tiles
+    it cannot place: the box less the hands, the piles' Multipliers, the tiles out of the game
+    and the mountain's tiles it knows (the kit's redraw keeps that multiset: a world the seat
+    cannot tell apart gives the same mean). Trash and a Multiplier valued first."""
+    mem[TRASH] = TRASH_POINTS
+    mem[MULTIPLIER] = multiplier_value_nb(st.cnt, st.vsum, ru, p, out)
+    total, n = 0.0, 0
+    for code in range(ALL_CODES):
+        left = tb.census[code] - st.gone[code]
+        for q in range(ru.players):
+            left -= st.hand[q, code]
+        if code == MULTIPLIER:
+            for q in range(ru.players):
+                for k in range(MAX_COLOURS):
+                    left -= st.mult[q, k]
+        for i in range(st.grid.shape[0]):
+            if st.grid[i] == code and st.seen[p, i]:
+                left -= 1
+        if left > 0:
+            total += left * tile_value_nb(st.cnt, st.vsum, ru, p, code, w, out, mem, True)
+            n += left
+    mem[EXPECT] = total / n if n > 0 else 0.0
 
 
 @njit
@@ -156,15 +232,19 @@ def top_value_nb(grid, layer, cnt, vsum, ru, p, w, out, mem, keep):
 
 
 @njit(inline=True)
-def best_at_nb(st, tb, ru, p, pos, w, out, mem, keep):
-    """The best tile's value for seat p at the top seen from arrow position pos."""
+def best_at_nb(st, tb, ru, me, p, pos, w, out, mem, keep):
+    """The best tile's value for seat p at the top seen from arrow position pos, as the
+    deciding seat `me` knows the tiles."""
+    if ru.dark_tunnels:
+        return dark_top_value_nb(st.grid, st.seen, me, tb.layer[pos], st.cnt, st.vsum, ru, p,
+                                  w, out, mem, keep)
     return top_value_nb(st.grid, tb.layer[pos], st.cnt, st.vsum, ru, p, w, out, mem, keep)
 
 
 @njit
 def best_theft_nb(st, ru, p, w, out, mem):
     """The best theft for seat p: (value, victim, code); value NONE when there is none."""
-    top = CODES if ru.steal_actions else ACT0
+    top = steal_top_nb(ru)
     best, bq, bc = NONE, -1, -1
     for q in range(ru.players):
         if q == p:
@@ -183,7 +263,8 @@ def best_anywhere_nb(st, tb, ru, p, w, out, mem):
     best, at = NONE, -1
     for i in range(st.grid.shape[0]):
         if st.grid[i] != EMPTY:
-            v = tile_value_nb(st.cnt, st.vsum, ru, p, st.grid[i], w, out, mem, True)
+            code = st.grid[i] if st.seen[p, i] else UNSEEN
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, code, w, out, mem, True)
             if v > best:
                 best, at = v, i
     return best, at
@@ -200,6 +281,10 @@ def find_nb(opt, n, kind, a):
 @njit
 def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
     opt = st.kit.opt
+    if ru.dark_tunnels:
+        i = lay_nb(st, ru, n, p, out)
+        if i >= 0:
+            return i
     best, pick, grabs = NONE, 0, 0
     for i in range(n):
         if opt[i, 0] == GRAB:
@@ -217,9 +302,13 @@ def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
         i = find_nb(opt, n, USE, MOVE_ARROW)
         if i >= 0:
             for pos in range(POSITIONS):
-                if pos != st.arrow[0] and \
-                        best_at_nb(st, tb, ru, p, pos, w, out, mem, True) - best >= w[ARROW_GAIN]:
+                if pos != st.arrow[0] and best_at_nb(st, tb, ru, p, p, pos, w, out, mem,
+                                                     True) - best >= w[ARROW_GAIN]:
                     return i
+        if ru.dark_tunnels:
+            i = dark_before_grab_nb(st, tb, ru, w, n, p, out, mem, best)
+            if i >= 0:
+                return i
     i = find_nb(opt, n, USE, STEAL)
     if i >= 0 and best_theft_nb(st, ru, p, w, out, mem)[0] >= w[STEAL_AT]:
         return i
@@ -230,11 +319,15 @@ def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
             here, turned = st.arrow[0], (st.arrow[0] + 2) % POSITIONS
             keep = turned if st.arrow[1] else here  # where the lock would leave it
             move = here if st.arrow[1] else turned  # where it goes without
-            if best_at_nb(st, tb, ru, nq, move, w, out, mem, False) - \
-                    best_at_nb(st, tb, ru, nq, keep, w, out, mem, False) >= w[LOCK_AT]:
+            if best_at_nb(st, tb, ru, p, nq, move, w, out, mem, False) - \
+                    best_at_nb(st, tb, ru, p, nq, keep, w, out, mem, False) >= w[LOCK_AT]:
+                return i
+        if ru.dark_tunnels:
+            i = find_nb(opt, n, USE, BOMB)
+            if i >= 0:
                 return i
         for j in range(n):
-            if opt[j, 0] != USE:
+            if opt[j, 0] != USE and opt[j, 0] != LAY:
                 return j
     return pick
 
@@ -245,12 +338,16 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p, mem):
     out = st.pts  # the rules' scratch: compiled code allocates nothing
     opt = st.kit.opt
     forget_nb(mem)
+    if ru.dark_tunnels:
+        expected_nb(st, tb, ru, p, w, out, mem)
+        if kind >= LOOK:
+            return dark_choice_nb(kind, st, tb, ru, w, n, p, out, mem)
     if kind == TURN:
         return turn_choice_nb(st, tb, ru, w, n, p, out, mem)
     if kind == ARROW or kind == PLACE:
         best, pick = NONE, 0
         for i in range(n):
-            v = best_at_nb(st, tb, ru, p, opt[i, 1], w, out, mem, True)
+            v = best_at_nb(st, tb, ru, p, p, opt[i, 1], w, out, mem, True)
             if v > best:
                 best, pick = v, i
         return pick
@@ -283,3 +380,132 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p, mem):
                 best, pick = v, i
         return pick
     return 0
+
+
+# -- Dark Tunnels (module doc) ----------------------------------------------------------------
+
+@njit
+def lay_nb(st, ru, n, p, out):
+    """The option laying a Multiplier on seat p's best-scoring pile, when one scores; -1."""
+    opt = st.kit.opt
+    best, pick = 0, -1
+    for i in range(n):
+        if opt[i, 0] == LAY:
+            colour_points_nb(st.cnt, st.vsum, ru, opt[i, 1], out, 1)
+            if out[p] > best:
+                best, pick = out[p], i
+    return pick
+
+
+@njit
+def raid_value_nb(st, ru, p, w, out, mem, up):
+    """The best tile next to face-up cell `up` for seat p, as it knows them; none it may
+    not take."""
+    best = NONE
+    for d in range(4):
+        j = neighbour_nb(ru, up, d)
+        if j >= 0 and st.grid[j] != EMPTY:
+            code = st.grid[j] if st.seen[p, j] else UNSEEN
+            if not (0 <= code < ACT0 and st.mult[p, code // VALUES] > 0):
+                v = tile_value_nb(st.cnt, st.vsum, ru, p, code, w, out, mem, True)
+                if v > best:
+                    best = v
+    return best
+
+
+@njit
+def dark_before_grab_nb(st, tb, ru, w, n, p, out, mem, best):
+    """The expansion's action to use before the grab, by its rule (module doc), or -1."""
+    opt = st.kit.opt
+    i = find_nb(opt, n, USE, RANSACK)
+    if i >= 0:
+        for up in range(st.grid.shape[0]):
+            if st.grid[up] != EMPTY and not st.dark[up] and \
+                    raid_value_nb(st, ru, p, w, out, mem, up) - best >= w[SWAP_GAIN]:
+                return i
+    i = find_nb(opt, n, USE, LIGHTBULB)
+    if i >= 0:
+        blind = 0
+        for j in range(n):
+            if opt[j, 0] == GRAB and opt[j, 2] == UNSEEN:
+                blind += 1
+        if blind >= 2:
+            return i
+    i = find_nb(opt, n, USE, SECOND_ARROW)
+    if i >= 0 and st.dk[ARROW2] < 0:
+        there = (st.arrow[0] + POSITIONS // 2) % POSITIONS
+        if best_at_nb(st, tb, ru, p, p, there, w, out, mem, True) - best >= w[ARROW_GAIN]:
+            return i
+    return -1
+
+
+@njit
+def dark_choice_nb(kind, st, tb, ru, w, n, p, out, mem):
+    """The targets of the expansion's decisions, by the rules of the module doc."""
+    opt = st.kit.opt
+    here = st.arrow[0]
+    turned = here if st.arrow[1] else (here + 2) % POSITIONS
+    if kind == LOOK or kind == REVEAL:
+        # Its own next turn faces the arrow after every seat's turn; the next seat's, after
+        # this one's.
+        mine = here if st.arrow[1] else (here + 2 * ru.players) % POSITIONS
+        at = tb.layer[mine] if kind == LOOK else tb.layer[turned]
+        pick, score = 0, 1 << 30
+        for i in range(n):
+            s = at[opt[i, 1]] if kind == LOOK else -at[opt[i, 1]]
+            if s < score:
+                pick, score = i, s
+        return pick
+    if kind == LIGHT:
+        top = top_nb(st, tb, here)
+        pick, score = 0, -1
+        for i in range(n):
+            blind = 0
+            for y in range(ru.cols if opt[i, 2] == 0 else ru.rows):
+                c = opt[i, 1] * ru.cols + y if opt[i, 2] == 0 else y * ru.cols + opt[i, 1]
+                if st.grid[c] != EMPTY and not st.seen[p, c] and tb.layer[here, c] == top:
+                    blind += 1
+            s = 100 * blind + opt[i, 3]
+            if s > score:
+                pick, score = i, s
+        return pick
+    if kind == BLAST:
+        top = top_nb(st, tb, turned)
+        pick, score = 0, -1
+        for i in range(n):
+            at = 0
+            for d in range(4):
+                c = opt[i, 1] + (d // 2) * ru.cols + d % 2
+                if st.grid[c] != EMPTY and tb.layer[turned, c] == top:
+                    at += 1
+            s = 10 * at + opt[i, 2]
+            if s > score:
+                pick, score = i, s
+        return pick
+    best, pick = NONE, 0
+    for i in range(n):
+        if kind == HIDE:
+            v = raid_value_nb(st, ru, p, w, out, mem, opt[i, 1])
+        else:  # RAID
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
+        if v > best:
+            best, pick = v, i
+    return pick
+
+
+@njit
+def dark_top_value_nb(grid, seen, me, layer, cnt, vsum, ru, p, w, out, mem, keep):
+    """top_value_nb with each tile as the deciding seat `me` knows it."""
+    top = 1 << 30
+    for i in range(grid.shape[0]):
+        if grid[i] != EMPTY and layer[i] < top:
+            top = layer[i]
+    best = NONE
+    for i in range(grid.shape[0]):
+        if grid[i] != EMPTY and layer[i] == top:
+            code = grid[i] if seen[me, i] else UNSEEN
+            v = tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep)
+            if v > best:
+                best = v
+    return best
+

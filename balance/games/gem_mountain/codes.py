@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-END_REASONS = ("gems",)
-GEMS_GONE = 0
+END_REASONS = ("gems", "barred")
+GEMS_GONE, BARRED = 0, 1  # BARRED: Dark Tunnels' stalled mountain (dark_nb.py)
 MAX_COLOURS, VALUES = 6, 3
 ACTIONS = ("move_arrow", "arrow_lock", "swap", "double", "steal")
 MOVE_ARROW, ARROW_LOCK, SWAP, DOUBLE, STEAL = range(5)
@@ -40,6 +40,25 @@ RANDOM_CORNER, CHOSEN_CORNER = 0, 1
 # Rules.all_tie: every seat (of those counted) level on a colour.
 TIE_MOST, TIE_NEITHER, TIE_BOTH = 0, 1, 2
 
+# -- Dark Tunnels (dark_nb.py, Rules.dark_tunnels) ---------------------------------------------
+# Its four actions follow the base game's (USE's a, the tile code ACT0 + a), then its two gems,
+# all past CODES: the base game's codes keep their values and its loops their lengths.
+DARK_ACTIONS = ("lightbulb", "bomb", "second_arrow", "ransack")
+LIGHTBULB, BOMB, SECOND_ARROW, RANSACK = range(len(ACTIONS), len(ACTIONS) + len(DARK_ACTIONS))
+TRASH = ACT0 + RANSACK + 1
+MULTIPLIER = TRASH + 1
+ALL_CODES = MULTIPLIER + 1  # a hand's width
+UNSEEN = -2  # a face-down tile the deciding seat has not seen, as its options show it
+TRASH_POINTS = -2
+# Its decisions, option kinds and events, after the base game's.
+LOOK, REVEAL, LIGHT, BLAST, HIDE, RAID = range(len(DECISIONS), len(DECISIONS) + 6)
+DARK_DECISIONS = ("look", "reveal", "light", "blast", "hide", "raid")
+LOOK_AT, FLIP_UP, LIGHT_LINE, BLAST_AT, FLIP_DOWN, RAID_AT, LAY = range(8, 15)
+LOOKED, REVEALED, LIT, BOMBED, REFILLED, SECOND, RANSACKED, LAID, TURNED2 = range(9, 18)
+# State.dk: the expansion's part of the turn.
+INFO_TAKEN, ARROW2, FLIPPED, HOLES, EXPECT_ARROW2, BAD_RAID, IDLE, DK_SLOTS = range(8)
+OVER = -1  # State.ph[PHASE] of a game a refill ended
+
 
 class Rules(NamedTuple):
     players: int
@@ -63,11 +82,20 @@ class Rules(NamedTuple):
     stolen_now: int  # a stolen action tile may be used in the same turn
     start_tiles: int  # NO_START_TILE, ACTION_START_TILE, ANY_START_TILE
     start_arrow: int  # RANDOM_CORNER, CHOSEN_CORNER (the start player then gets no tile)
+    dark_tunnels: int  # the expansion (dark_nb.py)
+    multiply_by: int  # a Multiplier's factor on its pile's points
+    lightbulb: int  # the expansion's tiles in the box
+    bomb: int
+    second_arrow: int
+    ransack: int
+    trash: int
+    multiplier: int
 
 
 class Tables(NamedTuple):
     layer: np.ndarray  # (POSITIONS, cells): each cell's layer seen from each arrow position
     box: np.ndarray  # (tiles,): every tile of the box, by code
+    census: np.ndarray  # (ALL_CODES,): the box's tiles of each code
 
 
 class State(NamedTuple):
@@ -85,3 +113,11 @@ class State(NamedTuple):
     label: np.ndarray  # (cells,): each cell's group, -1 for none
     pts: np.ndarray  # (seats,): scratch for scoring (and for the players' values)
     plain: np.ndarray  # (seats,): the scores without the least's penalty, at the end
+    # Dark Tunnels (dark_nb.py); with it off, dark stays 0 and seen 1.
+    dark: np.ndarray  # (cells,): 1 where the tile lies face down
+    seen: np.ndarray  # (seats, cells): 1 where the seat knows the cell (empty, face up, seen)
+    dk: np.ndarray  # (DK_SLOTS,)
+    hole: np.ndarray  # (4,): the cells a Bomb emptied, dk[HOLES] of them, to refill
+    mult: np.ndarray  # (seats, MAX_COLOURS): the Multipliers laid on each seat's piles
+    gone: np.ndarray  # (ALL_CODES,): tiles out of the game (actions used, tiles bombed)
+    trash: np.ndarray  # (seats,): Trash each seat ever collected (none may leave a hand)

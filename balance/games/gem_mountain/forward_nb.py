@@ -6,10 +6,12 @@ The kit's forward model of the game (KitGame.forward_hooks, balance/kit/forward.
 search player copies, resamples and plays on.
 """
 
-from balance.games.gem_mountain.rules_nb import new_state
+from balance.games.gem_mountain.rules_nb import new_state, redrawn_nb
 from balance.kernels.copy_nb import copy_array_nb
 from balance.kernels.jit import njit
 from balance.kit.forward import copy_kit_nb, reseed_chance_nb
+from balance.kit.mask_nb import mask_slot_nb, unseen_mask_nb
+from balance.kit.nb import pile_slot_nb, redraw_pick_nb
 from balance.kit.state import new_kit
 
 
@@ -35,10 +37,78 @@ def copy_state_nb(dst, src):
     copy_array_nb(dst.label, src.label)
     copy_array_nb(dst.pts, src.pts)
     copy_array_nb(dst.plain, src.plain)
+    copy_array_nb(dst.dark, src.dark)
+    copy_array_nb(dst.seen, src.seen)
+    copy_array_nb(dst.dk, src.dk)
+    copy_array_nb(dst.hole, src.hole)
+    copy_array_nb(dst.mult, src.mult)
+    copy_array_nb(dst.gone, src.gone)
+    copy_array_nb(dst.trash, src.trash)
 
 
 @njit
 def determinize_nb(state, tables, rules, seat, rng):
     """A world `seat` cannot tell from the true one (ForwardModel.determinize): the game's
-    stream drawn anew from `rng`."""
+    stream drawn anew from `rng`, and what it cannot see (KitGame.hidden) redrawn."""
     reseed_chance_nb(state.kit, rng)
+    redraw_unseen_nb(state, tables, rules, seat, rng)
+    redrawn_nb(state, tables, rules)
+
+
+@njit
+def _unseen_item_nb(state, seat, i, value, put):
+    """The i-th item `seat` cannot see, set to `value` when `put`; -1 past them. The parts,
+    in order (KitGame.hidden): grid (masked), deck (face-down)."""
+    q, j = mask_slot_nb(state.seen, seat, i)
+    if q >= 0:
+        old = state.grid[j]
+        if put:
+            state.grid[j] = value
+        return old
+    i = j
+    q, j = pile_slot_nb(state.deck_n, i)
+    if q >= 0:
+        old = state.deck[j]
+        if put:
+            state.deck[j] = value
+        return old
+    i = j
+    return -1
+
+
+@njit(inline=True)
+def _swap_unseen_nb(state, seat, i, j):
+    a = _unseen_item_nb(state, seat, i, 0, False)
+    _unseen_item_nb(state, seat, i, _unseen_item_nb(state, seat, j, a, True), True)
+
+
+@njit
+def _sift_unseen_nb(state, seat, root, end):
+    """Heapsort's sift down, over the first `end` items `seat` cannot see."""
+    while 2 * root + 1 < end:
+        child = 2 * root + 1
+        if child + 1 < end and (_unseen_item_nb(state, seat, child, 0, False)
+                                < _unseen_item_nb(state, seat, child + 1, 0, False)):
+            child += 1
+        if _unseen_item_nb(state, seat, root, 0, False) >= _unseen_item_nb(state, seat, child,
+                                                                           0, False):
+            return
+        _swap_unseen_nb(state, seat, root, child)
+        root = child
+
+
+@njit
+def redraw_unseen_nb(state, tables, rules, seat, rng):
+    """What `seat` cannot see dealt anew where it lies with the stream `rng`, each part as
+    many items as it held: a world the seat cannot tell from the true one. The items are
+    sorted before they are shuffled, so the world depends on what the seat sees and on `rng`,
+    never on where the unseen items lay: a search that redraws cannot read them. The rules
+    are not read."""
+    n = unseen_mask_nb(state.seen, seat) + state.deck_n[0]
+    for root in range(n // 2 - 1, -1, -1):
+        _sift_unseen_nb(state, seat, root, n)
+    for end in range(n - 1, 0, -1):
+        _swap_unseen_nb(state, seat, 0, end)
+        _sift_unseen_nb(state, seat, 0, end)
+    for i in range(n - 1, 0, -1):
+        _swap_unseen_nb(state, seat, i, redraw_pick_nb(rng, i))

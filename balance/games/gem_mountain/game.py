@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from balance.contract.game import Label, Measure
 from balance.games.gem_mountain.codes import (
+    DARK_DECISIONS,
     DECISIONS,
     END_REASONS,
     LEAST_DECIDES,
@@ -34,7 +35,7 @@ from balance.games.gem_mountain.rules import (
     RULES_FILE,
     SETTINGS,
 )
-from balance.kit.declare import Event, Golden, KitGame, OptionKind
+from balance.kit.declare import Event, Golden, Hidden, KitGame, OptionKind
 
 # Bumped by hand whenever the same seeds would play differently.
 VERSION = "1"
@@ -56,13 +57,44 @@ ABLATIONS = (("actions", "each action's tiles taken out of the box, one action a
 ABLATE_WORDS = Label("ablate", "without", tuple((name, f"without {word}")
                                                 for name, word in ACTION_WORDS.items()))
 ACTIONS_TEXT = ", ".join(f"{i} {w}" for i, w in enumerate(ACTION_WORDS.values()))
+# Dark Tunnels' option kinds (dark_nb.py): offered only with the expansion on, the Bomb's and
+# the Lightbulb's with enough of their tiles in the box that random play meets them.
+DARK = {"dark_tunnels": True}
+DARK_OPTIONS = (
+    OptionKind("look at", "look at cell {a}", rules=DARK),
+    OptionKind("flip up", "turn cell {a} face up (tile {b}, -2 unseen)", rules=DARK),
+    OptionKind("light", "light line {a} ({b}: 0 a row, 1 a column), {c} face down",
+               rules={**DARK, "lightbulb": 6}),
+    OptionKind("blast", "bomb the square from cell {a}, {b} tiles",
+               rules={**DARK, "bomb": 6}),
+    OptionKind("flip down", "turn cell {a} face down (tile {b})",
+               rules={**DARK, "ransack": 6}),
+    OptionKind("raid", "ransack cell {a} (tile {b}, -2 unseen)", rules={**DARK, "ransack": 6}),
+    OptionKind("lay", "lay a Multiplier on colour {a} ({b} held)",
+               rules={**DARK, "multiplier": 6}))
+DARK_EVENTS = (
+    Event("looked", ("cell", "tile"), line="turn {turn}, seat {seat}: looks at cell {cell}"),
+    Event("revealed", ("cell", "tile"), line="turn {turn}, seat {seat}: turns cell {cell} "
+          "face up: tile {tile}"),
+    Event("lit", ("line", "across", "tiles"), line="turn {turn}, seat {seat}: lights line "
+          "{line} ({across}), {tiles} tiles face up"),
+    Event("bombed", ("cell", "tiles"), line="turn {turn}, seat {seat}: bombs the square from "
+          "cell {cell}, {tiles} tiles out"),
+    Event("refilled", ("tiles",), line="turn {turn}, seat {seat}: skips the turn to refill "
+          "{tiles} cells"),
+    Event("second", ("position",), line="turn {turn}: the second arrow is at {position}"),
+    Event("ransacked", ("down", "cell", "tile"), line="turn {turn}, seat {seat}: ransacks "
+          "from cell {down}: cell {cell}, tile {tile}"),
+    Event("laid", ("colour",), line="turn {turn}, seat {seat}: lays a Multiplier on colour "
+          "{colour}"),
+    Event("turned2", ("position",), line="turn {turn}: the second arrow turns to {position}"))
 
 KIT = KitGame(
     name="gem_mountain", ref="balance.games.gem_mountain.game:KIT",
     rules="balance.games.gem_mountain.rules_nb", loop="balance.games.gem_mountain.loop_nb",
     players="heuristics.gem_mountain.registry:PLAYERS",
     settings=SETTINGS, defaults=DEFAULTS, compile="balance.games.gem_mountain.rules:kit_rules",
-    decisions=DECISIONS,
+    decisions=DECISIONS + DARK_DECISIONS,
     options=(OptionKind("grab", "grab cell {a}: tile {b}, layer {c}"),
              OptionKind("use", f"use action {{a}} ({ACTIONS_TEXT}), {{b}} held"),
              OptionKind("end", "end the turn"),
@@ -71,7 +103,8 @@ KIT = KitGame(
              OptionKind("put down", "swap to cell {a} (tile {b}, -1 empty)"),
              OptionKind("take", "steal tile {b} from seat {a}"),
              OptionKind("start at", "arrow starts at position {a}",
-                        rules={"start_arrow": "chosen"})),
+                        rules={"start_arrow": "chosen"}),
+             *DARK_OPTIONS),
     events=(Event("grabbed", ("cell", "tile", "layer"),
                   line="turn {turn}, seat {seat}: grabs tile {tile} at cell {cell} (layer "
                   "{layer})"),
@@ -86,14 +119,22 @@ KIT = KitGame(
                   "collects {tiles} tiles"),
             Event("scored", ("of", "score", "without_least"),
                   line="seat {of} scores {score} ({without_least} without the least's "
-                  "penalty)")),
+                  "penalty)"),
+            *DARK_EVENTS),
     end_reasons=END_REASONS, tallies=(*COLOUR_NAMES, "actions"), record=RECORD,
     forward="balance.games.gem_mountain.forward_nb",
+    # Dark Tunnels' face-down tiles a seat has not looked at, and the deck (which the base
+    # game never draws from again, and the expansion's Bomb refills from).
+    hidden=(Hidden("grid", "seen", masked=True), Hidden("deck", "deck_n")),
     view="balance.games.gem_mountain.view:MountainView",
     invariants=("a tile made or lost (mountain, hands, discards and deck against the box)",
                 "a grab not from the top layer",
                 "the arrow did not turn a quarter at a turn's end (or turned while locked)",
-                "the mountain's gem and tile counts disagree with it"),
+                "the mountain's gem and tile counts disagree with it",
+                "a seat does not know an empty or face-up cell (Dark Tunnels)",
+                "a Trash left a hand (Dark Tunnels)",
+                "the second arrow did not turn with the first (Dark Tunnels)",
+                "Ransack collected a tile not next to the one it turned down (Dark Tunnels)"),
     columns={"first_won": "bool", "margin": "int16", "least_decides": "bool",
              "tied_colours": "int8", "actions_used": "int16", "steals": "int16",
              "splits": "int16"},
@@ -109,7 +150,9 @@ KIT = KitGame(
                     {"rows": 5, "cols": 5, "actions": "any", "split": "smaller",
                      "majority_by": "value", "none_is_least": True, "all_tie": "both",
                      "start_tiles": "action", "start_arrow": "chosen",
-                     "steal_actions": False, "stolen_now": False})),
+                     "steal_actions": False, "stolen_now": False}),
+             Golden("3p-dark-tunnels-seed11", ("majority", "random", "majority"), 11,
+                    {"dark_tunnels": True})),
     bench_title="4 majority players, the default rules",
     bench_experiment={"players": 4, "heuristic": "majority"},
     describe="a {rows}x{cols} mountain of {colours} colours",

@@ -20,6 +20,9 @@ MAX_SIDE = 10
 COLOUR_NAMES = ("ruby", "sapphire", "emerald", "topaz", "amethyst", "onyx")
 ACTION_WORDS = {"move_arrow": "Move the Arrow", "arrow_lock": "Arrow Lock", "swap": "Swap",
                 "double": "Double", "steal": "Steal"}
+# Dark Tunnels' tiles (dark_nb.py): in the box only with the expansion on.
+DARK_WORDS = {"lightbulb": "Lightbulb", "bomb": "Bomb", "second_arrow": "Second Arrow",
+              "ransack": "Ransack", "trash": "Trash", "multiplier": "Multiplier"}
 
 RULE_SETTINGS = (
     Setting("rows", int, "the mountain's rows (the rulebook's 6x6, turned to a diamond)", 2,
@@ -66,6 +69,12 @@ RULE_SETTINGS = (
             label="the arrow's start",
             values=(("corner", "the arrow starts at a random corner"),
                     ("chosen", "the start player places the arrow"))),
+    # Dark Tunnels (dark_nb.py): its switch and its reading of "multiply".
+    Setting("dark_tunnels", bool, "the Dark Tunnels expansion: tiles face down, the "
+            "information step, its four actions and its two gems", label="Dark Tunnels",
+            values=((True, "with Dark Tunnels"), (False, "without Dark Tunnels"))),
+    Setting("multiply_by", int, "a Multiplier's factor on the points of the pile it is laid "
+            "on (Dark Tunnels)", 1, 5, label="Multiplier's factor"),
 )
 
 BOX_SETTINGS = (
@@ -76,6 +85,8 @@ BOX_SETTINGS = (
             label="3-point gems a colour"),
     *(Setting(name, int, f"{word} tiles in the box", 0, 30, label=f"{word} tiles")
       for name, word in ACTION_WORDS.items()),
+    *(Setting(name, int, f"{word} tiles in the box (Dark Tunnels)", 0, 30,
+              label=f"{word} tiles") for name, word in DARK_WORDS.items()),
 )
 SETTINGS = RULE_SETTINGS + BOX_SETTINGS
 
@@ -84,7 +95,7 @@ def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Proble
     """What makes the box unplayable with these rules and seats (no single range can say it),
     or None."""
     gems = values["colours"] * (values["ones"] + values["twos"] + values["threes"])
-    actions = sum(values[name] for name in ACTION_WORDS)
+    actions = sum(values[name] for name in ACTION_WORDS) + dark_tiles(values)
     cells = values["rows"] * values["cols"]
     starters = 0 if values["start_tiles"] == "none" else \
         seats - (1 if values["start_arrow"] == "chosen" else 0)
@@ -101,6 +112,12 @@ def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Proble
                        + (f" and {starters} start tiles" if starters else "")
                        + ": add tiles or make the map smaller")
     return None
+
+
+def dark_tiles(values: dict) -> int:
+    """Dark Tunnels' tiles in the box: none with the expansion off. They count with the
+    actions (neither is a colour's gem)."""
+    return sum(values[name] for name in DARK_WORDS) if values["dark_tunnels"] else 0
 
 
 def read_all(rules_file: Path = RULES_FILE, box_file: Path = BOX_FILE) -> dict:

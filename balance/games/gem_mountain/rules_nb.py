@@ -24,33 +24,41 @@ from balance.games.gem_mountain.codes import (
     ACTED_BEFORE,
     ACTIONS,
     ACTIONS_USED,
+    ALL_CODES,
     ANY_NUMBER,
     ANY_START_TILE,
     ARROW,
+    ARROW2,
     ARROW_LOCK,
     BAD_GRAB,
     CHOSEN_CORNER,
     CODES,
     COLLECTED,
     DISCARDED,
+    DK_SLOTS,
     DOUBLE,
     EMPTY,
     END,
     EXPECT_ARROW,
-    GEMS_GONE,
+    EXPECT_ARROW2,
     GEMS_LEFT,
     GRAB,
     GRABBED,
     GRABBED_NOW,
     GRABS_DUE,
+    HOLES,
+    IDLE,
     LEAST_DECIDES,
     LOCKED,
+    LOOK,
+    LOOK_AT,
     MARGIN,
     MAX_COLOURS,
     MOVE_ARROW,
     MOVED,
     NO_START_TILE,
     ONE_A_TURN,
+    OVER,
     PH_SLOTS,
     PHASE,
     PICK_UP,
@@ -76,6 +84,8 @@ from balance.games.gem_mountain.codes import (
     TIE_NEITHER,
     TIED_COLOURS,
     TILES_LEFT,
+    TRASH,
+    TRASH_POINTS,
     TURN,
     TURNED,
     USE,
@@ -83,6 +93,27 @@ from balance.games.gem_mountain.codes import (
     VALUES,
     State,
     Tables,
+)
+from balance.games.gem_mountain.dark_nb import (
+    dark_apply_nb,
+    dark_box,
+    dark_broken_nb,
+    dark_can_act_nb,
+    dark_grabs_nb,
+    dark_options_nb,
+    dark_start_nb,
+    dark_turn_options_nb,
+    dark_use_nb,
+    end_reason_nb,
+    info_step_nb,
+    laid_nb,
+    new_turn_nb,
+    on_top_nb,
+    recount_nb,
+    refill_nb,
+    shown_nb,
+    stalled_nb,
+    turn_second_nb,
 )
 from balance.kernels.jit import njit
 from balance.kit.nb import (
@@ -100,7 +131,8 @@ from balance.kit.nb import (
 
 def box_size(rules) -> int:
     return (rules.colours * (rules.ones + rules.twos + rules.threes) + rules.move_arrow
-            + rules.arrow_lock + rules.swap + rules.double + rules.steal)
+            + rules.arrow_lock + rules.swap + rules.double + rules.steal
+            + len(dark_box(rules)))
 
 
 def new_tables(rules) -> Tables:
@@ -118,18 +150,24 @@ def new_tables(rules) -> Tables:
     for a, n in enumerate((rules.move_arrow, rules.arrow_lock, rules.swap, rules.double,
                            rules.steal)):
         box += [ACT0 + a] * n
-    return Tables(layer, np.array(box, np.int64))
+    box += dark_box(rules)
+    box = np.array(box, np.int64)
+    return Tables(layer, box, np.bincount(box, minlength=ALL_CODES).astype(np.int64))
 
 
 def new_state(rules, kit):
     cells, seats, tiles = rules.rows * rules.cols, rules.players, box_size(rules)
-    return State(kit, np.full(cells, EMPTY, np.int64), np.zeros((seats, CODES), np.int64),
+    return State(kit, np.full(cells, EMPTY, np.int64), np.zeros((seats, ALL_CODES), np.int64),
                  np.zeros((seats, len(ACTIONS)), np.int64),
                  np.zeros((seats, MAX_COLOURS), np.int64),
                  np.zeros((seats, MAX_COLOURS), np.int64), np.zeros(2, np.int64),
                  np.zeros(PH_SLOTS, np.int64), np.zeros(tiles, np.int64),
                  np.zeros(1, np.int64), np.zeros(cells, np.int64),
                  np.zeros(cells, np.int64), np.zeros(seats, np.int64),
+                 np.zeros(seats, np.int64),
+                 np.zeros(cells, np.int64), np.ones((seats, cells), np.int64),
+                 np.zeros(DK_SLOTS, np.int64), np.zeros(cells, np.int64),
+                 np.zeros((seats, MAX_COLOURS), np.int64), np.zeros(ALL_CODES, np.int64),
                  np.zeros(seats, np.int64))
 
 
@@ -210,7 +248,31 @@ def scores_nb(state, rules, scores, least):
         tied += colour_points_nb(state.cnt, state.vsum, rules, k, pts, least)
         for q in range(rules.players):
             scores[q] += pts[q]
+    if rules.dark_tunnels:
+        dark_scores_nb(state, rules, scores, least)
     return tied
+
+
+@njit
+def dark_scores_nb(state, rules, scores, least):
+    """Dark Tunnels' part of every seat's score, added to the base game's: each Multiplier
+    laid on a pile multiplies that colour's points by Rules.multiply_by, each Trash held
+    costs TRASH_POINTS. Apart from the colours' loop, which the base game runs as it did."""
+    pts = state.pts
+    for k in range(rules.colours):
+        laid = 0
+        for q in range(rules.players):
+            laid += state.mult[q, k]
+        if laid == 0:
+            continue
+        colour_points_nb(state.cnt, state.vsum, rules, k, pts, least)
+        for q in range(rules.players):
+            times = 1
+            for _ in range(state.mult[q, k]):
+                times *= rules.multiply_by
+            scores[q] += (times - 1) * pts[q]
+    for q in range(rules.players):
+        scores[q] += TRASH_POINTS * state.hand[q, TRASH]
 
 
 # -- the mountain's groups --------------------------------------------------------------------
@@ -317,6 +379,13 @@ def take_cell_nb(state, cell, seat):
     if code < ACT0:
         state.ph[GEMS_LEFT] -= 1
     gain_nb(state, seat, code, 1)
+    if state.dark[cell]:  # Dark Tunnels: the tile is face up in its hand, for all to see
+        state.dark[cell] = 0
+        for q in range(state.seen.shape[0]):
+            state.seen[q, cell] = 1
+    if code == TRASH:
+        state.trash[seat] += 1
+    state.dk[IDLE] = 0
 
 
 # -- set-up -----------------------------------------------------------------------------------
@@ -333,6 +402,7 @@ def start_nb(state, tables, rules):
     state.cnt[:] = 0
     state.vsum[:] = 0
     state.ph[:] = 0
+    state.gone[:] = 0
     kit.rec[:] = 0
     # The quicker start: a tile each, from the end of the shuffled box (an action tile when
     # restricted to them); the start player gets none when it places the arrow.
@@ -364,6 +434,8 @@ def start_nb(state, tables, rules):
     if rules.start_arrow == CHOSEN_CORNER:
         state.ph[PHASE] = PLACE
     state.ph[EXPECT_ARROW] = -1
+    if rules.dark_tunnels:
+        dark_start_nb(state, rules)
     if gems == 0:
         finish_nb(state, rules)
     else:
@@ -372,6 +444,7 @@ def start_nb(state, tables, rules):
 
 @njit(inline=True)
 def begin_turn_nb(state):
+    new_turn_nb(state)
     ph = state.ph
     ph[PHASE] = TURN
     ph[GRABS_DUE] = 1
@@ -408,8 +481,17 @@ def usable_nb(state, rules, seat, a):
 
 
 @njit(inline=True)
+def steal_top_nb(rules):
+    """The codes Steal may take are those below this: gems, then (under steal_actions) the
+    actions, the expansion's too; never Trash nor a Multiplier."""
+    if not rules.steal_actions:
+        return ACT0
+    return TRASH if rules.dark_tunnels else CODES
+
+
+@njit(inline=True)
 def any_steal_nb(state, rules, seat):
-    top = CODES if rules.steal_actions else ACT0
+    top = steal_top_nb(rules)
     for q in range(rules.players):
         if q != seat:
             for code in range(top):
@@ -420,6 +502,8 @@ def any_steal_nb(state, rules, seat):
 
 @njit(inline=True)
 def can_act_nb(state, rules, seat):
+    if rules.dark_tunnels and dark_can_act_nb(state, rules, seat, may_act_nb(state, rules)):
+        return True
     if not may_act_nb(state, rules):
         return False
     for a in range(len(ACTIONS)):
@@ -436,7 +520,9 @@ def options_nb(state, tables, rules):
     phase = ph[PHASE]
     ask_nb(kit, phase, seat)
     if phase == TURN:
-        if ph[GRABS_DUE] > 0 and ph[TILES_LEFT] > 0:
+        if ph[GRABS_DUE] > 0 and ph[TILES_LEFT] > 0 and rules.dark_tunnels:
+            dark_grabs_nb(state, tables, rules, seat)
+        elif ph[GRABS_DUE] > 0 and ph[TILES_LEFT] > 0:
             pos = state.arrow[0]
             top = top_nb(state, tables, pos)
             layer = tables.layer[pos]
@@ -450,6 +536,8 @@ def options_nb(state, tables, rules):
                 held = usable_nb(state, rules, seat, a)
                 if held > 0:
                     offer_nb(kit, USE, a, held, 0)
+        if rules.dark_tunnels:
+            dark_turn_options_nb(state, rules, seat, may_act_nb(state, rules))
     elif phase == ARROW:
         for p in range(POSITIONS):
             if p != state.arrow[0]:
@@ -460,7 +548,7 @@ def options_nb(state, tables, rules):
     elif phase == SWAP_FROM:
         for i in range(state.grid.shape[0]):
             if state.grid[i] != EMPTY:
-                offer_nb(kit, PICK_UP, i, state.grid[i], 0)
+                offer_nb(kit, PICK_UP, i, shown_nb(state, seat, i), 0)
     elif phase == SWAP_TO:
         # A tile moved from cell a to an empty cell b leaves the groups of the mountain
         # without it, less those b's neighbours join, plus one: one labelling for every b
@@ -475,9 +563,11 @@ def options_nb(state, tables, rules):
             if i == a:
                 continue
             if state.grid[i] != EMPTY or without + 1 - joined_nb(state, rules, i) <= before:
-                offer_nb(kit, PUT_DOWN, i, state.grid[i], 0)
+                offer_nb(kit, PUT_DOWN, i, shown_nb(state, seat, i), 0)
+    elif phase >= LOOK:
+        dark_options_nb(state, tables, rules, seat, phase)
     else:
-        top = CODES if rules.steal_actions else ACT0
+        top = steal_top_nb(rules)
         for q in range(rules.players):
             if q != seat:
                 for code in range(top):
@@ -492,21 +582,23 @@ def apply_nb(state, tables, rules, pick):
     ph = state.ph
     kind, a, b = kit.opt[pick, 0], kit.opt[pick, 1], kit.opt[pick, 2]
     if kind == GRAB:
-        if tables.layer[state.arrow[0], a] != top_nb(state, tables, state.arrow[0]):
+        if tables.layer[state.arrow[0], a] != top_nb(state, tables, state.arrow[0]) and \
+                not (rules.dark_tunnels and on_top_nb(state, tables, a)):
             ph[BAD_GRAB] = 1
+        emit_nb(kit, GRABBED, a, state.grid[a], kit.opt[pick, 3], 0)
         take_cell_nb(state, a, seat)
         ph[GRABS_DUE] -= 1
         ph[GRABBED_NOW] += 1
-        emit_nb(kit, GRABBED, a, b, kit.opt[pick, 3], 0)
         if rules.split and ph[GEMS_LEFT] > 0:
             collect_split_nb(state, rules, seat)
-        if ph[GEMS_LEFT] == 0:
+        if ph[GEMS_LEFT] == 0 and state.dk[HOLES] == 0:
             finish_nb(state, rules)
             return
     elif kind == END:
-        end_turn_nb(state, rules)
+        turn_ends_nb(state, rules)
     elif kind == USE:
         state.hand[seat, ACT0 + a] -= 1
+        state.gone[ACT0 + a] += 1
         ph[DISCARDED] += 1
         if ph[GRABBED_NOW] > 0:
             ph[ACTED_AFTER] = 1
@@ -525,8 +617,10 @@ def apply_nb(state, tables, rules, pick):
             ph[PHASE] = SWAP_FROM
         elif a == DOUBLE:
             ph[GRABS_DUE] += 1
-        else:
+        elif a == STEAL:
             ph[PHASE] = STEAL_FROM
+        else:
+            dark_use_nb(state, rules, a)
     elif kind == POINT or kind == START_AT:
         state.arrow[0] = a
         ph[PHASE] = TURN
@@ -537,8 +631,25 @@ def apply_nb(state, tables, rules, pick):
     elif kind == PUT_DOWN:
         c = ph[SWAP_CELL]
         state.grid[a], state.grid[c] = state.grid[c], state.grid[a]
+        if rules.dark_tunnels:  # a face-down tile stays so, and who knew it knows it still
+            state.dark[a], state.dark[c] = state.dark[c], state.dark[a]
+            for q in range(rules.players):
+                state.seen[q, a], state.seen[q, c] = state.seen[q, c], state.seen[q, a]
         ph[PHASE] = TURN
         emit_nb(kit, SWAPPED, c, a, 0, 0)
+    elif kind >= LOOK_AT:
+        then = dark_apply_nb(state, tables, rules, seat, kind, a, b)
+        if then == 2:
+            turn_ends_nb(state, rules)
+        elif then == 1:
+            # Ransack collected a tile: settled as a grab's, then the turn ends.
+            take_cell_nb(state, a, seat)
+            if rules.split and ph[GEMS_LEFT] > 0:
+                collect_split_nb(state, rules, seat)
+            if ph[GEMS_LEFT] == 0 and state.dk[HOLES] == 0:
+                finish_nb(state, rules)
+                return
+            turn_ends_nb(state, rules)
     else:
         gain_nb(state, a, b, -1)
         gain_nb(state, seat, b, 1)
@@ -558,7 +669,7 @@ def settle_nb(state, tables, rules):
     kit = state.kit
     while (ph[PHASE] == TURN and (ph[GRABS_DUE] == 0 or ph[TILES_LEFT] == 0)
            and not can_act_nb(state, rules, seat_nb(kit))):
-        end_turn_nb(state, rules)
+        turn_ends_nb(state, rules)
 
 
 @njit
@@ -574,6 +685,53 @@ def end_turn_nb(state, rules):
         emit_nb(kit, TURNED, state.arrow[0], 0, 0, 0)
     scores_nb(state, rules, kit.score, True)
     state.fresh[seat, :] = 0
+    turn_nb(kit, (seat + 1) % rules.players)
+    begin_turn_nb(state)
+
+
+@njit(inline=True)
+def turn_ends_nb(state, rules):
+    """The turn ends: end_turn_nb, or Dark Tunnels' end of a turn around it (the base game's
+    end_turn_nb kept as it was: with the expansion's steps in it, the base game played
+    slower)."""
+    if rules.dark_tunnels:
+        dark_turn_ends_nb(state, rules)
+    else:
+        end_turn_nb(state, rules)
+
+
+@njit
+def dark_turn_ends_nb(state, rules):
+    """Dark Tunnels' end of a turn: the information step first (the turn ends when the seat
+    has chosen its tile), the end of a mountain whose last gems no one may take, the second
+    arrow's turn with the first, and the next seat's turn skipped for a Bomb's refill."""
+    if info_step_nb(state, rules, seat_nb(state.kit)):
+        return
+    if stalled_nb(state, rules):
+        finish_nb(state, rules)
+        state.ph[PHASE] = OVER
+        return
+    turn_second_nb(state)
+    end_turn_nb(state, rules)
+    if state.dk[HOLES] > 0:
+        skip_turn_nb(state, rules)
+
+
+@njit
+def skip_turn_nb(state, rules):
+    """Dark Tunnels' Bomb: the turn just begun is spent refilling its hole, then ends with
+    no information step and the arrows where they are; the game ends there when the
+    mountain holds no gem."""
+    kit = state.kit
+    seat = seat_nb(kit)
+    refill_nb(state, rules)
+    if state.ph[GEMS_LEFT] == 0:
+        finish_nb(state, rules)
+        state.ph[PHASE] = OVER
+        return
+    state.ph[EXPECT_ARROW] = state.arrow[0]
+    state.dk[EXPECT_ARROW2] = state.dk[ARROW2]
+    scores_nb(state, rules, kit.score, True)
     turn_nb(kit, (seat + 1) % rules.players)
     begin_turn_nb(state)
 
@@ -608,10 +766,11 @@ def finish_nb(state, rules):
     kit.rec[LEAST_DECIDES] = 1 if alone and beaten else 0
     for q in range(n):
         emit_nb(kit, SCORED, q + 1, kit.score[q], plain[q], 0)
+    reason = end_reason_nb(state, rules)
     if alone:
-        win_nb(kit, at, GEMS_GONE)
+        win_nb(kit, at, reason)
     else:
-        tie_nb(kit, GEMS_GONE)
+        tie_nb(kit, reason)
 
 
 # -- invariants -------------------------------------------------------------------------------
@@ -621,7 +780,7 @@ def broken_nb(state, rules):
     """1: a tile made or lost (mountain, hands, discards and deck against the box); 2: a grab
     not from the top layer; 3: the arrow did not turn as the lock says at a turn's end; 4: the
     counts of gems and tiles on the mountain disagree with it."""
-    n_tiles = state.deck_n[0] + state.ph[DISCARDED]
+    n_tiles = state.deck_n[0] + state.ph[DISCARDED] + laid_nb(state, rules)
     gems = 0
     tiles = 0
     for i in range(state.grid.shape[0]):
@@ -631,7 +790,7 @@ def broken_nb(state, rules):
                 gems += 1
     n_tiles += tiles
     for q in range(rules.players):
-        for code in range(CODES):
+        for code in range(ALL_CODES):
             if state.hand[q, code] < 0:
                 return 1
             n_tiles += state.hand[q, code]
@@ -645,4 +804,15 @@ def broken_nb(state, rules):
         return 3
     if gems != ph[GEMS_LEFT] or tiles != ph[TILES_LEFT]:
         return 4
+    if rules.dark_tunnels:
+        return dark_broken_nb(state, rules)
     return 0
+
+
+@njit
+def redrawn_nb(state, tables, rules):
+    """The kit redrew what a seat does not know (KitGame.hidden, for a search's world): the
+    mountain's gem count made to agree with the tiles now on it (Dark Tunnels; the base
+    game hides no tile of the mountain)."""
+    if rules.dark_tunnels:
+        recount_nb(state)

@@ -5,7 +5,26 @@ point, a seat from 1, as the rest of the trace counts them. The declaration's fo
 
 from __future__ import annotations
 
-from balance.games.gem_mountain.rules import ACTION_WORDS, COLOUR_NAMES
+from balance.games.gem_mountain.codes import (
+    BLAST_AT,
+    BOMBED,
+    FLIP_DOWN,
+    FLIP_UP,
+    LAID,
+    LAY,
+    LIGHT_LINE,
+    LIT,
+    LOOK_AT,
+    LOOKED,
+    RAID_AT,
+    RANSACKED,
+    REFILLED,
+    REVEALED,
+    SECOND,
+    TURNED2,
+    UNSEEN,
+)
+from balance.games.gem_mountain.rules import ACTION_WORDS, COLOUR_NAMES, DARK_WORDS
 from balance.games.gem_mountain.rules_nb import (
     ACT0,
     EMPTY,
@@ -27,13 +46,17 @@ from balance.games.gem_mountain.rules_nb import (
 from balance.kit.view import View
 
 POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-ACTION_NAMES = tuple(ACTION_WORDS.values())
+# The base game's actions, then Dark Tunnels' actions and its two gems (codes.py).
+ACTION_NAMES = tuple(ACTION_WORDS.values()) + tuple(DARK_WORDS.values())
+LINES = ("row", "column")
 
 
 def tile_words(code: int) -> str:
     """A tile as a person names it: "ruby 2", "Steal", or "empty" for no tile."""
     if code == EMPTY:
         return "empty"
+    if code == UNSEEN:
+        return "face-down tile"
     if code >= ACT0:
         return ACTION_NAMES[code - ACT0]
     return f"{COLOUR_NAMES[code // VALUES]} {code % VALUES + 1}"
@@ -56,6 +79,23 @@ class MountainView(View):
             return f"swap to cell {a} ({tile_words(b)})"
         if kind == TAKE:
             return f"steal the {tile_words(b)} from seat {a + 1}"
+        return self.dark_option(kind, a, b, c)
+
+    def dark_option(self, kind: int, a: int, b: int, c: int) -> str | None:
+        if kind == LOOK_AT:
+            return f"look at cell {a}"
+        if kind == FLIP_UP:
+            return f"turn up cell {a} ({tile_words(b)})"
+        if kind == LIGHT_LINE:
+            return f"light {LINES[b]} {a} ({c} face down)"
+        if kind == BLAST_AT:
+            return f"bomb the square from cell {a} ({b} tiles)"
+        if kind == FLIP_DOWN:
+            return f"turn down cell {a} ({tile_words(b)})"
+        if kind == RAID_AT:
+            return f"ransack cell {a} ({tile_words(b)})"
+        if kind == LAY:
+            return f"lay a Multiplier on the {COLOUR_NAMES[a]} ({b} held)"
         return None  # "end the turn"
 
     def event(self, row) -> str | None:
@@ -73,4 +113,28 @@ class MountainView(View):
             return f"turn {turn}: the arrow is {'locked' if a else 'unlocked'}"
         if code == STOLE:
             return f"turn {turn}, seat {seat}: steals the {tile_words(b)} from seat {a + 1}"
+        return self.dark_event(turn, seat, code, a, b, c)
+
+    def dark_event(self, turn: int, seat: int, code: int, a: int, b: int, c: int) -> str | None:
+        if code == LOOKED:
+            return f"turn {turn}, seat {seat}: looks at cell {a} (secretly: {tile_words(b)})"
+        if code == REVEALED:
+            return f"turn {turn}, seat {seat}: turns up cell {a}: the {tile_words(b)}"
+        if code == LIT:
+            return f"turn {turn}, seat {seat}: lights {LINES[b]} {a}, {c} tiles turned up"
+        if code == BOMBED:
+            return f"turn {turn}, seat {seat}: bombs the square from cell {a}, {b} tiles out"
+        if code == REFILLED:
+            return f"turn {turn}, seat {seat}: skips the turn, refills {a} cells face down"
+        if code == SECOND:
+            where = POSITION_WORDS[a] if a >= 0 else "removed"
+            return f"turn {turn}, seat {seat}: the second arrow: {where}"
+        if code == TURNED2:
+            return f"turn {turn}: the second arrow turns to {POSITION_WORDS[a]}"
+        if code == RANSACKED:
+            if b < 0:
+                return f"turn {turn}, seat {seat}: ransacks, turning down cell {a}"
+            return f"turn {turn}, seat {seat}: ransacks the {tile_words(c)} at cell {b}"
+        if code == LAID:
+            return f"turn {turn}, seat {seat}: lays a Multiplier on the {COLOUR_NAMES[a]}"
         return None  # the declaration's line (swapped, collected, scored) or the kit's own

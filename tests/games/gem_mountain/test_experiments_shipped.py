@@ -19,7 +19,9 @@ WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ab
         **{f"action-{a}": 3 for a in ("arrow-lock", "double", "move-arrow", "steal", "swap")},
         # each open reading against the other(s), the default first
         **{f"reading-{r}": 2 for r in ("majority-by", "none-is-least", "split", "steal-actions",
-                                        "stolen-now")}, "reading-all-tie": 3}
+                                        "stolen-now")}, "reading-all-tie": 3,
+        # the expansions against the base game
+        "dark-tunnels": 2}
 
 
 def test_the_designers_questions_each_have_a_file():
