@@ -261,4 +261,4 @@ def test_balance_games_lists_every_game(cli):
         assert ", ".join(f"{m.name} ({m.kind})" for m in game.measures) in r.stdout
         assert ", ".join(game.player_registry()) in r.stdout
     assert "dice: Dice race, version 1, 1-6 players" in r.stdout
-    assert "  tables:   games (21 columns), seats (6 columns)" in r.stdout
+    assert "  tables:   games (23 columns), seats (6 columns)" in r.stdout

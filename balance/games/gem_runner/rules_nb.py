@@ -123,7 +123,6 @@ from balance.games.gem_runner.codes import (
     State,
 )
 from balance.games.gem_runner.plans_nb import computer_choice_nb
-from balance.games.gem_runner.rules import new_tables
 from balance.kernels.jit import njit
 from balance.kit.nb import (
     ask_nb,
@@ -139,6 +138,16 @@ from balance.kit.nb import (
 from balance.kit.state import AUTOMA
 
 __all__ = ("Rules", "State", "new_tables")
+
+
+def new_tables(rules: Rules):
+    """The game's tables (rules.py's new_tables), for the kit, which asks the rules' module."""
+    # Any kit game's run imports this module when a Numba cache index names its types, and a
+    # run reads its own game's files alone (tests/test_data_identity.py).
+    # lazy: rules.py reads the decks at import
+    from balance.games.gem_runner.rules import new_tables as build
+
+    return build(rules)
 POOL_OFFERS = 16  # Pool Gems offered by name; the rest wait behind them (one Need as good)
 
 
