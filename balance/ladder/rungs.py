@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from balance.errors import InputError, Problem
 
-DEFAULT_BUDGETS = (8, 16, 32)
+DEFAULT_BUDGETS = (8, 16, 32, 64)
 BUDGET = "budget"  # the search's knob of rollouts a decision (heuristics/search.py)
 
 
