@@ -147,7 +147,7 @@ class Roster(Mapping):
     def seats(self, names, tables, knobs: dict | None = None, source: str = "--knob") -> Seats:
         """The seats for one player name per seat, with every player's memory sized for
         `tables`. `knobs` sets knob values by name for every seat whose player has that
-        knob, or, given as a tuple of one value per seat, each seat's own (a skill ladder
+        knob, or, given as a tuple of one value per seat, each seat's own (a strength ladder
         seats one search against another of half its budget); a name no seated player has
         is an error."""
         knobs = dict(knobs or {})

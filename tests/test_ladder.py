@@ -1,4 +1,4 @@
-"""The skill ladder (balance/ladder/, `balance ladder`, the report's section Skill and luck),
+"""The strength ladder (balance/ladder/, `balance ladder`, the report's section Strength and luck),
 checked where the answer is known: the dice race as a game of pure chance (a race to 2
 points: the first roll that is no 1 wins, and no seat is ever asked anything) has one tier
 and its deal decides everything; Pig and the dice race at their own rules, where banking in
@@ -124,5 +124,5 @@ def test_the_command_and_the_report_section(tmp_path, cli):
     r = cli("report", str(tmp_path / "runs" / "pig-run"), "--ladder", str(out), "--jobs", "1")
     assert r.exit_code == 0, r.stderr
     page = (tmp_path / "runs" / "pig-run" / "report.html").read_text()
-    assert "Skill and luck" in page and "How much is luck" in page
-    assert (tmp_path / "runs" / "pig-run" / "figures" / "skill-ladder.png").is_file()
+    assert "Strength and luck" in page and "How much is luck" in page
+    assert (tmp_path / "runs" / "pig-run" / "figures" / "strength-ladder.png").is_file()

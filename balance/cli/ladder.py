@@ -1,4 +1,4 @@
-"""`balance ladder`: a game's skill ladder and how much of its outcome is luck
+"""`balance ladder`: a game's strength ladder and how much of its outcome is luck
 (balance/ladder/). As in balance/cli/app.py, the command imports what it needs when it runs."""
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ def ladder(experiment: str = typer.Argument(None, help="an experiment file of on
                                     "games.parquet (default: runs/<experiment name>-ladder, "
                                     "or runs/ladder-<game>)"),
            ) -> None:
-    """Climb a game's skill ladder: random, the game's own player, then the search player at
+    """Climb a game's strength ladder: random, the game's own player, then the search player at
     doubling budgets, each rung against the one below on the same seeds with the seats
     rotated; the tiers a designer can tell apart, how often the stronger side still loses,
     and how far each rung's result hangs on the deal. `balance report RUN --ladder DIR`
-    shows it as the section Skill and luck."""
+    shows it as the section Strength and luck."""
     from rich.progress import (  # lazy: see the module doc
         BarColumn,
         MofNCompleteColumn,
@@ -97,7 +97,7 @@ def _command() -> str:
 
 def lines(s: dict) -> list[str]:
     """The ladder in the terminal: each step with its interval, the tiers, the luck."""
-    from reports.skill.words import luck_line, step_line, summary_line  # lazy: as above
+    from reports.ladder.words import luck_line, step_line, summary_line  # lazy: as above
 
     out = [step_line(s, st) for st in s["steps"]]
     out += [luck_line(s, d) for d in s["luck"]["deal"]]

@@ -1,6 +1,6 @@
 """A game's seed words with the players' own stream drawn anew and the game's kept: the same
 deal (dice, shuffles) played again with other random choices by the players, as the seed
-analysis of a skill ladder replays each seed (balance/ladder/luck.py)."""
+analysis of a strength ladder replays each seed (balance/ladder/luck.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """How far a game's outcome hangs on its deal, at each rung: the seed analysis of Goodman,
-Perez-Liebana and Lucas, "Seeding for Success: Skill and Stochasticity in Tabletop Games"
-(arXiv 2503.02686), who play each seed of the game's own random stream many times with the
+Perez-Liebana and Lucas, "Seeding for Success" (arXiv
+2503.02686), who play each seed of the game's own random stream many times with the
 players' streams varied, at several strengths.
 
 Here every seat plays one rung, each seed is replayed `repeats` times with the players' own

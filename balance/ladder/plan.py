@@ -1,9 +1,9 @@
-"""What a skill ladder plays: one setting of a game (an experiment of one variant, or the
+"""What a strength ladder plays: one setting of a game (an experiment of one variant, or the
 game's defaults), and the matches its rungs play on it, each a variant of that setting with
 its own seats.
 
 - A race (one seat wins): each rung against the rung below, on the same seeds, the upper rung
-  on one seat and the lower on every other, in each seat in turn (TabletopGames' SkillLadder
+  on one seat and the lower on every other, in each seat in turn (TabletopGames' ladder
   seats its agents so: one of the higher budget, the rest of the lower, each position alike);
   and every rung on every seat, each seed replayed `repeats` times with the players' own
   streams drawn anew (the seed analysis, balance/ladder/luck.py).
@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from balance.contract import registry
 from balance.contract.experiment import Variant
 from balance.errors import InputError, Problem
 from balance.ladder.rungs import BUDGET, Rung
@@ -56,8 +57,6 @@ def base_experiment(game_name: str | None, file: str | None, players: int | None
                                       f"{exp.variants[0].players} players: leave --players "
                                       "out, or change the file")])
         return exp
-    from balance.contract import registry
-
     game = registry.get(game_name, "--game", "", "")
     counts = game.player_counts
     if players is None:
@@ -66,7 +65,7 @@ def base_experiment(game_name: str | None, file: str | None, players: int | None
         raise InputError([Problem("--players", "", "", f"{game.title} plays "
                                   f"{', '.join(map(str, counts))} players, got {players}")])
     head = {"name": f"ladder-{game.name.replace('_', '-')}", "description":
-            f"{game.title}'s skill ladder", "game": game.name, "games": 1, "seed": seed,
+            f"{game.title}'s strength ladder", "game": game.name, "games": 1, "seed": seed,
             "players": players}
     return parse_experiment({"experiment": head}, "", "--game")
 

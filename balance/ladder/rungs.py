@@ -1,8 +1,8 @@
-"""The rungs of a skill ladder: the random player, the game's own player (its default), then
-the neutral search player (heuristics/search.py) at doubling budgets, as TabletopGames'
-SkillLadder climbs one agent's budget. Every game names its players in its roster; the search
-is found there by what it is, not by its name (Gem Rush's is "reference", Gem Mountain's
-"search")."""
+"""The rungs of a strength ladder: the random player, the game's own player (its default), then
+the neutral search player (heuristics/search.py) at doubling budgets, as TabletopGames' ladder
+(its evaluation package) climbs one agent's budget. Every game names its players in
+its roster; the search is found there by what it is, not by its name, which each game
+chooses."""
 
 from __future__ import annotations
 

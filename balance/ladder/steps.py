@@ -76,7 +76,7 @@ def tiers(found: list[dict]) -> int:
 
 
 def upsets(df: pl.DataFrame, players: int, race: bool, upper: int, difference: float) -> dict:
-    """How often the stronger side of a step still loses, beside what no skill would give.
+    """How often the stronger side of a step still loses, beside what equal strength would give.
 
     A race: of the step's games a seat won, the share the stronger rung lost; the upper rung
     holds one seat, so when it is the stronger it loses (players-1)/players of them by chance

@@ -24,7 +24,7 @@ from balance.errors import InputError, Problem
 
 SUMMARY = "ladder.json"
 GAMES = "games.parquet"
-KIND = "skill ladder"  # ladder.json's "kind": what tells a ladder's folder from a run's
+KIND = "strength ladder"  # ladder.json's "kind": what tells a ladder's folder from a run's
 SUMMARY_LIMIT = 16 * files.MiB
 GAMES_LIMIT = 4 * 2**30
 

@@ -64,7 +64,7 @@ class Job:
     # the game writes it into its games table.
     source_hash: str = ""
     # Not 0: the players' own stream of every game drawn anew, the game's stream kept
-    # (balance/kernels/streams.py): a skill ladder's seed analysis replays each deal so.
+    # (balance/kernels/streams.py): a strength ladder's seed analysis replays each deal so.
     streams: int = 0
 
     def seeds(self) -> np.ndarray:

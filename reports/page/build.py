@@ -19,12 +19,12 @@ import polars as pl
 from balance import files
 from balance.errors import InputError, Problem
 from reports.compare.compare import compare_run
+from reports.ladder.section import ladder_section
 from reports.page import game_report
 from reports.page.merge import merged_groups
 from reports.page.page import build_sections, render
 from reports.render import text
 from reports.render.figures import rendered_by
-from reports.skill.section import skill_section
 from reports.tables.combine import check_distinct, combine, game_name, run_labels
 
 PAGE = "report.html"
@@ -48,8 +48,8 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     reports.compare.compare.Comparison) for the Comparison section. A manifest's `runs`
     (build_report's) names every run read, those read in a section apart too. `jobs`:
     processes that draw the figures of a report with more than a few (figures.later).
-    `ladder`: a skill ladder of the same game (balance.ladder.store.Ladder), shown as the
-    section Skill and luck before About this run."""
+    `ladder`: a strength ladder of the same game (balance.ladder.store.Ladder), shown as the
+    section Strength and luck before About this run."""
     out_dir = files.check_dir(out_dir)
     _check_earlier(out_dir)
     report = game_report.of_manifest(data.manifest or {})
@@ -60,7 +60,7 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     with rendered_by(jobs):
         sections = build_sections(a, report, comparisons, merged)
         if ladder is not None:
-            sections.insert(len(sections) - 1, skill_section(ladder.summary, str(ladder.folder)))
+            sections.insert(len(sections) - 1, ladder_section(ladder.summary, str(ladder.folder)))
         figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
     title = f"{report.game.title} balance report" + (
         "" if len(runs) > 1 else f": {a.manifest.get('experiment') or out_dir.name}")
@@ -143,8 +143,8 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     first run's parent directory. Several runs are kept apart (each setting is named with its
     run) unless `merge`: then games of different runs played under the same setting are
     counted together, and the page says where. `jobs`: processes that draw the figures
-    (`balance report` gives one per core). `ladder`: the folder of a skill ladder of the same
-    game (`balance ladder`), shown as the section Skill and luck."""
+    (`balance report` gives one per core). `ladder`: the folder of a strength ladder of the same
+    game (`balance ladder`), shown as the section Strength and luck."""
     dirs = [Path(d) for d in (run_dirs if isinstance(run_dirs, list | tuple) else [run_dirs])]
     if not dirs:
         raise InputError([Problem("", "", "", "no run directory given")])
@@ -160,11 +160,11 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     # (README, Scale): lazy_tables reads the other tables lazily.
     runs = [read_run(d, lazy_tables=True, lazy_games=True, compact=True) for d in dirs]
     data = combined(runs, dirs, merge)
-    skill = None if ladder is None else ladder_of(ladder, data.manifest)
+    found = None if ladder is None else ladder_of(ladder, data.manifest)
     if out is None:
         out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
     return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]), levels,
-                        jobs, skill)
+                        jobs, found)
 
 
 def ladder_of(folder: str | Path, manifest: dict):

@@ -1,13 +1,11 @@
-"""The section Skill and luck (`balance report RUN --ladder DIR`): the ladder's rungs, each
+"""The section Strength and luck (`balance report RUN --ladder DIR`): the ladder's rungs, each
 against the one below with its paired interval, the tiers, how often the stronger side
 still loses, and how far each rung's outcome hangs on the deal (balance/ladder/)."""
 
 from __future__ import annotations
 
-from reports.render import text
-from reports.render.section import Block, Section, Table, figure
-from reports.skill.figures import ladder_figure
-from reports.skill.words import (
+from reports.ladder.figures import ladder_figure
+from reports.ladder.words import (
     luck_line,
     result_word,
     stays_sentence,
@@ -16,10 +14,12 @@ from reports.skill.words import (
     title,
     upset_sentence,
 )
+from reports.render import text
+from reports.render.section import Block, Section, Table, figure
 
 
-def skill_section(s: dict, folder: str = "") -> Section:
-    sec = Section("skill", "Skill and luck")
+def ladder_section(s: dict, folder: str = "") -> Section:
+    sec = Section("ladder", "Strength and luck")
     players = s["players"]
     sec.intro = [
         f"Does a better player win more often, and how much of the outcome is the deal? "
@@ -30,7 +30,7 @@ def skill_section(s: dict, folder: str = "") -> Section:
     sentences = [step_line(s, st) + "." for st in s["steps"]]
     sentences += [x for st in told if (x := upset_sentence(s, st))]
     sec.blocks.append(Block("The ladder", paragraphs=sentences, figures=[figure(
-        "skill-ladder.png", "Left: each rung against the one below (dots: the difference; "
+        "strength-ladder.png", "Left: each rung against the one below (dots: the difference; "
         "bars: the interval the tiers are read from; blue: told apart). Right: the deal's "
         "share of the outcome's variance at each rung, with its 95% interval.",
         ladder_figure(s))], tables=[steps_table(s)]))

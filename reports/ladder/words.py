@@ -53,10 +53,10 @@ def upset_sentence(s: dict, st: dict) -> str | None:
         (st["lower"], st["upper"])
     if s["race"]:
         return (f"{title(s, strong)} still loses {text.pct(st['upset'])} of the games "
-                f"{title(s, weak)} shares with it ({text.pct(st['upset_chance'])} if skill "
+                f"{title(s, weak)} shares with it ({text.pct(st['upset_chance'])} if strength "
                 "did not matter).")
     return (f"Where only one of the two teams wins a deal, {title(s, weak)}'s team is the "
-            f"one in {text.pct(st['upset'])} of them (half if skill did not matter).")
+            f"one in {text.pct(st['upset'])} of them (half if strength did not matter).")
 
 
 def stays_sentence(s: dict, k: dict) -> str | None:
