@@ -64,9 +64,10 @@ def steps(df: pl.DataFrame, rungs: int, players: int, race: bool) -> list[dict]:
         plain = mean_difference(down, up)
         out.append({"upper": i, "lower": i - 1, "seeds": int(len(up)),
                     "upper_result": float(up.mean()), "lower_result": float(down.mean()),
-                    "difference": d.estimate, "low": _num(d.low), "high": _num(d.high),
-                    "p_value": _num(d.p_value), "low95": _num(plain.low),
-                    "high95": _num(plain.high), "told_apart": bool(d.found),
+                    "difference": d.estimate, "low": _bounded(d.low),
+                    "high": _bounded(d.high), "p_value": _num(d.p_value),
+                    "low95": _bounded(plain.low), "high95": _bounded(plain.high),
+                    "told_apart": bool(d.found),
                     **upsets(df, players, race, i, d.estimate)})
     return out
 
@@ -108,6 +109,13 @@ def upsets(df: pl.DataFrame, players: int, race: bool, upper: int, difference: f
 def _team_games(df: pl.DataFrame, rung: int) -> np.ndarray:
     g = df.filter((pl.col("part") == SEEDS) & (pl.col("upper") == rung)).sort("game", "streams")
     return team_result(g)
+
+
+def _bounded(x) -> float | None:
+    """An interval's end within the differences a share can make, -1 to 1: the t interval
+    of a difference near its bound reaches past it (+99 points give 97 to 101)."""
+    x = _num(x)
+    return None if x is None else min(1.0, max(-1.0, x))
 
 
 def _num(x) -> float | None:

@@ -8,6 +8,7 @@ from reports.ladder.figures import ladder_figure
 from reports.ladder.words import (
     luck_line,
     result_word,
+    share_text,
     stays_sentence,
     step_line,
     summary_line,
@@ -57,7 +58,7 @@ def steps_table(s: dict) -> Table:
 
 
 def deal_table(s: dict) -> Table:
-    rows = [[title(s, d["rung"]), text.rate(d["deal_share"], d["low"], d["high"]),
+    rows = [[title(s, d["rung"]), share_text(d),
              text.count(d["seeds"]), text.count(d["repeats"])] for d in s["luck"]["deal"]]
     return Table("The deal's share of the outcome's variance, at each rung",
                  ["Rung", "Deal's share", "Seeds", "Replays of each"], rows)

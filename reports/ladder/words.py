@@ -30,8 +30,18 @@ def luck_line(s: dict, d: dict) -> str:
     """One rung's seed analysis: "Random: the deal explains 0% (0-5%) of the outcome"."""
     if d["deal_share"] is None:
         return f"{title(s, d['rung'])}: no result varied, so no share of it is the deal's"
-    return (f"{title(s, d['rung'])}: the deal explains "
-            f"{text.rate(d['deal_share'], d['low'], d['high'])} of the outcome's variance")
+    return (f"{title(s, d['rung'])}: the deal explains {share_text(d)} of the outcome's "
+            "variance")
+
+
+def share_text(d: dict) -> str:
+    """The deal's share with its interval; alone where every resample gave the same share
+    (players who replay a seed identically: 100%)."""
+    if d["deal_share"] is None:
+        return text.DASH
+    if d["low"] == d["high"]:
+        return text.pct(d["deal_share"])
+    return text.rate(d["deal_share"], d["low"], d["high"])
 
 
 def summary_line(s: dict) -> str:
