@@ -8,7 +8,9 @@ from reports.render.figures import canvas, palette_of, percent_axis
 
 def ladder_figure(s: dict):
     steps, deal = s["steps"], s["luck"]["deal"]
-    titles = [r["title"] for r in s["rungs"]]
+    # Short names on the axes: a search rung by its budget alone after its player's name.
+    titles = [r["title"] if r["budget"] is None else f"{r['title'].split(',')[0]} {r['budget']}"
+              for r in s["rungs"]]
     with canvas(9.0, 3.6, 2) as (fig, (left, right)):
         blue, orange = palette_of(2)
         xs = list(range(len(steps)))
@@ -19,8 +21,9 @@ def ladder_figure(s: dict):
             left.errorbar([x], [y], yerr=[[y - lo], [hi - y]], fmt="o", capsize=4,
                           color=blue if st["told_apart"] else orange)
         left.axhline(0, color="0.4", linewidth=0.8)
-        left.set_xticks(xs, [f"{titles[st['upper']]}\nvs {titles[st['lower']]}"
-                             for st in steps], fontsize=7)
+        left.set_xticks(xs, [titles[st["upper"]] for st in steps], fontsize=8, rotation=30,
+                        ha="right")
+        left.set_xlabel("rung, against the one below it")
         left.set_ylabel("difference, percentage points")
         left.set_title("Each rung against the one below", fontsize=10)
         xs = list(range(len(deal)))
@@ -32,7 +35,8 @@ def ladder_figure(s: dict):
                            color=blue)
         right.set_ylim(-0.02, 1.02)
         percent_axis(right)
-        right.set_xticks(xs, [titles[d["rung"]] for d in deal], fontsize=7)
+        right.set_xticks(xs, [titles[d["rung"]] for d in deal], fontsize=8, rotation=30,
+                         ha="right")
         right.set_ylabel("share of the outcome's variance")
         right.set_title("How much the deal decides, at each rung", fontsize=10)
     return fig
