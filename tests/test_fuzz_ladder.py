@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import polars as pl
 import pytest
 
 from tests.fuzz import Case, assert_refused_cleanly
@@ -41,6 +42,7 @@ def _run_and_ladder(tmp, summary: dict | None, game: str = "pig"):
     lad.mkdir()
     if summary is not None:
         (lad / "ladder.json").write_text(json.dumps(summary))
+        pl.DataFrame({"game": [0]}).write_parquet(lad / "games.parquet")
     return ["report", str(tmp / "runs" / "pig-run"), "--ladder", str(lad), "--out",
             str(tmp / "page")]
 
@@ -74,7 +76,18 @@ CASES: dict[str, Case] = {
     "report-ladder-of-another-kind": Case(
         "cli", lambda tmp: _run_and_ladder(tmp, {"kind": "run"}),
         ("ladder.json", "kind", "is not a ladder's summary")),
+    "report-ladder-of-another-game": Case(
+        "cli", lambda tmp: _run_and_ladder(tmp, {"kind": "strength ladder", "game": "dice"}),
+        ("lad", "--ladder", "a ladder of 'dice'", "runs are of 'pig'")),
+    "report-ladder-games-damaged": Case(
+        "cli", lambda tmp: _damaged(tmp), ("games.parquet", "cannot be read")),
 }
+
+
+def _damaged(tmp):
+    argv = _run_and_ladder(tmp, {"kind": "strength ladder", "game": "pig"})
+    (tmp / "lad" / "games.parquet").write_bytes(b"not parquet")
+    return argv
 
 
 @pytest.mark.parametrize("case_id", sorted(CASES))
