@@ -59,9 +59,11 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
                            report.kind_column, report.played_alike)
     with rendered_by(jobs):
         sections = build_sections(a, report, comparisons, merged)
-        if ladder is not None:
-            sections.insert(len(sections) - 1, ladder_section(ladder.summary, str(ladder.folder)))
         figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
+        if ladder is not None:  # before About this run, the page's last section
+            own = ladder_section(ladder.summary, str(ladder.folder))
+            sections.insert(len(sections) - 1, own)
+            figures.update({f.name: f.png for b in own.blocks for f in b.figures})
     title = f"{report.game.title} balance report" + (
         "" if len(runs) > 1 else f": {a.manifest.get('experiment') or out_dir.name}")
     html = render(sections, title, runs_line(runs))
