@@ -19,7 +19,6 @@ import polars as pl
 from balance import files
 from balance.errors import InputError, Problem
 from reports.compare.compare import compare_run
-from reports.ladder.section import ladder_section
 from reports.page import game_report
 from reports.page.merge import merged_groups
 from reports.page.page import build_sections, render
@@ -61,6 +60,9 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
         sections = build_sections(a, report, comparisons, merged)
         figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
         if ladder is not None:  # before About this run, the page's last section
+            # lazy: only a report given a ladder draws its section
+            from reports.ladder.section import ladder_section
+
             own = ladder_section(ladder.summary, str(ladder.folder))
             sections.insert(len(sections) - 1, own)
             figures.update({f.name: f.png for b in own.blocks for f in b.figures})
