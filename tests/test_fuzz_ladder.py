@@ -66,6 +66,10 @@ CASES: dict[str, Case] = {
                                              str(tmp / "l")], ("--game", "no such game")),
     "players-the-game-never-seats": Case("cli", lambda tmp: _out(tmp, "--players", "9"),
                                          ("--players", "Pig plays 2, 3, 4 players")),
+    "game-that-needs-its-own-keys": Case(
+        "cli", lambda tmp: ["ladder", "--game", "gemrush", "--out", str(tmp / "l")],
+        ("--game", "cannot be played from its defaults alone", "'edition'",
+         "give an experiment file")),
     "one-replay": Case("cli", lambda tmp: _out(tmp, "--repeats", "1"),
                        ("--repeats", "from 2 to 100")),
     "no-games": Case("cli", lambda tmp: [*PIG[:3], "--games", "0", "--out", str(tmp / "l")],

@@ -67,7 +67,15 @@ def base_experiment(game_name: str | None, file: str | None, players: int | None
     head = {"name": f"ladder-{game.name.replace('_', '-')}", "description":
             f"{game.title}'s strength ladder", "game": game.name, "games": 1, "seed": seed,
             "players": players}
-    return parse_experiment({"experiment": head}, "", "--game")
+    try:
+        return parse_experiment({"experiment": head}, "", "--game")
+    except InputError as e:
+        # A game whose file must name keys of its own (which rules, which way to play)
+        # has no setting from --game alone: say what it asks, and where to give it.
+        missing = "; ".join(f"{p.field} {p.message}".strip() for p in e.problems)
+        raise InputError([Problem("--game", "", "", f"{game.title} cannot be played from "
+                                  f"its defaults alone ({missing}): give an experiment file "
+                                  "of one variant that sets them instead")]) from None
 
 
 def race(exp: Experiment) -> bool:
