@@ -68,7 +68,7 @@ CASES: dict[str, Case] = {
                                          ("--players", "Pig plays 2, 3, 4 players")),
     "game-that-needs-its-own-keys": Case(
         "cli", lambda tmp: ["ladder", "--game", "gemrush", "--out", str(tmp / "l")],
-        ("--game", "cannot be played from its defaults alone", "'edition'",
+        ("--game", "cannot be played from its defaults alone", "edition is missing",
          "give an experiment file")),
     "one-replay": Case("cli", lambda tmp: _out(tmp, "--repeats", "1"),
                        ("--repeats", "from 2 to 100")),
