@@ -126,3 +126,23 @@ def test_the_command_and_the_report_section(tmp_path, cli):
     page = (tmp_path / "runs" / "pig-run" / "report.html").read_text()
     assert "Strength and luck" in page and "How much is luck" in page
     assert (tmp_path / "runs" / "pig-run" / "figures" / "strength-ladder.png").is_file()
+
+
+def test_the_winner_is_named_by_the_listed_seat_where_the_rules_seat_players_in_turn():
+    # A game that seats its players in turn by its own rules (went_first) sat listed player
+    # i in seat (i - went_first) % players + 1: seat 1 won with listed player 2 first.
+    from balance.ladder.plan import STEP, Match
+    from balance.ladder.play import outcomes
+    from balance.running.runner import Job
+    from balance.running.store.layout import Shard
+
+    g = pl.DataFrame({"players": [2, 2, 3, 3], "winner": [1, 2, 1, None],
+                      "went_first": [2, 2, 3, 1], "won": [None, None, None, None],
+                      "end_reason": ["a", "a", "a", "cap"], "game": [0, 1, 2, 3],
+                      "seed": [5, 6, 7, 8], "turns": [9, 9, 9, 9]},
+                     schema_overrides={"won": pl.Boolean})
+    job = Job(None, "x", 1, None, Shard(4, 0, 4))
+    rows = outcomes(g, Match(STEP, 1, 0, 1, 0), job, ("cap",))
+    assert rows["winner"].to_list() == [1, 0, 2, -1]
+    assert rows["undecided"].to_list() == [False, False, False, True]
+    assert rows["match"].unique().to_list() == [4]
