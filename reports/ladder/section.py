@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from reports.ladder.figures import ladder_figure
 from reports.ladder.words import (
+    difference_text,
     luck_line,
     result_word,
     share_text,
@@ -47,8 +48,8 @@ def steps_table(s: dict) -> Table:
     for st in s["steps"]:
         rows.append([title(s, st["upper"]), title(s, st["lower"]),
                      text.pct(st["upper_result"], 1), text.pct(st["lower_result"], 1),
-                     text.difference(st["difference"], st["low"], st["high"]),
-                     text.difference(st["difference"], st["low95"], st["high95"]),
+                     difference_text(st["difference"], st["low"], st["high"]),
+                     difference_text(st["difference"], st["low95"], st["high95"]),
                      "yes" if st["told_apart"] else "no",
                      DASH_IF(st.get("upset")), text.count(st["seeds"])])
     return Table("Each rung against the one below, paired on seeds",

@@ -22,8 +22,16 @@ def step_line(s: dict, st: dict) -> str:
     """One step: "Majority against Random: +59 pp (51 to 68), told apart"."""
     verdict = "told apart" if st["told_apart"] else "not told apart"
     return (f"{title(s, st['upper'])} against {title(s, st['lower'])}: "
-            f"{text.difference(st['difference'], st['low'], st['high'])} {result_word(s)}, "
+            f"{difference_text(st['difference'], st['low'], st['high'])} {result_word(s)}, "
             f"{verdict}")
+
+
+def difference_text(d, lo, hi) -> str:
+    """A step's difference with its interval; alone where every seed differed alike (the
+    interval is that one value)."""
+    if lo is not None and lo == hi:
+        return text.signed_points(d)
+    return text.difference(d, lo, hi)
 
 
 def luck_line(s: dict, d: dict) -> str:
