@@ -147,7 +147,9 @@ class Roster(Mapping):
     def seats(self, names, tables, knobs: dict | None = None, source: str = "--knob") -> Seats:
         """The seats for one player name per seat, with every player's memory sized for
         `tables`. `knobs` sets knob values by name for every seat whose player has that
-        knob; a name no seated player has is an error."""
+        knob, or, given as a tuple of one value per seat, each seat's own (a strength ladder
+        seats one search against another of half its budget); a name no seated player has
+        is an error."""
         knobs = dict(knobs or {})
         seated = {n: self.player(n) for n in names}
         known = {k.name for h in seated.values() for k in h.knobs}
@@ -167,11 +169,13 @@ class Roster(Mapping):
                       "most one player written in Python (one of them, on as many seats as "
                       "wanted, beside compiled players)")
             probs.raise_if_any()
-        weights = {}
-        for name, h in seated.items():
-            mine = {k: v for k, v in knobs.items() if any(x.name == k for x in h.knobs)}
-            weights[name] = self.weights(name, tables, mine, source)
-        return new_seats([self.policies[n] for n in names], [weights[n] for n in names],
+        weights = []
+        for i, name in enumerate(names):
+            h = seated[name]
+            mine = {k: _of_seat(v, i, len(names), k, source) for k, v in knobs.items()
+                    if any(x.name == k for x in h.knobs)}
+            weights.append(self.weights(name, tables, mine, source))
+        return new_seats([self.policies[n] for n in names], weights,
                          self.generated().new_memories(tables, len(names)))
 
     def python_player(self, setup, st):
@@ -188,6 +192,17 @@ class Roster(Mapping):
         """`balance players`: every player, what it does, and its knobs with default and
         range."""
         return describe(self)
+
+
+def _of_seat(value, seat: int, seats: int, knob: str, source: str):
+    """A knob's value for one seat: the value, or the seat's entry of one per seat."""
+    if not isinstance(value, tuple | list):
+        return value
+    if len(value) != seats:
+        probs = Problems(source)
+        probs.add("knobs", knob, f"gives {len(value)} values, one per seat needs {seats}")
+        probs.raise_if_any()
+    return value[seat]
 
 
 def describe(players: Mapping) -> list[str]:

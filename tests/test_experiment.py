@@ -91,8 +91,8 @@ BAD = [
      "[rules]: field 'sides': unknown rule (known: target, faces, max_turns)"),
     ("rule table", GOOD.replace("faces = 8", "faces = {a = 1}"),
      "[rules]: field 'faces': must be a single value"),
-    ("grid range", GOOD.replace("[20, 30, 40]", "[20, 3]"),
-     "[grid]: field 'target': must be between 5 and 500, got 3"),
+    ("grid range", GOOD.replace("[20, 30, 40]", "[20, 1]"),
+     "[grid]: field 'target': must be between 2 and 500, got 1"),
     ("grid unknown", GOOD.replace("target =", "goal ="),
      "[grid]: field 'goal': unknown key (allowed: players, heuristic, seats, knob.<name>, "
      "any rule field: target, faces, max_turns)"),

@@ -26,6 +26,7 @@ from typer.core import TyperGroup
 
 from balance import files
 from balance.cli import ablate, guard, new_game, players
+from balance.cli import ladder as ladder_command
 from balance.cli.common import closing_headline, counts_text, fail, os_problem, played_line, stopped
 from balance.cli.guard import OutOfMemory, Terminated, signals, stop_workers
 from balance.contract import compat, registry
@@ -650,6 +651,8 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
                                       "says where); by default each run is kept apart"),
            jobs: int = typer.Option(None, min=1, help="processes that draw the figures of a "
                                     "report with more than a few (default: one per core)"),
+           ladder: Path = typer.Option(None, help="a folder `balance ladder` wrote for the "
+                                       "same game: the page adds its section Strength and luck"),
            ) -> None:
     """Write a report: one self-contained HTML page (report.html) and its figures as PNG
     files (figures/). Several runs (say, one of each way to play) make one report, each
@@ -675,7 +678,7 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
         check_jobs(jobs)
         # In a child process: out of memory, polars aborts the process it runs in.
         page = guard.in_child("reports.page.build:build_report", run_dirs, out,
-                              tuple(sorted(set(chosen), reverse=True)), merge, jobs)
+                              tuple(sorted(set(chosen), reverse=True)), merge, jobs, ladder)
     except InputError as e:
         fail(e)
     except OutOfMemory as e:
@@ -726,6 +729,7 @@ app.command("ablate")(ablate.ablate)
 app.command("players")(players.players)
 app.command("tune-player", cls=players.TunePlayerCommand)(players.tune_player)
 app.command("new-game")(new_game.new_game)
+app.command("ladder")(ladder_command.ladder)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -84,7 +84,7 @@ def play_shard(kit, job) -> dict:
     """One shard: the games table, and the seats table of a game with tallies."""
     setup = _prepared(kit, job.variant)
     seeds = job.seeds()
-    records = play(setup, seeds)
+    records = play(setup, seeds, streams=job.streams)
     v, start = job.variant, job.shard.start
     out = {"games": games_table(job.game, job.experiment, v, start, seeds, records,
                                 setup.seats, job.source_hash, own_columns(kit, records, setup))}

@@ -13,6 +13,7 @@ import numpy as np
 
 from balance.contract.game import resolve
 from balance.kernels.rng import seed_states
+from balance.kernels.streams import seed_states_with
 from balance.kit.records import Records, width
 from balance.kit.state import EVENTS, new_kit
 from heuristics.external import playing
@@ -85,9 +86,10 @@ def _python_players(setup: Setup, state):
     return playing(game) if game is not None else contextlib.nullcontext()
 
 
-def play(setup: Setup, seeds, check: bool = False) -> Records:
-    """One game per seed, with the invariants checked after every step when `check`."""
-    words = seed_states(np.asarray(seeds, dtype=np.int64))
+def play(setup: Setup, seeds, check: bool = False, streams: int = 0) -> Records:
+    """One game per seed, with the invariants checked after every step when `check`; a
+    `streams` other than 0 draws the players' stream anew, the game's kept (streams.py)."""
+    words = seed_states_with(np.asarray(seeds, dtype=np.int64), streams)
     kit = setup.kit
     # Not zeroed: a game's record writes every value Records reads.
     out = np.empty((len(words), width(len(setup.seats), len(kit.tallies), len(kit.record))),

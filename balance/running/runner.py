@@ -63,6 +63,9 @@ class Job:
     # The hash of the code of the worker that plays it (provenance.source_hash), set there:
     # the game writes it into its games table.
     source_hash: str = ""
+    # Not 0: the players' own stream of every game drawn anew, the game's stream kept
+    # (balance/kernels/streams.py): a strength ladder's seed analysis replays each deal so.
+    streams: int = 0
 
     def seeds(self) -> np.ndarray:
         """The shard's game seeds (balance.running.seeds)."""

@@ -41,12 +41,15 @@ class RunData(Protocol):
 
 
 def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = None,
-                 levels: tuple[float, ...] | None = None, jobs: int = 1) -> Path:
+                 levels: tuple[float, ...] | None = None, jobs: int = 1,
+                 ladder=None) -> Path:
     """Analyse the run, write `report.html` and `figures/*.png` into `out_dir`; return the
     page's path. The same data always gives the same bytes. `comparisons`: (run name,
     reports.compare.compare.Comparison) for the Comparison section. A manifest's `runs`
     (build_report's) names every run read, those read in a section apart too. `jobs`:
-    processes that draw the figures of a report with more than a few (figures.later)."""
+    processes that draw the figures of a report with more than a few (figures.later).
+    `ladder`: a strength ladder of the same game (balance.ladder.store.Ladder), shown as the
+    section Strength and luck before About this run."""
     out_dir = files.check_dir(out_dir)
     _check_earlier(out_dir)
     report = game_report.of_manifest(data.manifest or {})
@@ -59,6 +62,13 @@ def write_report(data: RunData, out_dir: str | Path, comparisons: list | None = 
     with rendered_by(jobs):
         sections = build_sections(a, report, comparisons, merged, played)
         figures = {f.name: f.png for s in sections for b in s.blocks for f in b.figures}
+        if ladder is not None:  # before About this run, the page's last section
+            # lazy: only a report given a ladder draws its section
+            from reports.ladder.section import ladder_section
+
+            own = ladder_section(ladder.summary, str(ladder.folder))
+            sections.insert(len(sections) - 1, own)
+            figures.update({f.name: f.png for b in own.blocks for f in b.figures})
     title = f"{report.game.title} balance report" + (
         "" if len(runs) > 1 else f": {a.manifest.get('experiment') or out_dir.name}")
     html = render(sections, title, runs_line(runs))
@@ -134,13 +144,14 @@ def runs_line(runs: list[dict]) -> str:
 
 def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
                  levels: tuple[float, ...] | None = None, merge: bool = False,
-                 jobs: int = 1) -> Path:
+                 jobs: int = 1, ladder: str | Path | None = None) -> Path:
     """Read one run, or several to report as one (reports/tables/combine.py), and write the report
     into `out`: by default the run directory, or for several runs a `report` folder in the
     first run's parent directory. Several runs are kept apart (each setting is named with its
     run) unless `merge`: then games of different runs played under the same setting are
     counted together, and the page says where. `jobs`: processes that draw the figures
-    (`balance report` gives one per core)."""
+    (`balance report` gives one per core). `ladder`: the folder of a strength ladder of the same
+    game (`balance ladder`), shown as the section Strength and luck."""
     dirs = [Path(d) for d in (run_dirs if isinstance(run_dirs, list | tuple) else [run_dirs])]
     if not dirs:
         raise InputError([Problem("", "", "", "no run directory given")])
@@ -156,10 +167,24 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
     # (README, Scale): lazy_tables reads the other tables lazily.
     runs = [read_run(d, lazy_tables=True, lazy_games=True, compact=True) for d in dirs]
     data = combined(runs, dirs, merge)
+    found = None if ladder is None else ladder_of(ladder, data.manifest)
     if out is None:
         out = dirs[0] if len(dirs) == 1 else dirs[0].parent / "report"
     return write_report(data, out, comparisons_of(dirs, [r.manifest for r in runs]), levels,
-                        jobs)
+                        jobs, found)
+
+
+def ladder_of(folder: str | Path, manifest: dict):
+    """The ladder's folder, read; one message when it is none, or another game's."""
+    from balance.ladder.store import read  # lazy: only a report given a ladder reads one
+
+    found = read(folder)
+    game = manifest.get("game")
+    if game and found.summary.get("game") != game:
+        raise InputError([Problem(str(folder), "", "--ladder", f"is a ladder of "
+                                  f"{found.summary.get('game')!r}, and the runs are of "
+                                  f"{game!r}: give a ladder of the same game")])
+    return found
 
 
 def combined(runs: list, dirs: list[Path], merge: bool = False):

@@ -21,7 +21,8 @@ from balance.games.gemrush.limits import check_variant
 from balance.games.gemrush.rules import Profile, load_profile, profile_for
 from balance.games.gemrush.tables import Rules, Tables, compile_rules, compile_tables
 from balance.kernels.compile_plan import PLAN_FILE, helping
-from balance.kernels.rng import seed_state, seed_states
+from balance.kernels.rng import seed_state
+from balance.kernels.streams import seed_states_with
 from balance.running.seeds import first_players
 from balance.textfile import short
 from heuristics.external import playing
@@ -176,9 +177,12 @@ def _python_players(setup: Setup, st: State):
     return playing(game) if game is not None else contextlib.nullcontext()
 
 
-def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None) -> Batch:
+def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = None,
+               streams: int = 0) -> Batch:
     """Play one game per seed. Games whose first player differs (first_player = random) are
-    played in groups, one per seating, and returned in the order of `seeds`."""
+    played in groups, one per seating, and returned in the order of `seeds`. A `streams`
+    other than 0 draws the players' stream anew, the game's kept
+    (balance/kernels/streams.py)."""
 
     seeds = np.asarray(seeds, dtype=np.int64)
     st = state if state is not None else new_state(setup.tables, setup.rules)
@@ -190,7 +194,7 @@ def play_batch(setup: Setup, seeds, check: bool = False, state: State | None = N
     rooms = np.zeros((n, len(setup.tables.room_deck), RM_N), np.int16)
     skills = np.full((n, setup.rules.players, 2), -1, np.int16)
     batch = Batch(seeds, out, scores, sbt, rooms, skills, first)
-    words = seed_states(seeds)
+    words = seed_states_with(seeds, streams)
     for k in np.unique(first):
         games = np.flatnonzero(first == k)
         if len(games) == n:

@@ -37,7 +37,7 @@ def play(job) -> dict:
     setup, state = _prepared(job.variant)
     s = job.shard
     seeds = job.seeds()
-    batch = play_batch(setup, seeds, state=state)
+    batch = play_batch(setup, seeds, state=state, streams=job.streams)
     games = records.games_table(job.experiment, job.variant, s.start, seeds, batch,
                                 ENGINE_VERSION, job.source_hash, setup.skill_names,
                                 setup.rules.seat[SEAT_VP], setup.rules.target)

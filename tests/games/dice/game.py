@@ -35,7 +35,7 @@ def values(records, setup) -> dict:
 KIT = KitGame(
     name="dice", ref="tests.games.dice.game:KIT", rules="tests.games.dice.rules_nb",
     loop="tests.games.dice.loop_nb", players="tests.games.dice.game:PLAYERS",
-    settings=(Setting("target", int, "points that win the race", 5, 500,
+    settings=(Setting("target", int, "points that win the race", 2, 500,
                       label="race to"),
               Setting("faces", int, "faces of the die", 2, 20, label="die faces"),
               Setting("max_turns", int, "turns after which the game stops undecided", 1,
