@@ -355,6 +355,6 @@ def players_section(a: Analysis, pairs: list[Pair]) -> Section:
         s.blocks.append(b)
     if not s.blocks:
         s.missing.append("No run here changes the players alone: `balance run "
-                         "experiments/gem_mountain/player-strength.toml` plays the majority and the "
-                         "search player on the same games.")
+                         "experiments/gem_mountain/player-strength.toml` plays the majority "
+                         "and the search player on the same games.")
     return s
