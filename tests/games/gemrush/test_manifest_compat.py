@@ -7,7 +7,7 @@ golden/manifest_variants.json was written by that commit's code (each content fi
 patched variant records is kept as its sha256, to keep the file small). A shipped file that
 changed since (players.toml, which added the learned player) is read as it was then, from
 golden/experiments/: the test is of the code that reads it. A file shipped since
-(crisis-learned.toml, gem-rush-course-crisis.toml, gem-rush-course-rush.toml) has the entry
+(crisis-learned.toml, the course-* and ladder-* files) has the entry
 the code that added it wrote, so later code must read it alike."""
 
 from __future__ import annotations
