@@ -63,6 +63,19 @@ class Rules(NamedTuple):
     stolen_now: int  # a stolen action tile may be used in the same turn
     start_tiles: int  # NO_START_TILE, ACTION_START_TILE, ANY_START_TILE
     start_arrow: int  # RANDOM_CORNER, CHOSEN_CORNER (the start player then gets no tile)
+    # Gemshards and Golden Actions (shards_nb.py, golden_nb.py): the switches, then the box.
+    gemshards: int
+    golden_actions: int
+    rumble_connected: int  # Rumble keeps the mountain connected, as Swap must
+    halved: int  # divided tiles of two halves
+    quartered: int  # divided tiles of four quarters
+    wildcard: int
+    wild_value: int  # a Wildcard's points
+    rotate_grabbed: int
+    rotate_board: int
+    teleport_arrow: int
+    rumble: int
+    flashlight: int
 
 
 class Tables(NamedTuple):
@@ -85,3 +98,36 @@ class State(NamedTuple):
     label: np.ndarray  # (cells,): each cell's group, -1 for none
     pts: np.ndarray  # (seats,): scratch for scoring (and for the players' values)
     plain: np.ndarray  # (seats,): the scores without the least's penalty, at the end
+    sh: np.ndarray  # (divided tiles + 1, SH_COLS): Gemshards' and Golden Actions' (codes above)
+
+
+# -- Gemshards and Golden Actions (shards_nb.py, golden_nb.py): their own codes, after the base
+# game's so that its codes, options and events keep their numbers (and its goldens their text).
+# Tiles: their action tiles after the base game's, then the Wildcard, then each divided tile
+# d as DIVIDED0 + d (its sections in State.sh). The hand and `fresh` are this wide only when an
+# expansion is on.
+X_ACTIONS = ("rotate_grabbed", "rotate_board", "teleport_arrow", "rumble", "flashlight")
+ROTATE_GRABBED, ROTATE_BOARD, TELEPORT_ARROW, RUMBLE, FLASHLIGHT = range(
+    len(ACTIONS), len(ACTIONS) + len(X_ACTIONS))
+WILD = ACT0 + len(ACTIONS) + len(X_ACTIONS)
+X_CODES = WILD + 1  # the hand's width with an expansion on (a Wildcard waits there for its pile)
+DIVIDED0 = X_CODES
+SIDES = 4  # a divided tile's edges, clockwise from the grid's up: up, right, down, left
+TELEPORTS = 16  # Teleport Arrow's positions: the eight, then the eight between them (8 + j
+#                 between j and j + 1)
+X_DECISIONS = ("rotate grabbed", "rotate board", "teleport", "wildcard", "rumble from",
+               "rumble to")
+ROTATE_HELD_AT, ROTATE_CELL_AT, TELEPORT_AT, WILD_AT, RUMBLE_FROM, RUMBLE_TO = range(
+    len(DECISIONS), len(DECISIONS) + len(X_DECISIONS))
+X_OPTIONS = ("grab side", "use extra", "rotate held", "rotate cell", "join", "lift", "drop")
+GRAB_SIDE, USE_X, ROTATE_HELD, ROTATE_CELL, JOIN, LIFT, DROP = range(
+    START_AT + 1, START_AT + 1 + len(X_OPTIONS))
+X_EVENTS = ("rotated", "turned tile", "joined", "rumbled", "lit")
+ROTATED, TURNED_TILE, JOINED, RUMBLED, LIT = range(SCORED + 1, SCORED + 1 + len(X_EVENTS))
+X_END_REASONS = ("stuck",)  # a round with no tile any player may grab (only Wildcards left)
+STUCK = len(END_REASONS)
+# State.sh: a row per divided tile (its four sections, then who holds it, the side that counts
+# and the code it counts as), then one row of the turn's expansion slots.
+OWNER, TRUE_SIDE, CREDIT = SIDES, SIDES + 1, SIDES + 2
+SH_COLS = 8
+(LIFTS_LEFT, LIFTED, LANDED, LIT_TURN, GRABLESS, PENDING) = range(6)

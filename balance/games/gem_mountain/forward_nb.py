@@ -35,6 +35,7 @@ def copy_state_nb(dst, src):
     copy_array_nb(dst.label, src.label)
     copy_array_nb(dst.pts, src.pts)
     copy_array_nb(dst.plain, src.plain)
+    copy_array_nb(dst.sh, src.sh)
 
 
 @njit

@@ -20,6 +20,13 @@ MAX_SIDE = 10
 COLOUR_NAMES = ("ruby", "sapphire", "emerald", "topaz", "amethyst", "onyx")
 ACTION_WORDS = {"move_arrow": "Move the Arrow", "arrow_lock": "Arrow Lock", "swap": "Swap",
                 "double": "Double", "steal": "Steal"}
+# Gemshards' and Golden Actions' actions, and the expansion each belongs to.
+X_ACTION_WORDS = {"rotate_grabbed": "Rotate Grabbed", "rotate_board": "Rotate Board",
+                  "teleport_arrow": "Teleport Arrow", "rumble": "Rumble",
+                  "flashlight": "Flashlight"}
+X_EXPANSION = {"rotate_grabbed": "Gemshards", "rotate_board": "Gemshards",
+               "teleport_arrow": "Gemshards", "rumble": "Golden Actions",
+               "flashlight": "Golden Actions"}
 
 RULE_SETTINGS = (
     Setting("rows", int, "the mountain's rows (the rulebook's 6x6, turned to a diamond)", 2,
@@ -66,6 +73,18 @@ RULE_SETTINGS = (
             label="the arrow's start",
             values=(("corner", "the arrow starts at a random corner"),
                     ("chosen", "the start player places the arrow"))),
+    # Gemshards and Golden Actions (shards_nb.py, golden_nb.py): their tiles enter the box
+    # only when their switch is on.
+    Setting("gemshards", bool, "the Gemshards expansion: divided tiles, the Wildcard, Rotate "
+            "Grabbed, Rotate Board and Teleport Arrow", label="Gemshards",
+            values=((True, "with Gemshards"), (False, "without Gemshards"))),
+    Setting("golden_actions", bool, "the Golden Actions expansion: Rumble (and the "
+            "reconstructed Flashlight, none in the default box)", label="Golden Actions",
+            values=((True, "with Golden Actions"), (False, "without Golden Actions"))),
+    Setting("rumble_connected", bool, "Rumble may not leave the mountain in more groups, as "
+            "Swap may not", label="Rumble keeps it connected",
+            values=((True, "Rumble keeps the mountain connected"),
+                    (False, "Rumble may split the mountain"))),
 )
 
 BOX_SETTINGS = (
@@ -76,8 +95,30 @@ BOX_SETTINGS = (
             label="3-point gems a colour"),
     *(Setting(name, int, f"{word} tiles in the box", 0, 30, label=f"{word} tiles")
       for name, word in ACTION_WORDS.items()),
+    # Gemshards' and Golden Actions' tiles, in the box only with their switch on.
+    Setting("halved", int, "Gemshards: divided tiles of two halves", 0, 30,
+            label="tiles in halves"),
+    Setting("quartered", int, "Gemshards: divided tiles of four quarters", 0, 30,
+            label="tiles in quarters"),
+    Setting("wildcard", int, "Gemshards: Wildcard gems", 0, 30, label="Wildcards"),
+    Setting("wild_value", int, "Gemshards: a Wildcard's points", 1, 3, label="Wildcard points"),
+    *(Setting(name, int, f"{word} tiles in the box ({X_EXPANSION[name]})", 0, 30,
+              label=f"{word} tiles")
+      for name, word in X_ACTION_WORDS.items()),
 )
 SETTINGS = RULE_SETTINGS + BOX_SETTINGS
+SWITCH = {"Gemshards": "gemshards", "Golden Actions": "golden_actions"}
+
+
+def extra_tiles(values: dict) -> tuple[int, int]:
+    """The expansions' tiles in the box (those on): (gems and divided tiles, action tiles)."""
+    tiles, actions = 0, 0
+    if values["gemshards"]:
+        tiles += values["halved"] + values["quartered"] + values["wildcard"]
+    for name in X_ACTION_WORDS:
+        if values[SWITCH[X_EXPANSION[name]]]:
+            actions += values[name]
+    return tiles, actions
 
 
 def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Problem | None:
@@ -85,6 +126,8 @@ def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Proble
     or None."""
     gems = values["colours"] * (values["ones"] + values["twos"] + values["threes"])
     actions = sum(values[name] for name in ACTION_WORDS)
+    extra, extra_actions = extra_tiles(values)
+    actions += extra_actions
     cells = values["rows"] * values["cols"]
     starters = 0 if values["start_tiles"] == "none" else \
         seats - (1 if values["start_arrow"] == "chosen" else 0)
@@ -94,9 +137,10 @@ def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Proble
     if values["start_tiles"] == "action" and actions < starters:
         return Problem(source, "", "start_tiles", f"an action tile each needs {starters} "
                        f"action tiles, the box holds {actions}")
-    if gems + actions - starters < cells:
-        return Problem(source, "", "box", f"holds {gems + actions} tiles ({gems} gems, "
-                       f"{actions} actions), fewer than the {cells} cells of a "
+    if gems + extra + actions - starters < cells:
+        return Problem(source, "", "box", f"holds {gems + extra + actions} tiles ({gems} gems, "
+                       + (f"{extra} Gemshards tiles, " if extra else "")
+                       + f"{actions} actions), fewer than the {cells} cells of a "
                        f"{values['rows']}x{values['cols']} mountain"
                        + (f" and {starters} start tiles" if starters else "")
                        + ": add tiles or make the map smaller")

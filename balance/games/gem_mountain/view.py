@@ -5,7 +5,23 @@ point, a seat from 1, as the rest of the trace counts them. The declaration's fo
 
 from __future__ import annotations
 
-from balance.games.gem_mountain.rules import ACTION_WORDS, COLOUR_NAMES
+from balance.games.gem_mountain.codes import (
+    DIVIDED0,
+    DROP,
+    GRAB_SIDE,
+    JOIN,
+    JOINED,
+    LIFT,
+    LIT,
+    ROTATE_CELL,
+    ROTATE_HELD,
+    ROTATED,
+    RUMBLED,
+    TURNED_TILE,
+    USE_X,
+    WILD,
+)
+from balance.games.gem_mountain.rules import ACTION_WORDS, COLOUR_NAMES, X_ACTION_WORDS
 from balance.games.gem_mountain.rules_nb import (
     ACT0,
     EMPTY,
@@ -26,14 +42,20 @@ from balance.games.gem_mountain.rules_nb import (
 )
 from balance.kit.view import View
 
-POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-ACTION_NAMES = tuple(ACTION_WORDS.values())
+# The eight positions, then Teleport Arrow's eight between them (8 + j between j and j + 1).
+POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW",
+                  "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW", "NNW")
+ACTION_NAMES = tuple(ACTION_WORDS.values()) + tuple(X_ACTION_WORDS.values())
 
 
 def tile_words(code: int) -> str:
     """A tile as a person names it: "ruby 2", "Steal", or "empty" for no tile."""
     if code == EMPTY:
         return "empty"
+    if code == WILD:
+        return "Wildcard"
+    if code >= DIVIDED0:
+        return f"divided tile {code - DIVIDED0}"
     if code >= ACT0:
         return ACTION_NAMES[code - ACT0]
     return f"{COLOUR_NAMES[code // VALUES]} {code % VALUES + 1}"
@@ -44,8 +66,20 @@ class MountainView(View):
         kind, a, b, c = (int(x) for x in row)
         if kind == GRAB:
             return f"grab the {tile_words(b)} at cell {a} (layer {c})"
-        if kind == USE:
+        if kind == USE or kind == USE_X:
             return f"use {ACTION_NAMES[a]} ({b} held)"
+        if kind == GRAB_SIDE:
+            return f"grab cell {a} as the {tile_words(b)} (layer {c})"
+        if kind == ROTATE_HELD:
+            return f"turn held tile {a} to its {tile_words(b)}"
+        if kind == ROTATE_CELL:
+            return f"turn the tile at cell {a} {b} quarter{'s' if b > 1 else ''} clockwise"
+        if kind == JOIN:
+            return f"the Wildcard joins the {COLOUR_NAMES[a]} pile"
+        if kind == LIFT:
+            return f"rumble from cell {a} ({tile_words(b)})"
+        if kind == DROP:
+            return f"rumble to cell {a}"
         if kind == POINT:
             return f"point the arrow {POSITION_WORDS[a]}"
         if kind == START_AT:
@@ -73,4 +107,14 @@ class MountainView(View):
             return f"turn {turn}: the arrow is {'locked' if a else 'unlocked'}"
         if code == STOLE:
             return f"turn {turn}, seat {seat}: steals the {tile_words(b)} from seat {a + 1}"
+        if code == ROTATED:
+            return f"turn {turn}, seat {seat}: turns held tile {a} to its {tile_words(b)}"
+        if code == TURNED_TILE:
+            return f"turn {turn}: the tile at cell {a} turns {b} quarter{'s' if b > 1 else ''}"
+        if code == JOINED:
+            return f"turn {turn}, seat {seat}: the Wildcard joins the {COLOUR_NAMES[a]} pile"
+        if code == RUMBLED:
+            return f"turn {turn}: the tile at cell {a} rumbles to cell {b}"
+        if code == LIT:
+            return f"turn {turn}, seat {seat}: the Flashlight reaches a layer deeper"
         return None  # the declaration's line (swapped, collected, scored) or the kit's own
