@@ -24,6 +24,26 @@ here as it is), and were left out."""
 
 import numpy as np
 
+from balance.games.gem_mountain.codes import (
+    CREDIT,
+    DIVIDED0,
+    FLASHLIGHT,
+    OWNER,
+    ROTATE_BOARD,
+    ROTATE_CELL_AT,
+    ROTATE_GRABBED,
+    ROTATE_HELD_AT,
+    RUMBLE,
+    RUMBLE_FROM,
+    SIDES,
+    TELEPORT_ARROW,
+    TELEPORT_AT,
+    TELEPORTS,
+    TRUE_SIDE,
+    USE_X,
+    WILD,
+    WILD_AT,
+)
 from balance.games.gem_mountain.rules_nb import (
     ACT0,
     ARROW,
@@ -32,6 +52,7 @@ from balance.games.gem_mountain.rules_nb import (
     DOUBLE,
     EMPTY,
     GRAB,
+    GRAB_SIDE,
     GRABBED_NOW,
     MAX_COLOURS,
     MOVE_ARROW,
@@ -49,6 +70,7 @@ from balance.games.gem_mountain.rules_nb import (
     colour_points_nb,
     top_nb,
 )
+from balance.games.gem_mountain.shards_nb import FACING
 from balance.kernels.jit import njit
 
 RIVAL, POTENTIAL, ACTION, ARROW_GAIN, SWAP_GAIN, STEAL_AT, LOCK_AT = range(7)
@@ -108,10 +130,10 @@ def moved_nb(cnt, vsum, q, code, n):
 def tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep):
     """What holding one more tile of `code` is worth to seat p now (kept when `keep`: p is
     the deciding seat)."""
-    if keep and mem[code] != UNKNOWN:
-        return mem[code]
     if code >= ACT0:
         return w[ACTION]
+    if keep and mem[code] != UNKNOWN:
+        return mem[code]
     k = code // VALUES
     before = before_nb(cnt, vsum, ru, p, k, w, out, mem, keep)
     moved_nb(cnt, vsum, p, code, 1)
@@ -202,9 +224,9 @@ def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
     opt = st.kit.opt
     best, pick, grabs = NONE, 0, 0
     for i in range(n):
-        if opt[i, 0] == GRAB:
+        if opt[i, 0] == GRAB or opt[i, 0] == GRAB_SIDE:
             grabs += 1
-            v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
+            v = grab_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
             if v > best:
                 best, pick = v, i
     if grabs > 0 and st.ph[GRABBED_NOW] == 0:
@@ -223,6 +245,10 @@ def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
     i = find_nb(opt, n, USE, STEAL)
     if i >= 0 and best_theft_nb(st, ru, p, w, out, mem)[0] >= w[STEAL_AT]:
         return i
+    if ru.gemshards or ru.golden_actions:
+        i = x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best)
+        if i >= 0:
+            return i
     if grabs == 0:
         i = find_nb(opt, n, USE, ARROW_LOCK)
         if i >= 0:
@@ -247,6 +273,8 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p, mem):
     forget_nb(mem)
     if kind == TURN:
         return turn_choice_nb(st, tb, ru, w, n, p, out, mem)
+    if kind >= ROTATE_HELD_AT:
+        return x_choice_nb(kind, st, tb, ru, w, n, p, out, mem)
     if kind == ARROW or kind == PLACE:
         best, pick = NONE, 0
         for i in range(n):
@@ -283,3 +311,162 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p, mem):
                 best, pick = v, i
         return pick
     return 0
+
+
+# -- Gemshards and Golden Actions -------------------------------------------------------------
+# The same values, and the base game's thresholds: Teleport Arrow as Move the Arrow (a top
+# better by `arrow_gain`), Rotate Board, Rumble and the Flashlight as Swap (a tile better by
+# `swap_gain` brought within reach), Rotate Grabbed when the better section is worth more than
+# the action tile it spends (`action`); a Wildcard joins the pile it is worth most in.
+
+@njit
+def grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep):
+    """tile_value_nb's, for any code a grab may take: a Wildcard is worth its best pile."""
+    if code != WILD:
+        return tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep)
+    best = NONE
+    for k in range(ru.colours):
+        if cnt[p, k] > 0:
+            v = tile_value_nb(cnt, vsum, ru, p, k * VALUES + ru.wild_value - 1, w, out, mem,
+                              keep)
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def cell_value_nb(st, ru, p, cell, pos, w, out, mem):
+    """What grabbing the tile at `cell` with the arrow at pos is worth: a divided tile's
+    best section facing it."""
+    code = st.grid[cell]
+    if code < DIVIDED0:
+        return grab_value_nb(st.cnt, st.vsum, ru, p, code, w, out, mem, True)
+    d = code - DIVIDED0
+    best = NONE
+    for j in range(2):
+        e = FACING[pos, j]
+        if e >= 0:
+            v = grab_value_nb(st.cnt, st.vsum, ru, p, st.sh[d, e], w, out, mem, True)
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def reach_value_nb(st, tb, ru, p, pos, deep, w, out, mem):
+    """The best grab from arrow position pos, `deep` layers below the top included."""
+    layer = tb.layer[pos]
+    top = 1 << 30
+    for i in range(st.grid.shape[0]):
+        if st.grid[i] != EMPTY and layer[i] < top:
+            top = layer[i]
+    best = NONE
+    for i in range(st.grid.shape[0]):
+        if st.grid[i] != EMPTY and top <= layer[i] <= top + deep:
+            v = cell_value_nb(st, ru, p, i, pos, w, out, mem)
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def turned_value_nb(st, ru, p, cell, t, w, out, mem):
+    """The best section facing the arrow of the divided tile at `cell` turned t quarters."""
+    d = st.grid[cell] - DIVIDED0
+    best = NONE
+    for j in range(2):
+        e = FACING[st.arrow[0], j]
+        if e >= 0:
+            v = grab_value_nb(st.cnt, st.vsum, ru, p, st.sh[d, (e - t) % SIDES], w, out, mem,
+                              True)
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def rotation_gain_nb(st, ru, p, d, code, w, out, mem):
+    """What turning held tile d to count as `code` gains: the two compared with neither
+    held (the values computed afresh: the hand is not the decision's)."""
+    old = st.sh[d, CREDIT]
+    cnt, vsum = st.cnt, st.vsum
+    if 0 <= old < ACT0:
+        moved_nb(cnt, vsum, p, old, -1)
+    was = grab_value_nb(cnt, vsum, ru, p, old, w, out, mem, False) if old >= 0 else 0.0
+    now = grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, False)
+    if 0 <= old < ACT0:
+        moved_nb(cnt, vsum, p, old, 1)
+    return now - was
+
+
+@njit
+def best_rotation_nb(st, ru, p, w, out, mem):
+    """The best gain of turning one of p's divided tiles to another section."""
+    best = NONE
+    for d in range(st.sh.shape[0] - 1):
+        if st.sh[d, OWNER] != p:
+            continue
+        for e in range(SIDES):
+            if e != st.sh[d, TRUE_SIDE]:
+                v = rotation_gain_nb(st, ru, p, d, st.sh[d, e], w, out, mem)
+                if v > best:
+                    best = v
+    return best
+
+
+@njit
+def x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best):
+    """The expansions' actions in a turn (section comment): the option, or -1."""
+    opt = st.kit.opt
+    pos = st.arrow[0]
+    if grabs > 0:
+        i = find_nb(opt, n, USE_X, FLASHLIGHT)
+        if i >= 0 and reach_value_nb(st, tb, ru, p, pos, 1, w, out, mem) - best >= w[SWAP_GAIN]:
+            return i
+        i = find_nb(opt, n, USE_X, TELEPORT_ARROW)
+        if i >= 0:
+            for q in range(TELEPORTS):
+                if q != pos and reach_value_nb(st, tb, ru, p, q, 0, w, out, mem) - best >= \
+                        w[ARROW_GAIN]:
+                    return i
+        i = find_nb(opt, n, USE_X, ROTATE_BOARD)
+        if i >= 0:
+            top = top_nb(st, tb, pos)
+            for c in range(st.grid.shape[0]):
+                if st.grid[c] >= DIVIDED0 and tb.layer[pos, c] == top:
+                    for t in range(1, SIDES):
+                        if turned_value_nb(st, ru, p, c, t, w, out, mem) - best >= w[SWAP_GAIN]:
+                            return i
+        i = find_nb(opt, n, USE_X, RUMBLE)
+        if i >= 0 and best_anywhere_nb(st, tb, ru, p, w, out, mem)[0] - best >= w[SWAP_GAIN]:
+            return i
+    i = find_nb(opt, n, USE_X, ROTATE_GRABBED)
+    if i >= 0 and best_rotation_nb(st, ru, p, w, out, mem) >= w[ACTION]:
+        return i
+    return -1
+
+
+@njit
+def x_choice_nb(kind, st, tb, ru, w, n, p, out, mem):
+    """The expansions' decisions (section comment)."""
+    opt = st.kit.opt
+    best, pick = NONE, 0
+    for i in range(n):
+        if kind == TELEPORT_AT:
+            v = reach_value_nb(st, tb, ru, p, opt[i, 1], 0, w, out, mem)
+        elif kind == WILD_AT:
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
+        elif kind == ROTATE_HELD_AT:
+            v = rotation_gain_nb(st, ru, p, opt[i, 1], opt[i, 2], w, out, mem)
+        elif kind == ROTATE_CELL_AT:
+            c = opt[i, 1]
+            v = NONE
+            if tb.layer[st.arrow[0], c] == top_nb(st, tb, st.arrow[0]):
+                v = turned_value_nb(st, ru, p, c, opt[i, 2], w, out, mem)
+        elif kind == RUMBLE_FROM:
+            v = cell_value_nb(st, ru, p, opt[i, 1], st.arrow[0], w, out, mem)
+        else:
+            v = -tb.layer[st.arrow[0], opt[i, 1]]  # the drop nearest the arrow
+        if v > best:
+            best, pick = v, i
+    return pick
