@@ -43,6 +43,7 @@ from balance.games.gem_mountain.codes import (
     USE_X,
     WILD,
     WILD_AT,
+    WILD_SLOT,
 )
 from balance.games.gem_mountain.rules_nb import (
     ACT0,
@@ -226,7 +227,10 @@ def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
     for i in range(n):
         if opt[i, 0] == GRAB or opt[i, 0] == GRAB_SIDE:
             grabs += 1
-            v = grab_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
+            if opt[i, 2] == WILD:
+                v = grab_value_nb(st.cnt, st.vsum, ru, p, WILD, w, out, mem, True, wild_nb(st))
+            else:
+                v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
             if v > best:
                 best, pick = v, i
     if grabs > 0 and st.ph[GRABBED_NOW] == 0:
@@ -319,16 +323,22 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p, mem):
 # `swap_gain` brought within reach), Rotate Grabbed when the better section is worth more than
 # the action tile it spends (`action`); a Wildcard joins the pile it is worth most in.
 
+@njit(inline=True)
+def wild_nb(st):
+    """A Wildcard's value less one (State.sh keeps the rules' there)."""
+    return st.sh[st.sh.shape[0] - 1, WILD_SLOT]
+
+
 @njit
-def grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep):
-    """tile_value_nb's, for any code a grab may take: a Wildcard is worth its best pile."""
+def grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep, wild):
+    """tile_value_nb's, for any code a grab may take: a Wildcard (worth wild + 1) is worth
+    its best pile."""
     if code != WILD:
         return tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep)
     best = NONE
     for k in range(ru.colours):
         if cnt[p, k] > 0:
-            v = tile_value_nb(cnt, vsum, ru, p, k * VALUES + ru.wild_value - 1, w, out, mem,
-                              keep)
+            v = tile_value_nb(cnt, vsum, ru, p, k * VALUES + wild, w, out, mem, keep)
             if v > best:
                 best = v
     return best
@@ -340,13 +350,14 @@ def cell_value_nb(st, ru, p, cell, pos, w, out, mem):
     best section facing it."""
     code = st.grid[cell]
     if code < DIVIDED0:
-        return grab_value_nb(st.cnt, st.vsum, ru, p, code, w, out, mem, True)
+        return grab_value_nb(st.cnt, st.vsum, ru, p, code, w, out, mem, True, wild_nb(st))
     d = code - DIVIDED0
     best = NONE
     for j in range(2):
         e = FACING[pos, j]
         if e >= 0:
-            v = grab_value_nb(st.cnt, st.vsum, ru, p, st.sh[d, e], w, out, mem, True)
+            v = grab_value_nb(st.cnt, st.vsum, ru, p, st.sh[d, e], w, out, mem, True,
+                              wild_nb(st))
             if v > best:
                 best = v
     return best
@@ -378,7 +389,7 @@ def turned_value_nb(st, ru, p, cell, t, w, out, mem):
         e = FACING[st.arrow[0], j]
         if e >= 0:
             v = grab_value_nb(st.cnt, st.vsum, ru, p, st.sh[d, (e - t) % SIDES], w, out, mem,
-                              True)
+                              True, wild_nb(st))
             if v > best:
                 best = v
     return best
@@ -392,8 +403,9 @@ def rotation_gain_nb(st, ru, p, d, code, w, out, mem):
     cnt, vsum = st.cnt, st.vsum
     if 0 <= old < ACT0:
         moved_nb(cnt, vsum, p, old, -1)
-    was = grab_value_nb(cnt, vsum, ru, p, old, w, out, mem, False) if old >= 0 else 0.0
-    now = grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, False)
+    was = grab_value_nb(cnt, vsum, ru, p, old, w, out, mem, False, wild_nb(st)) \
+        if old >= 0 else 0.0
+    now = grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, False, wild_nb(st))
     if 0 <= old < ACT0:
         moved_nb(cnt, vsum, p, old, 1)
     return now - was

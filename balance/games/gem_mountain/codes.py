@@ -63,19 +63,9 @@ class Rules(NamedTuple):
     stolen_now: int  # a stolen action tile may be used in the same turn
     start_tiles: int  # NO_START_TILE, ACTION_START_TILE, ANY_START_TILE
     start_arrow: int  # RANDOM_CORNER, CHOSEN_CORNER (the start player then gets no tile)
-    # Gemshards and Golden Actions (shards_nb.py, golden_nb.py): the switches, then the box.
-    gemshards: int
-    golden_actions: int
-    rumble_connected: int  # Rumble keeps the mountain connected, as Swap must
-    halved: int  # divided tiles of two halves
-    quartered: int  # divided tiles of four quarters
-    wildcard: int
-    wild_value: int  # a Wildcard's points
-    rotate_grabbed: int
-    rotate_board: int
-    teleport_arrow: int
-    rumble: int
-    flashlight: int
+    gemshards: int  # the Gemshards expansion (shards_nb.py) is on
+    golden_actions: int  # the Golden Actions expansion (golden_nb.py) is on
+    expansions: int  # their settings, the switches too, in one number (pack_expansions)
 
 
 class Tables(NamedTuple):
@@ -129,5 +119,32 @@ STUCK = len(END_REASONS)
 # State.sh: a row per divided tile (its four sections, then who holds it, the side that counts
 # and the code it counts as), then one row of the turn's expansion slots.
 OWNER, TRUE_SIDE, CREDIT = SIDES, SIDES + 1, SIDES + 2
-SH_COLS = 8
-(LIFTS_LEFT, LIFTED, LANDED, LIT_TURN, GRABLESS, PENDING) = range(6)
+SH_COLS = 9
+(LIFTS_LEFT, LIFTED, LANDED, LIT_TURN, GRABLESS, PENDING) = range(6)  # reset each game
+HALVED_SLOT, WILD_SLOT, CONNECTED_SLOT = range(6, 9)  # the rules', set with the state
+# Rules.expansions: Gemshards' and Golden Actions' settings as one number, the switches as bits,
+# then each count in X_BITS bits. The compiled rules read none of them but the two switches
+# (their own fields): the box is made from them in Python (new_tables), and the few a game reads
+# are set in State.sh (new_sh); every field of Rules is passed at each compiled call.
+GEMSHARDS_ON, GOLDEN_ON, CONNECTED_ON = 1, 2, 4
+X_SWITCHES = (("gemshards", GEMSHARDS_ON), ("golden_actions", GOLDEN_ON),
+              ("rumble_connected", CONNECTED_ON))
+X_COUNTS = ("wild_value", "halved", "quartered", "wildcard", "rotate_grabbed", "rotate_board",
+            "teleport_arrow", "rumble", "flashlight")
+X_BITS = 5
+
+
+def pack_expansions(values: dict) -> int:
+    """Rules.expansions from the settings' values (each count below 2 ** X_BITS)."""
+    n = sum(bit for name, bit in X_SWITCHES if values[name])
+    for j, name in enumerate(X_COUNTS):
+        n |= int(values[name]) << (3 + X_BITS * j)
+    return n
+
+
+def expansions(rules) -> dict:
+    """The expansions' settings of compiled Rules, by name (0 or 1 for a switch)."""
+    out = {name: int(rules.expansions & bit != 0) for name, bit in X_SWITCHES}
+    for j, name in enumerate(X_COUNTS):
+        out[name] = (rules.expansions >> (3 + X_BITS * j)) & (2 ** X_BITS - 1)
+    return out

@@ -14,6 +14,7 @@ rules_nb.py, which imports it."""
 
 from balance.games.gem_mountain.codes import (
     ACT0,
+    CONNECTED_SLOT,
     DROP,
     EMPTY,
     FLASHLIGHT,
@@ -31,6 +32,7 @@ from balance.games.gem_mountain.codes import (
     RUMBLED,
     TILES_LEFT,
     TURN,
+    expansions,
 )
 from balance.kernels.jit import njit
 from balance.kit.nb import emit_nb, offer_nb, turns_nb
@@ -38,7 +40,8 @@ from balance.kit.nb import emit_nb, offer_nb, turns_nb
 
 def golden_box(rules) -> list[int]:
     """Golden Actions' tiles of the box."""
-    return [ACT0 + RUMBLE] * rules.rumble + [ACT0 + FLASHLIGHT] * rules.flashlight
+    x = expansions(rules)
+    return [ACT0 + RUMBLE] * x["rumble"] + [ACT0 + FLASHLIGHT] * x["flashlight"]
 
 
 @njit(inline=True)
@@ -119,13 +122,14 @@ def drops_nb(state, rules, kit, a, offer):
     """The empty cells the tile at a may move to: offered when `offer`; how many."""
     grid = state.grid
     before = 0
-    if rules.rumble_connected:
+    connected = state.sh[xrow(state), CONNECTED_SLOT]
+    if connected:
         before = groups_nb(grid, rules.rows, rules.cols, state.work, state.label)
     n = 0
     for b in range(grid.shape[0]):
         if grid[b] != EMPTY or b == a:
             continue
-        if rules.rumble_connected and not keeps_nb(state, rules, a, b, before):
+        if connected and not keeps_nb(state, rules, a, b, before):
             continue
         if offer:
             offer_nb(kit, DROP, b, 0, 0)
@@ -142,7 +146,7 @@ def lifts_nb(state, rules, kit, offer, landed):
     for a in range(grid.shape[0]):
         if grid[a] == EMPTY or a == landed:
             continue
-        if rules.rumble_connected and drops_nb(state, rules, kit, a, False) == 0:
+        if state.sh[xrow(state), CONNECTED_SLOT] and drops_nb(state, rules, kit, a, False) == 0:
             continue
         if offer:
             offer_nb(kit, LIFT, a, grid[a], 0)

@@ -9,7 +9,12 @@ from pathlib import Path
 
 from balance.contract.game import Setting
 from balance.errors import InputError, Problem
-from balance.games.gem_mountain.codes import MAX_COLOURS, Rules
+from balance.games.gem_mountain.codes import (
+    MAX_COLOURS,
+    X_COUNTS,
+    Rules,
+    pack_expansions,
+)
 from balance.kit.defaults import read_defaults
 
 DATA = Path(__file__).parent / "data"
@@ -165,7 +170,9 @@ def kit_rules(values: dict, seats: int) -> Rules:
     if (bad := box_problem(values, seats, "rules")) is not None:
         raise InputError([bad])
     out = {"players": seats}
+    packed = set(X_COUNTS) | {"rumble_connected"}
     for s in SETTINGS:
-        v = values[s.name]
-        out[s.name] = s.choices.index(v) if s.choices else int(v)
-    return Rules(**out)
+        if s.name not in packed:
+            v = values[s.name]
+            out[s.name] = s.choices.index(v) if s.choices else int(v)
+    return Rules(**out, expansions=pack_expansions(values))

@@ -184,6 +184,12 @@ def expanded_nb(rules):
     return rules.gemshards != 0 or rules.golden_actions != 0
 
 
+@njit(inline=True)
+def shards_nb(rules):
+    """Gemshards is on."""
+    return rules.gemshards != 0
+
+
 def new_tables(rules) -> Tables:
     rows, cols = rules.rows, rules.cols
     layer = np.zeros((POSITIONS, rows * cols), np.int64)
@@ -410,7 +416,7 @@ def take_cell_nb(state, cell, seat):
 @njit(inline=True)
 def gem_tile_nb(state, rules, code):
     """The tile counts as a gem on the mountain (the game ends when none is left)."""
-    return code < ACT0 or (rules.gemshards and holds_gem_nb(state, code))
+    return code < ACT0 or (shards_nb(rules) and holds_gem_nb(state, code))
 
 
 # -- set-up -----------------------------------------------------------------------------------
@@ -522,11 +528,25 @@ def can_act_nb(state, rules, seat):
     for a in range(len(ACTIONS)):
         if usable_nb(state, rules, seat, a) > 0:
             return True
-    if expanded_nb(rules):
-        for a in range(len(ACTIONS), len(ACTIONS) + len(X_ACTIONS)):
-            if x_usable_nb(state, rules, seat, a) > 0:
-                return True
+    return expanded_nb(rules) and x_can_act_nb(state, rules, seat)
+
+
+@njit
+def x_can_act_nb(state, rules, seat):
+    """can_act_nb's, for the expansions' actions (apart: the base game's loop stays small)."""
+    for a in range(len(ACTIONS), len(ACTIONS) + len(X_ACTIONS)):
+        if x_usable_nb(state, rules, seat, a) > 0:
+            return True
     return False
+
+
+@njit
+def offer_x_uses_nb(state, rules, kit, seat):
+    """The expansions' actions the seat may use now, offered."""
+    for a in range(len(ACTIONS), len(ACTIONS) + len(X_ACTIONS)):
+        held = x_usable_nb(state, rules, seat, a)
+        if held > 0:
+            offer_nb(kit, USE_X, a, held, 0)
 
 
 @njit(inline=True)
@@ -578,10 +598,7 @@ def options_nb(state, tables, rules):
                 if held > 0:
                     offer_nb(kit, USE, a, held, 0)
             if expanded_nb(rules):
-                for a in range(len(ACTIONS), len(ACTIONS) + len(X_ACTIONS)):
-                    held = x_usable_nb(state, rules, seat, a)
-                    if held > 0:
-                        offer_nb(kit, USE_X, a, held, 0)
+                offer_x_uses_nb(state, rules, kit, seat)
     elif phase == ARROW:
         for p in range(POSITIONS):
             if p != state.arrow[0]:
@@ -670,7 +687,7 @@ def apply_nb(state, tables, rules, pick):
     else:
         gain_nb(state, a, b, -1)
         gain_nb(state, seat, b, 1)
-        if rules.gemshards:
+        if shards_nb(rules):
             let_go_nb(state, a, b, seat)
         if b >= ACT0 and not rules.stolen_now:
             state.fresh[seat, b - ACT0] += 1
@@ -686,7 +703,7 @@ def used_nb(state, rules, seat, a):
     kit = state.kit
     ph = state.ph
     state.hand[seat, ACT0 + a] -= 1
-    if rules.gemshards:
+    if shards_nb(rules):
         let_go_nb(state, seat, ACT0 + a, -1)
     ph[DISCARDED] += 1
     if ph[GRABBED_NOW] > 0:
@@ -773,7 +790,7 @@ def end_turn_nb(state, rules):
     scores for the lead record, and the next seat's turn begins."""
     kit = state.kit
     seat = seat_nb(kit)
-    if rules.gemshards and stuck_nb(state, rules):
+    if shards_nb(rules) and stuck_nb(state, rules):
         finish_nb(state, rules, STUCK)
         return
     pos = state.arrow[0]
@@ -863,6 +880,6 @@ def broken_nb(state, rules):
         return 3
     if gems != ph[GEMS_LEFT] or tiles != ph[TILES_LEFT]:
         return 4
-    if rules.gemshards and broken_shards_nb(state, rules):
+    if shards_nb(rules) and broken_shards_nb(state, rules):
         return 5
     return 0

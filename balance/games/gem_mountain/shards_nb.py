@@ -24,6 +24,7 @@ import numpy as np
 from balance.games.gem_mountain.codes import (
     ACT0,
     BAD_GRAB,
+    CONNECTED_SLOT,
     CREDIT,
     DISCARDED,
     DIVIDED0,
@@ -34,6 +35,7 @@ from balance.games.gem_mountain.codes import (
     GRABBED_NOW,
     GRABLESS,
     GRABS_DUE,
+    HALVED_SLOT,
     JOIN,
     JOINED,
     LANDED,
@@ -61,6 +63,8 @@ from balance.games.gem_mountain.codes import (
     VALUES,
     WILD,
     WILD_AT,
+    WILD_SLOT,
+    expansions,
 )
 from balance.kernels.jit import njit
 from balance.kit.nb import draw_nb, emit_nb, offer_nb
@@ -69,7 +73,6 @@ from balance.kit.nb import draw_nb, emit_nb, offer_nb
 FACING = np.array([[0, 3], [0, -1], [0, 1], [1, -1], [1, 2], [2, -1], [2, 3], [3, -1],
                    [0, -1], [0, -1], [1, -1], [1, -1], [2, -1], [2, -1], [3, -1], [3, -1]],
                   np.int64)
-WILD_SLOT = SH_COLS - 1  # sh's last row: a Wildcard's value less one (a split reads it there)
 NO_PENDING = -2  # sh[x, PENDING]: no Wildcard waits; -1: a Wildcard tile waits, d: tile d's
 # The direction each position looks into the grid from (row, column): a layer is the sum of a
 # cell's row and column weighed so, counted from the nearest cell.
@@ -79,17 +82,19 @@ DIRECTIONS = ((1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 
 # -- the box and the tables (Python) ----------------------------------------------------------
 
 def divided(rules) -> int:
-    return rules.halved + rules.quartered if rules.gemshards else 0
+    x = expansions(rules)
+    return x["halved"] + x["quartered"] if x["gemshards"] else 0
 
 
 def extra_box(rules) -> list[int]:
     """Gemshards' tiles of the box: its actions, the Wildcards, then the divided tiles (last,
     so that their sections are drawn from the tiles before them)."""
+    x = expansions(rules)
     box: list[int] = []
-    for a, n in ((ROTATE_GRABBED, rules.rotate_grabbed), (ROTATE_BOARD, rules.rotate_board),
-                 (TELEPORT_ARROW, rules.teleport_arrow)):
+    for a, n in ((ROTATE_GRABBED, x["rotate_grabbed"]), (ROTATE_BOARD, x["rotate_board"]),
+                 (TELEPORT_ARROW, x["teleport_arrow"])):
         box += [ACT0 + a] * n
-    box += [WILD] * rules.wildcard
+    box += [WILD] * x["wildcard"]
     return box
 
 
@@ -115,7 +120,13 @@ def teleport_layers(rules, layer: np.ndarray) -> np.ndarray:
 
 
 def new_sh(rules) -> np.ndarray:
-    return np.zeros((divided(rules) + 1, SH_COLS), np.int64)
+    """State.sh, the rules' slots of its last row set (deal_nb resets the game's)."""
+    x = expansions(rules)
+    sh = np.zeros((divided(rules) + 1, SH_COLS), np.int64)
+    sh[-1, HALVED_SLOT] = x["halved"]
+    sh[-1, WILD_SLOT] = x["wild_value"] - 1
+    sh[-1, CONNECTED_SLOT] = x["rumble_connected"]
+    return sh
 
 
 # -- the hand ---------------------------------------------------------------------------------
@@ -183,7 +194,7 @@ def deal_nb(state, tables, rules):
     for d in range(nd):
         a = tables.box[draw_nb(kit, plain)]
         b = tables.box[draw_nb(kit, plain)]
-        if d < rules.halved:
+        if d < sh[nd, HALVED_SLOT]:
             sec = (a, b, b, a)
         else:
             sec = (a, b, tables.box[draw_nb(kit, plain)], tables.box[draw_nb(kit, plain)])
@@ -194,12 +205,11 @@ def deal_nb(state, tables, rules):
         sh[d, TRUE_SIDE] = -1
         sh[d, CREDIT] = -1
     x = xrow(state)
-    sh[x, :] = 0
+    sh[x, :HALVED_SLOT] = 0
     sh[x, LIFTED] = -1
     sh[x, LANDED] = -1
     sh[x, LIT_TURN] = -1
     sh[x, PENDING] = NO_PENDING
-    sh[x, WILD_SLOT] = rules.wild_value - 1
 
 
 @njit(inline=True)
@@ -232,7 +242,7 @@ def on_board_nb(state):
 
 # -- grabs ------------------------------------------------------------------------------------
 
-@njit(inline=True)
+@njit
 def offer_grabs_nb(state, tables, rules, kit, seat, top, deep, grab):
     """The grabs from layers top to top + deep (the Flashlight's): a plain tile of the top as
     the base game offers it (option `grab`), every other as GRAB_SIDE: a divided tile's
@@ -355,7 +365,7 @@ def offer_piles_nb(state, rules, kit, seat):
     """WILD_AT: each colour the seat holds, as the gem the Wildcard becomes."""
     for k in range(rules.colours):
         if state.cnt[seat, k] > 0:
-            offer_nb(kit, JOIN, k, k * VALUES + rules.wild_value - 1, 0)
+            offer_nb(kit, JOIN, k, k * VALUES + state.sh[xrow(state), WILD_SLOT], 0)
 
 
 @njit

@@ -55,7 +55,7 @@ def tile_words(code: int) -> str:
     if code == WILD:
         return "Wildcard"
     if code >= DIVIDED0:
-        return f"divided tile {code - DIVIDED0}"
+        return f"divided tile #{code - DIVIDED0}"
     if code >= ACT0:
         return ACTION_NAMES[code - ACT0]
     return f"{COLOUR_NAMES[code // VALUES]} {code % VALUES + 1}"
@@ -71,7 +71,7 @@ class MountainView(View):
         if kind == GRAB_SIDE:
             return f"grab cell {a} as the {tile_words(b)} (layer {c})"
         if kind == ROTATE_HELD:
-            return f"turn held tile {a} to its {tile_words(b)}"
+            return f"turn its divided tile #{a} to the {tile_words(b)}"
         if kind == ROTATE_CELL:
             return f"turn the tile at cell {a} {b} quarter{'s' if b > 1 else ''} clockwise"
         if kind == JOIN:
@@ -108,7 +108,7 @@ class MountainView(View):
         if code == STOLE:
             return f"turn {turn}, seat {seat}: steals the {tile_words(b)} from seat {a + 1}"
         if code == ROTATED:
-            return f"turn {turn}, seat {seat}: turns held tile {a} to its {tile_words(b)}"
+            return f"turn {turn}, seat {seat}: turns its divided tile #{a} to the {tile_words(b)}"
         if code == TURNED_TILE:
             return f"turn {turn}: the tile at cell {a} turns {b} quarter{'s' if b > 1 else ''}"
         if code == JOINED:
