@@ -69,6 +69,7 @@ from balance.games.gem_mountain.rules_nb import (
     USE,
     VALUES,
     colour_points_nb,
+    quarter_nb,
     top_nb,
 )
 from balance.games.gem_mountain.shards_nb import FACING
@@ -131,7 +132,7 @@ def moved_nb(cnt, vsum, q, code, n):
 def tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep):
     """What holding one more tile of `code` is worth to seat p now (kept when `keep`: p is
     the deciding seat)."""
-    if code >= ACT0:
+    if code >= ACT0:  # first: the expansions' codes lie past the memory's slots
         return w[ACTION]
     if keep and mem[code] != UNKNOWN:
         return mem[code]
@@ -225,12 +226,9 @@ def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
     opt = st.kit.opt
     best, pick, grabs = NONE, 0, 0
     for i in range(n):
-        if opt[i, 0] == GRAB or opt[i, 0] == GRAB_SIDE:
+        if opt[i, 0] == GRAB:
             grabs += 1
-            if opt[i, 2] == WILD:
-                v = grab_value_nb(st.cnt, st.vsum, ru, p, WILD, w, out, mem, True, wild_nb(st))
-            else:
-                v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
             if v > best:
                 best, pick = v, i
     if grabs > 0 and st.ph[GRABBED_NOW] == 0:
@@ -249,10 +247,6 @@ def turn_choice_nb(st, tb, ru, w, n, p, out, mem):
     i = find_nb(opt, n, USE, STEAL)
     if i >= 0 and best_theft_nb(st, ru, p, w, out, mem)[0] >= w[STEAL_AT]:
         return i
-    if ru.gemshards or ru.golden_actions:
-        i = x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best)
-        if i >= 0:
-            return i
     if grabs == 0:
         i = find_nb(opt, n, USE, ARROW_LOCK)
         if i >= 0:
@@ -275,10 +269,10 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p, mem):
     out = st.pts  # the rules' scratch: compiled code allocates nothing
     opt = st.kit.opt
     forget_nb(mem)
+    if (ru.gemshards or ru.golden_actions) and (kind == TURN or kind >= ROTATE_HELD_AT):
+        return x_choice_nb(kind, st, tb, ru, w, n, p, out, mem)
     if kind == TURN:
         return turn_choice_nb(st, tb, ru, w, n, p, out, mem)
-    if kind >= ROTATE_HELD_AT:
-        return x_choice_nb(kind, st, tb, ru, w, n, p, out, mem)
     if kind == ARROW or kind == PLACE:
         best, pick = NONE, 0
         for i in range(n):
@@ -329,7 +323,7 @@ def wild_nb(st):
     return st.sh[st.sh.shape[0] - 1, WILD_SLOT]
 
 
-@njit
+@njit(cold=True)
 def grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep, wild):
     """tile_value_nb's, for any code a grab may take: a Wildcard (worth wild + 1) is worth
     its best pile."""
@@ -426,7 +420,7 @@ def best_rotation_nb(st, ru, p, w, out, mem):
     return best
 
 
-@njit
+@njit(cold=True)
 def x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best):
     """The expansions' actions in a turn (section comment): the option, or -1."""
     opt = st.kit.opt
@@ -458,9 +452,59 @@ def x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best):
     return -1
 
 
-@njit
+@njit(cold=True)
+def x_turn_choice_nb(st, tb, ru, w, n, p, out, mem):
+    """turn_choice_nb's, with the expansions on: a divided tile's side and a Wildcard among
+    the grabs, and their actions (a copy, not a branch in it: the base game's decisions stay
+    as LLVM compiled them before, and as fast)."""
+    opt = st.kit.opt
+    best, pick, grabs = NONE, 0, 0
+    for i in range(n):
+        if opt[i, 0] == GRAB or opt[i, 0] == GRAB_SIDE:
+            grabs += 1
+            v = grab_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True, wild_nb(st))
+            if v > best:
+                best, pick = v, i
+    if grabs > 0 and st.ph[GRABBED_NOW] == 0:
+        i = find_nb(opt, n, USE, DOUBLE)
+        if i >= 0:
+            return i
+        i = find_nb(opt, n, USE, SWAP)
+        if i >= 0 and best_anywhere_nb(st, tb, ru, p, w, out, mem)[0] - best >= w[SWAP_GAIN]:
+            return i
+        i = find_nb(opt, n, USE, MOVE_ARROW)
+        if i >= 0:
+            for pos in range(POSITIONS):
+                if pos != st.arrow[0] and \
+                        best_at_nb(st, tb, ru, p, pos, w, out, mem, True) - best >= w[ARROW_GAIN]:
+                    return i
+    i = find_nb(opt, n, USE, STEAL)
+    if i >= 0 and best_theft_nb(st, ru, p, w, out, mem)[0] >= w[STEAL_AT]:
+        return i
+    i = x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best)
+    if i >= 0:
+        return i
+    if grabs == 0:
+        i = find_nb(opt, n, USE, ARROW_LOCK)
+        if i >= 0:
+            nq = (p + 1) % ru.players
+            here, turned = st.arrow[0], quarter_nb(st.arrow[0])
+            keep = turned if st.arrow[1] else here  # where the lock would leave it
+            move = here if st.arrow[1] else turned  # where it goes without
+            if best_at_nb(st, tb, ru, nq, move, w, out, mem, False) - \
+                    best_at_nb(st, tb, ru, nq, keep, w, out, mem, False) >= w[LOCK_AT]:
+                return i
+        for j in range(n):
+            if opt[j, 0] != USE and opt[j, 0] != USE_X:
+                return j
+    return pick
+
+
+@njit(cold=True)
 def x_choice_nb(kind, st, tb, ru, w, n, p, out, mem):
-    """The expansions' decisions (section comment)."""
+    """The expansions' decisions (section comment), a turn's among them."""
+    if kind == TURN:
+        return x_turn_choice_nb(st, tb, ru, w, n, p, out, mem)
     opt = st.kit.opt
     best, pick = NONE, 0
     for i in range(n):

@@ -531,7 +531,7 @@ def can_act_nb(state, rules, seat):
     return expanded_nb(rules) and x_can_act_nb(state, rules, seat)
 
 
-@njit
+@njit(cold=True)
 def x_can_act_nb(state, rules, seat):
     """can_act_nb's, for the expansions' actions (apart: the base game's loop stays small)."""
     for a in range(len(ACTIONS), len(ACTIONS) + len(X_ACTIONS)):
@@ -540,7 +540,7 @@ def x_can_act_nb(state, rules, seat):
     return False
 
 
-@njit
+@njit(cold=True)
 def offer_x_uses_nb(state, rules, kit, seat):
     """The expansions' actions the seat may use now, offered."""
     for a in range(len(ACTIONS), len(ACTIONS) + len(X_ACTIONS)):
@@ -718,7 +718,7 @@ def used_nb(state, rules, seat, a):
 
 # -- the expansions' hooks --------------------------------------------------------------------
 
-@njit
+@njit(cold=True)
 def x_options_nb(state, tables, rules, kit, seat, phase):
     """The decisions Gemshards and Golden Actions add."""
     if phase == WILD_AT:
@@ -735,7 +735,7 @@ def x_options_nb(state, tables, rules, kit, seat, phase):
         drops_nb(state, rules, kit, state.sh[state.sh.shape[0] - 1, LIFTED], True)
 
 
-@njit
+@njit(cold=True)
 def x_apply_nb(state, tables, rules, seat, kind, a, b, c):
     """The options Gemshards and Golden Actions add, applied: True when the game ended."""
     ph = state.ph

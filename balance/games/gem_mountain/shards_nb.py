@@ -170,7 +170,7 @@ def going_nb(state, seat, code, spare):
     return last if held > spare else -1
 
 
-@njit
+@njit(cold=True)
 def let_go_nb(state, seat, code, to):
     """A tile of `code` left seat's hand (discarded, or stolen by `to`): when the hand now
     holds fewer than its divided tiles count as `code`, one of those is the tile that left."""
@@ -183,7 +183,7 @@ def let_go_nb(state, seat, code, to):
 
 # -- set-up and the mountain ------------------------------------------------------------------
 
-@njit
+@njit(cold=True)
 def deal_nb(state, tables, rules):
     """Each divided tile's sections, drawn from the box's other tiles (every one but the
     divided ones, in their proportions), turned at random; nothing waits."""
@@ -242,7 +242,7 @@ def on_board_nb(state):
 
 # -- grabs ------------------------------------------------------------------------------------
 
-@njit
+@njit(cold=True)
 def offer_grabs_nb(state, tables, rules, kit, seat, top, deep, grab):
     """The grabs from layers top to top + deep (the Flashlight's): a plain tile of the top as
     the base game offers it (option `grab`), every other as GRAB_SIDE: a divided tile's
@@ -328,7 +328,7 @@ def hold_nb(state, seat, code, d):
         state.ph[PHASE] = WILD_AT
 
 
-@njit
+@njit(cold=True)
 def collect_nb(state, seat, code):
     """A Gemshards tile collected from a split (rules_nb.take_cell_nb): no decision there, so
     a divided tile counts its first section facing the arrow, and a Wildcard joins the
@@ -472,7 +472,7 @@ def stuck_nb(state, rules):
     return state.sh[x, GRABLESS] >= max(rules.players, 4)
 
 
-@njit
+@njit(cold=True)
 def broken_shards_nb(state, rules):
     """Every divided tile a seat holds counts as its true side's section (or waits as a
     Wildcard) and is counted in that seat's hand: 0, or 1 when one is not."""
