@@ -91,15 +91,21 @@ class State(NamedTuple):
     sh: np.ndarray  # (divided tiles + 1, SH_COLS): Gemshards' and Golden Actions' (codes above)
 
 
-# -- Gemshards and Golden Actions (shards_nb.py, golden_nb.py): their own codes, after the base
-# game's so that its codes, options and events keep their numbers (and its goldens their text).
-# Tiles: their action tiles after the base game's, then the Wildcard, then each divided tile
-# d as DIVIDED0 + d (its sections in State.sh). The hand and `fresh` are this wide only when an
-# expansion is on.
+# -- Gemshards and Golden Actions (shards_nb.py, golden_nb.py): their own codes, after every
+# other's so that those keep their numbers (and the goldens their text). The anchors: the first
+# tile code, decision, option kind and event past all others (with another expansion's codes,
+# past its).
+X_CODE0 = CODES
+X_DECISION0 = len(DECISIONS)
+X_KIND0 = START_AT + 1
+X_EVENT0 = SCORED + 1
+# Tiles: their action tiles (USE_X's a, the code ACT0 + a), then the Wildcard, then each
+# divided tile d as DIVIDED0 + d (its sections in State.sh). The hand and `fresh` are this wide
+# only when an expansion is on.
 X_ACTIONS = ("rotate_grabbed", "rotate_board", "teleport_arrow", "rumble", "flashlight")
 ROTATE_GRABBED, ROTATE_BOARD, TELEPORT_ARROW, RUMBLE, FLASHLIGHT = range(
-    len(ACTIONS), len(ACTIONS) + len(X_ACTIONS))
-WILD = ACT0 + len(ACTIONS) + len(X_ACTIONS)
+    X_CODE0 - ACT0, X_CODE0 - ACT0 + len(X_ACTIONS))
+WILD = X_CODE0 + len(X_ACTIONS)
 X_CODES = WILD + 1  # the hand's width with an expansion on (a Wildcard waits there for its pile)
 DIVIDED0 = X_CODES
 SIDES = 4  # a divided tile's edges, clockwise from the grid's up: up, right, down, left
@@ -108,12 +114,12 @@ TELEPORTS = 16  # Teleport Arrow's positions: the eight, then the eight between 
 X_DECISIONS = ("rotate grabbed", "rotate board", "teleport", "wildcard", "rumble from",
                "rumble to")
 ROTATE_HELD_AT, ROTATE_CELL_AT, TELEPORT_AT, WILD_AT, RUMBLE_FROM, RUMBLE_TO = range(
-    len(DECISIONS), len(DECISIONS) + len(X_DECISIONS))
+    X_DECISION0, X_DECISION0 + len(X_DECISIONS))
 X_OPTIONS = ("grab side", "use extra", "rotate held", "rotate cell", "join", "lift", "drop")
 GRAB_SIDE, USE_X, ROTATE_HELD, ROTATE_CELL, JOIN, LIFT, DROP = range(
-    START_AT + 1, START_AT + 1 + len(X_OPTIONS))
-X_EVENTS = ("rotated", "turned tile", "joined", "rumbled", "lit")
-ROTATED, TURNED_TILE, JOINED, RUMBLED, LIT = range(SCORED + 1, SCORED + 1 + len(X_EVENTS))
+    X_KIND0, X_KIND0 + len(X_OPTIONS))
+X_EVENTS = ("rotated", "turned tile", "joined", "rumbled", "flashed")
+ROTATED, TURNED_TILE, JOINED, RUMBLED, FLASHED = range(X_EVENT0, X_EVENT0 + len(X_EVENTS))
 X_END_REASONS = ("stuck",)  # a round with no tile any player may grab (only Wildcards left)
 STUCK = len(END_REASONS)
 # State.sh: a row per divided tile (its four sections, then who holds it, the side that counts

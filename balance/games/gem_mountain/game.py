@@ -22,6 +22,7 @@ from balance.games.gem_mountain.codes import (
     LEAST_DECIDES,
     MARGIN,
     RECORD,
+    ROTATE_GRABBED,
     SPLITS,
     STEALS,
     TIED_COLOURS,
@@ -60,7 +61,7 @@ ABLATE_WORDS = Label("ablate", "without", tuple((name, f"without {word}")
                                                 for name, word in ACTION_WORDS.items()))
 ACTIONS_TEXT = ", ".join(f"{i} {w}" for i, w in enumerate(ACTION_WORDS.values()))
 X_ACTIONS_TEXT = ", ".join(f"{i} {w}" for i, w in enumerate(X_ACTION_WORDS.values(),
-                                                              len(ACTION_WORDS)))
+                                                              ROTATE_GRABBED))
 # The kinds of option Gemshards and Golden Actions add, offered only with their switch on.
 SHARDS_ON, GOLDEN_ON = {"gemshards": True}, {"golden_actions": True}
 X_OPTIONS = (OptionKind("grab side", "grab cell {a} as tile {b}, layer {c}", rules=SHARDS_ON),
@@ -81,7 +82,7 @@ X_EVENTS = (Event("rotated", ("held", "tile"), line="turn {turn}, seat {seat}: t
                   "joins colour {colour} as tile {tile}"),
             Event("rumbled", ("a", "b"), line="turn {turn}: the tile at cell {a} rumbles to "
                   "cell {b}"),
-            Event("lit", ("lit",), line="turn {turn}, seat {seat}: the Flashlight reaches a "
+            Event("flashed", ("lit",), line="turn {turn}, seat {seat}: the Flashlight reaches a "
                   "layer deeper"))
 
 KIT = KitGame(

@@ -17,13 +17,13 @@ from balance.games.gem_mountain.codes import (
     CONNECTED_SLOT,
     DROP,
     EMPTY,
+    FLASHED,
     FLASHLIGHT,
     GRABS_DUE,
     LANDED,
     LIFT,
     LIFTED,
     LIFTS_LEFT,
-    LIT,
     LIT_TURN,
     PHASE,
     RUMBLE,
@@ -65,7 +65,7 @@ def may_light_nb(state):
 @njit
 def light_nb(state):
     state.sh[xrow(state), LIT_TURN] = turns_nb(state.kit)
-    emit_nb(state.kit, LIT, 1, 0, 0, 0)
+    emit_nb(state.kit, FLASHED, 1, 0, 0, 0)
 
 
 # -- Rumble -----------------------------------------------------------------------------------

@@ -534,7 +534,7 @@ def can_act_nb(state, rules, seat):
 @njit(cold=True)
 def x_can_act_nb(state, rules, seat):
     """can_act_nb's, for the expansions' actions (apart: the base game's loop stays small)."""
-    for a in range(len(ACTIONS), len(ACTIONS) + len(X_ACTIONS)):
+    for a in range(ROTATE_GRABBED, ROTATE_GRABBED + len(X_ACTIONS)):
         if x_usable_nb(state, rules, seat, a) > 0:
             return True
     return False
@@ -543,7 +543,7 @@ def x_can_act_nb(state, rules, seat):
 @njit(cold=True)
 def offer_x_uses_nb(state, rules, kit, seat):
     """The expansions' actions the seat may use now, offered."""
-    for a in range(len(ACTIONS), len(ACTIONS) + len(X_ACTIONS)):
+    for a in range(ROTATE_GRABBED, ROTATE_GRABBED + len(X_ACTIONS)):
         held = x_usable_nb(state, rules, seat, a)
         if held > 0:
             offer_nb(kit, USE_X, a, held, 0)

@@ -8,12 +8,13 @@ from __future__ import annotations
 from balance.games.gem_mountain.codes import (
     DIVIDED0,
     DROP,
+    FLASHED,
     GRAB_SIDE,
     JOIN,
     JOINED,
     LIFT,
-    LIT,
     ROTATE_CELL,
+    ROTATE_GRABBED,
     ROTATE_HELD,
     ROTATED,
     RUMBLED,
@@ -45,7 +46,9 @@ from balance.kit.view import View
 # The eight positions, then Teleport Arrow's eight between them (8 + j between j and j + 1).
 POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW",
                   "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW", "NNW")
-ACTION_NAMES = tuple(ACTION_WORDS.values()) + tuple(X_ACTION_WORDS.values())
+# USE's and USE_X's a: the base game's actions from 0, the expansions' from ROTATE_GRABBED.
+ACTION_NAMES = {**dict(enumerate(ACTION_WORDS.values())),
+                **dict(enumerate(X_ACTION_WORDS.values(), ROTATE_GRABBED))}
 
 
 def tile_words(code: int) -> str:
@@ -115,6 +118,6 @@ class MountainView(View):
             return f"turn {turn}, seat {seat}: the Wildcard joins the {COLOUR_NAMES[a]} pile"
         if code == RUMBLED:
             return f"turn {turn}: the tile at cell {a} rumbles to cell {b}"
-        if code == LIT:
+        if code == FLASHED:
             return f"turn {turn}, seat {seat}: the Flashlight reaches a layer deeper"
         return None  # the declaration's line (swapped, collected, scored) or the kit's own
