@@ -192,6 +192,7 @@ def _enable_caching(disp: CPUDispatcher, fn) -> None:
 
 
 ALWAYS_INLINE = "_balance_always_inline"  # a library whose callers must paste it in
+NEVER_INLINE = "_balance_never_inline"  # a library no caller may paste in (njit(cold=True))
 KEY = "_balance_kernel"  # attribute of a kernel's code library: unlinked.load's key for it
 
 _numba_module_for_linking = CPUCodeLibrary._get_module_for_linking
@@ -222,6 +223,8 @@ def _module_for_linking(self):
                 fn.linkage = "available_externally"
                 if getattr(self, ALWAYS_INLINE, False) and fn.name == key[3]:
                     fn.add_function_attribute("alwaysinline")
+                if getattr(self, NEVER_INLINE, False) and fn.name == key[3]:
+                    fn.add_function_attribute("noinline")
         self._shared_module = mod
     return self._shared_module
 
@@ -290,6 +293,8 @@ class PlainArgsDispatcher(CPUDispatcher):
                                     cres.fndesc.mangled_name))
         if getattr(self, ALWAYS_INLINE, False):
             setattr(cres.library, ALWAYS_INLINE, True)
+        if getattr(self, NEVER_INLINE, False):
+            setattr(cres.library, NEVER_INLINE, True)
 
     def _compile_for_args(self, *args, **kws):
         """A call from Python that the C dispatch table did not match: compile (or load) the
@@ -312,11 +317,13 @@ class PlainArgsDispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
-def njit(fn=None, *, inline=False):
+def njit(fn=None, *, inline=False, cold=False):
     """`@njit`, or `@njit(inline=True)` for a small kernel, or one with a single caller, that
-    LLVM must paste into its callers (see "Calls are dear" above)."""
+    LLVM must paste into its callers (see "Calls are dear" above), or `@njit(cold=True)` for
+    one off the hot path (a switched-off expansion's rules) that LLVM must never paste in:
+    pasted, its code changes how LLVM compiles the hot loop around it."""
     if fn is None:
-        return lambda f: njit(f, inline=inline)
+        return lambda f: njit(f, inline=inline, cold=cold)
     if config.DISABLE_JIT:
         return fn
     opts = {"nopython": True, "nogil": True, "_nrt": False,
@@ -326,5 +333,7 @@ def njit(fn=None, *, inline=False):
     disp = PlainArgsDispatcher(py_func=fn, locals={}, targetoptions=opts)
     if inline:
         setattr(disp, ALWAYS_INLINE, True)
+    if cold:
+        setattr(disp, NEVER_INLINE, True)
     _enable_caching(disp, fn)
     return disp

@@ -43,18 +43,37 @@ from balance.games.gem_mountain.codes import (
     ARROW2,
     BLAST,
     BOMB,
+    CREDIT,
+    DIVIDED0,
+    FLASHLIGHT,
     HIDE,
     LAY,
     LIGHT,
     LIGHTBULB,
     LOOK,
     MULTIPLIER,
+    OWNER,
     RANSACK,
     REVEAL,
+    ROTATE_BOARD,
+    ROTATE_CELL_AT,
+    ROTATE_GRABBED,
+    ROTATE_HELD_AT,
+    RUMBLE,
+    RUMBLE_FROM,
     SECOND_ARROW,
+    SIDES,
+    TELEPORT_ARROW,
+    TELEPORT_AT,
+    TELEPORTS,
     TRASH,
     TRASH_POINTS,
+    TRUE_SIDE,
     UNSEEN,
+    USE_X,
+    WILD,
+    WILD_AT,
+    WILD_SLOT,
 )
 from balance.games.gem_mountain.dark_nb import neighbour_nb
 from balance.games.gem_mountain.rules_nb import (
@@ -64,6 +83,7 @@ from balance.games.gem_mountain.rules_nb import (
     DOUBLE,
     EMPTY,
     GRAB,
+    GRAB_SIDE,
     GRABBED_NOW,
     MAX_COLOURS,
     MOVE_ARROW,
@@ -79,9 +99,11 @@ from balance.games.gem_mountain.rules_nb import (
     USE,
     VALUES,
     colour_points_nb,
+    quarter_nb,
     steal_top_nb,
     top_nb,
 )
+from balance.games.gem_mountain.shards_nb import FACING
 from balance.kernels.jit import njit
 
 RIVAL, POTENTIAL, ACTION, ARROW_GAIN, SWAP_GAIN, STEAL_AT, LOCK_AT = range(7)
@@ -145,12 +167,13 @@ def tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep):
     the deciding seat)."""
     if code < 0:
         return mem[EXPECT]  # UNSEEN: the deciding seat's expectation (expected_nb)
-    if keep and mem[code] != UNKNOWN:
-        return mem[code]
     if code >= ACT0:
         # Trash and a Multiplier: valued once a decision by expected_nb, so that no call
-        # weighs on this, the player's hottest function.
-        return w[ACTION] if code < TRASH else mem[code]
+        # weighs on this, the player's hottest function; every other action tile (Gemshards'
+        # and Golden Actions' too, whose codes lie past the memory's slots) is worth `action`.
+        return mem[code] if TRASH <= code < ALL_CODES else w[ACTION]
+    if keep and mem[code] != UNKNOWN:
+        return mem[code]
     k = code // VALUES
     before = before_nb(cnt, vsum, ru, p, k, w, out, mem, keep)
     moved_nb(cnt, vsum, p, code, 1)
@@ -244,7 +267,7 @@ def best_at_nb(st, tb, ru, me, p, pos, w, out, mem, keep):
 @njit
 def best_theft_nb(st, ru, p, w, out, mem):
     """The best theft for seat p: (value, victim, code); value NONE when there is none."""
-    top = steal_top_nb(ru)
+    top = steal_top_nb(st, ru)
     best, bq, bc = NONE, -1, -1
     for q in range(ru.players):
         if q == p:
@@ -342,6 +365,8 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p, mem):
         expected_nb(st, tb, ru, p, w, out, mem)
         if kind >= LOOK:
             return dark_choice_nb(kind, st, tb, ru, w, n, p, out, mem)
+    if (ru.gemshards or ru.golden_actions) and (kind == TURN or kind >= ROTATE_HELD_AT):
+        return x_choice_nb(kind, st, tb, ru, w, n, p, out, mem)
     if kind == TURN:
         return turn_choice_nb(st, tb, ru, w, n, p, out, mem)
     if kind == ARROW or kind == PLACE:
@@ -509,3 +534,219 @@ def dark_top_value_nb(grid, seen, me, layer, cnt, vsum, ru, p, w, out, mem, keep
                 best = v
     return best
 
+
+# -- Gemshards and Golden Actions -------------------------------------------------------------
+# The same values, and the base game's thresholds: Teleport Arrow as Move the Arrow (a top
+# better by `arrow_gain`), Rotate Board, Rumble and the Flashlight as Swap (a tile better by
+# `swap_gain` brought within reach), Rotate Grabbed when the better section is worth more than
+# the action tile it spends (`action`); a Wildcard joins the pile it is worth most in.
+
+@njit(inline=True)
+def wild_nb(st):
+    """A Wildcard's value less one (State.sh keeps the rules' there)."""
+    return st.sh[st.sh.shape[0] - 1, WILD_SLOT]
+
+
+@njit(cold=True)
+def grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep, wild):
+    """tile_value_nb's, for any code a grab may take: a Wildcard (worth wild + 1) is worth
+    its best pile."""
+    if code != WILD:
+        return tile_value_nb(cnt, vsum, ru, p, code, w, out, mem, keep)
+    best = NONE
+    for k in range(ru.colours):
+        if cnt[p, k] > 0:
+            v = tile_value_nb(cnt, vsum, ru, p, k * VALUES + wild, w, out, mem, keep)
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def cell_value_nb(st, ru, p, cell, pos, w, out, mem):
+    """What grabbing the tile at `cell` with the arrow at pos is worth: a divided tile's
+    best section facing it."""
+    code = st.grid[cell]
+    if code < DIVIDED0:
+        return grab_value_nb(st.cnt, st.vsum, ru, p, code, w, out, mem, True, wild_nb(st))
+    d = code - DIVIDED0
+    best = NONE
+    for j in range(2):
+        e = FACING[pos, j]
+        if e >= 0:
+            v = grab_value_nb(st.cnt, st.vsum, ru, p, st.sh[d, e], w, out, mem, True,
+                              wild_nb(st))
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def reach_value_nb(st, tb, ru, p, pos, deep, w, out, mem):
+    """The best grab from arrow position pos, `deep` layers below the top included."""
+    layer = tb.layer[pos]
+    top = 1 << 30
+    for i in range(st.grid.shape[0]):
+        if st.grid[i] != EMPTY and layer[i] < top:
+            top = layer[i]
+    best = NONE
+    for i in range(st.grid.shape[0]):
+        if st.grid[i] != EMPTY and top <= layer[i] <= top + deep:
+            v = cell_value_nb(st, ru, p, i, pos, w, out, mem)
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def turned_value_nb(st, ru, p, cell, t, w, out, mem):
+    """The best section facing the arrow of the divided tile at `cell` turned t quarters."""
+    d = st.grid[cell] - DIVIDED0
+    best = NONE
+    for j in range(2):
+        e = FACING[st.arrow[0], j]
+        if e >= 0:
+            v = grab_value_nb(st.cnt, st.vsum, ru, p, st.sh[d, (e - t) % SIDES], w, out, mem,
+                              True, wild_nb(st))
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def rotation_gain_nb(st, ru, p, d, code, w, out, mem):
+    """What turning held tile d to count as `code` gains: the two compared with neither
+    held (the values computed afresh: the hand is not the decision's)."""
+    old = st.sh[d, CREDIT]
+    cnt, vsum = st.cnt, st.vsum
+    if 0 <= old < ACT0:
+        moved_nb(cnt, vsum, p, old, -1)
+    was = grab_value_nb(cnt, vsum, ru, p, old, w, out, mem, False, wild_nb(st)) \
+        if old >= 0 else 0.0
+    now = grab_value_nb(cnt, vsum, ru, p, code, w, out, mem, False, wild_nb(st))
+    if 0 <= old < ACT0:
+        moved_nb(cnt, vsum, p, old, 1)
+    return now - was
+
+
+@njit
+def best_rotation_nb(st, ru, p, w, out, mem):
+    """The best gain of turning one of p's divided tiles to another section."""
+    best = NONE
+    for d in range(st.sh.shape[0] - 1):
+        if st.sh[d, OWNER] != p:
+            continue
+        for e in range(SIDES):
+            if e != st.sh[d, TRUE_SIDE]:
+                v = rotation_gain_nb(st, ru, p, d, st.sh[d, e], w, out, mem)
+                if v > best:
+                    best = v
+    return best
+
+
+@njit(cold=True)
+def x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best):
+    """The expansions' actions in a turn (section comment): the option, or -1."""
+    opt = st.kit.opt
+    pos = st.arrow[0]
+    if grabs > 0:
+        i = find_nb(opt, n, USE_X, FLASHLIGHT)
+        if i >= 0 and reach_value_nb(st, tb, ru, p, pos, 1, w, out, mem) - best >= w[SWAP_GAIN]:
+            return i
+        i = find_nb(opt, n, USE_X, TELEPORT_ARROW)
+        if i >= 0:
+            for q in range(TELEPORTS):
+                if q != pos and reach_value_nb(st, tb, ru, p, q, 0, w, out, mem) - best >= \
+                        w[ARROW_GAIN]:
+                    return i
+        i = find_nb(opt, n, USE_X, ROTATE_BOARD)
+        if i >= 0:
+            top = top_nb(st, tb, pos)
+            for c in range(st.grid.shape[0]):
+                if st.grid[c] >= DIVIDED0 and tb.layer[pos, c] == top:
+                    for t in range(1, SIDES):
+                        if turned_value_nb(st, ru, p, c, t, w, out, mem) - best >= w[SWAP_GAIN]:
+                            return i
+        i = find_nb(opt, n, USE_X, RUMBLE)
+        if i >= 0 and best_anywhere_nb(st, tb, ru, p, w, out, mem)[0] - best >= w[SWAP_GAIN]:
+            return i
+    i = find_nb(opt, n, USE_X, ROTATE_GRABBED)
+    if i >= 0 and best_rotation_nb(st, ru, p, w, out, mem) >= w[ACTION]:
+        return i
+    return -1
+
+
+@njit(cold=True)
+def x_turn_choice_nb(st, tb, ru, w, n, p, out, mem):
+    """turn_choice_nb's, with the expansions on: a divided tile's side and a Wildcard among
+    the grabs, and their actions (a copy, not a branch in it: the base game's decisions stay
+    as LLVM compiled them before, and as fast)."""
+    opt = st.kit.opt
+    best, pick, grabs = NONE, 0, 0
+    for i in range(n):
+        if opt[i, 0] == GRAB or opt[i, 0] == GRAB_SIDE:
+            grabs += 1
+            v = grab_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True, wild_nb(st))
+            if v > best:
+                best, pick = v, i
+    if grabs > 0 and st.ph[GRABBED_NOW] == 0:
+        i = find_nb(opt, n, USE, DOUBLE)
+        if i >= 0:
+            return i
+        i = find_nb(opt, n, USE, SWAP)
+        if i >= 0 and best_anywhere_nb(st, tb, ru, p, w, out, mem)[0] - best >= w[SWAP_GAIN]:
+            return i
+        i = find_nb(opt, n, USE, MOVE_ARROW)
+        if i >= 0:
+            for pos in range(POSITIONS):
+                if pos != st.arrow[0] and best_at_nb(st, tb, ru, p, p, pos, w, out, mem,
+                                                     True) - best >= w[ARROW_GAIN]:
+                    return i
+    i = find_nb(opt, n, USE, STEAL)
+    if i >= 0 and best_theft_nb(st, ru, p, w, out, mem)[0] >= w[STEAL_AT]:
+        return i
+    i = x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best)
+    if i >= 0:
+        return i
+    if grabs == 0:
+        i = find_nb(opt, n, USE, ARROW_LOCK)
+        if i >= 0:
+            nq = (p + 1) % ru.players
+            here, turned = st.arrow[0], quarter_nb(st.arrow[0])
+            keep = turned if st.arrow[1] else here  # where the lock would leave it
+            move = here if st.arrow[1] else turned  # where it goes without
+            if best_at_nb(st, tb, ru, p, nq, move, w, out, mem, False) - \
+                    best_at_nb(st, tb, ru, p, nq, keep, w, out, mem, False) >= w[LOCK_AT]:
+                return i
+        for j in range(n):
+            if opt[j, 0] != USE and opt[j, 0] != USE_X:
+                return j
+    return pick
+
+
+@njit(cold=True)
+def x_choice_nb(kind, st, tb, ru, w, n, p, out, mem):
+    """The expansions' decisions (section comment), a turn's among them."""
+    if kind == TURN:
+        return x_turn_choice_nb(st, tb, ru, w, n, p, out, mem)
+    opt = st.kit.opt
+    best, pick = NONE, 0
+    for i in range(n):
+        if kind == TELEPORT_AT:
+            v = reach_value_nb(st, tb, ru, p, opt[i, 1], 0, w, out, mem)
+        elif kind == WILD_AT:
+            v = tile_value_nb(st.cnt, st.vsum, ru, p, opt[i, 2], w, out, mem, True)
+        elif kind == ROTATE_HELD_AT:
+            v = rotation_gain_nb(st, ru, p, opt[i, 1], opt[i, 2], w, out, mem)
+        elif kind == ROTATE_CELL_AT:
+            c = opt[i, 1]
+            v = NONE
+            if tb.layer[st.arrow[0], c] == top_nb(st, tb, st.arrow[0]):
+                v = turned_value_nb(st, ru, p, c, opt[i, 2], w, out, mem)
+        elif kind == RUMBLE_FROM:
+            v = cell_value_nb(st, ru, p, opt[i, 1], st.arrow[0], w, out, mem)
+        else:
+            v = -tb.layer[st.arrow[0], opt[i, 1]]  # the drop nearest the arrow
+        if v > best:
+            best, pick = v, i
+    return pick

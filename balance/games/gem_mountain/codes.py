@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-END_REASONS = ("gems", "barred")
+END_REASONS = ("gems", "barred")  # then X_END_REASONS (Gemshards' "stuck")
 GEMS_GONE, BARRED = 0, 1  # BARRED: Dark Tunnels' stalled mountain (dark_nb.py)
 MAX_COLOURS, VALUES = 6, 3
 ACTIONS = ("move_arrow", "arrow_lock", "swap", "double", "steal")
@@ -90,19 +90,24 @@ class Rules(NamedTuple):
     ransack: int
     trash: int
     multiplier: int
+    gemshards: int  # the Gemshards expansion (shards_nb.py) is on
+    golden_actions: int  # the Golden Actions expansion (golden_nb.py) is on
+    expansions: int  # their settings, the switches too, in one number (pack_expansions)
 
 
 class Tables(NamedTuple):
     layer: np.ndarray  # (POSITIONS, cells): each cell's layer seen from each arrow position
     box: np.ndarray  # (tiles,): every tile of the box, by code
-    census: np.ndarray  # (ALL_CODES,): the box's tiles of each code
+    census: np.ndarray  # (ALL_CODES or more,): the box's tiles of each code (its largest + 1)
 
 
 class State(NamedTuple):
     kit: tuple
     grid: np.ndarray  # (cells,): a code, or EMPTY
-    hand: np.ndarray  # (seats, CODES): the tiles each seat collected, by code
-    fresh: np.ndarray  # (seats, len(ACTIONS)): action tiles stolen this turn (stolen_now off)
+    hand: np.ndarray  # (seats, ALL_CODES, or X_CODES with Gemshards or Golden Actions on): the
+    #                   tiles each seat collected, by code
+    fresh: np.ndarray  # (seats, the hand's width - ACT0): action tiles stolen this turn
+    #                    (stolen_now off)
     cnt: np.ndarray  # (seats, MAX_COLOURS): gem tiles held, by colour
     vsum: np.ndarray  # (seats, MAX_COLOURS): their values summed
     arrow: np.ndarray  # (2,): position, locked
@@ -119,5 +124,71 @@ class State(NamedTuple):
     dk: np.ndarray  # (DK_SLOTS,)
     hole: np.ndarray  # (4,): the cells a Bomb emptied, dk[HOLES] of them, to refill
     mult: np.ndarray  # (seats, MAX_COLOURS): the Multipliers laid on each seat's piles
-    gone: np.ndarray  # (ALL_CODES,): tiles out of the game (actions used, tiles bombed)
+    gone: np.ndarray  # (the hand's width,): tiles out of the game (actions used, tiles bombed)
     trash: np.ndarray  # (seats,): Trash each seat ever collected (none may leave a hand)
+    sh: np.ndarray  # (divided tiles + 1, SH_COLS): Gemshards' and Golden Actions' (codes above)
+
+
+# -- Gemshards and Golden Actions (shards_nb.py, golden_nb.py): their own codes, after every
+# other's so that those keep their numbers (and the goldens their text). The anchors: the first
+# tile code, decision, option kind and event past all others (with another expansion's codes,
+# past its).
+X_CODE0 = ALL_CODES
+X_DECISION0 = len(DECISIONS) + len(DARK_DECISIONS)
+X_KIND0 = LAY + 1
+X_EVENT0 = TURNED2 + 1
+# Tiles: their action tiles (USE_X's a, the code ACT0 + a), then the Wildcard, then each
+# divided tile d as DIVIDED0 + d (its sections in State.sh). The hand and `fresh` are this wide
+# only when an expansion is on.
+X_ACTIONS = ("rotate_grabbed", "rotate_board", "teleport_arrow", "rumble", "flashlight")
+ROTATE_GRABBED, ROTATE_BOARD, TELEPORT_ARROW, RUMBLE, FLASHLIGHT = range(
+    X_CODE0 - ACT0, X_CODE0 - ACT0 + len(X_ACTIONS))
+WILD = X_CODE0 + len(X_ACTIONS)
+X_CODES = WILD + 1  # the hand's width with an expansion on (a Wildcard waits there for its pile)
+DIVIDED0 = X_CODES
+SIDES = 4  # a divided tile's edges, clockwise from the grid's up: up, right, down, left
+TELEPORTS = 16  # Teleport Arrow's positions: the eight, then the eight between them (8 + j
+#                 between j and j + 1)
+X_DECISIONS = ("rotate grabbed", "rotate board", "teleport", "wildcard", "rumble from",
+               "rumble to")
+ROTATE_HELD_AT, ROTATE_CELL_AT, TELEPORT_AT, WILD_AT, RUMBLE_FROM, RUMBLE_TO = range(
+    X_DECISION0, X_DECISION0 + len(X_DECISIONS))
+X_OPTIONS = ("grab side", "use extra", "rotate held", "rotate cell", "join", "lift", "drop")
+GRAB_SIDE, USE_X, ROTATE_HELD, ROTATE_CELL, JOIN, LIFT, DROP = range(
+    X_KIND0, X_KIND0 + len(X_OPTIONS))
+X_EVENTS = ("rotated", "turned tile", "joined", "rumbled", "flashed")
+ROTATED, TURNED_TILE, JOINED, RUMBLED, FLASHED = range(X_EVENT0, X_EVENT0 + len(X_EVENTS))
+X_END_REASONS = ("stuck",)  # a round with no tile any player may grab (only Wildcards left)
+STUCK = len(END_REASONS)
+# State.sh: a row per divided tile (its four sections, then who holds it, the side that counts
+# and the code it counts as), then one row of the turn's expansion slots.
+OWNER, TRUE_SIDE, CREDIT = SIDES, SIDES + 1, SIDES + 2
+SH_COLS = 9
+(LIFTS_LEFT, LIFTED, LANDED, LIT_TURN, GRABLESS, PENDING) = range(6)  # reset each game
+HALVED_SLOT, WILD_SLOT, CONNECTED_SLOT = range(6, 9)  # the rules', set with the state
+# Rules.expansions: Gemshards' and Golden Actions' settings as one number, the switches as bits,
+# then each count in X_BITS bits. The compiled rules read none of them but the two switches
+# (their own fields): the box is made from them in Python (new_tables), and the few a game reads
+# are set in State.sh (new_sh); every field of Rules is passed at each compiled call.
+GEMSHARDS_ON, GOLDEN_ON, CONNECTED_ON = 1, 2, 4
+X_SWITCHES = (("gemshards", GEMSHARDS_ON), ("golden_actions", GOLDEN_ON),
+              ("rumble_connected", CONNECTED_ON))
+X_COUNTS = ("wild_value", "halved", "quartered", "wildcard", "rotate_grabbed", "rotate_board",
+            "teleport_arrow", "rumble", "flashlight")
+X_BITS = 5
+
+
+def pack_expansions(values: dict) -> int:
+    """Rules.expansions from the settings' values (each count below 2 ** X_BITS)."""
+    n = sum(bit for name, bit in X_SWITCHES if values[name])
+    for j, name in enumerate(X_COUNTS):
+        n |= int(values[name]) << (3 + X_BITS * j)
+    return n
+
+
+def expansions(rules) -> dict:
+    """The expansions' settings of compiled Rules, by name (0 or 1 for a switch)."""
+    out = {name: int(rules.expansions & bit != 0) for name, bit in X_SWITCHES}
+    for j, name in enumerate(X_COUNTS):
+        out[name] = (rules.expansions >> (3 + X_BITS * j)) & (2 ** X_BITS - 1)
+    return out

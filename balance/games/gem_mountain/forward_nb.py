@@ -44,6 +44,7 @@ def copy_state_nb(dst, src):
     copy_array_nb(dst.mult, src.mult)
     copy_array_nb(dst.gone, src.gone)
     copy_array_nb(dst.trash, src.trash)
+    copy_array_nb(dst.sh, src.sh)
 
 
 @njit

@@ -23,9 +23,12 @@ from balance.games.gem_mountain.codes import (
     LEAST_DECIDES,
     MARGIN,
     RECORD,
+    ROTATE_GRABBED,
     SPLITS,
     STEALS,
     TIED_COLOURS,
+    X_DECISIONS,
+    X_END_REASONS,
 )
 from balance.games.gem_mountain.rules import (
     ACTION_WORDS,
@@ -34,6 +37,7 @@ from balance.games.gem_mountain.rules import (
     DEFAULTS,
     RULES_FILE,
     SETTINGS,
+    X_ACTION_WORDS,
 )
 from balance.kit.declare import Event, Golden, Hidden, KitGame, OptionKind
 
@@ -88,13 +92,37 @@ DARK_EVENTS = (
     Event("laid", ("colour",), line="turn {turn}, seat {seat}: lays a Multiplier on colour "
           "{colour}"),
     Event("turned2", ("position",), line="turn {turn}: the second arrow turns to {position}"))
+X_ACTIONS_TEXT = ", ".join(f"{i} {w}" for i, w in enumerate(X_ACTION_WORDS.values(),
+                                                              ROTATE_GRABBED))
+# The kinds of option Gemshards and Golden Actions add, offered only with their switch on.
+SHARDS_ON, GOLDEN_ON = {"gemshards": True}, {"golden_actions": True}
+X_OPTIONS = (OptionKind("grab side", "grab cell {a} as tile {b}, layer {c}", rules=SHARDS_ON),
+             OptionKind("use extra", f"use action {{a}} ({X_ACTIONS_TEXT}), {{b}} held",
+                        rules=SHARDS_ON),
+             OptionKind("rotate held", "turn held tile {a} to section {c} (tile {b})",
+                        rules=SHARDS_ON),
+             OptionKind("rotate cell", "turn the tile at cell {a} {b} quarters",
+                        rules=SHARDS_ON),
+             OptionKind("join", "the Wildcard joins colour {a} (tile {b})", rules=SHARDS_ON),
+             OptionKind("lift", "rumble from cell {a} (tile {b})", rules=GOLDEN_ON),
+             OptionKind("drop", "rumble to cell {a}", rules=GOLDEN_ON))
+X_EVENTS = (Event("rotated", ("held", "tile"), line="turn {turn}, seat {seat}: turns held "
+                  "tile {held} to tile {tile}"),
+            Event("turned tile", ("cell", "quarters"), line="turn {turn}: the tile at cell "
+                  "{cell} turns {quarters} quarters"),
+            Event("joined", ("colour", "tile"), line="turn {turn}, seat {seat}: the Wildcard "
+                  "joins colour {colour} as tile {tile}"),
+            Event("rumbled", ("a", "b"), line="turn {turn}: the tile at cell {a} rumbles to "
+                  "cell {b}"),
+            Event("flashed", ("lit",), line="turn {turn}, seat {seat}: the Flashlight reaches a "
+                  "layer deeper"))
 
 KIT = KitGame(
     name="gem_mountain", ref="balance.games.gem_mountain.game:KIT",
     rules="balance.games.gem_mountain.rules_nb", loop="balance.games.gem_mountain.loop_nb",
     players="heuristics.gem_mountain.registry:PLAYERS",
     settings=SETTINGS, defaults=DEFAULTS, compile="balance.games.gem_mountain.rules:kit_rules",
-    decisions=DECISIONS + DARK_DECISIONS,
+    decisions=DECISIONS + DARK_DECISIONS + X_DECISIONS,
     options=(OptionKind("grab", "grab cell {a}: tile {b}, layer {c}"),
              OptionKind("use", f"use action {{a}} ({ACTIONS_TEXT}), {{b}} held"),
              OptionKind("end", "end the turn"),
@@ -104,7 +132,7 @@ KIT = KitGame(
              OptionKind("take", "steal tile {b} from seat {a}"),
              OptionKind("start at", "arrow starts at position {a}",
                         rules={"start_arrow": "chosen"}),
-             *DARK_OPTIONS),
+             *DARK_OPTIONS, *X_OPTIONS),
     events=(Event("grabbed", ("cell", "tile", "layer"),
                   line="turn {turn}, seat {seat}: grabs tile {tile} at cell {cell} (layer "
                   "{layer})"),
@@ -120,21 +148,23 @@ KIT = KitGame(
             Event("scored", ("of", "score", "without_least"),
                   line="seat {of} scores {score} ({without_least} without the least's "
                   "penalty)"),
-            *DARK_EVENTS),
-    end_reasons=END_REASONS, tallies=(*COLOUR_NAMES, "actions"), record=RECORD,
+            *DARK_EVENTS, *X_EVENTS),
+    end_reasons=END_REASONS + X_END_REASONS, tallies=(*COLOUR_NAMES, "actions"), record=RECORD,
     forward="balance.games.gem_mountain.forward_nb",
     # Dark Tunnels' face-down tiles a seat has not looked at, and the deck (which the base
     # game never draws from again, and the expansion's Bomb refills from).
     hidden=(Hidden("grid", "seen", masked=True), Hidden("deck", "deck_n")),
     view="balance.games.gem_mountain.view:MountainView",
     invariants=("a tile made or lost (mountain, hands, discards and deck against the box)",
-                "a grab not from the top layer",
+                "a grab not from the top layer (or the Flashlight's, or not of a side "
+                "facing the arrow)",
                 "the arrow did not turn a quarter at a turn's end (or turned while locked)",
                 "the mountain's gem and tile counts disagree with it",
                 "a seat does not know an empty or face-up cell (Dark Tunnels)",
                 "a Trash left a hand (Dark Tunnels)",
                 "the second arrow did not turn with the first (Dark Tunnels)",
-                "Ransack collected a tile not next to the one it turned down (Dark Tunnels)"),
+                "Ransack collected a tile not next to the one it turned down (Dark Tunnels)",
+                "a divided tile held counts as another section than its true side (Gemshards)"),
     columns={"first_won": "bool", "margin": "int16", "least_decides": "bool",
              "tied_colours": "int8", "actions_used": "int16", "steals": "int16",
              "splits": "int16"},
@@ -152,7 +182,11 @@ KIT = KitGame(
                      "start_tiles": "action", "start_arrow": "chosen",
                      "steal_actions": False, "stolen_now": False}),
              Golden("3p-dark-tunnels-seed11", ("majority", "random", "majority"), 11,
-                    {"dark_tunnels": True})),
+                    {"dark_tunnels": True}),
+             Golden("3p-gemshards-seed5", ("majority", "random", "majority"), 5,
+                    {"gemshards": True}),
+             Golden("3p-golden-actions-seed6", ("majority", "random", "majority"), 6,
+                    {"golden_actions": True, "flashlight": 2})),
     bench_title="4 majority players, the default rules",
     bench_experiment={"players": 4, "heuristic": "majority"},
     describe="a {rows}x{cols} mountain of {colours} colours",

@@ -74,7 +74,7 @@ def play_on_nb(state, tables, rules, seats):
         options_nb(state, tables, rules)
         n = kit.sc[OFFERED]
         if kit.sc[CHECK]:
-            n = offered_nb(kit, 15)
+            n = offered_nb(kit, 22)
         if n == 0:
             stalled_nb(kit)
             break

@@ -9,7 +9,12 @@ from pathlib import Path
 
 from balance.contract.game import Setting
 from balance.errors import InputError, Problem
-from balance.games.gem_mountain.codes import MAX_COLOURS, Rules
+from balance.games.gem_mountain.codes import (
+    MAX_COLOURS,
+    X_COUNTS,
+    Rules,
+    pack_expansions,
+)
 from balance.kit.defaults import read_defaults
 
 DATA = Path(__file__).parent / "data"
@@ -23,6 +28,13 @@ ACTION_WORDS = {"move_arrow": "Move the Arrow", "arrow_lock": "Arrow Lock", "swa
 # Dark Tunnels' tiles (dark_nb.py): in the box only with the expansion on.
 DARK_WORDS = {"lightbulb": "Lightbulb", "bomb": "Bomb", "second_arrow": "Second Arrow",
               "ransack": "Ransack", "trash": "Trash", "multiplier": "Multiplier"}
+# Gemshards' and Golden Actions' actions, and the expansion each belongs to.
+X_ACTION_WORDS = {"rotate_grabbed": "Rotate Grabbed", "rotate_board": "Rotate Board",
+                  "teleport_arrow": "Teleport Arrow", "rumble": "Rumble",
+                  "flashlight": "Flashlight"}
+X_EXPANSION = {"rotate_grabbed": "Gemshards", "rotate_board": "Gemshards",
+               "teleport_arrow": "Gemshards", "rumble": "Golden Actions",
+               "flashlight": "Golden Actions"}
 
 RULE_SETTINGS = (
     Setting("rows", int, "the mountain's rows (the rulebook's 6x6, turned to a diamond)", 2,
@@ -75,6 +87,18 @@ RULE_SETTINGS = (
             values=((True, "with Dark Tunnels"), (False, "without Dark Tunnels"))),
     Setting("multiply_by", int, "a Multiplier's factor on the points of the pile it is laid "
             "on (Dark Tunnels)", 1, 5, label="Multiplier's factor"),
+    # Gemshards and Golden Actions (shards_nb.py, golden_nb.py): their tiles enter the box
+    # only when their switch is on.
+    Setting("gemshards", bool, "the Gemshards expansion: divided tiles, the Wildcard, Rotate "
+            "Grabbed, Rotate Board and Teleport Arrow", label="Gemshards",
+            values=((True, "with Gemshards"), (False, "without Gemshards"))),
+    Setting("golden_actions", bool, "the Golden Actions expansion: Rumble (and the "
+            "reconstructed Flashlight, none in the default box)", label="Golden Actions",
+            values=((True, "with Golden Actions"), (False, "without Golden Actions"))),
+    Setting("rumble_connected", bool, "Rumble may not leave the mountain in more groups, as "
+            "Swap may not", label="Rumble keeps it connected",
+            values=((True, "Rumble keeps the mountain connected"),
+                    (False, "Rumble may split the mountain"))),
 )
 
 BOX_SETTINGS = (
@@ -87,8 +111,30 @@ BOX_SETTINGS = (
       for name, word in ACTION_WORDS.items()),
     *(Setting(name, int, f"{word} tiles in the box (Dark Tunnels)", 0, 30,
               label=f"{word} tiles") for name, word in DARK_WORDS.items()),
+    # Gemshards' and Golden Actions' tiles, in the box only with their switch on.
+    Setting("halved", int, "Gemshards: divided tiles of two halves", 0, 30,
+            label="tiles in halves"),
+    Setting("quartered", int, "Gemshards: divided tiles of four quarters", 0, 30,
+            label="tiles in quarters"),
+    Setting("wildcard", int, "Gemshards: Wildcard gems", 0, 30, label="Wildcards"),
+    Setting("wild_value", int, "Gemshards: a Wildcard's points", 1, 3, label="Wildcard points"),
+    *(Setting(name, int, f"{word} tiles in the box ({X_EXPANSION[name]})", 0, 30,
+              label=f"{word} tiles")
+      for name, word in X_ACTION_WORDS.items()),
 )
 SETTINGS = RULE_SETTINGS + BOX_SETTINGS
+SWITCH = {"Gemshards": "gemshards", "Golden Actions": "golden_actions"}
+
+
+def extra_tiles(values: dict) -> tuple[int, int]:
+    """The expansions' tiles in the box (those on): (gems and divided tiles, action tiles)."""
+    tiles, actions = 0, 0
+    if values["gemshards"]:
+        tiles += values["halved"] + values["quartered"] + values["wildcard"]
+    for name in X_ACTION_WORDS:
+        if values[SWITCH[X_EXPANSION[name]]]:
+            actions += values[name]
+    return tiles, actions
 
 
 def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Problem | None:
@@ -96,21 +142,36 @@ def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Proble
     or None."""
     gems = values["colours"] * (values["ones"] + values["twos"] + values["threes"])
     actions = sum(values[name] for name in ACTION_WORDS) + dark_tiles(values)
+    extra, extra_actions = extra_tiles(values)
+    actions += extra_actions
     cells = values["rows"] * values["cols"]
     starters = 0 if values["start_tiles"] == "none" else \
         seats - (1 if values["start_arrow"] == "chosen" else 0)
+    if (bad := expansions_problem(values, source)) is not None:
+        return bad
     if gems == 0:
         return Problem(source, "", "ones", "the box holds no gem (colours x (ones + twos + "
                        "threes) is 0): a game needs one")
     if values["start_tiles"] == "action" and actions < starters:
         return Problem(source, "", "start_tiles", f"an action tile each needs {starters} "
                        f"action tiles, the box holds {actions}")
-    if gems + actions - starters < cells:
-        return Problem(source, "", "box", f"holds {gems + actions} tiles ({gems} gems, "
-                       f"{actions} actions), fewer than the {cells} cells of a "
+    if gems + extra + actions - starters < cells:
+        return Problem(source, "", "box", f"holds {gems + extra + actions} tiles ({gems} gems, "
+                       + (f"{extra} Gemshards tiles, " if extra else "")
+                       + f"{actions} actions), fewer than the {cells} cells of a "
                        f"{values['rows']}x{values['cols']} mountain"
                        + (f" and {starters} start tiles" if starters else "")
                        + ": add tiles or make the map smaller")
+    return None
+
+
+def expansions_problem(values: dict, source: str) -> Problem | None:
+    """Dark Tunnels with Gemshards or Golden Actions: refused, or None. Each is played on its
+    own (Gemshards and Golden Actions together too): no ruling yet says how face-down tiles
+    meet divided ones, and the engine never played them in one game."""
+    if values["dark_tunnels"] and (values["gemshards"] or values["golden_actions"]):
+        return Problem(source, "", "dark_tunnels", "Dark Tunnels with Gemshards (or Golden "
+                       "Actions) is not yet played by this engine: turn one off")
     return None
 
 
@@ -124,7 +185,8 @@ def read_all(rules_file: Path = RULES_FILE, box_file: Path = BOX_FILE) -> dict:
     """Every setting's default: the rules' file and the box's, each checked, then the box
     against the map (for the most seats the game takes)."""
     values = {**read_defaults(rules_file, RULE_SETTINGS), **read_defaults(box_file, BOX_SETTINGS)}
-    if (bad := box_problem(values, 2, str(box_file))) is not None:
+    if (bad := expansions_problem(values, str(rules_file)) or
+            box_problem(values, 2, str(box_file))) is not None:
         raise InputError([bad])
     return values
 
@@ -138,7 +200,9 @@ def kit_rules(values: dict, seats: int) -> Rules:
     if (bad := box_problem(values, seats, "rules")) is not None:
         raise InputError([bad])
     out = {"players": seats}
+    packed = set(X_COUNTS) | {"rumble_connected"}
     for s in SETTINGS:
-        v = values[s.name]
-        out[s.name] = s.choices.index(v) if s.choices else int(v)
-    return Rules(**out)
+        if s.name not in packed:
+            v = values[s.name]
+            out[s.name] = s.choices.index(v) if s.choices else int(v)
+    return Rules(**out, expansions=pack_expansions(values))

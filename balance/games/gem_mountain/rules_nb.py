@@ -41,14 +41,21 @@ from balance.games.gem_mountain.codes import (
     END,
     EXPECT_ARROW,
     EXPECT_ARROW2,
+    FLASHLIGHT,
+    GEMS_GONE,
     GEMS_LEFT,
     GRAB,
+    GRAB_SIDE,
     GRABBED,
     GRABBED_NOW,
     GRABS_DUE,
     HOLES,
     IDLE,
+    JOIN,
+    LANDED,
     LEAST_DECIDES,
+    LIFT,
+    LIFTED,
     LOCKED,
     LOOK,
     LOOK_AT,
@@ -66,6 +73,14 @@ from balance.games.gem_mountain.codes import (
     POINT,
     POSITIONS,
     PUT_DOWN,
+    ROTATE_BOARD,
+    ROTATE_CELL,
+    ROTATE_CELL_AT,
+    ROTATE_GRABBED,
+    ROTATE_HELD,
+    ROTATE_HELD_AT,
+    RUMBLE,
+    RUMBLE_FROM,
     SCORED,
     SPLITS,
     START_AT,
@@ -73,6 +88,7 @@ from balance.games.gem_mountain.codes import (
     STEAL_FROM,
     STEALS,
     STOLE,
+    STUCK,
     SWAP,
     SWAP_CELL,
     SWAP_FROM,
@@ -80,6 +96,8 @@ from balance.games.gem_mountain.codes import (
     SWAPPED,
     TAKE,
     TALLY_ACTIONS,
+    TELEPORT_ARROW,
+    TELEPORT_AT,
     TIE_BOTH,
     TIE_NEITHER,
     TIED_COLOURS,
@@ -89,8 +107,13 @@ from balance.games.gem_mountain.codes import (
     TURN,
     TURNED,
     USE,
+    USE_X,
     USED,
     VALUES,
+    WILD,
+    WILD_AT,
+    X_ACTIONS,
+    X_CODES,
     State,
     Tables,
 )
@@ -115,11 +138,50 @@ from balance.games.gem_mountain.dark_nb import (
     stalled_nb,
     turn_second_nb,
 )
+
+# Gemshards and Golden Actions (shards_nb.py, golden_nb.py), called through the hooks below,
+# each behind its switch.
+from balance.games.gem_mountain.golden_nb import (
+    depth_nb,
+    drop_nb,
+    drops_nb,
+    golden_box,
+    lift_nb,
+    lifts_nb,
+    light_nb,
+    may_light_nb,
+    may_rumble_nb,
+    rumble_nb,
+)
+from balance.games.gem_mountain.shards_nb import (
+    broken_shards_nb,
+    collect_nb,
+    deal_nb,
+    divided_box,
+    extra_box,
+    going_nb,
+    grab_nb,
+    holds_gem_nb,
+    join_nb,
+    let_go_nb,
+    new_sh,
+    offer_board_turns_nb,
+    offer_grabs_nb,
+    offer_piles_nb,
+    offer_teleports_nb,
+    on_board_nb,
+    rotate_held_nb,
+    rotations_nb,
+    stuck_nb,
+    teleport_layers,
+    turn_tile_nb,
+)
 from balance.kernels.jit import njit
 from balance.kit.nb import (
     ask_nb,
     draw_nb,
     emit_nb,
+    ended_nb,
     offer_nb,
     seat_nb,
     shuffled_nb,
@@ -132,7 +194,32 @@ from balance.kit.nb import (
 def box_size(rules) -> int:
     return (rules.colours * (rules.ones + rules.twos + rules.threes) + rules.move_arrow
             + rules.arrow_lock + rules.swap + rules.double + rules.steal
-            + len(dark_box(rules)))
+            + len(dark_box(rules)) + len(expansion_box(rules)))
+
+
+def expansion_box(rules) -> list[int]:
+    """The tiles of the expansions switched on, the divided tiles last (their sections are
+    drawn from the tiles before them)."""
+    box = extra_box(rules) if rules.gemshards else []
+    if rules.golden_actions:
+        box += golden_box(rules)
+    return box + divided_box(rules)
+
+
+def expanded(rules) -> bool:
+    return bool(rules.gemshards or rules.golden_actions)
+
+
+@njit(inline=True)
+def expanded_nb(rules):
+    """An expansion is on: the hooks below have something to do."""
+    return rules.gemshards != 0 or rules.golden_actions != 0
+
+
+@njit(inline=True)
+def shards_nb(rules):
+    """Gemshards is on."""
+    return rules.gemshards != 0
 
 
 def new_tables(rules) -> Tables:
@@ -151,14 +238,20 @@ def new_tables(rules) -> Tables:
                            rules.steal)):
         box += [ACT0 + a] * n
     box += dark_box(rules)
+    box += expansion_box(rules)
+    if rules.gemshards:
+        layer = teleport_layers(rules, layer)
     box = np.array(box, np.int64)
     return Tables(layer, box, np.bincount(box, minlength=ALL_CODES).astype(np.int64))
 
 
 def new_state(rules, kit):
     cells, seats, tiles = rules.rows * rules.cols, rules.players, box_size(rules)
-    return State(kit, np.full(cells, EMPTY, np.int64), np.zeros((seats, ALL_CODES), np.int64),
-                 np.zeros((seats, len(ACTIONS)), np.int64),
+    # The expansions' tiles in the hand too: Dark Tunnels' always (ALL_CODES, the base game's
+    # goldens kept), Gemshards' and Golden Actions' only with one of them on.
+    codes = X_CODES if expanded(rules) else ALL_CODES
+    return State(kit, np.full(cells, EMPTY, np.int64), np.zeros((seats, codes), np.int64),
+                 np.zeros((seats, codes - ACT0), np.int64),
                  np.zeros((seats, MAX_COLOURS), np.int64),
                  np.zeros((seats, MAX_COLOURS), np.int64), np.zeros(2, np.int64),
                  np.zeros(PH_SLOTS, np.int64), np.zeros(tiles, np.int64),
@@ -167,8 +260,8 @@ def new_state(rules, kit):
                  np.zeros(seats, np.int64),
                  np.zeros(cells, np.int64), np.ones((seats, cells), np.int64),
                  np.zeros(DK_SLOTS, np.int64), np.zeros(cells, np.int64),
-                 np.zeros((seats, MAX_COLOURS), np.int64), np.zeros(ALL_CODES, np.int64),
-                 np.zeros(seats, np.int64))
+                 np.zeros((seats, MAX_COLOURS), np.int64), np.zeros(codes, np.int64),
+                 np.zeros(seats, np.int64), new_sh(rules))
 
 
 # -- tiles ------------------------------------------------------------------------------------
@@ -376,6 +469,9 @@ def take_cell_nb(state, cell, seat):
     code = state.grid[cell]
     state.grid[cell] = EMPTY
     state.ph[TILES_LEFT] -= 1
+    if code >= WILD:
+        collect_nb(state, seat, code)
+        return
     if code < ACT0:
         state.ph[GEMS_LEFT] -= 1
     gain_nb(state, seat, code, 1)
@@ -388,6 +484,12 @@ def take_cell_nb(state, cell, seat):
     state.dk[IDLE] = 0
 
 
+@njit(inline=True)
+def gem_tile_nb(state, rules, code):
+    """The tile counts as a gem on the mountain (the game ends when none is left)."""
+    return code < ACT0 or (shards_nb(rules) and holds_gem_nb(state, code))
+
+
 # -- set-up -----------------------------------------------------------------------------------
 
 @njit
@@ -397,6 +499,8 @@ def start_nb(state, tables, rules):
     for i in range(n):
         state.deck[i] = tables.box[i]
     shuffled_nb(kit, state.deck, n)
+    if expanded_nb(rules):
+        deal_nb(state, tables, rules)
     state.hand[:] = 0
     state.fresh[:] = 0
     state.cnt[:] = 0
@@ -411,7 +515,8 @@ def start_nb(state, tables, rules):
         first = 1 if rules.start_arrow == CHOSEN_CORNER else 0
         for q in range(first, rules.players):
             for j in range(top - 1, -1, -1):
-                if rules.start_tiles == ANY_START_TILE or state.deck[j] >= ACT0:
+                if (rules.start_tiles == ANY_START_TILE or state.deck[j] >= ACT0) and \
+                        state.deck[j] < WILD:  # never a Wildcard or a divided tile
                     code = state.deck[j]
                     state.deck[j] = state.deck[top - 1]
                     state.deck[top - 1] = code
@@ -422,7 +527,7 @@ def start_nb(state, tables, rules):
     gems = 0
     for i in range(cells):
         state.grid[i] = state.deck[top - 1 - i]
-        if state.grid[i] < ACT0:
+        if gem_tile_nb(state, rules, state.grid[i]):
             gems += 1
     state.deck_n[0] = top - cells
     state.ph[GEMS_LEFT] = gems
@@ -437,7 +542,7 @@ def start_nb(state, tables, rules):
     if rules.dark_tunnels:
         dark_start_nb(state, rules)
     if gems == 0:
-        finish_nb(state, rules)
+        finish_nb(state, rules, GEMS_GONE)
     else:
         settle_nb(state, tables, rules)
 
@@ -481,17 +586,21 @@ def usable_nb(state, rules, seat, a):
 
 
 @njit(inline=True)
-def steal_top_nb(rules):
+def steal_top_nb(state, rules):
     """The codes Steal may take are those below this: gems, then (under steal_actions) the
-    actions, the expansion's too; never Trash nor a Multiplier."""
+    actions, Dark Tunnels' too but never Trash nor a Multiplier; with Gemshards or Golden
+    Actions on, every column of the hand (their actions, and the codes divided tiles count
+    as)."""
     if not rules.steal_actions:
         return ACT0
-    return TRASH if rules.dark_tunnels else CODES
+    if rules.dark_tunnels:
+        return TRASH
+    return state.hand.shape[1] if expanded_nb(rules) else CODES
 
 
 @njit(inline=True)
 def any_steal_nb(state, rules, seat):
-    top = steal_top_nb(rules)
+    top = steal_top_nb(state, rules)
     for q in range(rules.players):
         if q != seat:
             for code in range(top):
@@ -509,7 +618,45 @@ def can_act_nb(state, rules, seat):
     for a in range(len(ACTIONS)):
         if usable_nb(state, rules, seat, a) > 0:
             return True
+    return expanded_nb(rules) and x_can_act_nb(state, rules, seat)
+
+
+@njit(cold=True)
+def x_can_act_nb(state, rules, seat):
+    """can_act_nb's, for the expansions' actions (apart: the base game's loop stays small)."""
+    for a in range(ROTATE_GRABBED, ROTATE_GRABBED + len(X_ACTIONS)):
+        if x_usable_nb(state, rules, seat, a) > 0:
+            return True
     return False
+
+
+@njit(cold=True)
+def offer_x_uses_nb(state, rules, kit, seat):
+    """The expansions' actions the seat may use now, offered."""
+    for a in range(ROTATE_GRABBED, ROTATE_GRABBED + len(X_ACTIONS)):
+        held = x_usable_nb(state, rules, seat, a)
+        if held > 0:
+            offer_nb(kit, USE_X, a, held, 0)
+
+
+@njit(inline=True)
+def x_usable_nb(state, rules, seat, a):
+    """An expansion's action tiles of kind a the seat may use now, 0 where it has nothing
+    to do (usable_nb's, for Gemshards' and Golden Actions' actions)."""
+    held = state.hand[seat, ACT0 + a] - state.fresh[seat, a]
+    if held <= 0:
+        return 0
+    if a == ROTATE_GRABBED and rotations_nb(
+            state, rules, state.kit, seat, False,
+            going_nb(state, seat, ACT0 + a, state.hand[seat, ACT0 + a] - 1)) == 0:
+        return 0
+    if a == ROTATE_BOARD and not on_board_nb(state):
+        return 0
+    if a == RUMBLE and not may_rumble_nb(state, rules):
+        return 0
+    if a == FLASHLIGHT and not may_light_nb(state):
+        return 0
+    return held
 
 
 @njit(inline=True)
@@ -526,9 +673,15 @@ def options_nb(state, tables, rules):
             pos = state.arrow[0]
             top = top_nb(state, tables, pos)
             layer = tables.layer[pos]
-            for i in range(state.grid.shape[0]):
-                if state.grid[i] != EMPTY and layer[i] == top:
-                    offer_nb(kit, GRAB, i, state.grid[i], top)
+            if expanded_nb(rules):
+                # "If possible, grab": a seat that may take nothing there ends its turn.
+                if offer_grabs_nb(state, tables, rules, kit, seat, top, depth_nb(state),
+                                  GRAB) == 0:
+                    offer_nb(kit, END, 0, 0, 0)
+            else:
+                for i in range(state.grid.shape[0]):
+                    if state.grid[i] != EMPTY and layer[i] == top:
+                        offer_nb(kit, GRAB, i, state.grid[i], top)
         else:
             offer_nb(kit, END, 0, 0, 0)
         if may_act_nb(state, rules):
@@ -536,6 +689,8 @@ def options_nb(state, tables, rules):
                 held = usable_nb(state, rules, seat, a)
                 if held > 0:
                     offer_nb(kit, USE, a, held, 0)
+            if expanded_nb(rules):
+                offer_x_uses_nb(state, rules, kit, seat)
         if rules.dark_tunnels:
             dark_turn_options_nb(state, rules, seat, may_act_nb(state, rules))
     elif phase == ARROW:
@@ -564,10 +719,12 @@ def options_nb(state, tables, rules):
                 continue
             if state.grid[i] != EMPTY or without + 1 - joined_nb(state, rules, i) <= before:
                 offer_nb(kit, PUT_DOWN, i, shown_nb(state, seat, i), 0)
+    elif phase >= ROTATE_HELD_AT:  # Gemshards' and Golden Actions' decisions, after Dark's
+        x_options_nb(state, tables, rules, kit, seat, phase)
     elif phase >= LOOK:
         dark_options_nb(state, tables, rules, seat, phase)
     else:
-        top = steal_top_nb(rules)
+        top = steal_top_nb(state, rules)
         for q in range(rules.players):
             if q != seat:
                 for code in range(top):
@@ -592,22 +749,12 @@ def apply_nb(state, tables, rules, pick):
         if rules.split and ph[GEMS_LEFT] > 0:
             collect_split_nb(state, rules, seat)
         if ph[GEMS_LEFT] == 0 and state.dk[HOLES] == 0:
-            finish_nb(state, rules)
+            finish_nb(state, rules, GEMS_GONE)
             return
     elif kind == END:
         turn_ends_nb(state, rules)
     elif kind == USE:
-        state.hand[seat, ACT0 + a] -= 1
-        state.gone[ACT0 + a] += 1
-        ph[DISCARDED] += 1
-        if ph[GRABBED_NOW] > 0:
-            ph[ACTED_AFTER] = 1
-        else:
-            ph[ACTED_BEFORE] = 1
-        ph[ACTED] += 1
-        kit.tally[seat, TALLY_ACTIONS] += 1
-        kit.rec[ACTIONS_USED] += 1
-        emit_nb(kit, USED, a, 0, 0, 0)
+        used_nb(state, rules, seat, a)
         if a == MOVE_ARROW:
             ph[PHASE] = ARROW
         elif a == ARROW_LOCK:
@@ -637,6 +784,9 @@ def apply_nb(state, tables, rules, pick):
                 state.seen[q, a], state.seen[q, c] = state.seen[q, c], state.seen[q, a]
         ph[PHASE] = TURN
         emit_nb(kit, SWAPPED, c, a, 0, 0)
+    elif kind >= GRAB_SIDE:  # Gemshards' and Golden Actions' options, after Dark's
+        if x_apply_nb(state, tables, rules, seat, kind, a, b, kit.opt[pick, 3]):
+            return
     elif kind >= LOOK_AT:
         then = dark_apply_nb(state, tables, rules, seat, kind, a, b)
         if then == 2:
@@ -647,12 +797,14 @@ def apply_nb(state, tables, rules, pick):
             if rules.split and ph[GEMS_LEFT] > 0:
                 collect_split_nb(state, rules, seat)
             if ph[GEMS_LEFT] == 0 and state.dk[HOLES] == 0:
-                finish_nb(state, rules)
+                finish_nb(state, rules, GEMS_GONE)
                 return
             turn_ends_nb(state, rules)
     else:
         gain_nb(state, a, b, -1)
         gain_nb(state, seat, b, 1)
+        if shards_nb(rules):
+            let_go_nb(state, a, b, seat)
         if b >= ACT0 and not rules.stolen_now:
             state.fresh[seat, b - ACT0] += 1
         kit.rec[STEALS] += 1
@@ -662,13 +814,90 @@ def apply_nb(state, tables, rules, pick):
 
 
 @njit(inline=True)
+def used_nb(state, rules, seat, a):
+    """An action tile of kind a discarded to use it: the turn's actions counted."""
+    kit = state.kit
+    ph = state.ph
+    state.hand[seat, ACT0 + a] -= 1
+    state.gone[ACT0 + a] += 1
+    if shards_nb(rules):
+        let_go_nb(state, seat, ACT0 + a, -1)
+    ph[DISCARDED] += 1
+    if ph[GRABBED_NOW] > 0:
+        ph[ACTED_AFTER] = 1
+    else:
+        ph[ACTED_BEFORE] = 1
+    ph[ACTED] += 1
+    kit.tally[seat, TALLY_ACTIONS] += 1
+    kit.rec[ACTIONS_USED] += 1
+    emit_nb(kit, USED, a, 0, 0, 0)
+
+
+# -- the expansions' hooks --------------------------------------------------------------------
+
+@njit(cold=True)
+def x_options_nb(state, tables, rules, kit, seat, phase):
+    """The decisions Gemshards and Golden Actions add."""
+    if phase == WILD_AT:
+        offer_piles_nb(state, rules, kit, seat)
+    elif phase == ROTATE_HELD_AT:
+        rotations_nb(state, rules, kit, seat, True, -1)
+    elif phase == ROTATE_CELL_AT:
+        offer_board_turns_nb(state, kit)
+    elif phase == TELEPORT_AT:
+        offer_teleports_nb(state, kit)
+    elif phase == RUMBLE_FROM:
+        lifts_nb(state, rules, kit, True, state.sh[state.sh.shape[0] - 1, LANDED])
+    else:
+        drops_nb(state, rules, kit, state.sh[state.sh.shape[0] - 1, LIFTED], True)
+
+
+@njit(cold=True)
+def x_apply_nb(state, tables, rules, seat, kind, a, b, c):
+    """The options Gemshards and Golden Actions add, applied: True when the game ended."""
+    ph = state.ph
+    if kind == GRAB_SIDE:
+        top = top_nb(state, tables, state.arrow[0])
+        grab_nb(state, tables, rules, seat, a, b, top, depth_nb(state))
+        if rules.split and ph[GEMS_LEFT] > 0:
+            collect_split_nb(state, rules, seat)
+    elif kind == USE_X:
+        used_nb(state, rules, seat, a)
+        if a == ROTATE_GRABBED:
+            ph[PHASE] = ROTATE_HELD_AT
+        elif a == ROTATE_BOARD:
+            ph[PHASE] = ROTATE_CELL_AT
+        elif a == TELEPORT_ARROW:
+            ph[PHASE] = TELEPORT_AT
+        elif a == RUMBLE:
+            rumble_nb(state)
+        else:
+            light_nb(state)
+    elif kind == ROTATE_HELD:
+        rotate_held_nb(state, seat, a, c)
+    elif kind == ROTATE_CELL:
+        turn_tile_nb(state, a, b)
+    elif kind == JOIN:
+        join_nb(state, seat, a, b)
+    elif kind == LIFT:
+        lift_nb(state, a)
+    else:
+        drop_nb(state, rules, a)
+    # The last gem gone ends the game, once a grabbed Wildcard has its pile.
+    if ph[GEMS_LEFT] == 0 and ph[PHASE] != WILD_AT:
+        finish_nb(state, rules, GEMS_GONE)
+        return True
+    return False
+
+
+@njit(inline=True)
 def settle_nb(state, tables, rules):
     """A turn with nothing left to decide ends without asking: its grabs taken (or none
     possible) and no action the seat may use."""
     ph = state.ph
     kit = state.kit
     while (ph[PHASE] == TURN and (ph[GRABS_DUE] == 0 or ph[TILES_LEFT] == 0)
-           and not can_act_nb(state, rules, seat_nb(kit))):
+           and not ended_nb(kit) and not can_act_nb(state, rules, seat_nb(kit))):
         turn_ends_nb(state, rules)
 
 
@@ -678,10 +907,13 @@ def end_turn_nb(state, rules):
     scores for the lead record, and the next seat's turn begins."""
     kit = state.kit
     seat = seat_nb(kit)
+    if shards_nb(rules) and stuck_nb(state, rules):
+        finish_nb(state, rules, STUCK)
+        return
     pos = state.arrow[0]
-    state.ph[EXPECT_ARROW] = pos if state.arrow[1] else (pos + 2) % POSITIONS
+    state.ph[EXPECT_ARROW] = pos if state.arrow[1] else quarter_nb(pos)
     if not state.arrow[1]:
-        state.arrow[0] = (pos + 2) % POSITIONS
+        state.arrow[0] = quarter_nb(pos)
         emit_nb(kit, TURNED, state.arrow[0], 0, 0, 0)
     scores_nb(state, rules, kit.score, True)
     state.fresh[seat, :] = 0
@@ -708,7 +940,7 @@ def dark_turn_ends_nb(state, rules):
     if info_step_nb(state, rules, seat_nb(state.kit)):
         return
     if stalled_nb(state, rules):
-        finish_nb(state, rules)
+        finish_nb(state, rules, end_reason_nb(state, rules))
         state.ph[PHASE] = OVER
         return
     turn_second_nb(state)
@@ -726,7 +958,7 @@ def skip_turn_nb(state, rules):
     seat = seat_nb(kit)
     refill_nb(state, rules)
     if state.ph[GEMS_LEFT] == 0:
-        finish_nb(state, rules)
+        finish_nb(state, rules, end_reason_nb(state, rules))
         state.ph[PHASE] = OVER
         return
     state.ph[EXPECT_ARROW] = state.arrow[0]
@@ -736,9 +968,19 @@ def skip_turn_nb(state, rules):
     begin_turn_nb(state)
 
 
+@njit(inline=True)
+def quarter_nb(pos):
+    """The arrow's quarter turn clockwise: two positions on, among the eight or among the
+    eight Teleport Arrow adds between them."""
+    if pos < POSITIONS:
+        return (pos + 2) % POSITIONS
+    return POSITIONS + (pos - POSITIONS + 2) % POSITIONS
+
+
 @njit
-def finish_nb(state, rules):
-    """No gem on the mountain: the majorities scored, the best score wins, a level best is a
+def finish_nb(state, rules, reason):
+    """No gem on the mountain (or none any player may take: `reason` BARRED under Dark Tunnels,
+    STUCK under Gemshards): the majorities scored, the best score wins, a level best is a
     tie."""
     kit = state.kit
     n = rules.players
@@ -766,7 +1008,6 @@ def finish_nb(state, rules):
     kit.rec[LEAST_DECIDES] = 1 if alone and beaten else 0
     for q in range(n):
         emit_nb(kit, SCORED, q + 1, kit.score[q], plain[q], 0)
-    reason = end_reason_nb(state, rules)
     if alone:
         win_nb(kit, at, reason)
     else:
@@ -779,18 +1020,19 @@ def finish_nb(state, rules):
 def broken_nb(state, rules):
     """1: a tile made or lost (mountain, hands, discards and deck against the box); 2: a grab
     not from the top layer; 3: the arrow did not turn as the lock says at a turn's end; 4: the
-    counts of gems and tiles on the mountain disagree with it."""
+    counts of gems and tiles on the mountain disagree with it; then each expansion's own
+    (Dark Tunnels' 5 to 8, dark_broken_nb; Gemshards' 9, broken_shards_nb)."""
     n_tiles = state.deck_n[0] + state.ph[DISCARDED] + laid_nb(state, rules)
     gems = 0
     tiles = 0
     for i in range(state.grid.shape[0]):
         if state.grid[i] != EMPTY:
             tiles += 1
-            if state.grid[i] < ACT0:
+            if gem_tile_nb(state, rules, state.grid[i]):
                 gems += 1
     n_tiles += tiles
     for q in range(rules.players):
-        for code in range(ALL_CODES):
+        for code in range(state.hand.shape[1]):
             if state.hand[q, code] < 0:
                 return 1
             n_tiles += state.hand[q, code]
@@ -806,6 +1048,8 @@ def broken_nb(state, rules):
         return 4
     if rules.dark_tunnels:
         return dark_broken_nb(state, rules)
+    if shards_nb(rules) and broken_shards_nb(state, rules):
+        return 9
     return 0
 
 

@@ -8,10 +8,17 @@ from __future__ import annotations
 from balance.games.gem_mountain.codes import (
     BLAST_AT,
     BOMBED,
+    DIVIDED0,
+    DROP,
+    FLASHED,
     FLIP_DOWN,
     FLIP_UP,
+    GRAB_SIDE,
+    JOIN,
+    JOINED,
     LAID,
     LAY,
+    LIFT,
     LIGHT_LINE,
     LIT,
     LOOK_AT,
@@ -20,11 +27,24 @@ from balance.games.gem_mountain.codes import (
     RANSACKED,
     REFILLED,
     REVEALED,
+    ROTATE_CELL,
+    ROTATE_GRABBED,
+    ROTATE_HELD,
+    ROTATED,
+    RUMBLED,
     SECOND,
     TURNED2,
+    TURNED_TILE,
     UNSEEN,
+    USE_X,
+    WILD,
 )
-from balance.games.gem_mountain.rules import ACTION_WORDS, COLOUR_NAMES, DARK_WORDS
+from balance.games.gem_mountain.rules import (
+    ACTION_WORDS,
+    COLOUR_NAMES,
+    DARK_WORDS,
+    X_ACTION_WORDS,
+)
 from balance.games.gem_mountain.rules_nb import (
     ACT0,
     EMPTY,
@@ -45,9 +65,14 @@ from balance.games.gem_mountain.rules_nb import (
 )
 from balance.kit.view import View
 
-POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-# The base game's actions, then Dark Tunnels' actions and its two gems (codes.py).
-ACTION_NAMES = tuple(ACTION_WORDS.values()) + tuple(DARK_WORDS.values())
+# The eight positions, then Teleport Arrow's eight between them (8 + j between j and j + 1).
+POSITION_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW",
+                  "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW", "NNW")
+# A tile's code - ACT0 (USE's and USE_X's a): the base game's actions from 0, then Dark
+# Tunnels' actions and its two gems, then Gemshards' and Golden Actions' from ROTATE_GRABBED
+# (codes.py).
+ACTION_NAMES = {**dict(enumerate((*ACTION_WORDS.values(), *DARK_WORDS.values()))),
+                **dict(enumerate(X_ACTION_WORDS.values(), ROTATE_GRABBED))}
 LINES = ("row", "column")
 
 
@@ -57,6 +82,10 @@ def tile_words(code: int) -> str:
         return "empty"
     if code == UNSEEN:
         return "face-down tile"
+    if code == WILD:
+        return "Wildcard"
+    if code >= DIVIDED0:
+        return f"divided tile #{code - DIVIDED0}"
     if code >= ACT0:
         return ACTION_NAMES[code - ACT0]
     return f"{COLOUR_NAMES[code // VALUES]} {code % VALUES + 1}"
@@ -67,8 +96,20 @@ class MountainView(View):
         kind, a, b, c = (int(x) for x in row)
         if kind == GRAB:
             return f"grab the {tile_words(b)} at cell {a} (layer {c})"
-        if kind == USE:
+        if kind == USE or kind == USE_X:
             return f"use {ACTION_NAMES[a]} ({b} held)"
+        if kind == GRAB_SIDE:
+            return f"grab cell {a} as the {tile_words(b)} (layer {c})"
+        if kind == ROTATE_HELD:
+            return f"turn its divided tile #{a} to the {tile_words(b)}"
+        if kind == ROTATE_CELL:
+            return f"turn the tile at cell {a} {b} quarter{'s' if b > 1 else ''} clockwise"
+        if kind == JOIN:
+            return f"the Wildcard joins the {COLOUR_NAMES[a]} pile"
+        if kind == LIFT:
+            return f"rumble from cell {a} ({tile_words(b)})"
+        if kind == DROP:
+            return f"rumble to cell {a}"
         if kind == POINT:
             return f"point the arrow {POSITION_WORDS[a]}"
         if kind == START_AT:
@@ -113,6 +154,16 @@ class MountainView(View):
             return f"turn {turn}: the arrow is {'locked' if a else 'unlocked'}"
         if code == STOLE:
             return f"turn {turn}, seat {seat}: steals the {tile_words(b)} from seat {a + 1}"
+        if code == ROTATED:
+            return f"turn {turn}, seat {seat}: turns its divided tile #{a} to the {tile_words(b)}"
+        if code == TURNED_TILE:
+            return f"turn {turn}: the tile at cell {a} turns {b} quarter{'s' if b > 1 else ''}"
+        if code == JOINED:
+            return f"turn {turn}, seat {seat}: the Wildcard joins the {COLOUR_NAMES[a]} pile"
+        if code == RUMBLED:
+            return f"turn {turn}: the tile at cell {a} rumbles to cell {b}"
+        if code == FLASHED:
+            return f"turn {turn}, seat {seat}: the Flashlight reaches a layer deeper"
         return self.dark_event(turn, seat, code, a, b, c)
 
     def dark_event(self, turn: int, seat: int, code: int, a: int, b: int, c: int) -> str | None:

@@ -72,3 +72,27 @@ def test_a_map_larger_than_the_box_is_refused_before_any_game():
         prepare(KIT, {"start_tiles": "action", "move_arrow": 0, "arrow_lock": 0, "swap": 0,
                       "double": 1, "steal": 1}, ("random",) * 4)
     assert [p.field for p in e.value.problems] == ["start_tiles"]
+
+
+@pytest.mark.parametrize("other", ["gemshards", "golden_actions"])
+def test_dark_tunnels_with_another_expansion_is_one_message_naming_the_switch(other):
+    with pytest.raises(InputError) as e:
+        prepare(KIT, {"dark_tunnels": True, other: True}, ("random",) * 3)
+    [p] = e.value.problems
+    assert p.field == "dark_tunnels" and "not yet played by this engine" in p.message
+
+
+def test_dark_tunnels_with_another_expansion_in_the_rules_file_names_that_file(tmp_path):
+    bad = tmp_path / "rules.toml"
+    bad.write_text(RULES_FILE.read_text().replace("dark_tunnels = false", "dark_tunnels = true")
+                   .replace("gemshards = false", "gemshards = true"))
+    with pytest.raises(InputError) as e:
+        read_all(bad, BOX_FILE)
+    assert [(p.file, p.field) for p in e.value.problems] == [(str(bad), "dark_tunnels")]
+
+
+@pytest.mark.parametrize("on", [{"dark_tunnels": True}, {"gemshards": True},
+                                {"golden_actions": True},
+                                {"gemshards": True, "golden_actions": True}])
+def test_each_expansion_alone_and_the_two_together_are_played(on):
+    assert len(new_tables(kit_rules({**KIT.defaults, **on}, 3)).box) > 47

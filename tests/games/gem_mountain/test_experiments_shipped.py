@@ -20,8 +20,8 @@ WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ab
         # each open reading against the other(s), the default first
         **{f"reading-{r}": 2 for r in ("majority-by", "none-is-least", "split", "steal-actions",
                                         "stolen-now")}, "reading-all-tie": 3,
-        # the expansions against the base game
-        "dark-tunnels": 2}
+        # each expansion against the base game
+        "dark-tunnels": 2, "gemshards": 2, "golden-actions": 2}
 
 
 def test_the_designers_questions_each_have_a_file():
@@ -50,3 +50,9 @@ def test_the_ablation_takes_out_each_action_of_the_reconstructed_box():
     assert [v.swept["ablate"] for v in exp.variants] == [
         "none", "move_arrow", "arrow_lock", "swap", "double", "steal"]
     assert exp.variants[0].rules == {} and exp.variants[5].rules == {"steal": 0}
+
+
+def test_each_expansion_file_plays_the_base_game_first():
+    for stem, key in (("gemshards", "gemshards"), ("golden-actions", "golden_actions")):
+        exp = load_experiment(ROOT / "experiments" / "gem_mountain" / f"{stem}.toml")
+        assert [v.swept[key] for v in exp.variants] == [False, True], stem

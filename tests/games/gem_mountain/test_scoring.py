@@ -116,3 +116,38 @@ def test_the_compiled_scoring_agrees_with_the_brute_force_on_thousands_of_end_po
                                                          all_tie, least), hands
                             checked += 1
     assert checked >= 5000
+
+
+def test_wildcards_joined_to_their_piles_score_as_the_brute_force_reads_them():
+    """Gemshards' Wildcard, joined through the rules (join_nb) to a pile its holder has: the
+    reading is that it becomes a gem of that colour worth `wild_value`, one tile more of it
+    for the most and the least, its value added or subtracted with the pile."""
+    from balance.games.gem_mountain.codes import WILD
+    from balance.games.gem_mountain.shards_nb import credit_nb, join_nb
+
+    rng = np.random.default_rng(52)
+    checked = 0
+    for wild_value in (1, 2, 3):
+        for by in ("tiles", "value"):
+            for n in (2, 3, 4):
+                s = game({"gemshards": True, "wild_value": wild_value, "majority_by": by},
+                         players=n)
+                st = s.state
+                out = np.zeros(n, np.int64)
+                for _ in range(80):
+                    hands = [[int(c) for c in rng.integers(0, 5 * VALUES, rng.integers(0, 7))]
+                             for _ in range(n)]
+                    dealt(st, hands)
+                    read = [list(h) for h in hands]
+                    for q in range(n):
+                        piles = sorted({c // VALUES for c in hands[q]})
+                        for _ in range(rng.integers(0, 3) if piles else 0):
+                            k = int(rng.choice(piles))
+                            credit_nb(st, q, WILD, 1)  # grabbed: it waits for its pile
+                            join_nb(st, q, k, k * VALUES + wild_value - 1)
+                            read[q].append(k * VALUES + wild_value - 1)
+                    assert st.hand[:, WILD].sum() == 0
+                    scores_nb(st, s.rules, out, True)
+                    assert out.tolist() == brute(read, 5, by == "value", False, "most"), read
+                    checked += 1
+    assert checked >= 1000

@@ -39,3 +39,30 @@ def test_the_goldens_write_no_tile_code():
     for golden in KIT.goldens:
         text = (KIT.golden_folder() / f"{golden.name}.txt").read_text(encoding="utf-8")
         assert not re.search(r"\btile \d|from seat 0\b|arrow (turns|moves) to \d", text)
+
+
+def test_the_expansions_tiles_and_choices_are_named_in_words():
+    from balance.games.gem_mountain.codes import (
+        DIVIDED0,
+        GRAB_SIDE,
+        JOIN,
+        ROTATE_CELL,
+        ROTATE_GRABBED,
+        ROTATE_HELD,
+        RUMBLE,
+        WILD,
+    )
+    from balance.games.gem_mountain.rules_nb import POINT
+
+    view = MountainView(prepare(KIT, {"gemshards": True}, ("random",) * 2))
+    assert tile_words(WILD) == "Wildcard" and tile_words(DIVIDED0 + 2) == "divided tile #2"
+    assert tile_words(action(ROTATE_GRABBED)) == "Rotate Grabbed"
+    assert tile_words(action(RUMBLE)) == "Rumble"
+    assert view.option(0, 0, (GRAB_SIDE, 3, gem(0, 2), 1)) == \
+        "grab cell 3 as the ruby 2 (layer 1)"
+    assert view.option(0, 6, (ROTATE_HELD, 2, gem(1, 1), 3)) == \
+        "turn its divided tile #2 to the sapphire 1"
+    assert view.option(0, 7, (ROTATE_CELL, 4, 1, 0)) == \
+        "turn the tile at cell 4 1 quarter clockwise"
+    assert view.option(0, 8, (POINT, 8, 0, 0)) == "point the arrow NNE"
+    assert view.option(0, 9, (JOIN, 3, gem(3, 1), 0)) == "the Wildcard joins the topaz pile"
