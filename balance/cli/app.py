@@ -173,9 +173,10 @@ app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
 def tune(experiment: str = typer.Argument(..., help="experiment file (one variant), or a name "
                                           "in experiments/"),
          lever: str = typer.Option(..., help="the whole-number setting to seek: a rule field "
-                                   "(as in [rules]), players, a player's knob (knob.NAME), a "
-                                   "key of the game's own in [experiment], or a number in one "
-                                   "of its own tables (NAME.FIELD)"),
+                                   "(as an experiment file's rules table names it), players, a "
+                                   "player's knob (knob.NAME), a key of the game's own in the "
+                                   "file's experiment table, or a number in one of its own "
+                                   "tables (NAME.FIELD)"),
          range_: str = typer.Option(..., "--range", help="LOW:HIGH, the values to search"),
          goal: str = typer.Option(..., help="MEASURE=VALUE: one of the game's measures "
                                   "(`balance games` lists them), a rate as a percentage "
