@@ -734,3 +734,12 @@ def test_a_difference_that_was_found_never_shows_a_bound_of_zero():
     assert not compare_text._difference_cell(mean).endswith(" 0)")
     assert compare_text._difference_cell(dict(row, found=False, ci_high=0.0004)).startswith(
         "no difference (−0.3 to 0")  # an interval that holds zero may show it
+
+
+@pytest.mark.parametrize("value, shown", [(0.056, "0.056"), (0.82, "0.82"), (-0.31, "-0.31"),
+                                          (0.0014, "0.0014"), (14.43, "14.4"), (1.0, "1.0"),
+                                          (0.0, "0.0")])
+def test_a_mean_below_one_keeps_two_significant_digits(value, shown):
+    """Issue 53: a course measure's mean (decided at 0.82, drama 0.056) read "0.8" and "0.1"
+    beside its difference of −0.01 or −0.0014."""
+    assert compare_text.value_text(value, "mean") == shown

@@ -209,3 +209,29 @@ def test_a_seat_goal_in_crisis_is_refused(tmp_path, cli):
     r = cli("tune", exp, "--lever", "hand_limit", "--range", "3:6", "--goal", "seat1=30%",
             "--jobs", "1")
     assert r.exit_code == 2 and "a seat's share of the wins is a Rush goal" in r.output
+
+
+def test_tune_seeks_a_board_length_for_a_comeback_rate(tmp_path, cli):
+    """A course measure as the goal (issue 53): the longer Rusship's board, the more often
+    its winner was behind at half (some 14% at 6 spaces, 31% at 16, racer against racer);
+    tune finds the length where a quarter of the winners were, between them."""
+    exp = tmp_path / "rl.toml"
+    exp.write_text("""\
+[experiment]
+name = "rl"
+description = "Rusship, racer against racer"
+game = "rusship"
+heuristic = "racer"
+players = 2
+games = 100
+seed = 5301
+""", encoding="utf-8")
+    r = cli("tune", exp, "--lever", "length", "--range", "6:16", "--goal", "comeback_half=25%",
+            "--first", "200", "--games", "800", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    rows = [ln.split() for ln in r.output.splitlines() if ln.strip()[:1].isdigit()]
+    share = {int(row[0]): float(row[2].rstrip("%")) for row in rows}
+    assert share[6] < 25 < share[16]
+    line = [x for x in r.output.splitlines() if "meets" in x][0]
+    assert line.startswith("length meets comeback_half=25% at ")
+    assert 8 <= int(line.rsplit("closest whole value is ", 1)[1].split()[0]) <= 14

@@ -89,7 +89,11 @@ def parse_goal(text: str, game: Game, where: str = "--goal") -> Goal:
     if measure is None:
         raise bad
     if measure.kind == "mean":
-        if pct or not math.isfinite(value):
+        if pct:
+            what = f"; it is {measure.help}" if measure.help else ""
+            raise InputError([Problem(where, "", "", f"{text!r}: {name} is a mean, not a rate: "
+                                      f"write its value as a number, without %{what}")])
+        if not math.isfinite(value):
             raise bad
         return Goal(measure.name, at, value, text.strip())
     if not pct or not 0 < value < 100:
@@ -105,6 +109,13 @@ def _measure(game: Game, name: str, text: str, where: str):
     found = course.find(game, name)
     if found is not None:
         return found, None
+    kind = course.kind_of(name)
+    if kind is not None:
+        # A course measure of the other kind of game: no run of this game could measure it.
+        which = ("a cooperative game's, its team against a goal" if kind == "team" else
+                 "a race's, where one seat wins")
+        raise InputError([Problem(where, "", "", f"{text!r}: {name} is {which}; "
+                                  f"{game.title} has no games of that kind")])
     if not game.goals:
         return None, None
     try:

@@ -67,14 +67,28 @@ def names() -> tuple[str, ...]:
     return tuple(_BY_NAME)
 
 
+TEAM = ("settled_at", "behind_pace_wins")  # a team against its goal's pace: the rest are a race's
+RACE = ("comeback_quarter", "comeback_half", "comeback_three_quarters", "decided_at", "drama",
+        "leader_wins_half")
+
+
 def of_game(game: Game) -> list[Measure]:
     """The course measures the game's games table can give (none without a course), those the
-    game declares itself left to its own."""
+    game declares itself left to its own. A race's measures only where a seat can win, a
+    team's only where a team plays against a goal the games table records: one that can
+    never apply would be offered as a goal that no run can measure."""
     columns = game.games_table.columns
     if COURSE not in columns:
         return []
     own = {m.name for m in game.measures}
-    return [m for m in MEASURES if m.name not in own and m.column in columns]
+    never = (TEAM if game.cooperative is False or GOAL not in columns else ()) + \
+        (RACE if game.cooperative is True else ())
+    return [m for m in MEASURES if m.name not in own | set(never) and m.column in columns]
+
+
+def kind_of(name: str) -> str | None:
+    """'race' or 'team' for a course measure of one kind of game, None for the others."""
+    return "team" if name in TEAM else "race" if name in RACE else None
 
 
 def find(game: Game, name: str) -> Measure | None:

@@ -14,6 +14,7 @@ in common a difference reads "too few games to compare", with no interval (balan
 from __future__ import annotations
 
 import json
+import math
 import textwrap
 
 import polars as pl
@@ -70,12 +71,18 @@ def _clear_of_zero(dec: int, row: dict, scale: float) -> int:
 
 def value_text(value: float, kind: str) -> str:
     """One arm's value: a rate as a percentage and a mean with one decimal, a median with
-    at most one (whole numbers and halves)."""
+    at most one (whole numbers and halves). A mean below 1 keeps two significant digits: a
+    share of the game or a drama of 0.056 would read 0.1 beside its own difference of
+    −0.0014."""
     if text.missing(value):
         return text.DASH
     if kind == RATE:
         return text.pct(value, 1)
-    return f"{value:.1f}" if kind == MEAN else text.num(value, 1)
+    if kind != MEAN:
+        return text.num(value, 1)
+    if 0 < abs(value) < 1:
+        return f"{value:.{max(1, 1 - math.floor(math.log10(abs(value))))}f}"
+    return f"{value:.1f}"
 
 
 def difference_text(row: dict) -> str:
