@@ -26,6 +26,7 @@ from reports.render import text
 
 # Changes a setting may make and still count as the rulebook's game for a verdict: the way to
 # play and the decks (which heroes, how many) are what every question sweeps.
+LARGEST = 3  # the versions a length verdict names
 PLAIN = {"", "play", "decks", "hero1", "hero2", "hero3", "hero4"}
 
 
@@ -178,14 +179,17 @@ def first_player(a: Analysis) -> list[Verdict]:
     rows = pooled(a.first, plain(a).filter(pl.col("heuristic") == h), ["players"])
     if not rows:
         return []
-    parts = []
+    sides: dict[str, list[dict]] = {}
     for r in rows:
         fair = 1 / r["players"]
         side = ("has an advantage" if r["ci_low"] > fair else
                 "is at a disadvantage" if r["ci_high"] < fair else "is even")
-        parts.append(f"at {r['players']} players the first player {side}: it wins "
-                     f"{rate_text(r)} of the games a player won (fair "
-                     f"{text.pct(fair, 1)})")
+        sides.setdefault(side, []).append(r)
+    parts = [f"the first player {side} at "
+             f"{text.join_words([str(r['players']) for r in mine])} players: it wins "
+             + text.join_words([f"{rate_text(r)} (fair {text.pct(1 / r['players'], 1)})"
+                                for r in mine]) + " of the games a player won"
+             for side, mine in sides.items()]
     return [Verdict("First player", "Head to head, " + "; ".join(parts) + ".",
                     who_of([player_words(h)]),
                     [f"{r['players']} players: {text.count(r['wins'])} of "
@@ -220,7 +224,10 @@ def length(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
         if not rows:
             continue
         moved = [(p, r) for p, r in rows if r["holm"]]
-        said = text.join_words([f"{p.label} {_turns(r)}" for p, r in rows])
+        # A sweep of many versions names its largest changes; the rest are in the details.
+        named = sorted(rows, key=lambda x: -abs(x[1]["difference"]))[:LARGEST]
+        said = text.join_words([f"{p.label} {_turns(r)}" for p, r in named]) + (
+            f" (the largest of {len(rows)} versions)" if len(rows) > LARGEST else "")
         out.append(Verdict("What changes the length", (
             f"Against {rows[0][0].base_label} ({text.num(rows[0][1]['baseline'])} turns): "
             f"{said}; " + (f"{len(moved)} of {len(rows)} beyond chance." if moved else

@@ -133,7 +133,7 @@ def test_decks_even_on_the_same_shuffles_are_said_even_whatever_the_seat_gives()
 def test_the_first_player_verdict_says_an_advantage_beyond_chance():
     rows = [game_row(0, g, winner=1 if g < 600 else 2) for g in range(1000)]
     a = REPORT.analyse(run(rows, [variant(0, H2H)]))
-    assert "at 2 players the first player has an advantage: it wins 60%" in said(
+    assert "the first player has an advantage at 2 players: it wins 60%" in said(
         a, "First player")
 
 
