@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 BALANCE := $(VENV)/bin/balance
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: all main rusship gem_mountain report test lint bench docs clean
+.PHONY: all main rusship gem_mountain gem_runner report test lint bench docs clean
 
 all: main
 
@@ -61,27 +61,28 @@ define stage
 endef
 
 main: $(STAMP)
-	$(call stage,1,16,check both editions' content (no games))
+	$(call stage,1,19,check both editions' content (no games))
 	$(BALANCE) validate gemrush-1e gemrush-2e
-	$(call stage,2,16,crisis-difficulty: 2nd-edition Crisis by greedy for 1 to 7 players; 7 variants x $(MAIN_GAMES) games (the first also compiles the engine if its cache is cold))
+	$(call stage,2,19,crisis-difficulty: 2nd-edition Crisis by greedy for 1 to 7 players; 7 variants x $(MAIN_GAMES) games (the first also compiles the engine if its cache is cold))
 	$(BALANCE) run crisis-difficulty --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(call stage,3,16,crisis-learned: the same by the learned player; 7 variants x $(MAIN_GAMES) games)
+	$(call stage,3,19,crisis-learned: the same by the learned player; 7 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run crisis-learned --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(call stage,4,16,rush: Rush by greedy for 2 to 7 players; 6 variants x $(MAIN_GAMES) games)
+	$(call stage,4,19,rush: Rush by greedy for 2 to 7 players; 6 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run rush --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(call stage,5,16,players: 4-player Crisis by greedy$(comma) the learned player and the search-based reference player; 3 variants x $(PLAYER_GAMES) games (the slowest stage: the reference searches))
+	$(call stage,5,19,players: 4-player Crisis by greedy$(comma) the learned player and the search-based reference player; 3 variants x $(PLAYER_GAMES) games (the slowest stage: the reference searches))
 	$(BALANCE) run players --games $(PLAYER_GAMES) --out $(MAIN_RUNS)
-	$(call stage,6,16,skills: each skill against No Skills; 21 variants x $(SKILL_GAMES) games)
+	$(call stage,6,19,skills: each skill against No Skills; 21 variants x $(SKILL_GAMES) games)
 	$(BALANCE) run skills --games $(SKILL_GAMES) --out $(MAIN_RUNS)
-	$(call stage,7,16,skill-variants: the six skill variants; 6 variants x $(MAIN_GAMES) games)
+	$(call stage,7,19,skill-variants: the six skill variants; 6 variants x $(MAIN_GAMES) games)
 	$(BALANCE) run skill-variants --games $(MAIN_GAMES) --out $(MAIN_RUNS)
-	$(call stage,8,16,Gem Rush's report of the six runs (no games))
+	$(call stage,8,19,Gem Rush's report of the six runs (no games))
 	$(BALANCE) report $(MAIN_RUNS)/crisis-difficulty $(MAIN_RUNS)/crisis-learned \
 		$(MAIN_RUNS)/rush $(MAIN_RUNS)/players $(MAIN_RUNS)/skills $(MAIN_RUNS)/skill-variants \
 		--out runs/main/report
 	$(PY) -m balance.running.latest runs/main $(CODE)
-	$(MAKE) --no-print-directory rusship STAGE_BASE=8 STAGE_TOTAL=16 MAKE_START=$(MAKE_START)
-	$(MAKE) --no-print-directory gem_mountain STAGE_BASE=13 STAGE_TOTAL=16 MAKE_START=$(MAKE_START)
+	$(MAKE) --no-print-directory rusship STAGE_BASE=8 STAGE_TOTAL=19 MAKE_START=$(MAKE_START)
+	$(MAKE) --no-print-directory gem_mountain STAGE_BASE=13 STAGE_TOTAL=19 MAKE_START=$(MAKE_START)
+	$(MAKE) --no-print-directory gem_runner STAGE_BASE=16 STAGE_TOTAL=19 MAKE_START=$(MAKE_START)
 	@echo "make: done in $$(($$(date +%s) - $(MAKE_START))) s"
 
 # Rusship's part of the main job: the first-player compensation grid (9 variants), each power
@@ -130,6 +131,25 @@ gem_mountain: $(STAMP)
 	$(call stage,3,3,Gem Mountain's report of the two runs (no games))
 	$(BALANCE) report $(addprefix $(GEM_MOUNTAIN_RUNS)/,$(GEM_MOUNTAIN_MAIN)) --out runs/main/gem_mountain/report
 	$(PY) -m balance.running.latest runs/main/gem_mountain $(GEM_MOUNTAIN_CODE)
+
+# Gem Runner's part of the main job, small: a runner alone against the Computer with one deck
+# and two, each hero's deck (8 variants), and deck against deck head to head, every pair of
+# heroes both ways round (16), 2,000 games a variant (the fast player plays them in seconds).
+# Its report goes beside the others, to runs/main/gem_runner/report/report.html; the guide's
+# Gem Runner page answers the designer's questions from the full experiments.
+GEM_RUNNER_CODE = $(shell $(PY) -c "import balance.running.provenance as p; print(p.source_hash('gem_runner'))")
+GEM_RUNNER_RUNS = runs/main/gem_runner/$(GEM_RUNNER_CODE)
+GEM_RUNNER_GAMES := 2000
+GEM_RUNNER_MAIN := gem-runner-computer-heroes gem-runner-decks
+
+gem_runner: $(STAMP)
+	$(call stage,1,3,gem-runner-computer-heroes: a runner against the Computer$(comma) each hero's deck$(comma) one deck or two; 8 variants x $(GEM_RUNNER_GAMES) games)
+	$(BALANCE) run experiments/gem_runner/gem-runner-computer-heroes.toml --games $(GEM_RUNNER_GAMES) --out $(GEM_RUNNER_RUNS)
+	$(call stage,2,3,gem-runner-decks: deck against deck head to head$(comma) seats swapped; 16 variants x $(GEM_RUNNER_GAMES) games)
+	$(BALANCE) run experiments/gem_runner/gem-runner-decks.toml --games $(GEM_RUNNER_GAMES) --out $(GEM_RUNNER_RUNS)
+	$(call stage,3,3,Gem Runner's report of the two runs (no games))
+	$(BALANCE) report $(addprefix $(GEM_RUNNER_RUNS)/,$(GEM_RUNNER_MAIN)) --out runs/main/gem_runner/report
+	$(PY) -m balance.running.latest runs/main/gem_runner $(GEM_RUNNER_CODE)
 
 report: main
 

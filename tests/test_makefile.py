@@ -29,20 +29,22 @@ def _recipe(target: str) -> list[str]:
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_make_names_each_stage_as_it_starts():
     fake = ["BALANCE=true", "PY=true", "STAMP=Makefile", "MAIN_RUNS=x", "RUSSHIP_RUNS=x",
-            "GEM_MOUNTAIN_RUNS=x"]
+            "GEM_MOUNTAIN_RUNS=x", "GEM_RUNNER_RUNS=x"]
     out = subprocess.run(["make", "--no-print-directory", "-s", "main", *fake], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     stages = [LINE.match(x) for x in out.stdout.splitlines() if x.startswith("== make")]
-    assert [int(m[1]) for m in stages] == list(range(1, 17))
-    assert {m[2] for m in stages} == {"16"}
+    assert [int(m[1]) for m in stages] == list(range(1, 20))
+    assert {m[2] for m in stages} == {"19"}
     assert "players: 4-player Crisis by greedy, the learned player" in out.stdout
     assert "Gem Mountain's report of the two runs" in out.stdout
+    assert "Gem Runner's report of the two runs" in out.stdout
     assert re.search(r"^make: done in \d+ s$", out.stdout, re.M)
 
 
 def test_the_stages_count_and_state_the_experiments_variants():
-    main, subs = _recipe("main"), {name: _recipe(name) for name in ("rusship", "gem_mountain")}
+    main, subs = _recipe("main"), {name: _recipe(name) for name in ("rusship", "gem_mountain",
+                                                               "gem_runner")}
     own = [STAGE.match(x) for x in main if STAGE.match(x)]
     theirs = {name: [STAGE.match(x) for x in r if STAGE.match(x)] for name, r in subs.items()}
     total = len(own) + sum(len(t) for t in theirs.values())
@@ -67,4 +69,4 @@ def test_the_stages_count_and_state_the_experiments_variants():
             assert run[run.index("--games") + 1] == f"$({games})", line
             assert len(load_experiment(run[2]).variants) == int(variants), name
             counted += 1
-    assert counted == 12
+    assert counted == 14

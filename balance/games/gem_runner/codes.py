@@ -28,11 +28,16 @@ DECISIONS = ("build", "dig", "discard", "run", "fix")
  DEALT) = range(12)
 # How a Challenge's Gem came: from the hand, the Pool, the Stack, or dug from the deck.
 FROM_HAND, FROM_POOL, FROM_STACK, FROM_DECK = range(4)
-# The record: the game's own values (KitGame.record).
+# The record: the game's own values (KitGame.record). pool_decides: 1 when the winning Gem's
+# Pool took its side to the target, which the Gems of its run alone did not; pool_behind: Pool
+# collections by a side with fewer Gems than another side had then; pool_overtakes: those that
+# left it ahead of every other side (a side: a seat, or against the Computer the team's Stacks
+# together and the Computer's).
 RECORD = ("computer_gems", "challenges", "hazards", "final_gems", "pool_gems", "pool_wins",
-          "hazard_gems", "chains", "bugs", "fixes")
+          "hazard_gems", "chains", "bugs", "fixes", "pool_decides", "pool_behind",
+          "pool_overtakes")
 (COMPUTER_GEMS, CHALLENGES, HAZARDS, FINAL_GEMS, POOL_GEMS, POOL_WINS, HAZARD_GEMS, CHAINS,
- BUGS, FIXES) = range(10)
+ BUGS, FIXES, POOL_DECIDES, POOL_BEHIND, POOL_OVERTAKES) = range(13)
 # Tallies: each seat's runs, the final Gems it won, the Pool Gems it collected, the Gems it won
 # by beating a Hazard with a Gem card.
 TALLIES = ("runs", "runs_won", "pool_taken", "gems_on_hazards")

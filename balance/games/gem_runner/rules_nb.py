@@ -98,8 +98,11 @@ from balance.games.gem_runner.codes import (
     PLACED_HAZARDS,
     PLAY_BUG,
     PLAY_FIX,
+    POOL_BEHIND,
+    POOL_DECIDES,
     POOL_GEM,
     POOL_GEMS,
+    POOL_OVERTAKES,
     POOL_TAKEN,
     POOL_WINS,
     POOLED,
@@ -494,9 +497,33 @@ def run_on_nb(state, tables, rules):
 
 
 @njit(inline=True)
+def side_gems_nb(state, rules, w):
+    """The Gems of w's side: its Stack, or against the Computer a seat's team's Stacks."""
+    if rules.play != COMPUTER or w == rules.players:
+        return state.stack_n[w]
+    gems = 0
+    for q in range(rules.players):
+        gems += state.stack_n[q]
+    return gems
+
+
+@njit(inline=True)
+def best_other_nb(state, rules, w):
+    """The most Gems of any side but w's."""
+    if rules.play == COMPUTER:
+        return side_gems_nb(state, rules, rules.players if w < rules.players else 0)
+    best = 0
+    for q in range(rules.players):
+        if q != w and state.stack_n[q] > best:
+            best = state.stack_n[q]
+    return best
+
+
+@njit(inline=True)
 def collect_nb(state, tables, rules, w, beat_with):
     """w won the Challenge's Gem: it, the Gem card that beat it if one did, and the Pool."""
     kit = state.kit
+    before, other = side_gems_nb(state, rules, w), best_other_nb(state, rules, w)
     gem = state.chal[state.chal_n[0] - 1]
     gain_nb(state, rules, w, gem)
     got = 1
@@ -512,6 +539,12 @@ def collect_nb(state, tables, rules, w, beat_with):
     kit.rec[POOL_GEMS] += pooled
     if pooled > 0:
         kit.rec[POOL_WINS] += 1
+        if before + got < rules.target <= before + got + pooled:
+            kit.rec[POOL_DECIDES] = 1
+        if before < other:
+            kit.rec[POOL_BEHIND] += 1
+            if before + got + pooled > other:
+                kit.rec[POOL_OVERTAKES] += 1
     if w < rules.players:
         kit.tally[w, RUNS_WON] += 1
         kit.tally[w, POOL_TAKEN] += pooled
