@@ -15,7 +15,9 @@ HEROES = ["bit_boy", "giga_girl", "cache_cat", "data_dog"]
 # Each file's variant count: one question each.
 WANT = {"gem-runner-computer": 4, "gem-runner-computer-players": 6,
         "gem-runner-computer-heroes": 8, "gem-runner-decks": 16,
-        "gem-runner-first-player": 3, "gem-runner-deck-counts": 27, "gem-runner-target": 9}
+        "gem-runner-first-player": 3, "gem-runner-deck-counts": 27, "gem-runner-target": 9,
+        # how it plays (issue 53): runners head to head at 2 to 4 players; the ladder's setting
+        "gem-runner-course": 3, "gem-runner-ladder": 1}
 
 
 def test_the_designers_questions_each_have_a_file():

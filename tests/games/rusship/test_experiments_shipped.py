@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = sorted((ROOT / "experiments" / "rusship").glob("*.toml"))
 # What each file sweeps: its variant count, and its baseline's rules (the unchanged ones)
 WANT = {"first-player": 9, "power-ablation": 6, "power-strength": 32, "board-length": 7,
-        "rusship-players": 3, "rusship-course": 1}
+        "rusship-players": 3, "rusship-course": 1, "length-for-comebacks": 2}
 
 
 def test_the_designers_questions_each_have_a_file():
