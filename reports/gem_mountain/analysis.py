@@ -26,7 +26,13 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from balance.games.gem_mountain.rules import ACTION_WORDS, DEFAULTS
+from balance.games.gem_mountain.rules import (
+    ACTION_WORDS,
+    ALL_ACTION_WORDS,
+    DARK_WORDS,
+    DEFAULTS,
+    X_ACTION_WORDS,
+)
 from balance.stats.intervals import with_wilson
 from reports.gem_mountain import kingmaker
 from reports.outcomes import analysis, outcomes
@@ -34,7 +40,14 @@ from reports.tables import counts, tally
 from reports.tables.frame import GROUP, Layout
 
 COMPENSATION = ("start_tiles", "start_arrow")
-ACTIONS = tuple(ACTION_WORDS)
+# Every action tile's count: an ablation takes the expansions' out too (experiment.py).
+ACTIONS = tuple(ALL_ACTION_WORDS)
+# The expansions' switches, and the settings that play only with one on (their tiles' counts
+# and their readings): a variant that switches one on against one that does not plays an
+# expansion against the game without it.
+EXPANSION_SWITCHES = ("dark_tunnels", "gemshards", "golden_actions")
+EXPANSION_ONLY = (*EXPANSION_SWITCHES, *DARK_WORDS, "multiply_by", "halved", "quartered",
+                  "wildcard", "wild_value", *X_ACTION_WORDS, "rumble_connected")
 # What changes the map or the gems dealt on it: a map-size run grows the box with the map.
 MAP = ("rows", "cols", "colours", "ones", "twos", "threes")
 

@@ -7,6 +7,8 @@ how much. Each pair of arms is classed by what differs between them:
 - actions: only the action tiles in the box (an ablation, or an action's count as a lever);
 - map: only the map's size and the gems dealt on it (rows, cols, colours, the gems a colour);
 - players: only the players (the heuristic, the seats or their knobs);
+- expansion: an expansion switched on in the variant and off in its baseline, and nothing else
+  changed but what plays only with an expansion (its tiles' counts, its readings);
 - other: anything else (the open readings, say: read in the neutral Comparison section)."""
 
 from __future__ import annotations
@@ -16,12 +18,19 @@ from dataclasses import dataclass
 import polars as pl
 
 from balance.games.gem_mountain.rules import DEFAULTS
-from reports.gem_mountain.analysis import ACTIONS, COMPENSATION, MAP, rules_of
+from reports.gem_mountain.analysis import (
+    ACTIONS,
+    COMPENSATION,
+    EXPANSION_ONLY,
+    EXPANSION_SWITCHES,
+    MAP,
+    rules_of,
+)
 from reports.gem_mountain.kingmaker import seats_of
 from reports.tables.variants import run_variants
 
-COMPENSATION_KIND, ACTIONS_KIND, MAP_KIND, PLAYERS_KIND, OTHER_KIND = (
-    "compensation", "actions", "map", "players", "other")
+COMPENSATION_KIND, ACTIONS_KIND, MAP_KIND, PLAYERS_KIND, EXPANSION_KIND, OTHER_KIND = (
+    "compensation", "actions", "map", "players", "expansion", "other")
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,9 @@ def kind_of(rules: dict, base: dict, info: dict, base_info: dict) -> str:
         return OTHER_KIND
     if _players(info) != _players(base_info):
         return PLAYERS_KIND if not differ else OTHER_KIND
+    switched = differ & set(EXPANSION_SWITCHES)
+    if switched and differ <= set(EXPANSION_ONLY) and all(rules[k] for k in switched):
+        return EXPANSION_KIND
     if differ and differ <= set(COMPENSATION):
         return COMPENSATION_KIND
     if differ and differ <= set(ACTIONS):

@@ -1,7 +1,8 @@
 """Gem Mountain's report, as the report framework reaches it (reports/page/game_report.py;
 named in the declaration, balance/games/gem_mountain/game.py): its analysis (reports/
-gem_mountain/analysis.py), its five sections before the neutral Outcomes (reports/gem_mountain/
-page.py), their verdicts (reports/gem_mountain/findings.py), and the comparison of its measures
+gem_mountain/analysis.py), its six sections before the neutral Outcomes (reports/gem_mountain/
+page.py; the expansions' in reports/gem_mountain/expansions.py), their verdicts (reports/
+gem_mountain/findings.py, expansions.py), and the comparison of its measures
 less the margin the neutral comparison already gives."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import polars as pl
 from balance.games.gem_mountain.game import GAME
 from balance.games.gem_mountain.rules import COLOUR_NAMES
 from reports.compare.compare import Quantities
-from reports.gem_mountain import analysis, findings, page
+from reports.gem_mountain import analysis, expansions, findings, page
 from reports.gem_mountain.levers import pairs_of
 from reports.outcomes import outcome_page
 from reports.outcomes.analysis import REQUIRED
@@ -51,11 +52,10 @@ class Report(game_report.GameReport):
 
     def sections(self, a, cmps: list, merged: list) -> list[Section]:
         pairs = pairs_of(cmps, a.manifest)
-        # The expansions against the base game will be a section of their own here, after
-        # Verdicts by player, once the expansions are rules of the engine.
         return [page.first_seat_section(a, pairs), page.actions_section(a, pairs),
                 page.scoring_section(a), page.map_section(a, pairs),
-                page.players_section(a, pairs), *super().sections(a, cmps, merged)]
+                page.players_section(a, pairs), expansions.section(pairs),
+                *super().sections(a, cmps, merged)]
 
     def tally_sections(self, a) -> list[Section]:
         """Tallies by seat, less the colours no setting's box holds (the box's `colours`
@@ -73,7 +73,9 @@ class Report(game_report.GameReport):
 
     def verdicts(self, a, cmps: list, players_of: dict[str, list[str]],
                  where: dict[str, str]) -> list:
-        return findings.verdicts(a, pairs_of(cmps, a.manifest), players_of)
+        pairs = pairs_of(cmps, a.manifest)
+        return (findings.verdicts(a, pairs, players_of)
+                + expansions.verdicts(pairs, players_of))
 
     def lead_blocks(self, a, cmps: list) -> list[Block]:
         """The first seat against its fair share, per setting: the question every run of

@@ -32,6 +32,7 @@ from balance.games.gem_mountain.codes import (
 )
 from balance.games.gem_mountain.rules import (
     ACTION_WORDS,
+    ALL_ACTION_WORDS,
     BOX_FILE,
     COLOUR_NAMES,
     DEFAULTS,
@@ -56,10 +57,19 @@ def values(records, setup) -> dict:
 
 
 # What `balance ablate` takes out (experiment.py reads `[experiment] ablate = "actions"`), and
-# the ablate key's values in words ("none", the unchanged box, is every game's own).
-ABLATIONS = (("actions", "each action's tiles taken out of the box, one action at a time"),)
+# the ablate key's values in words ("none", the unchanged box, is every game's own): the base
+# game's actions, and those of the expansions switched on.
+ABLATIONS = (("actions", "each action's tiles taken out of the box, one action at a time "
+              "(the expansions' too, those switched on)"),)
 ABLATE_WORDS = Label("ablate", "without", tuple((name, f"without {word}")
-                                                for name, word in ACTION_WORDS.items()))
+                                                for name, word in ALL_ACTION_WORDS.items()))
+# The grid's `expansion` key (experiment.py): the base game, or one expansion switched on, by
+# its switch's name, in the box's words.
+EXPANSION_KEY = "expansion"
+EXPANSIONS = {"none": "the base game", "dark_tunnels": "Dark Tunnels",
+              "gemshards": "Gemshards", "golden_actions": "Golden Actions"}
+EXPANSION_WORDS = Label(EXPANSION_KEY, "expansion {}", tuple(
+    (k, w if k == "none" else f"with {w}") for k, w in EXPANSIONS.items()))
 ACTIONS_TEXT = ", ".join(f"{i} {w}" for i, w in enumerate(ACTION_WORDS.values()))
 # Dark Tunnels' option kinds (dark_nb.py): offered only with the expansion on, the Bomb's and
 # the Lightbulb's with enough of their tiles in the box that random play meets them.
@@ -205,7 +215,7 @@ GAME = KIT.declare(
                       "colours whose most two or more players share", unit="colours"),
               Measure("actions_used", "Actions used", "mean", "actions_used",
                       "action tiles played a game", unit="actions")),
-    default_player="majority", ablations=ABLATIONS, labels=(ABLATE_WORDS,),
+    default_player="majority", ablations=ABLATIONS, labels=(ABLATE_WORDS, EXPANSION_WORDS),
     variants="balance.games.gem_mountain.experiment:variants",
     report="reports.gem_mountain.report:REPORT",
     length_unit="turns", score_unit="points",

@@ -124,6 +124,18 @@ BOX_SETTINGS = (
 )
 SETTINGS = RULE_SETTINGS + BOX_SETTINGS
 SWITCH = {"Gemshards": "gemshards", "Golden Actions": "golden_actions"}
+# Every action tile a box may hold, in words: the base game's, then Dark Tunnels' (its Trash
+# and Multiplier are gems, not actions), then Gemshards' and Golden Actions'.
+DARK_ACTION_WORDS = {k: DARK_WORDS[k] for k in ("lightbulb", "bomb", "second_arrow", "ransack")}
+ALL_ACTION_WORDS = {**ACTION_WORDS, **DARK_ACTION_WORDS, **X_ACTION_WORDS}
+
+
+def box_actions(values: dict) -> list[str]:
+    """The action tiles these rules put in the box, by setting name: the base game's, and
+    those of each expansion switched on, each with a count above 0."""
+    names = [*ACTION_WORDS, *(DARK_ACTION_WORDS if values["dark_tunnels"] else ()),
+             *(k for k in X_ACTION_WORDS if values[SWITCH[X_EXPANSION[k]]])]
+    return [k for k in names if values[k] > 0]
 
 
 def extra_tiles(values: dict) -> tuple[int, int]:

@@ -7,6 +7,7 @@ import polars as pl
 
 from balance.contract.labels import value_words
 from balance.games.gem_mountain.game import GAME
+from balance.running.experiment import load_experiment
 from balance.running.store import read_run
 
 BASE = """\
@@ -58,3 +59,57 @@ def test_ablate_refuses_a_grid_and_a_box_too_small_without_an_action(cli, tmp_pa
     r = cli("ablate", f, "--out", tmp_path / "runs")
     assert r.exit_code == 2 and "nothing to ablate" in r.stderr
     assert not (tmp_path / "runs").exists()
+
+
+EXPANSIONS = {
+    # switch: the action tiles it puts in the box, beside the base game's five
+    "dark_tunnels": ["lightbulb", "bomb", "second_arrow", "ransack"],
+    "gemshards": ["rotate_grabbed", "rotate_board", "teleport_arrow"],
+    "golden_actions": ["rumble"],
+}
+BASE_ACTIONS = ["move_arrow", "arrow_lock", "swap", "double", "steal"]
+
+
+def _ablated(tmp_path, rules: str) -> list:
+    f = tmp_path / "x.toml"
+    f.write_text(BASE.replace("arrow_lock = 0\n", rules).replace(
+        "seed = 5\n", 'seed = 5\nablate = "actions"\n'), encoding="utf-8")
+    return load_experiment(f).variants
+
+
+def test_ablate_takes_out_the_actions_of_each_expansion_switched_on(tmp_path):
+    for switch, actions in EXPANSIONS.items():
+        variants = _ablated(tmp_path, f"{switch} = true\n")
+        assert [v.swept["ablate"] for v in variants] == ["none", *BASE_ACTIONS, *actions]
+        for v in variants[1:]:
+            # the switch kept, the one action's count at 0: paired with the unchanged box
+            assert v.rules == {switch: True, v.swept["ablate"]: 0}, switch
+    # Flashlight only when its count is not 0 (none in the default box); the switched-off
+    # expansions' tiles never
+    variants = _ablated(tmp_path, "golden_actions = true\ngemshards = true\nflashlight = 2\n"
+                        "rumble = 0\n")
+    assert [v.swept["ablate"] for v in variants] == [
+        "none", *BASE_ACTIONS, *EXPANSIONS["gemshards"], "flashlight"]
+    words = {"lightbulb": "Lightbulb", "bomb": "Bomb", "second_arrow": "Second Arrow",
+             "ransack": "Ransack", "rotate_grabbed": "Rotate Grabbed",
+             "rotate_board": "Rotate Board", "teleport_arrow": "Teleport Arrow",
+             "rumble": "Rumble", "flashlight": "Flashlight"}
+    for name, word in words.items():
+        assert value_words(GAME, "ablate", name) == f"without {word}"
+    assert [v.swept["ablate"] for v in _ablated(tmp_path, "rumble = 2\n")] == [
+        "none", *BASE_ACTIONS]
+
+
+def test_ablate_plays_an_expansion_action_out_of_the_box(cli, tmp_path):
+    f = tmp_path / "dark.toml"
+    f.write_text(BASE.replace("players = 3", "players = 3\nshard_size = 20").replace(
+        "arrow_lock = 0\n", "dark_tunnels = true\n").replace("games = 40", "games = 20"),
+        encoding="utf-8")
+    r = cli("ablate", f, "--out", tmp_path / "runs", "--jobs", 1)
+    assert r.exit_code == 0, r.output
+    run = read_run(tmp_path / "runs" / "gm-base-ablate-actions", lazy_tables=False)
+    games = run.games if isinstance(run.games, pl.DataFrame) else run.games.collect()
+    assert games["ablate"].unique(maintain_order=True).to_list() == [
+        "none", *BASE_ACTIONS, *EXPANSIONS["dark_tunnels"]]
+    seeds = games.group_by("ablate").agg(pl.col("seed").sort())
+    assert len({tuple(s) for s in seeds["seed"]}) == 1

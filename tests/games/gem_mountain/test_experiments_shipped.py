@@ -20,8 +20,10 @@ WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ab
         # each open reading against the other(s), the default first
         **{f"reading-{r}": 2 for r in ("majority-by", "none-is-least", "split", "steal-actions",
                                         "stolen-now")}, "reading-all-tie": 3,
-        # each expansion against the base game
-        "dark-tunnels": 2, "gemshards": 2, "golden-actions": 2}
+        # each expansion against the base game, alone and all in one file
+        "dark-tunnels": 2, "gemshards": 2, "golden-actions": 2, "expansions": 4,
+        # majority on every seat, then the search player on each seat in turn, each expansion
+        **{f"search-{x}": 5 for x in ("dark-tunnels", "gemshards", "golden-actions")}}
 
 
 def test_the_designers_questions_each_have_a_file():
@@ -50,6 +52,21 @@ def test_the_ablation_takes_out_each_action_of_the_reconstructed_box():
     assert [v.swept["ablate"] for v in exp.variants] == [
         "none", "move_arrow", "arrow_lock", "swap", "double", "steal"]
     assert exp.variants[0].rules == {} and exp.variants[5].rules == {"steal": 0}
+
+
+def test_the_expansions_file_pairs_each_expansion_alone_with_the_base_game():
+    exp = load_experiment(ROOT / "experiments" / "gem_mountain" / "expansions.toml")
+    assert [v.rules for v in exp.variants] == [
+        {}, {"dark_tunnels": True}, {"gemshards": True}, {"golden_actions": True}]
+
+
+def test_each_search_file_plays_its_expansion_in_every_variant():
+    for x in ("dark_tunnels", "gemshards", "golden_actions"):
+        exp = load_experiment(ROOT / "experiments" / "gem_mountain" /
+                              f"search-{x.replace('_', '-')}.toml")
+        assert all(v.rules == {x: True} for v in exp.variants), x
+        assert [v.seats.index("search") if "search" in v.seats else None
+                for v in exp.variants] == [None, 0, 1, 2, 3]
 
 
 def test_each_expansion_file_plays_the_base_game_first():
