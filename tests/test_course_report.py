@@ -99,3 +99,14 @@ def test_the_table_across_games_refuses_a_game_it_cannot_find(capsys):
     assert across.main(["x.toml", "--register", "no.such:GAME"]) == 2
     err = capsys.readouterr().err
     assert err.count("error:") == 1 and "--register" in err and "no.such:GAME" in err
+
+
+def test_no_curve_is_drawn_where_no_game_has_a_leader_or_a_pace():
+    """A team's game played with no goal (Crisis to the end of its deck) has no pace to be
+    ahead of: the section says so, and draws no empty chart."""
+    rows = [game_row(steady(1, 1), won=True), game_row(steady(2, 2), won=False)]
+    c = summarise(dice_games(rows), DICE, MANIFEST)
+    section = course_section(c, labels_of(c, ["Stopper"]))
+    decided = section.blocks[0]
+    assert decided.heading == "When is it decided?" and decided.figures == []
+    assert any(p.startswith("No curve is drawn") for p in decided.paragraphs)

@@ -60,8 +60,12 @@ def table(c: Course, labels: list[tuple[str, int]]) -> Table:
 
 
 def curve_figure(c: Course, labels: list[tuple[str, int]]):
-    """The chance that the leader at each tenth of the game wins, a line per setting."""
+    """The chance that the leader at each tenth of the game wins, a line per setting; None
+    where no setting has a point (a team's game played with no goal: no pace to be ahead of)."""
     shown = labels[:LINES]
+    if not any(c.curve.filter((pl.col("setting") == setting) & (pl.col("players") == players))
+               ["value"].drop_nulls().len() for setting, players in shown):
+        return None
     colors = figures.palette_of(max(len(shown), 1))
     with figures.canvas(7.0, 4.0) as (fig, (ax,)):
         for i, (setting, players) in enumerate(shown):
@@ -184,9 +188,14 @@ def course_section(c: Course | None, labels: list[tuple[str, int]]) -> Section |
             else "The chance that the one ahead at each tenth of the game wins (a team: that "
             "its pace foretells its outcome)" if teams
             else "The chance that the seat ahead at each tenth of the game wins")
-    chart = figure("course-decided.png", f"{what} (shaded: 95% interval)",
-                   curve_figure(c, labels))
-    s.blocks.append(Block("When is it decided?", paragraphs=said, figures=[chart]))
+    drawn = curve_figure(c, labels)
+    if drawn is None:
+        said = [*said, "No curve is drawn: no game here has a seat alone ahead or a team's goal "
+                "to keep pace with (a team's game played to the end of its deck, with no "
+                "target, has none)."]
+    charts = [] if drawn is None else [figure("course-decided.png",
+                                              f"{what} (shaded: 95% interval)", drawn)]
+    s.blocks.append(Block("When is it decided?", paragraphs=said, figures=charts))
     s.blocks.append(Block("Every measure", tables=[table(c, labels)]))
     s.method = METHOD
     return s
