@@ -1,7 +1,7 @@
-"""`python -m balance.compile.all` (make test's first step) compiles the games in lanes, two at
-once, balanced by each game's compiled source (its cold compile grows with it). The two
-processes at once are timed in results/performance.md (a fresh clone); here, what goes in which
-lane."""
+"""`python -m balance.compile.all` (make test's first step) compiles the games in lanes: the
+kit's games in one process (they share the kit's kernels, compiled once), every game with an
+engine of its own in a process of its own, two at once. The two processes at once are
+timed in results/performance.md (a fresh clone); here, what goes in which lane."""
 
 from __future__ import annotations
 
@@ -11,31 +11,17 @@ from balance.compile import all as compile_all
 from balance.contract import registry
 
 
-def test_every_game_is_in_one_of_two_lanes_balanced_by_its_compiled_lines():
-    games = [g for g in registry.games() if g.bench]
-    lanes = compile_all.lanes(games)
-    assert len(lanes) == 2
-    assert sorted(g.name for lane in lanes for g in lane) == sorted(g.name for g in games)
-    load = [sum(compile_all.compiled_lines(g) for g in lane) for lane in lanes]
-    assert load[0] >= load[1]  # the heaviest lane starts first
-    # Largest first to the lightest lane: the lanes differ by no more than one game's lines.
-    assert load[0] - load[1] <= max(compile_all.compiled_lines(g) for g in games)
-    # The two engines that cost most compile at once, not one after the other.
-    largest = sorted(games, key=compile_all.compiled_lines)[-2:]
-    assert not any(all(g in lane for g in largest) for lane in lanes)
-
-
-def test_a_game_s_compiled_lines_are_its_engine_s_and_its_players():
-    by_name = {g.name: compile_all.compiled_lines(g) for g in registry.games() if g.bench}
-    assert by_name["gemrush"] > by_name["rusship"] > by_name["dice"] > 1
-    other = dataclasses.replace(registry.get("dice"), bench="elsewhere.pkg.game:KIT.bench_case",
-                                name="not_here")
-    assert compile_all.compiled_lines(other) == 1  # a game of another package: found nowhere
-
-
-def test_one_lane_where_one_job_is_asked():
-    lanes = compile_all.lanes(registry.games(), count=1)
-    assert len(lanes) == 1
+def test_the_kit_s_games_share_a_lane_and_an_engine_of_its_own_has_one():
+    games = registry.games()
+    lanes = [[g.name for g in lane] for lane in compile_all.lanes(games)]
+    on_kit = sorted(g.name for g in games if g.kit and g.bench)
+    own = sorted(g.name for g in games if not g.kit and g.bench)
+    assert on_kit and own  # the suite registers both kinds
+    assert sorted(on_kit) in [sorted(lane) for lane in lanes]
+    for name in own:
+        assert [name] in lanes
+    assert sorted(n for lane in lanes for n in lane) == sorted(on_kit + own)
+    assert len(lanes[0]) == max(len(lane) for lane in lanes)  # the longest starts first
 
 
 def test_a_game_without_a_bench_case_is_in_no_lane():
@@ -49,4 +35,4 @@ def test_one_job_compiles_every_lane_in_this_process(monkeypatch):
     monkeypatch.setattr(compile_all, "_compile", lambda names: done.append(tuple(names)))
     assert compile_all.main(jobs=1) == 0
     assert sorted(done) == sorted(tuple(g.name for g in lane)
-                                  for lane in compile_all.lanes(registry.games(), 1))
+                                  for lane in compile_all.lanes(registry.games()))

@@ -7,13 +7,12 @@ first, this compiles each game's bench case (a game with a compile plan with its
 balance/kernels/compile_plan.py) and the workers load it. With the cache warm it costs each
 game's load, about a second.
 
-The games compile in lanes, two at once on a machine of two cores or more, balanced by each
-game's compiled source (the lines of its `*_nb.py` modules and its players'): a game's cold
-compile grows with it, about 30 ms a line on a 2-core machine (a fresh clone of 0bfd1e2: Gem
-Rush 2,624 lines 71.6 s, Gem Mountain 2,300 lines 74.8 s, Gem Runner 1,480 lines 41.4 s, Rusship
-903 lines 20.3 s, the test games 250 to 480 lines 6 to 10 s). All the kit's games in one lane,
-as before Gem Mountain's expansions and Gem Runner, made that lane 160 s beside Gem Rush's 72:
-the kit's kernels are typed by each game's own state, so two processes compile little twice.
+The games compile in lanes, two at once on a machine of two cores or more: the games on the
+engine kit in one lane (they share the kit's kernels, which one process then compiles once),
+every game with an engine of its own in a lane of its own. A game's compile with its helper
+leaves a core idle part of the time; the kit's games have no plan and use one core. On a fresh
+clone of six games (results/performance.md): 74.5 and 82.2 s in two lanes against 97.8 and
+104.7 s one game after the other (empty caches, alternating).
 """
 
 from __future__ import annotations
@@ -22,42 +21,16 @@ import multiprocessing
 import os
 import sys
 import time
-from pathlib import Path
 
 from balance.contract import registry
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def compiled_lines(game) -> int:
-    """The lines (not blank, not comments) of the game's `*_nb.py` modules and its players':
-    what its cold compile grows with. A game whose folder is not found here (one of another
-    package) counts one line."""
-    module = game.bench.partition(":")[0]
-    parts = module.split(".")
-    folder = ROOT.joinpath(*parts[:3]) if len(parts) > 3 else ROOT.joinpath(*parts[:-1])
-    folders = [folder, ROOT / "heuristics" / game.name]
-    lines = 0
-    for f in folders:
-        for path in sorted(f.rglob("*_nb.py")) if f.is_dir() else []:
-            lines += sum(1 for line in path.read_text(encoding="utf-8").splitlines()
-                         if line.strip() and not line.lstrip().startswith("#"))
-    return max(lines, 1)
-
-
-def lanes(games, count: int = 2) -> list[list]:
-    """The games with a bench case, in at most `count` lanes that may compile at once, each
-    game given to the lane with the fewest compiled lines so far, the largest game first;
-    the heaviest lane first."""
-    work = sorted((g for g in games if g.bench), key=lambda g: (-compiled_lines(g), g.name))
-    out: list[list] = [[] for _ in range(max(1, min(count, len(work))))]
-    load = [0] * len(out)
-    for g in work:
-        i = load.index(min(load))
-        out[i].append(g)
-        load[i] += compiled_lines(g)
-    return [lane for _, lane in sorted(zip(load, out, strict=True), key=lambda x: -x[0])
-            if lane]
+def lanes(games) -> list[list]:
+    """The games with a bench case, in lanes that may compile at once: the kit's games
+    together, then each game of its own engine alone; the longest lane (most games) first."""
+    kit = [g for g in games if g.bench and g.kit]
+    own = [[g] for g in games if g.bench and not g.kit]
+    return sorted(([kit] if kit else []) + own, key=len, reverse=True)
 
 
 def _compile(names: list[str]) -> None:
@@ -71,9 +44,8 @@ def _compile(names: list[str]) -> None:
 
 
 def main(jobs: int | None = None) -> int:
-    jobs = jobs or min(2, os.cpu_count() or 1)
-    work = [[g.name for g in lane] for lane in lanes(registry.games(), jobs)]
-    jobs = min(jobs, len(work))
+    work = [[g.name for g in lane] for lane in lanes(registry.games())]
+    jobs = min(jobs or min(2, os.cpu_count() or 1), len(work))
     if jobs <= 1:
         for names in work:
             _compile(names)
