@@ -102,8 +102,8 @@ def test_the_table_across_games_refuses_a_game_it_cannot_find(capsys):
 
 
 def test_no_curve_is_drawn_where_no_game_has_a_leader_or_a_pace():
-    """A team's game played with no goal (Crisis to the end of its deck) has no pace to be
-    ahead of: the section says so, and draws no empty chart."""
+    """A team's game played with no goal has no pace to be ahead of: the section says so, and
+    draws no empty chart."""
     rows = [game_row(steady(1, 1), won=True), game_row(steady(2, 2), won=False)]
     c = summarise(dice_games(rows), DICE, MANIFEST)
     section = course_section(c, labels_of(c, ["Stopper"]))

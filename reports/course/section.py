@@ -190,9 +190,8 @@ def course_section(c: Course | None, labels: list[tuple[str, int]]) -> Section |
             else "The chance that the seat ahead at each tenth of the game wins")
     drawn = curve_figure(c, labels)
     if drawn is None:
-        said = [*said, "No curve is drawn: no game here has a seat alone ahead or a team's goal "
-                "to keep pace with (a team's game played to the end of its deck, with no "
-                "target, has none)."]
+        said = [*said, "No curve is drawn: no game here has a seat alone ahead, nor a team a "
+                "goal to keep pace with."]
     charts = [] if drawn is None else [figure("course-decided.png",
                                               f"{what} (shaded: 95% interval)", drawn)]
     s.blocks.append(Block("When is it decided?", paragraphs=said, figures=charts))
