@@ -42,7 +42,8 @@ HERO_NAMES = {"bit_boy": "Bit Boy", "giga_girl": "Giga Girl", "cache_cat": "Cach
 def hero_setting(k: int) -> Setting:
     return Setting(f"hero{k}", str, f"the hero whose deck is deck {k}", choices=HEROES,
                    label=f"deck {k}",
-                   values=tuple((h, f"deck {k} {w}'s") for h, w in HERO_NAMES.items()))
+                   values=tuple((h, f"{w}'s deck" if k == 1 else f"deck {k} {w}'s")
+                                for h, w in HERO_NAMES.items()))
 
 
 SETTINGS = (
@@ -58,7 +59,9 @@ SETTINGS = (
             "against the Computer one for a seat alone, else one for every two seats and the "
             "Computer's own (at most 4). Head to head two seats share a deck, each deck two "
             "seats at most; against the Computer, with two decks or more, the Computer draws "
-            "from the last alone", 1, MAX_DECKS, words=(("auto", 0),), label="decks"),
+            "from the last alone", 1, MAX_DECKS, words=(("auto", 0),), label="decks",
+            values=((0, "decks by the way to play"), (1, "one deck"), (2, "two decks"),
+                    (3, "three decks"), (4, "four decks"))),
     *(hero_setting(k) for k in range(1, MAX_DECKS + 1)),
     Setting("target", int, "Gems a Stack needs to win", 1, 40, label="Gem target"),
     Setting("hand", int, "cards a seat's hand is refilled to", 1, 8, label="hand size"),
