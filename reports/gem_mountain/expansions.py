@@ -14,12 +14,13 @@ from balance.contract.labels import value_words
 from balance.games.gem_mountain.game import EXPANSIONS, GAME
 from reports.gem_mountain.analysis import EXPANSION_SWITCHES
 from reports.gem_mountain.findings import player_words
-from reports.gem_mountain.levers import EXPANSION_KIND, Pair, by_run
+from reports.gem_mountain.levers import EXPANSION_KIND, Pair
 from reports.gem_mountain.page import HOLM, PAIRED, baseline_line, comparison_table
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
 from reports.render import text
 from reports.render.section import Block, Section
+from reports.tables.variants import by_run
 
 # The three answers the question asks for, then two that say why they move.
 ASKED = (("length:mean", "Length"), ("seat:1", "First seat"), ("margin:mean", "Margin"))

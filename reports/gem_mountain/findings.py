@@ -29,11 +29,11 @@ from reports.gem_mountain.levers import (
     MAP_KIND,
     PLAYERS_KIND,
     Pair,
-    by_run,
 )
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
 from reports.render import text
+from reports.tables.variants import by_run
 
 UNCHANGED = "unchanged rules"
 

@@ -27,7 +27,7 @@ from reports.gem_mountain.analysis import (
     rules_of,
 )
 from reports.gem_mountain.kingmaker import seats_of
-from reports.tables.variants import run_variants
+from reports.tables.variants import compared_pairs
 
 COMPENSATION_KIND, ACTIONS_KIND, MAP_KIND, PLAYERS_KIND, EXPANSION_KIND, OTHER_KIND = (
     "compensation", "actions", "map", "players", "expansion", "other")
@@ -86,22 +86,14 @@ def kind_of(rules: dict, base: dict, info: dict, base_info: dict) -> str:
 def pairs_of(cmps: list, manifest: dict) -> list[Pair]:
     """Every variant of every comparison against its baseline, classed (module doc)."""
     out = []
-    for name, cmp in cmps:
-        infos = run_variants(name, cmp, manifest)
-        if not infos:
-            continue
-        for v, against in (cmp.differences.select("variant", "against").unique()
-                           .sort("variant").rows()):
-            info, base = infos.get(int(v)), infos.get(int(against))
-            if info is None or base is None:
-                continue
-            rules, base_rules = rules_of(info), rules_of(base)
-            kind = kind_of(rules, base_rules, info, base)
-            label, base_label = ((map_words(rules), map_words(base_rules)) if kind == MAP_KIND
-                                 else (cmp.words(int(v), differs=True), cmp.words(int(against))))
-            out.append(Pair(name, cmp, int(v), int(against), label, base_label, kind,
-                            rules, base_rules, int(info.get("players") or 0),
-                            tuple(seats_of(info)), tuple(seats_of(base))))
+    for name, cmp, v, against, info, base in compared_pairs(cmps, manifest):
+        rules, base_rules = rules_of(info), rules_of(base)
+        kind = kind_of(rules, base_rules, info, base)
+        label, base_label = ((map_words(rules), map_words(base_rules)) if kind == MAP_KIND
+                             else (cmp.words(v, differs=True), cmp.words(against)))
+        out.append(Pair(name, cmp, v, against, label, base_label, kind, rules, base_rules,
+                        int(info.get("players") or 0), tuple(seats_of(info)),
+                        tuple(seats_of(base))))
     return out
 
 
@@ -113,10 +105,3 @@ def map_words(rules: dict) -> str:
     return f"the {rules['rows']}×{rules['cols']} map{colours}"
 
 
-def by_run(pairs: list[Pair], kind: str) -> dict[str, list[Pair]]:
-    """The pairs of one kind, by run, in the order they came."""
-    out: dict[str, list[Pair]] = {}
-    for p in pairs:
-        if p.kind == kind:
-            out.setdefault(p.run, []).append(p)
-    return out

@@ -35,11 +35,11 @@ from reports.gem_mountain.levers import (
     MAP_KIND,
     PLAYERS_KIND,
     Pair,
-    by_run,
 )
 from reports.render import text
 from reports.render.section import Block, Section, Table, figure
 from reports.render.text import DASH
+from reports.tables.variants import by_run
 
 FOLD_ROWS = 12  # a per-setting table longer than this is folded under its caption
 FIGURE_ROWS = 12  # more settings than this, each named in full, would make a chart unreadable

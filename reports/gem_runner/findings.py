@@ -19,10 +19,11 @@ from balance.contract.labels import value_words
 from balance.games.gem_runner.game import GAME
 from balance.stats.intervals import wilson
 from reports.gem_runner.analysis import Analysis
-from reports.gem_runner.levers import LENGTH_KIND, PLAYERS_KIND, Pair, by_run
+from reports.gem_runner.levers import LENGTH_KIND, PLAYERS_KIND, Pair
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
 from reports.render import text
+from reports.tables.variants import by_run
 
 # Changes a setting may make and still count as the rulebook's game for a verdict: the way to
 # play and the decks (which heroes, how many) are what every question sweeps.

@@ -16,7 +16,7 @@ import polars as pl
 
 from balance.games.gem_runner.rules import DEFAULTS
 from reports.gem_runner.analysis import COMPUTER, HEROES, LENGTH, played, rules_of, seats_of
-from reports.tables.variants import run_variants
+from reports.tables.variants import compared_pairs
 
 DECKS_KIND, COMPUTER_KIND, LENGTH_KIND, PLAYERS_KIND, OTHER_KIND = (
     "decks", "computer", "length", "players", "other")
@@ -72,27 +72,10 @@ def kind_of(info: dict, base_info: dict) -> str:
 
 def pairs_of(cmps: list, manifest: dict) -> list[Pair]:
     """Every variant of every comparison against its baseline, classed (module doc)."""
-    out = []
-    for name, cmp in cmps:
-        infos = run_variants(name, cmp, manifest)
-        if not infos:
-            continue
-        for v, against in (cmp.differences.select("variant", "against").unique()
-                           .sort("variant").rows()):
-            info, base = infos.get(int(v)), infos.get(int(against))
-            if info is None or base is None:
-                continue
-            out.append(Pair(name, cmp, int(v), int(against), cmp.words(int(v), differs=True),
-                            cmp.words(int(against)), kind_of(info, base), rules_of(info),
-                            rules_of(base), int(info.get("players") or 0), played(info)[0],
-                            tuple(seats_of(info)), tuple(seats_of(base))))
-    return out
+    return [Pair(name, cmp, v, against, cmp.words(v, differs=True), cmp.words(against),
+                 kind_of(info, base), rules_of(info), rules_of(base),
+                 int(info.get("players") or 0), played(info)[0], tuple(seats_of(info)),
+                 tuple(seats_of(base)))
+            for name, cmp, v, against, info, base in compared_pairs(cmps, manifest)]
 
 
-def by_run(pairs: list[Pair], kind: str) -> dict[str, list[Pair]]:
-    """The pairs of one kind, by run, in the order they came."""
-    out: dict[str, list[Pair]] = {}
-    for p in pairs:
-        if p.kind == kind:
-            out.setdefault(p.run, []).append(p)
-    return out

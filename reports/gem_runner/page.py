@@ -21,17 +21,11 @@ from reports.gem_runner.findings import (
     hero_words,
     player_words,
 )
-from reports.gem_runner.levers import (
-    COMPUTER_KIND,
-    DECKS_KIND,
-    LENGTH_KIND,
-    PLAYERS_KIND,
-    Pair,
-    by_run,
-)
+from reports.gem_runner.levers import COMPUTER_KIND, DECKS_KIND, LENGTH_KIND, PLAYERS_KIND, Pair
 from reports.render import text
 from reports.render.section import Block, Section, Table, figure
 from reports.render.text import DASH
+from reports.tables.variants import by_run
 
 FOLD_ROWS = 12  # a per-setting table longer than this is folded under its caption
 HOLM = "* survives Holm's correction over every difference of its run's comparison."

@@ -26,15 +26,9 @@ from reports.outcomes.findings import Verdict, who_of
 from reports.render import text
 from reports.rusship import page
 from reports.rusship.analysis import Analysis
-from reports.rusship.levers import (
-    BOX_KIND,
-    COMPENSATION_KIND,
-    OTHER_KIND,
-    PLAYERS_KIND,
-    Pair,
-    by_run,
-)
+from reports.rusship.levers import BOX_KIND, COMPENSATION_KIND, OTHER_KIND, PLAYERS_KIND, Pair
 from reports.tables import counts
+from reports.tables.variants import by_run
 
 UNCHANGED = "unchanged rules"
 

@@ -18,7 +18,8 @@ from reports.render import text
 from reports.render.section import Block, figure, slug
 from reports.rusship import figures, page
 from reports.rusship.analysis import COMPENSATION, Analysis
-from reports.rusship.levers import BOX_KIND, COMPENSATION_KIND, Pair, by_run
+from reports.rusship.levers import BOX_KIND, COMPENSATION_KIND, Pair
+from reports.tables.variants import by_run
 
 CHART_MAX = 40  # settings one chart of the first player's wins draws, as First player does
 

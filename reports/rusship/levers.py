@@ -20,7 +20,7 @@ import polars as pl
 
 from balance.games.rusship.rules import DEFAULTS
 from reports.rusship.analysis import BOX, COMPENSATION, box_of, rules_of
-from reports.tables.variants import run_variants
+from reports.tables.variants import compared_pairs
 
 COMPENSATION_KIND, BOX_KIND, LENGTH_KIND, PLAYERS_KIND, OTHER_KIND = (
     "compensation", "box", "length", "players", "other")
@@ -89,31 +89,14 @@ def pairs_of(cmps: list, manifest: dict, kinds: pl.DataFrame) -> list[Pair]:
         combined[(v.get("from_run"), int(v.get("run_variant", v["variant"])))] = int(
             v["variant"])
     out = []
-    for name, cmp in cmps:
-        infos = run_variants(name, cmp, manifest)
-        if not infos:
-            continue
-        run = next(iter(infos.values())).get("from_run")
-        for v, against in (cmp.differences.select("variant", "against").unique()
-                           .sort("variant").rows()):
-            info, base = infos.get(int(v)), infos.get(int(against))
-            if info is None or base is None:
-                continue
-            rules, base_rules = rules_of(info), rules_of(base)
-            out.append(Pair(
-                name, cmp, int(v), int(against), cmp.words(int(v)),
-                cmp.words(int(against)), kind_of(rules, base_rules, info, base), rules,
-                base_rules, setting_of.get(combined.get((run, int(v)), -1)),
-                setting_of.get(combined.get((run, int(against)), -1))))
-    return out
-
-
-def by_run(pairs: list[Pair], kind: str) -> dict[str, list[Pair]]:
-    """The pairs of one kind, by run, in the order they came."""
-    out: dict[str, list[Pair]] = {}
-    for p in pairs:
-        if p.kind == kind:
-            out.setdefault(p.run, []).append(p)
+    for name, cmp, v, against, info, base in compared_pairs(cmps, manifest):
+        run = info.get("from_run")  # one run's variants share it (run_variants' groups)
+        rules, base_rules = rules_of(info), rules_of(base)
+        out.append(Pair(
+            name, cmp, v, against, cmp.words(v), cmp.words(against),
+            kind_of(rules, base_rules, info, base), rules, base_rules,
+            setting_of.get(combined.get((run, v), -1)),
+            setting_of.get(combined.get((run, against), -1))))
     return out
 
 

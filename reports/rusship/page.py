@@ -34,13 +34,8 @@ from reports.render.section import (
 from reports.render.text import DASH
 from reports.rusship import figures, length
 from reports.rusship.analysis import Analysis
-from reports.rusship.levers import (
-    BOX_KIND,
-    COMPENSATION_KIND,
-    PLAYERS_KIND,
-    Pair,
-    by_run,
-)
+from reports.rusship.levers import BOX_KIND, COMPENSATION_KIND, PLAYERS_KIND, Pair
+from reports.tables.variants import by_run
 
 FOLD_ROWS = 12  # a per-setting table longer than this is folded under its caption
 HOLM = "* survives Holm's correction over every difference of its run's comparison."

@@ -171,3 +171,28 @@ def run_variants(name: str, cmp, manifest: dict) -> dict[int, dict]:
         if g and all(g.get(int(v), {}).get("label") == lb for v, lb in labels):
             return g
     return {}
+
+
+def compared_pairs(cmps: list, manifest: dict):
+    """Every variant of every comparison (name, cmp) beside the variant it is compared against,
+    with both as the manifest records them: (name, cmp, variant, against, info, base), by
+    variant; a pair whose variants the manifest does not hold is skipped. What a game's report
+    classes into its own kinds of lever (reports/<game>/levers.py)."""
+    for name, cmp in cmps:
+        infos = run_variants(name, cmp, manifest)
+        if not infos:
+            continue
+        for v, against in (cmp.differences.select("variant", "against").unique()
+                           .sort("variant").rows()):
+            info, base = infos.get(int(v)), infos.get(int(against))
+            if info is not None and base is not None:
+                yield name, cmp, int(v), int(against), info, base
+
+
+def by_run(pairs: list, kind: str) -> dict[str, list]:
+    """The pairs (each with .run and .kind) of one kind, by run, in the order they came."""
+    out: dict[str, list] = {}
+    for p in pairs:
+        if p.kind == kind:
+            out.setdefault(p.run, []).append(p)
+    return out
