@@ -67,7 +67,6 @@ from balance.games.gem_mountain.codes import (
     TELEPORT_AT,
     TELEPORTS,
     TRASH,
-    TRASH_POINTS,
     TRUE_SIDE,
     UNSEEN,
     USE_X,
@@ -202,7 +201,7 @@ def expected_nb(st, tb, ru, p, w, out, mem):
     it cannot place: the box less the hands, the piles' Multipliers, the tiles out of the game
     and the mountain's tiles it knows (the kit's redraw keeps that multiset: a world the seat
     cannot tell apart gives the same mean). Trash and a Multiplier valued first."""
-    mem[TRASH] = TRASH_POINTS
+    mem[TRASH] = ru.trash_points
     mem[MULTIPLIER] = multiplier_value_nb(st.cnt, st.vsum, ru, p, out)
     total, n = 0.0, 0
     for code in range(ALL_CODES):

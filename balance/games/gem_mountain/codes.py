@@ -49,7 +49,6 @@ TRASH = ACT0 + RANSACK + 1
 MULTIPLIER = TRASH + 1
 ALL_CODES = MULTIPLIER + 1  # a hand's width
 UNSEEN = -2  # a face-down tile the deciding seat has not seen, as its options show it
-TRASH_POINTS = -2
 # Its decisions, option kinds and events, after the base game's.
 LOOK, REVEAL, LIGHT, BLAST, HIDE, RAID = range(len(DECISIONS), len(DECISIONS) + 6)
 DARK_DECISIONS = ("look", "reveal", "light", "blast", "hide", "raid")
@@ -84,6 +83,7 @@ class Rules(NamedTuple):
     start_arrow: int  # RANDOM_CORNER, CHOSEN_CORNER (the start player then gets no tile)
     dark_tunnels: int  # the expansion (dark_nb.py)
     multiply_by: int  # a Multiplier's factor on its pile's points
+    trash_points: int  # what each Trash held scores at the end
     lightbulb: int  # the expansion's tiles in the box
     bomb: int
     second_arrow: int

@@ -15,7 +15,7 @@ removes the tiles of a 2x2 square, face up, out of the game, and the next seat's
 spent refilling those cells face down from the deck; Second Arrow adds the second arrow
 opposite the first, or removes it (both turn at a turn's end, the lock holds both, a grab may
 come from either's top); Ransack turns a face-up tile face down, collects a tile next to it and
-ends the turn. The gems: Trash, TRASH_POINTS each, never leaves a hand (Steal cannot take
+ends the turn. The gems: Trash, Rules.trash_points each, never leaves a hand (Steal cannot take
 it); a Multiplier, laid on a pile of its holder's (in its own turn, no action), multiplies that
 colour's points by Rules.multiply_by, and its holder may then take no tile it sees of that
 colour. Neither keeps the game going: it ends when no colour gem is left on the mountain (and

@@ -87,6 +87,8 @@ RULE_SETTINGS = (
             values=((True, "with Dark Tunnels"), (False, "without Dark Tunnels"))),
     Setting("multiply_by", int, "a Multiplier's factor on the points of the pile it is laid "
             "on (Dark Tunnels)", 1, 5, label="Multiplier's factor"),
+    Setting("trash_points", int, "what each Trash tile held scores at the end (Dark Tunnels)",
+            -10, 0, label="Trash's points"),
     # Gemshards and Golden Actions (shards_nb.py, golden_nb.py): their tiles enter the box
     # only when their switch is on.
     Setting("gemshards", bool, "the Gemshards expansion: divided tiles, the Wildcard, Rotate "

@@ -103,7 +103,6 @@ from balance.games.gem_mountain.codes import (
     TIED_COLOURS,
     TILES_LEFT,
     TRASH,
-    TRASH_POINTS,
     TURN,
     TURNED,
     USE,
@@ -350,7 +349,7 @@ def scores_nb(state, rules, scores, least):
 def dark_scores_nb(state, rules, scores, least):
     """Dark Tunnels' part of every seat's score, added to the base game's: each Multiplier
     laid on a pile multiplies that colour's points by Rules.multiply_by, each Trash held
-    costs TRASH_POINTS. Apart from the colours' loop, which the base game runs as it did."""
+    costs Rules.trash_points. Apart from the colours' loop, which the base game runs as it did."""
     pts = state.pts
     for k in range(rules.colours):
         laid = 0
@@ -365,7 +364,7 @@ def dark_scores_nb(state, rules, scores, least):
                 times *= rules.multiply_by
             scores[q] += (times - 1) * pts[q]
     for q in range(rules.players):
-        scores[q] += TRASH_POINTS * state.hand[q, TRASH]
+        scores[q] += rules.trash_points * state.hand[q, TRASH]
 
 
 # -- the mountain's groups --------------------------------------------------------------------
