@@ -158,6 +158,9 @@ def test_compare_pairs_the_games_decided_in_both_arms(runs):
     assert d["comeback"]["of"] == "decided games with an attack"
     assert any(f"{capped.height - decided:,} in the variant" in n and
                f"pairs the {decided:,} games decided in both" in n for n in cmp.notes)
+    # The note names the variant as the report does, not by its key=value label.
+    note = next(n for n in cmp.notes if "in the variant" in n)
+    assert note.startswith(cmp.words(1) + ":") and "max_turns=" not in note, note
 
 
 def test_tune_does_not_read_undecided_games_as_losses(tmp_path, cli):

@@ -120,3 +120,19 @@ def test_a_game_without_tallies_gets_neither(run_dir, untallied):
     cmp = compare_run(run_dir)
     assert cmp.differences.height
     assert not cmp.differences["quantity"].str.starts_with("tally:").any()
+
+
+
+def test_compare_names_a_tally_in_words_and_skips_one_never_counted():
+    from reports.compare.compare import tally_rows
+    from reports.tallies.tallies import column
+
+    game = dataclasses.replace(registry.get("cards"), seat_names=("North",))
+    n = GAMES
+    pairs = pl.DataFrame({column("red", 1): [1, 2] * (n // 2),
+                          f"{column('red', 1)}_v": [2, 2] * (n // 2),
+                          column("blue", 1): [0] * n, f"{column('blue', 1)}_v": [0] * n})
+    rows = tally_rows(pairs, game, 1, "hand=5")
+    assert [r["name"] for r in rows] == ["North mean red"]
+    assert rows[0]["difference"] == pytest.approx(0.5)
+    assert game.tally_word("runs_won") == "runs won"

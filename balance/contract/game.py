@@ -402,6 +402,10 @@ class Game:
         return self.seat_names[seat - 1] if 0 < seat <= len(self.seat_names) else \
             f"seat {seat}"
 
+    def tally_word(self, name: str) -> str:
+        """A tally as a sentence names it: "runs won" for the column `runs_won`."""
+        return name.replace("_", " ")
+
     def measure(self, name: str) -> Measure:
         for m in self.measures:
             if m.name == name:

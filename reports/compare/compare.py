@@ -150,6 +150,9 @@ class Quantities:
         self.kind = game.title
         self.manifest = manifest
         self.info = {int(v["variant"]): v for v in manifest.get("variants", [])}
+        # Each variant in the game's words, for the notes a pair writes (not its key=value
+        # label, which the rows keep as their key).
+        self.said = variants.words(manifest, game)
         # The game's measures, then how its games played (balance/stats/course.py) where
         # its games table records their course.
         self.measures = measures.of_measures(game) + measures.course_quantities(game)
@@ -173,7 +176,8 @@ class Quantities:
         base, other = arms_of(pairs)
         pb, pv = int(ib.get("players") or 0), int(iv.get("players") or 0)
         competitive = self.game.competitive(ib) and self.game.competitive(iv)
-        decided = decided_pairs(base, other, self.game, label, notes)
+        decided = decided_pairs(base, other, self.game, self.said[v] if v < len(self.said)
+                                else label, notes)
         rows = []
         if competitive:
             unit = self.game.length_unit
@@ -296,10 +300,12 @@ def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str,
     return [r for r in rows if r is not None]
 
 
-def tally_rows(pairs: pl.DataFrame, names: tuple[str, ...], v: int, label: str) -> list[dict]:
-    """Each seat's mean of each tally (the columns `with_tallies` adds), over the games both
-    arms played with that seat."""
+def tally_rows(pairs: pl.DataFrame, game, v: int, label: str) -> list[dict]:
+    """Each seat's mean of each of `game`'s tallies (the columns `with_tallies` adds), over
+    the games both arms played with that seat; a tally neither arm ever counted (a colour
+    the box leaves out) is no row."""
     rows = []
+    names = game.tallies
     seat = 1
     while any(tallies.column(t, seat) in pairs.columns for t in names):
         for t in names:
@@ -309,7 +315,10 @@ def tally_rows(pairs: pl.DataFrame, names: tuple[str, ...], v: int, label: str) 
             keep = (pairs[c].is_not_null() & pairs[f"{c}_v"].is_not_null()).to_numpy()
             xb = pairs[c].to_numpy()[keep].astype(np.int64)
             xv = pairs[f"{c}_v"].to_numpy()[keep].astype(np.int64)
-            rows.append(row(v, label, f"tally:{seat}:{t}", f"seat {seat} mean {t}", MEAN,
+            if not (xb.any() or xv.any()):
+                continue
+            rows.append(row(v, label, f"tally:{seat}:{t}",
+                            f"{game.seat_name(seat)} mean {game.tally_word(t)}", MEAN,
                             xb, xv, paired.mean_difference(xb, xv)))
         seat += 1
     return [r for r in rows if r is not None]
@@ -398,6 +407,7 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
                                   f"{base}), has no games yet: run the experiment first")])
     q.start(games)
     rows: list[dict] = []
+    said = variants.words(manifest)
     if len(set(base_of.values())) > 1:
         notes.append(_settings_note(variants.setting_keys(manifest), info))
     for v in sorted(info):
@@ -405,21 +415,20 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
         if v == b:
             continue
         if counts[v] == 0 or counts[b] == 0:
-            notes.append(f"{names[v if counts[v] == 0 else b]} has no games yet: "
-                         f"{names[v]} is left out.")
+            notes.append(f"{said[v if counts[v] == 0 else b]} has no games yet: "
+                         f"{said[v]} is left out.")
             continue
         pairs = arms[b].join(arms[v], on="game", how="inner", suffix="_v")
         if counts[v] != counts[b] or pairs.height != counts[b]:
-            notes.append(f"{names[v]} has {counts[v]:,} games and its baseline "
+            notes.append(f"{said[v]} has {counts[v]:,} games and its baseline "
                          f"{counts[b]:,}: they are compared on the {pairs.height:,} games "
                          "both played.")
         if pairs.height == 0:
             continue
         new = q.rows(pairs, info[b], info[v], v, names[v], resamples, seed, notes)
-        new += tally_rows(pairs, measures.game_of(manifest).tallies, v, names[v])
+        new += tally_rows(pairs, measures.game_of(manifest), v, names[v])
         rows += [{**r, "against": b} for r in new]
     differences = _with_holm(rows)
-    said = variants.words(manifest)
     short = variants.words(manifest, against=base_of)
     game = measures.game_of(manifest)
     split = variants.player_and_lever(manifest, game)

@@ -66,7 +66,7 @@ class Report(game_report.GameReport):
         unused = set(COLOUR_NAMES[used:])
         names = tuple(t for t in self.game.tallies if t not in unused)
         seats = a.tallies.filter(~pl.col("tally").is_in(list(unused)))
-        return [tallies_page.tally_section(seats, a.kinds, names)]
+        return [tallies_page.tally_section(seats, a.kinds, names, self.game.tally_word)]
 
     def quantities(self, game, manifest: dict) -> Quantities:
         return MountainQuantities(game, manifest)

@@ -85,7 +85,8 @@ class GameReport:
         """Tallies by seat, for a run whose analysis has them (reports/tallies/)."""
         if a.tallies is None:
             return []
-        return [tallies_page.tally_section(a.tallies, a.kinds, self.game.tallies)]
+        return [tallies_page.tally_section(a.tallies, a.kinds, self.game.tallies,
+                                            self.game.tally_word)]
 
     def verdicts(self, a: Analysis, cmps: list, players_of: dict[str, list[str]],
                  where: dict[str, str]) -> list[findings.Verdict]:

@@ -26,11 +26,13 @@ def mean_text(mean, low, high) -> str:
     return f"{text.num(mean, 2)} ({text.num(low, 2)}–{text.num(high, 2)})"
 
 
-def tally_section(seats: pl.DataFrame, kinds: pl.DataFrame, names: tuple[str, ...]) -> Section:
+def tally_section(seats: pl.DataFrame, kinds: pl.DataFrame, names: tuple[str, ...],
+                  word=str) -> Section:
     """The section from tallies.by_seat's table, the settings in the designer's order (from
-    `kinds`)."""
+    `kinds`); `word` names a tally as the page writes it (Game.tally_word)."""
     s = Section(SID, TITLE, intro=[
-        f"What each seat counted in its games ({text.join_words(list(names))}), per setting: "
+        f"What each seat counted in its games ({text.join_words([word(t) for t in names])}), "
+        "per setting: "
         "its mean per game and each tally's share of all that seat counted."],
         method=["A seat's mean is over every game it played in the setting, with a 95% t "
                 "interval; a tally's share is its sum over the sum of every tally of the "
@@ -50,11 +52,11 @@ def tally_section(seats: pl.DataFrame, kinds: pl.DataFrame, names: tuple[str, ..
     b.figures.append(figure(
         f"{SID}-by-seat.png",
         "Each seat's mean tally per game, with 95% t intervals, grouped by setting and seat."
-        + more, tallies_figure(seats, shown, names)))
+        + more, tallies_figure(seats, shown, names, word)))
     rows = []
     for setting in settings:
         for r in seats.filter(pl.col("setting") == setting).iter_rows(named=True):
-            rows.append([setting, str(r["players"]), str(r["seat"]), r["tally"],
+            rows.append([setting, str(r["players"]), str(r["seat"]), word(r["tally"]),
                          text.count(r["n"]), mean_text(r["mean"], r["ci_low"], r["ci_high"]),
                          text.pct(r["share"])])
     b.tables.append(Table("Each seat's tallies (mean per game, 95% interval; share of the "
@@ -65,7 +67,8 @@ def tally_section(seats: pl.DataFrame, kinds: pl.DataFrame, names: tuple[str, ..
     return s
 
 
-def tallies_figure(seats: pl.DataFrame, groups: pl.DataFrame, names: tuple[str, ...]):
+def tallies_figure(seats: pl.DataFrame, groups: pl.DataFrame, names: tuple[str, ...],
+                   word=str):
     """One grouped bar chart: a group per (setting, players, seat) of `groups`, a bar per
     tally, with its interval."""
     labels = [f"{g['setting']}, {g['players']}p, seat {g['seat']}"
@@ -84,7 +87,7 @@ def tallies_figure(seats: pl.DataFrame, groups: pl.DataFrame, names: tuple[str, 
             high = np.array([r["ci_high"] if r else np.nan for r in got], float)
             err = np.nan_to_num(np.vstack([mean - low, high - mean]))
             ax.bar(xs - 0.4 + width * (i + 0.5), mean, width, yerr=err, capsize=2,
-                   color=colours[i], label=t)
+                   color=colours[i], label=word(t))
         ax.set_xticks(xs, labels, rotation=45, ha="right")
         ax.set_ylabel("Mean per game")
         ax.set_title("Tallies by seat")
