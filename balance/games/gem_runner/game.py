@@ -14,9 +14,9 @@ rules, the goldens: `python -m balance.kit.playthrough balance.games.gem_runner.
 
 from __future__ import annotations
 
-from balance.contract.game import Measure
 import numpy as np
 
+from balance.contract.game import Measure
 from balance.games.gem_runner.codes import (
     CARD_RECORD,
     DECISIONS,
@@ -52,6 +52,10 @@ def seat_lists(bits: np.ndarray):
     offsets = np.arange(0, n * seats + 1, max(seats, 1), dtype=np.int32)[: n + 1]
     return pa.ListArray.from_arrays(offsets, pa.array(bits.ravel(), pa.int64()))
 
+
+# What `balance ablate` takes out (experiment.py reads `[experiment] ablate = "cards"`).
+ABLATIONS = (("cards", "each card of the decks in play taken out, one name at a time (every "
+              "copy of it)"),)
 
 KIT = KitGame(
     name="gem_runner", ref="balance.games.gem_runner.game:KIT",
@@ -148,6 +152,7 @@ GAME = KIT.declare(
               Measure("computer_gems", "The Computer's Gems", "mean", "computer_gems",
                       "Gems in the Computer's Stack at the end", unit="Gems")),
     default_player="runner", report="reports.gem_runner.report:REPORT",
+    ablations=ABLATIONS, variants="balance.games.gem_runner.experiment:variants",
     length_unit="turns", score_unit="Gems",
     # The modules of the rules: with this declaration, they import no player but through the
     # generated dispatch (the layer contracts, tests/layers.py).
