@@ -24,7 +24,7 @@ and the analyses read them per setting and player count (reports/tables/frame.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
@@ -86,6 +86,9 @@ class Analysis(analysis.Analysis):
     behind: pl.DataFrame    # the share of Pool collections by a side behind (Wilson)
     overtakes: pl.DataFrame  # of those, the share that put it ahead (Wilson)
     decks: pl.DataFrame     # DECK_SCHEMA: deck against deck, seats swapped on the same seeds
+    # Which cards matter (reports/gem_runner/cards.py, card_value); None until the report
+    # adds it
+    cards: pl.DataFrame | None = field(default=None, kw_only=True)
 
     def groups(self) -> list[tuple[str, int]]:
         """Every (setting, players), in the order the designer gave the variants."""

@@ -1,6 +1,6 @@
 """Gem Runner's report, as the report framework reaches it (reports/page/game_report.py; named in
 the declaration, balance/games/gem_runner/game.py): its analysis (reports/gem_runner/
-analysis.py), its six sections before the neutral Outcomes (reports/gem_runner/page.py), and
+analysis.py), its seven sections before the neutral Outcomes (reports/gem_runner/page.py), and
 their verdicts (reports/gem_runner/findings.py)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from balance.games.gem_runner.game import GAME
-from reports.gem_runner import analysis, findings, page
+from reports.gem_runner import analysis, cards, cards_page, findings, page
 from reports.gem_runner.levers import pairs_of
 from reports.outcomes import outcome_page
 from reports.outcomes.analysis import REQUIRED
@@ -24,7 +24,8 @@ class Report(game_report.GameReport):
     def analyse(self, data, levels: tuple[float, ...] | None = None) -> analysis.Analysis:
         check_columns(data.games, (*REQUIRED, *analysis.COLUMNS), "games table")
         a = analysis.analyse(data.games, data.manifest or {}, self.layout)
-        return replace(a, tallies=self.seat_tallies(data, a.kinds))
+        return replace(a, tallies=self.seat_tallies(data, a.kinds),
+                       cards=cards.card_value(data.games, data.manifest or {}, a.kinds))
 
     def words(self, a, merged: list) -> outcome_page.Words:
         return replace(super().words(a, merged), what="race to the Gem target",
@@ -37,7 +38,8 @@ class Report(game_report.GameReport):
         pairs = pairs_of(cmps, a.manifest)
         return [page.computer_section(a, pairs), page.decks_section(a),
                 page.first_section(a), page.length_section(a, pairs), page.pool_section(a),
-                page.players_section(a, pairs), *super().sections(a, cmps, merged)]
+                cards_page.cards_section(a, pairs), page.players_section(a, pairs),
+                *super().sections(a, cmps, merged)]
 
     def lead_blocks(self, a, cmps: list) -> list:
         """The seats against the Computer when a run plays it: the neutral lead reads a game

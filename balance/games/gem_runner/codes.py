@@ -11,9 +11,10 @@ ANY = -1  # a Chain's Play section: any Element, and a free edge of a Challenge
 KINDS = ("hazard", "boss", "gem", "chain", "bug", "bug_fix")
 HAZARD, BOSS, GEM, CHAIN, BUG, BUG_FIX = range(6)
 # Tables.card's columns: a card's kind, its deck, its Play section (Element, action), its VS
-# section's Element icons (left, right) and its Need section (Element, action, Super).
-(KIND, DECK, PLAY_EL, PLAY_ACT, LEFT, RIGHT, NEED_EL, NEED_ACT, NEED_SUPER,
- CARD_FIELDS) = range(10)
+# section's Element icons (left, right) and its Need section (Element, action, Super), and
+# its name's place among its deck file's names (decks.card_names: the bit the card record sets).
+(KIND, DECK, PLAY_EL, PLAY_ACT, LEFT, RIGHT, NEED_EL, NEED_ACT, NEED_SUPER, NAME,
+ CARD_FIELDS) = range(11)
 
 END_REASONS = ("gems", "cap", "no gem")
 GEMS_WON, CAP, NO_GEM = range(3)
@@ -42,6 +43,16 @@ RECORD = ("computer_gems", "challenges", "hazards", "final_gems", "pool_gems", "
 # by beating a Hazard with a Gem card.
 TALLIES = ("runs", "runs_won", "pool_taken", "gems_on_hazards")
 RUNS, RUNS_WON, POOL_TAKEN, GEM_ON_HAZARD = range(4)
+# The card record, after RECORD in the kit's record (KitGame.record): for each seat, the cards
+# it drew and those it played from its hand (laid in a Challenge it built, a Gem dug for one
+# included; beating a card of a Challenge; a Bug or a Bug Fix), one bit per name of its deck
+# file, so a deck file names MAX_NAMES cards at most. The games table's cards_drawn and
+# cards_played (game.py) hold them, a list a game, seat 1 first.
+MAX_SEATS = 8
+MAX_NAMES = 64
+CARD_RECORD = (tuple(f"drawn{q}" for q in range(1, MAX_SEATS + 1))
+               + tuple(f"played{q}" for q in range(1, MAX_SEATS + 1)))
+DRAWN, PLAYED = len(RECORD), len(RECORD) + MAX_SEATS
 
 # State.ph: where the turn stands.
 (PHASE, CREATOR, RUNNER, POS, PLACED_HAZARDS, PLACED_CHAINS, EDGE, BUG_ON, NEXT_SEAT, AFTER,
@@ -88,6 +99,9 @@ class Rules(NamedTuple):
     computer_supers: int  # 0: Super Needs first, 1: ignored
     computer_repeats: int  # 0: repeated Elements first, 1: ignored
     max_turns: int
+    # the setting `without` as compiled: the card name taken out of every deck in play, as
+    # its index in decks.all_names(); -1 none. new_tables reads it; no rule of play does.
+    without: int
 
 
 class Tables(NamedTuple):

@@ -23,6 +23,8 @@ from balance.games.gem_runner.codes import (
     HAZARD,
     HEROES,
     KINDS,
+    MAX_NAMES,
+    NAME,
 )
 from balance.textfile import read_toml
 
@@ -103,6 +105,11 @@ def read_deck(hero: str) -> tuple[dict, ...]:
         cards = []
     for i, card in enumerate(cards):
         probs += card_problems(str(path), i, card)
+    names = {c.get("name") for c in cards if isinstance(c, dict)}
+    if len(names) > MAX_NAMES:
+        probs.append(Problem(str(path), "", "cards", f"name {len(names)} cards; a deck names "
+                             f"{MAX_NAMES} at most (the record of the cards each seat drew "
+                             "and played keeps one bit a name)"))
     if probs:
         raise InputError(probs)
     return tuple(cards)
@@ -121,6 +128,20 @@ def action_names() -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+@cache
+def card_names(hero: str) -> tuple[str, ...]:
+    """The names of a hero's cards, each once, in its file's order: the bit a card sets in
+    the card record (codes.CARD_RECORD). Copies of a card share its name, and its bit."""
+    return tuple(dict.fromkeys(c["name"] for c in read_deck(hero)))
+
+
+@cache
+def all_names() -> tuple[str, ...]:
+    """Every card name of any hero's deck, in one order: the setting `without` as compiled
+    (Rules.without, an index here)."""
+    return tuple(sorted({n for hero in HEROES for n in card_names(hero)}))
+
+
 def count_problem(hero: str, counts: dict) -> Problem | None:
     """A count the rules ask of a kind this hero's file holds no card of, or None."""
     held = {KINDS.index(c["kind"]) for c in read_deck(hero)}
@@ -132,10 +153,12 @@ def count_problem(hero: str, counts: dict) -> Problem | None:
     return None
 
 
-def card_row(card: dict, deck: int, actions: tuple[str, ...]) -> list[int]:
+def card_row(card: dict, deck: int, actions: tuple[str, ...], names: tuple[str, ...]
+             ) -> list[int]:
     kind = KINDS.index(card["kind"])
     row = [ANY] * CARD_FIELDS
     row[0], row[1] = kind, deck
+    row[NAME] = names.index(card["name"])
     if kind == CHAIN:
         return row
     if "play" in card:
@@ -151,19 +174,20 @@ def card_row(card: dict, deck: int, actions: tuple[str, ...]) -> list[int]:
     return row
 
 
-def deck_cards(hero: str, counts: dict) -> list[dict]:
+def deck_cards(hero: str, counts: dict, without: str = "") -> list[dict]:
     """The deck as the rules ask it, card by card as its file writes them: of each kind,
     `counts` cards, the file's cards of that kind taken in order and again from the first
-    when more are asked than it lists."""
+    when more are asked than it lists; then every copy of the card named `without` taken
+    out (the deck is that much smaller)."""
     cards = read_deck(hero)
     out = []
     for kind, setting in COUNTS.items():
         of_kind = [c for c in cards if KINDS.index(c["kind"]) == kind]
         out += [of_kind[i % len(of_kind)] for i in range(counts[setting])]
-    return out
+    return [c for c in out if c["name"] != without] if without else out
 
 
-def deck_rows(hero: str, deck: int, counts: dict) -> list[list[int]]:
+def deck_rows(hero: str, deck: int, counts: dict, without: str = "") -> list[list[int]]:
     """deck_cards as rows of Tables.card."""
-    actions = action_names()
-    return [card_row(c, deck, actions) for c in deck_cards(hero, counts)]
+    actions, names = action_names(), card_names(hero)
+    return [card_row(c, deck, actions, names) for c in deck_cards(hero, counts, without)]

@@ -16,7 +16,7 @@ from balance.kit.state import new_kit
 
 def new_forward_state(tables, rules):
     """A state for a search's rollouts (ForwardModel.new_state): no events."""
-    return new_state(rules, new_kit(rules.players, 4, 13, 64))
+    return new_state(rules, new_kit(rules.players, 4, 29, 64))
 
 
 @njit

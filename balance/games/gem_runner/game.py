@@ -14,8 +14,18 @@ rules, the goldens: `python -m balance.kit.playthrough balance.games.gem_runner.
 
 from __future__ import annotations
 
+import numpy as np
+
 from balance.contract.game import Measure
-from balance.games.gem_runner.codes import DECISIONS, END_REASONS, RECORD, TALLIES
+from balance.games.gem_runner.codes import (
+    CARD_RECORD,
+    DECISIONS,
+    DRAWN,
+    END_REASONS,
+    PLAYED,
+    RECORD,
+    TALLIES,
+)
 from balance.games.gem_runner.rules import DEFAULTS, RULES_FILE, SETTINGS
 from balance.kit.declare import Event, Golden, Hidden, KitGame, OptionKind
 
@@ -28,8 +38,24 @@ def values(records, setup) -> dict:
     """The games table's own columns (KIT.columns), from the records of a batch of games."""
     rec = records.rec
     own = {name: rec[:, RECORD.index(name)] for name in RECORD}
-    return {"first_won": records.winner == 0, **own}
+    seats = records.scores.shape[1]
+    return {"first_won": records.winner == 0, **own,
+            "cards_drawn": seat_lists(rec[:, DRAWN: DRAWN + seats]),
+            "cards_played": seat_lists(rec[:, PLAYED: PLAYED + seats])}
 
+
+def seat_lists(bits: np.ndarray):
+    """(games, seats) of the card record as one list a game, seat 1 first."""
+    import pyarrow as pa  # lazy: listing the games imports no Arrow (as Table.arrow_schema)
+
+    n, seats = bits.shape
+    offsets = np.arange(0, n * seats + 1, max(seats, 1), dtype=np.int32)[: n + 1]
+    return pa.ListArray.from_arrays(offsets, pa.array(bits.ravel(), pa.int64()))
+
+
+# What `balance ablate` takes out (experiment.py reads `[experiment] ablate = "cards"`).
+ABLATIONS = (("cards", "each card of the decks in play taken out, one name at a time (every "
+              "copy of it)"),)
 
 KIT = KitGame(
     name="gem_runner", ref="balance.games.gem_runner.game:KIT",
@@ -77,7 +103,8 @@ KIT = KitGame(
                   "pile shuffled into it ({cards} cards)"),
             Event("dealt", ("cards", "kept"), line="turn {turn}: the Computer is dealt "
                   "{cards} cards face up ({kept} kept)")),
-    end_reasons=END_REASONS, undecided_ends=("cap", "no gem"), tallies=TALLIES, record=RECORD,
+    end_reasons=END_REASONS, undecided_ends=("cap", "no gem"), tallies=TALLIES,
+    record=RECORD + CARD_RECORD,
     automa="the Computer",
     automa_settings=("computer_hand", "computer_gem", "computer_supers", "computer_repeats"),
     hidden=(Hidden("hand", "hand_n", private=True), Hidden("deck0", "deck0_n"),
@@ -92,7 +119,10 @@ KIT = KitGame(
                 "a Challenge laid against its rules (an edge, the Hazards its Chains allow, "
                 "its Gem not last)",
                 "a seat's score is not its Stack"),
-    columns={"first_won": "bool", **{name: "int16" for name in RECORD}},
+    # cards_drawn, cards_played: each seat's cards drawn and played (codes.CARD_RECORD), one
+    # bit per name of its deck's file (decks.card_names), a list a game, seat 1 first.
+    columns={"first_won": "bool", **{name: "int16" for name in RECORD},
+             "cards_drawn": "list<int64>", "cards_played": "list<int64>"},
     values="balance.games.gem_runner.game:values",
     header="gem_runner, seed {seed}: {players}; {play}, {decks} decks ({hero1} first), "
            "first to {target} Gems, hands of {hand}, Bugs {bug_rule}",
@@ -122,6 +152,7 @@ GAME = KIT.declare(
               Measure("computer_gems", "The Computer's Gems", "mean", "computer_gems",
                       "Gems in the Computer's Stack at the end", unit="Gems")),
     default_player="runner", report="reports.gem_runner.report:REPORT",
+    ablations=ABLATIONS, variants="balance.games.gem_runner.experiment:variants",
     length_unit="turns", score_unit="Gems",
     # The modules of the rules: with this declaration, they import no player but through the
     # generated dispatch (the layer contracts, tests/layers.py).

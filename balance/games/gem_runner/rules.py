@@ -107,6 +107,10 @@ SETTINGS = (
                     ("ignored", "the Computer ignores repeated Elements"))),
     Setting("max_turns", int, "turns after which a game stops undecided", 1, 100_000,
             label="turn cap"),
+    Setting("without", str, "a card's name, as its deck file writes it: every copy of it "
+            "taken out of each deck in play that holds it (the deck that much smaller); \"\" "
+            "none. `balance ablate --how cards` takes each card out in turn",
+            label="without {}", values=(("", "every card in the decks"),)),
 )
 COUNT_NAMES = tuple(decks.COUNTS.values())
 
@@ -162,12 +166,35 @@ def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
     if computer and n > seats + 1:
         return Problem(source, "", "decks", f"{n} decks for {seats} seats and the "
                        "Computer: each deck needs someone to draw from it")
+    if (bad := without_problem(values, heroes, source)) is not None:
+        return bad
     hand = values["pair_hand"] if computer and seats > 1 else values["hand"]
     dealt = seats * hand + (values["computer_hand"] if computer else 0)
-    cards = n * deck_size(values)
+    counts = {c: values[c] for c in COUNT_NAMES}
+    cards = sum(len(decks.deck_cards(h, counts, values["without"])) for h in heroes)
     if dealt > cards:
         return Problem(source, "", "hand", f"hands of {dealt} cards in all are dealt from "
                        f"{cards} cards: make the hands smaller or the decks larger")
+    return None
+
+
+def without_problem(values: dict, heroes: list[str], source: str) -> Problem | None:
+    """A `without` that names no card of the decks in play, or leaves one without a Gem."""
+    out = values["without"]
+    if not out:
+        return None
+    counts = {c: values[c] for c in COUNT_NAMES}
+    held = [h for h in dict.fromkeys(heroes) if out in decks.card_names(h)]
+    if not held:
+        names = ", ".join(f"{HERO_NAMES[h]}'s deck" for h in dict.fromkeys(heroes))
+        return Problem(source, "", "without", f"names no card of the decks in play ({names}), "
+                       f"got {out!r}: a card's name as its deck file writes it "
+                       f"({decks.deck_file(heroes[0]).name}: {decks.card_names(heroes[0])[0]!r}"
+                       ", ...)")
+    for h in held:
+        if not any(c["kind"] == "gem" for c in decks.deck_cards(h, counts, out)):
+            return Problem(source, "", "without", f"takes out every Gem of {HERO_NAMES[h]}'s "
+                           f"deck ({out!r}): a deck needs a Gem to end a Challenge")
     return None
 
 
@@ -190,9 +217,12 @@ def kit_rules(values: dict, seats: int) -> Rules:
     out = {"players": seats}
     for s in SETTINGS:
         v = values[s.name]
+        if s.name == "without":  # a name, compiled below
+            continue
         out[s.name] = s.choices.index(v) if s.choices else v if s.words else int(v)
     computer = against_computer(values["play"], seats)
     out["play"] = COMPUTER if computer else HEAD_TO_HEAD
+    out["without"] = decks.all_names().index(values["without"]) if values["without"] else -1
     out["decks"] = decks_for(values["decks"], computer, seats)
     return Rules(**out)
 
@@ -203,10 +233,16 @@ def new_tables(rules: Rules) -> Tables:
     counts = {c: getattr(rules, c) for c in COUNT_NAMES}
     rows = []
     for d in range(rules.decks):
-        rows += decks.deck_rows(HEROES[getattr(rules, f"hero{d + 1}")], d, counts)
+        rows += decks.deck_rows(HEROES[getattr(rules, f"hero{d + 1}")], d, counts,
+                                without_name(rules))
     seat_deck = np.array([deck_of(rules, q) for q in range(rules.players + 1)], np.int64)
     card = np.array(rows, np.int64)
     return Tables(card, seat_deck, beaten_share(card, rules.stronger_beats))
+
+
+def without_name(rules: Rules) -> str:
+    """The card name the compiled rules take out of the decks; "" none."""
+    return decks.all_names()[rules.without] if rules.without >= 0 else ""
 
 
 def beaten_share(card: np.ndarray, stronger: int) -> np.ndarray:

@@ -64,6 +64,7 @@ from balance.games.gem_runner.codes import (
     DIG,
     DIG_CARD,
     DISCARD,
+    DRAWN,
     DUG,
     EDGE,
     FINAL_GEMS,
@@ -88,6 +89,7 @@ from balance.games.gem_runner.codes import (
     MAX_CHALLENGE,
     MAX_DECKS,
     MAX_HAND,
+    NAME,
     NEXT_SEAT,
     NO_GEM,
     NO_REFILL,
@@ -98,6 +100,7 @@ from balance.games.gem_runner.codes import (
     PLACED_HAZARDS,
     PLAY_BUG,
     PLAY_FIX,
+    PLAYED,
     POOL_BEHIND,
     POOL_DECIDES,
     POOL_GEM,
@@ -181,6 +184,14 @@ def hand_size_nb(rules, w):
 
 
 @njit(inline=True)
+def mark_nb(state, tables, slot, w, card):
+    """Seat w's bit of the card's name in the card record's `slot` (DRAWN, PLAYED); the
+    Computer (w AUTOMA or rules.players) is no seat and has none."""
+    if 0 <= w < state.kit.score.shape[0]:
+        state.kit.rec[slot + w] |= np.int64(1) << tables.card[card, NAME]
+
+
+@njit(inline=True)
 def draw_nb(state, tables, rules, w):
     """A card from w's deck, the deck's discard pile shuffled into it when it runs out; -1
     when both are empty."""
@@ -194,7 +205,9 @@ def draw_nb(state, tables, rules, w):
         state.disc_n[d] = 0
         shuffle_pile_nb(state.kit, state, d)
         emit_nb(state.kit, RESHUFFLED, d + 1, m, 0, 0)
-    return pop_nb(state, d)
+    card = pop_nb(state, d)
+    mark_nb(state, tables, DRAWN, w, card)
+    return card
 
 
 @njit(inline=True)
@@ -584,6 +597,7 @@ def apply_nb(state, tables, rules, pick):
     kind, card, j = kit.opt[pick, 0], kit.opt[pick, 1], kit.opt[pick, 2]
     if kind == PUT_HAZARD or kind == PUT_CHAIN:
         take_nb(state, rules, who_nb(rules, ph[CREATOR]), j)
+        mark_nb(state, tables, PLAYED, ph[CREATOR], card)
         state.chal[state.chal_n[0]] = card
         state.under[state.chal_n[0]] = -1
         state.chal_n[0] += 1
@@ -596,6 +610,7 @@ def apply_nb(state, tables, rules, pick):
         emit_nb(kit, PLACED, card, state.chal_n[0], 0, 0)
     elif kind == HAND_GEM:
         take_nb(state, rules, who_nb(rules, ph[CREATOR]), j)
+        mark_nb(state, tables, PLAYED, ph[CREATOR], card)
         finish_nb(state, tables, rules, card, FROM_HAND)
     elif kind == POOL_GEM:
         state.pool_n[0] -= 1
@@ -618,6 +633,7 @@ def apply_nb(state, tables, rules, pick):
         end_run_nb(state, tables, rules, False)
     elif kind == PLAY_BUG:
         take_nb(state, rules, who_nb(rules, ph[RUNNER]), j)
+        mark_nb(state, tables, PLAYED, ph[RUNNER], card)
         discard_nb(state, tables, card)
         ph[BUG_ON] = 1
         ph[NO_REFILL] = 1
@@ -631,6 +647,7 @@ def apply_nb(state, tables, rules, pick):
                 return
     elif kind == PLAY_FIX:
         take_nb(state, rules, who_nb(rules, ph[CREATOR]), j)
+        mark_nb(state, tables, PLAYED, ph[CREATOR], card)
         discard_nb(state, tables, card)
         ph[BUG_ON] = 0
         ph[PHASE] = RUN
@@ -657,6 +674,7 @@ def dig_nb(state, tables, rules, j):
     if card < 0:
         undecided_nb(state.kit, NO_GEM)
     elif tables.card[card, KIND] == GEM:
+        mark_nb(state, tables, PLAYED, ph[CREATOR], card)
         finish_nb(state, tables, rules, card, FROM_DECK)
     else:
         give_nb(state, rules, w, card)
@@ -690,6 +708,7 @@ def beat_nb(state, tables, rules, card, j):
     w = who_nb(rules, ph[RUNNER])
     pos = ph[POS]
     take_nb(state, rules, w, j)
+    mark_nb(state, tables, PLAYED, ph[RUNNER], card)
     state.under[pos] = card
     target = state.chal[pos]
     emit_nb(kit, BEATEN, card, target, pos + 1, 0)

@@ -31,7 +31,7 @@ from balance.games.gem_runner.codes import (
     THROWN,
     WON,
 )
-from balance.games.gem_runner.rules import COUNT_NAMES
+from balance.games.gem_runner.rules import COUNT_NAMES, without_name
 from balance.kit.view import View
 
 SOURCES = ("its hand", "the Pool", "its Stack", "the deck")
@@ -43,7 +43,8 @@ class RunnerView(View):
         rules = setup.rules
         counts = {c: getattr(rules, c) for c in COUNT_NAMES}
         self.cards = [c for d in range(rules.decks)
-                      for c in decks.deck_cards(HEROES[getattr(rules, f"hero{d + 1}")], counts)]
+                      for c in decks.deck_cards(HEROES[getattr(rules, f"hero{d + 1}")], counts,
+                                                without_name(rules))]
 
     def name(self, card: int) -> str:
         return "nothing" if card < 0 else self.cards[card]["name"]

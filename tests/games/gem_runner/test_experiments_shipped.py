@@ -17,7 +17,9 @@ WANT = {"gem-runner-computer": 4, "gem-runner-computer-players": 6,
         "gem-runner-computer-heroes": 8, "gem-runner-decks": 16,
         "gem-runner-first-player": 3, "gem-runner-deck-counts": 27, "gem-runner-target": 9,
         # how it plays (issue 53): runners head to head at 2 to 4 players; the ladder's setting
-        "gem-runner-course": 3, "gem-runner-ladder": 1}
+        "gem-runner-course": 3, "gem-runner-ladder": 1,
+        # which cards matter: the full deck, then each of Bit Boy's 46 card names taken out
+        "gem-runner-cards": 47}
 
 
 def test_the_designers_questions_each_have_a_file():

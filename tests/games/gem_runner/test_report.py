@@ -23,7 +23,8 @@ from reports.gem_runner.report import REPORT
 
 _TYPES = {"string": pl.Utf8, "bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16,
           "int32": pl.Int32, "int64": pl.Int64, "float32": pl.Float32,
-          "list<int16>": pl.List(pl.Int16), "list<int8>": pl.List(pl.Int8)}
+          "list<int16>": pl.List(pl.Int16), "list<int8>": pl.List(pl.Int8),
+          "list<int64>": pl.List(pl.Int64)}
 H2H = {"play": "head_to_head"}
 
 
@@ -45,7 +46,8 @@ def game_row(variant: int, game: int, *, players: int = 2, winner: int | None = 
             "first_won": winner == 1, "computer_gems": 0 if winner else 7, "challenges": turns,
             "hazards": 2 * turns, "final_gems": 5, "pool_gems": wins, "pool_wins": wins,
             "hazard_gems": 0, "chains": 0, "bugs": 0, "fixes": 0, "pool_decides": decides,
-            "pool_behind": behind, "pool_overtakes": overtakes}
+            "pool_behind": behind, "pool_overtakes": overtakes,
+            "cards_drawn": [0] * players, "cards_played": [0] * players}
 
 
 def table(rows: list[dict], swept: dict[str, list] | None = None) -> pl.DataFrame:
