@@ -36,7 +36,7 @@ class Report(game_report.GameReport):
     def sections(self, a, cmps: list, merged: list) -> list[Section]:
         pairs = pairs_of(cmps, a.manifest)
         return [page.computer_section(a, pairs), page.decks_section(a),
-                page.first_section(a), page.length_section(a, pairs), page.pool_section(a),
+                page.first_section(a, pairs), page.length_section(a, pairs), page.pool_section(a),
                 page.players_section(a, pairs), *super().sections(a, cmps, merged)]
 
     def lead_blocks(self, a, cmps: list) -> list:

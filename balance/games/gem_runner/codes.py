@@ -88,6 +88,8 @@ class Rules(NamedTuple):
     computer_supers: int  # 0: Super Needs first, 1: ignored
     computer_repeats: int  # 0: repeated Elements first, 1: ignored
     max_turns: int
+    first_gems: int  # Gems in the first seat's Stack at the start, from its deck
+    first_cards: int  # cards dealt to the first seat beyond its hand
 
 
 class Tables(NamedTuple):

@@ -120,7 +120,10 @@ GAME = KIT.declare(
               Measure("hazards", "Hazards laid", "mean", "hazards",
                       "Hazards laid in Challenges a game", unit="Hazards"),
               Measure("computer_gems", "The Computer's Gems", "mean", "computer_gems",
-                      "Gems in the Computer's Stack at the end", unit="Gems")),
+                      "Gems in the Computer's Stack at the end", unit="Gems"),
+              Measure("won", "Wins against the Computer", "rate", "winner",
+                      "the share of games the seats won against the Computer (tune: won=50%)",
+                      outcome="balance.games.gem_runner.goals:won")),
     default_player="runner", report="reports.gem_runner.report:REPORT",
     length_unit="turns", score_unit="Gems",
     # The modules of the rules: with this declaration, they import no player but through the

@@ -107,8 +107,21 @@ SETTINGS = (
                     ("ignored", "the Computer ignores repeated Elements"))),
     Setting("max_turns", int, "turns after which a game stops undecided", 1, 100_000,
             label="turn cap"),
+    # Compensations for the first seat, which builds the first Challenge and so runs last
+    # (head to head it wins less than its fair share); 0, the rulebook's, gives none.
+    Setting("first_gems", int, "Gems in the first seat's Stack at the start, taken from its "
+            "deck before the deal (a compensation; the rulebook gives none)", 0, 39,
+            label="Gems for seat 1 at the start",
+            values=((0, "no Gem for seat 1"), (1, "a Gem for seat 1 at the start"),
+                    (2, "two Gems for seat 1 at the start"))),
+    Setting("first_cards", int, "cards dealt to the first seat at the start beyond its hand "
+            "(a compensation; the rulebook gives none)", 0, 7,
+            label="extra cards for seat 1",
+            values=((0, "no extra card for seat 1"), (1, "an extra card for seat 1"),
+                    (2, "two extra cards for seat 1"))),
 )
 COUNT_NAMES = tuple(decks.COUNTS.values())
+MAX_DEALT = 8  # the largest hand a seat is dealt (MAX_HAND's room, below)
 
 
 def against_computer(play: str, seats: int) -> bool:
@@ -163,7 +176,19 @@ def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
         return Problem(source, "", "decks", f"{n} decks for {seats} seats and the "
                        "Computer: each deck needs someone to draw from it")
     hand = values["pair_hand"] if computer and seats > 1 else values["hand"]
-    dealt = seats * hand + (values["computer_hand"] if computer else 0)
+    if hand + values["first_cards"] > MAX_DEALT:
+        return Problem(source, "", "first_cards", f"a first hand of {hand} + "
+                       f"{values['first_cards']} cards: at most {MAX_DEALT} in all (a hand's "
+                       "room holds the largest hand, a kept Bug and Bug Fix and a dug card)")
+    if values["first_gems"] >= values["target"]:
+        return Problem(source, "", "first_gems", f"{values['first_gems']} Gems at the start "
+                       f"reach the target of {values['target']}: the game would be over "
+                       "before it begins")
+    if values["first_gems"] > values["gems"]:
+        return Problem(source, "", "first_gems", f"{values['first_gems']} Gems at the start "
+                       f"from a deck of {values['gems']} Gems")
+    dealt = (seats * hand + values["first_cards"] + values["first_gems"]
+             + (values["computer_hand"] if computer else 0))
     cards = n * deck_size(values)
     if dealt > cards:
         return Problem(source, "", "hand", f"hands of {dealt} cards in all are dealt from "
@@ -221,4 +246,4 @@ def beaten_share(card: np.ndarray, stronger: int) -> np.ndarray:
     return meets.mean(axis=0)
 
 
-assert MAX_HAND >= 8 + 3  # the largest hand, a kept Bug and Bug Fix, a dug card
+assert MAX_HAND >= MAX_DEALT + 3  # the largest hand, a kept Bug and Bug Fix, a dug card

@@ -17,7 +17,11 @@ WANT = {"gem-runner-computer": 4, "gem-runner-computer-players": 6,
         "gem-runner-computer-heroes": 8, "gem-runner-decks": 16,
         "gem-runner-first-player": 3, "gem-runner-deck-counts": 27, "gem-runner-target": 9,
         # how it plays (issue 53): runners head to head at 2 to 4 players; the ladder's setting
-        "gem-runner-course": 3, "gem-runner-ladder": 1}
+        "gem-runner-course": 3, "gem-runner-ladder": 1,
+        # what evens the first player, the Computer tuned, the answers with the search
+        "gem-runner-head-to-head": 1, "gem-runner-first-player-fix": 12,
+        "gem-runner-computer-tune": 1, "gem-runner-computer-hand": 3,
+        "gem-runner-first-player-search": 8, "gem-runner-decks-search": 8}
 
 
 def test_the_designers_questions_each_have_a_file():
