@@ -374,6 +374,7 @@ def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
     import polars as pl  # lazy: goal seeking's search itself needs no DataFrame
     import pyarrow as pa
 
+    untunable(exp.game, lever)
     if lever in exp.grid:
         raise InputError([Problem(exp.file, "[grid]", lever, "is the lever `balance tune` "
                                   "sets: take it out of [grid]")])
@@ -413,6 +414,19 @@ def experiment_evaluator(exp, lever: str, goal: Goal, jobs: int = 1,
         return outcomes(games, goal, e.variants[0].describe(), exp.game)
 
     return evaluate, check
+
+
+def untunable(game: Game, lever: str) -> None:
+    """A rule setting of words or a switch has no whole values to bisect: one message that
+    says so and what compares its values instead, before anything is compiled or played."""
+    setting = next((s for s in game.settings if s.name == lever), None)
+    if setting is None or setting.kind not in (str, bool):
+        return
+    values = ", ".join(setting.choices) if setting.kind is str else "true, false"
+    raise InputError([Problem("--lever", "", lever, f"is a setting of {values}, not a whole "
+                              "number: `balance tune` seeks a whole-number lever; compare its "
+                              "values in an experiment's [grid] (`balance run`, then "
+                              "`balance compare`)")])
 
 
 def check_range(lo: int, hi: int, where: str = "--range") -> None:

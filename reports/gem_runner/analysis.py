@@ -24,7 +24,7 @@ and the analyses read them per setting and player count (reports/tables/frame.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import polars as pl
@@ -109,6 +109,12 @@ def analyse(games, manifest: dict, layout: Layout) -> Analysis:
     side = t.tables["side"].join(keys, on="kid").join(
         levers.select(*GROUP, "computer"), on=list(GROUP))
     pool = pool_sums(t.tables["pool"].join(keys, on="kid"))
+    # The kit records the seats' win against the Computer as the seat whose Gem reached the
+    # target (`winner`), so the neutral team table, which counts the games no seat won,
+    # holds the Computer's wins alone and would chart the team at 0%: it is the seats' side
+    # over the decided games against the Computer instead.
+    o = replace(o, team_wins=rates(side.filter(pl.col("computer") & pl.col("decided")),
+                                   "seats_won").select(o.team_wins.columns))
     return Analysis(
         kinds=t.keys.select(*t.kinds().columns, "games"), versions=t.versions,
         manifest=manifest, outcomes=o, levers=levers,

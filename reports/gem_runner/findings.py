@@ -6,6 +6,8 @@ statistics one click away.
   (95% Wilson), and each deck's own (one deck, a seat alone);
 - Decks: deck against deck, seats swapped on the same seeds (analysis.deck_matrix);
 - First player: head to head, the first seat's share of the games a seat won (95% Wilson);
+- What evens the first player: per run and player count that plays the first seat's
+  compensations, the one nearest its fair share (paired, Wilson on each share);
 - Length: the main player's games; per run that changes the target, the hands or the decks'
   counts, how the length moves (paired);
 - The Pool: how often it decides a game, and how often the side behind collects it;
@@ -19,7 +21,7 @@ from balance.contract.labels import value_words
 from balance.games.gem_runner.game import GAME
 from balance.stats.intervals import wilson
 from reports.gem_runner.analysis import Analysis
-from reports.gem_runner.levers import LENGTH_KIND, PLAYERS_KIND, Pair
+from reports.gem_runner.levers import FIRST_KIND, LENGTH_KIND, PLAYERS_KIND, Pair
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
 from reports.render import text
@@ -198,6 +200,58 @@ def first_player(a: Analysis) -> list[Verdict]:
                      for r in rows])]
 
 
+def at_count(label: str, players: int) -> str:
+    """A variant's words without its player count, where a sentence names it already."""
+    for cut in (f"{players} players, ", f", {players} players"):
+        label = label.replace(cut, "")
+    return label
+
+
+def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict]:
+    """Per run and player count that plays the first seat's compensations: the one that
+    brings seat 1 nearest its fair share, ties named together."""
+    out = []
+    for run, mine in by_run(pairs, FIRST_KIND).items():
+        for n in sorted({p.players for p in mine}):
+            fair, options = 1 / n, []
+            for p in mine:
+                r = p.row("first")
+                if p.players != n or r is None or not r["pairs"]:
+                    continue
+                k = int(r["pairs"])
+                if not options:
+                    options.append(((None, r), r["baseline"], *wilson(round(r["baseline"] * k),
+                                                                      k)))
+                options.append(((p, r), r["value"], *wilson(round(r["value"] * k), k)))
+            tied = findings.nearest(options, fair)
+            if not tied:
+                continue
+            best, r = tied[0]
+            if len(tied) > 1:
+                names = [("the unchanged rules" if q is None else at_count(q.label, n))
+                         for q, _ in tied]
+                say = (f"At {n} players {text.join_words(names)} bring the first player as "
+                       f"near its fair {text.pct(fair, 1)} as each other on these games.")
+            elif best is None:
+                say = (f"At {n} players no compensation brings the first player nearer its "
+                       f"fair share ({text.pct(fair, 1)}) than the unchanged rules "
+                       f"({text.pct(r['baseline'], 1)}).")
+            else:
+                say = (f"At {n} players {at_count(best.label, n)} evens the first player best: "
+                       f"{text.pct(r['value'], 1)} of the games a player won against "
+                       f"{text.pct(r['baseline'], 1)} with the unchanged rules (fair "
+                       f"{text.pct(fair, 1)}), a paired change of "
+                       f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])}.")
+            details = [f"{at_count(p.label, n)}: the first player {text.pct(x['value'], 1)}, "
+                       f"{findings.effect_text(x, ' percentage points', 100.0)}"
+                       for p in mine if p.players == n and (x := p.row("first")) is not None]
+            out.append(Verdict("What evens the first player", say,
+                               who_of(players_of.get(run, []), f"{run} run"),
+                               details + [f"Against {mine[0].base_label}, on the same games; "
+                                          "nearest: 95% Wilson intervals on each share."]))
+    return out
+
+
 # -- Length -----------------------------------------------------------------------------------
 
 def length(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
@@ -328,5 +382,6 @@ def _change(r: dict) -> str:
 
 def verdicts(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
              ) -> list[Verdict]:
-    return (computer(a) + decks(a) + first_player(a) + length(a, pairs, players_of)
+    return (computer(a) + decks(a) + first_player(a) + compensation(pairs, players_of)
+            + length(a, pairs, players_of)
             + pool(a) + players(pairs, players_of))

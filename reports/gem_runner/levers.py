@@ -5,6 +5,7 @@ how much. Each pair of arms is classed by what differs between them:
 - decks: only the decks in play and their heroes (decks, hero1 ... hero4);
 - computer: only the Computer's own levers (its hand, its Gem rule, its priorities);
 - length: only the target, the hands or the decks' counts (analysis.LENGTH);
+- first: only the first seat's compensations (its Gems and extra cards at the start);
 - players: only the players (the heuristic, the seats or their knobs);
 - other: anything else (the readings, the way to play: read in the neutral Comparison)."""
 
@@ -20,7 +21,9 @@ from reports.tables.variants import compared_pairs
 
 DECKS_KIND, COMPUTER_KIND, LENGTH_KIND, PLAYERS_KIND, OTHER_KIND = (
     "decks", "computer", "length", "players", "other")
+FIRST_KIND = "first"
 DECKS = ("decks", *HEROES)
+FIRST = ("first_gems", "first_cards")
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ def kind_of(info: dict, base_info: dict) -> str:
     if _players(info) != _players(base_info):
         return PLAYERS_KIND if not differ else OTHER_KIND
     for kind, levers in ((DECKS_KIND, DECKS), (COMPUTER_KIND, COMPUTER),
-                         (LENGTH_KIND, LENGTH)):
+                         (LENGTH_KIND, LENGTH), (FIRST_KIND, FIRST)):
         if differ and differ <= set(levers):
             return kind
     return OTHER_KIND

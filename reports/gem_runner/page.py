@@ -21,7 +21,14 @@ from reports.gem_runner.findings import (
     hero_words,
     player_words,
 )
-from reports.gem_runner.levers import COMPUTER_KIND, DECKS_KIND, LENGTH_KIND, PLAYERS_KIND, Pair
+from reports.gem_runner.levers import (
+    COMPUTER_KIND,
+    DECKS_KIND,
+    FIRST_KIND,
+    LENGTH_KIND,
+    PLAYERS_KIND,
+    Pair,
+)
 from reports.render import text
 from reports.render.section import Block, Section, Table, figure
 from reports.render.text import DASH
@@ -196,14 +203,15 @@ def _band(values: list[float]) -> str:
 
 # -- First player -----------------------------------------------------------------------------
 
-def first_section(a: Analysis) -> Section:
+def first_section(a: Analysis, pairs: list[Pair] = ()) -> Section:
     s = Section("first-player", "First player", intro=[
         "Head to head, seat 1 builds the first Challenge. Here is its share of the games a "
         "player won, against its fair share (one in as many as there are players), per "
-        "setting."])
+        "setting; then each compensation for seat 1 (Gems in its Stack, extra cards at the "
+        "start) against the unchanged rules on the same games."])
     s.method = ["A game stopped undecided is won by no seat, so the share is over the games "
                 "a player won, with its 95% Wilson interval; \"above\" or \"below\" when the "
-                "interval lies clear of the fair share."]
+                "interval lies clear of the fair share. " + PAIRED + HOLM]
     rows = []
     for setting, players in a.groups():
         lv, r = a.lever(setting, players), row_of(a.first, setting, players)
@@ -221,6 +229,15 @@ def first_section(a: Analysis) -> Section:
         "The first player's share of the games a player won (95% Wilson)",
         ["Setting", "Player", "Players", "Decks", "Games a player won", "First player",
          "Against fair", "Fair share"], rows, left=4, fold=fold(len(rows)))]))
+    q = [("first", "First player")]
+    for run, mine in by_run(pairs, FIRST_KIND).items():
+        for n in sorted({p.players for p in mine}):
+            at = [p for p in mine if p.players == n]
+            s.blocks.append(Block(
+                f"Compensation in {run}, {n} players (fair share {text.pct(1 / n, 1)})",
+                paragraphs=[baseline_line(at, q)], tables=[comparison_table(
+                    at, f"Each compensation against {at[0].base_label}, on the same games",
+                    q)]))
     return s
 
 

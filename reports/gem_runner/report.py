@@ -37,7 +37,7 @@ class Report(game_report.GameReport):
     def sections(self, a, cmps: list, merged: list) -> list[Section]:
         pairs = pairs_of(cmps, a.manifest)
         return [page.computer_section(a, pairs), page.decks_section(a),
-                page.first_section(a), page.length_section(a, pairs), page.pool_section(a),
+                page.first_section(a, pairs), page.length_section(a, pairs), page.pool_section(a),
                 cards_page.cards_section(a, pairs), page.players_section(a, pairs),
                 *super().sections(a, cmps, merged)]
 

@@ -102,6 +102,8 @@ class Rules(NamedTuple):
     # the setting `without` as compiled: the card name taken out of every deck in play, as
     # its index in decks.all_names(); -1 none. new_tables reads it; no rule of play does.
     without: int
+    first_gems: int  # Gems in the first seat's Stack at the start, from its deck
+    first_cards: int  # cards dealt to the first seat beyond its hand
 
 
 class Tables(NamedTuple):

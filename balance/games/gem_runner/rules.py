@@ -111,8 +111,21 @@ SETTINGS = (
             "taken out of each deck in play that holds it (the deck that much smaller); \"\" "
             "none. `balance ablate --how cards` takes each card out in turn",
             label="without {}", values=(("", "every card in the decks"),)),
+    # Compensations for the first seat, which builds the first Challenge and so runs last
+    # (head to head it wins less than its fair share); 0, the rulebook's, gives none.
+    Setting("first_gems", int, "Gems in the first seat's Stack at the start, taken from its "
+            "deck before the deal (a compensation; the rulebook gives none)", 0, 39,
+            label="Gems for seat 1 at the start",
+            values=((0, "no Gem for seat 1"), (1, "a Gem for seat 1 at the start"),
+                    (2, "two Gems for seat 1 at the start"))),
+    Setting("first_cards", int, "cards dealt to the first seat at the start beyond its hand "
+            "(a compensation; the rulebook gives none)", 0, 7,
+            label="extra cards for seat 1",
+            values=((0, "no extra card for seat 1"), (1, "an extra card for seat 1"),
+                    (2, "two extra cards for seat 1"))),
 )
 COUNT_NAMES = tuple(decks.COUNTS.values())
+MAX_DEALT = 8  # the largest hand a seat is dealt (MAX_HAND's room, below)
 
 
 def against_computer(play: str, seats: int) -> bool:
@@ -142,10 +155,6 @@ def deck_of(rules, seat: int) -> int:
     return seat * rules.decks // rules.players
 
 
-def deck_size(values: dict) -> int:
-    return sum(values[c] for c in COUNT_NAMES)
-
-
 def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
     """What makes these rules unplayable with `seats` (no single range can say it), or None:
     a deck that cannot deal the hands, more decks than can be drawn from or more seats than
@@ -169,8 +178,23 @@ def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
     if (bad := without_problem(values, heroes, source)) is not None:
         return bad
     hand = values["pair_hand"] if computer and seats > 1 else values["hand"]
-    dealt = seats * hand + (values["computer_hand"] if computer else 0)
+    if hand + values["first_cards"] > MAX_DEALT:
+        return Problem(source, "", "first_cards", f"a first hand of {hand} + "
+                       f"{values['first_cards']} cards: at most {MAX_DEALT} in all (a hand's "
+                       "room holds the largest hand, a kept Bug and Bug Fix and a dug card)")
+    if values["first_gems"] >= values["target"]:
+        return Problem(source, "", "first_gems", f"{values['first_gems']} Gems at the start "
+                       f"reach the target of {values['target']}: the game would be over "
+                       "before it begins")
     counts = {c: values[c] for c in COUNT_NAMES}
+    # The first seat's Gems come from its own deck as played (less a card taken out).
+    first = decks.deck_cards(heroes[0], counts, values["without"])
+    gems = sum(c["kind"] == "gem" for c in first)
+    if values["first_gems"] > gems:
+        return Problem(source, "", "first_gems", f"{values['first_gems']} Gems at the start "
+                       f"from a deck of {gems} Gems")
+    dealt = (seats * hand + values["first_cards"] + values["first_gems"]
+             + (values["computer_hand"] if computer else 0))
     cards = sum(len(decks.deck_cards(h, counts, values["without"])) for h in heroes)
     if dealt > cards:
         return Problem(source, "", "hand", f"hands of {dealt} cards in all are dealt from "
@@ -257,4 +281,4 @@ def beaten_share(card: np.ndarray, stronger: int) -> np.ndarray:
     return meets.mean(axis=0)
 
 
-assert MAX_HAND >= 8 + 3  # the largest hand, a kept Bug and Bug Fix, a dug card
+assert MAX_HAND >= MAX_DEALT + 3  # the largest hand, a kept Bug and Bug Fix, a dug card

@@ -309,6 +309,22 @@ def begin_build_nb(state, tables, rules, seat):
 
 
 @njit
+def take_gem_nb(state, tables, d):
+    """The Gem nearest the top of deck d's draw pile, taken out at the start; the cards above
+    it go back in their order, held meanwhile in the deck's discard pile, empty then (the
+    rules' checks keep first_gems within a deck's Gems)."""
+    k = 0
+    card = pop_nb(state, d)
+    while tables.card[card, KIND] != GEM:
+        state.disc[d, k] = card
+        k += 1
+        card = pop_nb(state, d)
+    for i in range(k - 1, -1, -1):
+        push_nb(state, d, state.disc[d, i])
+    return card
+
+
+@njit
 def start_nb(state, tables, rules):
     kit = state.kit
     cards = tables.card.shape[0]
@@ -331,8 +347,12 @@ def start_nb(state, tables, rules):
     state.chal_n[0] = 0
     state.under[:] = -1
     state.ph[:] = 0
+    for _ in range(rules.first_gems):
+        gain_nb(state, rules, 0, take_gem_nb(state, tables, tables.seat_deck[0]))
     for q in range(rules.players):
         refill_nb(state, tables, rules, q)
+    for _ in range(rules.first_cards):
+        give_nb(state, rules, 0, draw_nb(state, tables, rules, 0))
     if rules.play == COMPUTER:
         state.ph[NEXT_SEAT] = 0
         turn_nb(kit, AUTOMA)

@@ -19,7 +19,11 @@ WANT = {"gem-runner-computer": 4, "gem-runner-computer-players": 6,
         # how it plays (issue 53): runners head to head at 2 to 4 players; the ladder's setting
         "gem-runner-course": 3, "gem-runner-ladder": 1,
         # which cards matter: the full deck, then each of Bit Boy's 46 card names taken out
-        "gem-runner-cards": 47}
+        "gem-runner-cards": 47,
+        # what evens the first player, the Computer tuned, the answers with the search
+        "gem-runner-head-to-head": 1, "gem-runner-first-player-fix": 12,
+        "gem-runner-computer-tune": 1, "gem-runner-computer-hand": 3,
+        "gem-runner-first-player-search": 8, "gem-runner-decks-search": 8}
 
 
 def test_the_designers_questions_each_have_a_file():

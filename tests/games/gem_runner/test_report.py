@@ -18,7 +18,7 @@ from balance.games.gem_runner.rules import DEFAULTS
 from balance.kit.play import play, prepare
 from reports.compare.compare import compare
 from reports.gem_runner import findings
-from reports.gem_runner.levers import LENGTH_KIND, PLAYERS_KIND, pairs_of
+from reports.gem_runner.levers import FIRST_KIND, LENGTH_KIND, PLAYERS_KIND, pairs_of
 from reports.gem_runner.report import REPORT
 
 _TYPES = {"string": pl.Utf8, "bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16,
@@ -143,6 +143,32 @@ def test_an_even_first_player_is_said_even():
     rows = [game_row(0, g, winner=1 + g % 2) for g in range(1000)]
     assert "the first player is even" in said(REPORT.analyse(run(rows, [variant(0, H2H)])),
                                               "First player")
+
+
+def test_the_compensation_nearest_the_fair_share_is_named():
+    rows = [game_row(0, g, winner=1 if g < 430 else 2) for g in range(1000)]
+    rows += [game_row(1, g, winner=1 if g < 500 else 2) for g in range(1000)]
+    rows += [game_row(2, g, winner=1 if g < 420 else 2) for g in range(1000)]
+    swept = {"first_gems": [0, 1, 0], "first_cards": [0, 0, 1]}
+    made = run(rows, [variant(0, H2H, swept={"first_gems": 0, "first_cards": 0}),
+                      variant(1, {**H2H, "first_gems": 1},
+                              swept={"first_gems": 1, "first_cards": 0}),
+                      variant(2, {**H2H, "first_cards": 1},
+                              swept={"first_gems": 0, "first_cards": 1})], swept)
+    pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
+    assert [p.kind for p in pairs] == [FIRST_KIND, FIRST_KIND]
+    say = said(REPORT.analyse(made), "What evens the first player", pairs)
+    assert say.startswith("At 2 players a Gem for seat 1 at the start evens the first player "
+                          "best: 50.0% of the games a player won against 43.0%"), say
+
+
+def test_the_team_s_win_against_the_computer_is_its_side_s_not_zero():
+    # The kit names the seat whose Gem reached the target as the winner of a team's game.
+    rows = [game_row(0, g, players=2, winner=1 + g % 2 if g < 600 else None)
+            for g in range(1000)]
+    a = REPORT.analyse(run(rows, [variant(0, {"play": "computer"}, 2)]))
+    [r] = a.outcomes.team_wins.to_dicts()
+    assert (r["games"], r["wins"]) == (1000, 600)
 
 
 # -- The Pool ---------------------------------------------------------------------------------
