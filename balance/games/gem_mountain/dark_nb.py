@@ -109,7 +109,8 @@ def dark_start_nb(state, rules):
     state.dk[ARROW2] = -1
     state.dk[EXPECT_ARROW2] = -1
     state.mult[:] = 0
-    state.trash[:] = 0
+    for q in range(rules.players):  # a Trash dealt as a start tile is held from the start
+        state.trash[q] = state.hand[q, TRASH]
 
 
 @njit(inline=True)
