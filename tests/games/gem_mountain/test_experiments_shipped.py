@@ -54,10 +54,11 @@ def test_the_ablation_takes_out_each_action_of_the_reconstructed_box():
     assert exp.variants[0].rules == {} and exp.variants[5].rules == {"steal": 0}
 
 
-def test_the_expansions_file_pairs_each_expansion_alone_with_the_base_game():
+def test_the_expansions_file_pairs_each_expansion_alone_and_all_three_with_the_base_game():
     exp = load_experiment(ROOT / "experiments" / "gem_mountain" / "expansions.toml")
     assert [v.rules for v in exp.variants] == [
-        {}, {"dark_tunnels": True}, {"gemshards": True}, {"golden_actions": True}]
+        {}, {"dark_tunnels": True}, {"gemshards": True}, {"golden_actions": True},
+        {"dark_tunnels": True, "gemshards": True, "golden_actions": True}]
 
 
 def test_each_search_file_plays_its_expansion_in_every_variant():
