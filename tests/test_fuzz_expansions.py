@@ -1,8 +1,8 @@
 """Gem Mountain's `expansion` key of the grid (balance/games/gem_mountain/experiment.py): the base
 game and each expansion (or set of them) switched on beside it. A value that names no
-expansion, a value that is no list, an expansion the file's rules cannot play with, and another key of nobody's beside it
-are each one message naming the file, the field and the problem, exit 2, nothing written. The
-harness is tests/fuzz.py."""
+expansion, a value that is no list, an expansion the file's rules cannot play with, and another
+key of nobody's beside it are each one message naming the file, the field and the problem,
+exit 2, nothing written. The harness is tests/fuzz.py."""
 
 from __future__ import annotations
 

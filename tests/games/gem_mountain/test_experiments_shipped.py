@@ -21,7 +21,7 @@ WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ab
         **{f"reading-{r}": 2 for r in ("majority-by", "none-is-least", "split", "steal-actions",
                                         "stolen-now")}, "reading-all-tie": 3,
         # each expansion against the base game, alone and all in one file
-        "dark-tunnels": 2, "gemshards": 2, "golden-actions": 2, "expansions": 4,
+        "dark-tunnels": 2, "gemshards": 2, "golden-actions": 2, "expansions": 5,
         # majority on every seat, then the search player on each seat in turn, each expansion
         **{f"search-{x}": 5 for x in ("dark-tunnels", "gemshards", "golden-actions")}}
 
