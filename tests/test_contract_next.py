@@ -174,12 +174,15 @@ def _unseen_slots(kit, state, seat) -> dict[str, np.ndarray]:
     return masks
 
 
-def _seen(kit, state, seat):
-    """Everything `seat` can see (the unseen slots blanked) and the unseen items, sorted."""
+def _seen(kit, state, seat, drawn=()):
+    """Everything `seat` can see (the unseen slots blanked) and the unseen items, sorted; the
+    fields `drawn` left out (the game deals them anew itself: redrawn_nb)."""
     masks = _unseen_slots(kit, state, seat)
     seen, unseen = [], []
     for name in state._fields:
         value = getattr(state, name)
+        if name in drawn:
+            continue
         if name == "kit":
             seen += [a.tolist() for a in value if a.size]
         elif name in masks:
@@ -193,12 +196,15 @@ def _seen(kit, state, seat):
 def assert_a_seats_choice_ignores_what_it_cannot_see(kit, choose=None, redraw=None,
                                                      players=None, seats: int = 3,
                                                      knobs: dict | None = None,
-                                                     rules: dict | None = None):
+                                                     rules: dict | None = None,
+                                                     drawn: tuple[str, ...] = ()):
     """At every decision of a few games, what the deciding seat cannot see is redrawn on a copy
     (the kit's redraw_unseen_nb, or `redraw`): the copy keeps all the seat can see and the
     same unseen items, the redraw moves some of them, and the seat's player (or `choose`:
     (state, tables, rules, seats, decision, n, seat) -> pick) picks the same option on both,
-    with the knobs `knobs` (and the rules `rules`) where given. A player written in Python
+    with the knobs `knobs` (and the rules `rules`) where given; a `redraw` that also deals
+    anew what the game's redrawn_nb deals names those State fields in `drawn`, left out of
+    what the seat must still see. A player written in Python
     (a search) is asked afresh on each, its turn begun at the decision, with the same seats
     (its weights, its stream): a search must determinize what it cannot see, and the kit's
     redraw deals a world that depends on what the seat sees alone, so its choice is the same
@@ -226,8 +232,8 @@ def assert_a_seats_choice_ignores_what_it_cannot_see(kit, choose=None, redraw=No
             tally["asked"] += 1
             other = _copied(state)
             redraw(other, tables, rules, seat, np.array([tally["asked"], 7, 8, 9], np.int64))
-            seen, unseen = _seen(kit, state, seat)
-            seen_other, unseen_other = _seen(kit, other, seat)
+            seen, unseen = _seen(kit, state, seat, drawn)
+            seen_other, unseen_other = _seen(kit, other, seat, drawn)
             assert seen_other == seen, f"{kit.name}: redrawing changed what seat {seat + 1} sees"
             assert unseen_other == unseen, f"{kit.name}: redrawing made or lost unseen items"
             masks = _unseen_slots(kit, state, seat)

@@ -328,7 +328,8 @@ def forward_source(kit) -> str:
         copies=copies, and_hidden=", and what it cannot see (KitGame.hidden) redrawn"
         if kit.hidden else "",
         redraw=("\n    redraw_unseen_nb(state, tables, rules, seat, rng)" if kit.hidden
-                else "") + ("\n    redrawn_nb(state, tables, rules)" if redrawn else "")) + redraw
+                else "")
+        + ("\n    redrawn_nb(state, tables, rules, seat)" if redrawn else "")) + redraw
 
 
 def _path(module: str) -> Path:

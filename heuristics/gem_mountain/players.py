@@ -362,7 +362,7 @@ def majority_choose_nb(kind, st, tb, ru, w, n, p, mem):
     forget_nb(mem)
     if ru.dark_tunnels:
         expected_nb(st, tb, ru, p, w, out, mem)
-        if kind >= LOOK:
+        if LOOK <= kind < ROTATE_HELD_AT:  # Gemshards' decisions follow Dark's
             return dark_choice_nb(kind, st, tb, ru, w, n, p, out, mem)
     if (ru.gemshards or ru.golden_actions) and (kind == TURN or kind >= ROTATE_HELD_AT):
         return x_choice_nb(kind, st, tb, ru, w, n, p, out, mem)
@@ -451,7 +451,7 @@ def dark_before_grab_nb(st, tb, ru, w, n, p, out, mem, best):
     if i >= 0:
         blind = 0
         for j in range(n):
-            if opt[j, 0] == GRAB and opt[j, 2] == UNSEEN:
+            if (opt[j, 0] == GRAB or opt[j, 0] == GRAB_SIDE) and opt[j, 2] == UNSEEN:
                 blind += 1
         if blind >= 2:
             return i
@@ -566,6 +566,8 @@ def cell_value_nb(st, ru, p, cell, pos, w, out, mem):
     """What grabbing the tile at `cell` with the arrow at pos is worth: a divided tile's
     best section facing it."""
     code = st.grid[cell]
+    if ru.dark_tunnels and not st.seen[p, cell]:
+        return mem[EXPECT]  # a face-down tile it has not seen (expected_nb)
     if code < DIVIDED0:
         return grab_value_nb(st.cnt, st.vsum, ru, p, code, w, out, mem, True, wild_nb(st))
     d = code - DIVIDED0
@@ -662,7 +664,7 @@ def x_turn_nb(st, tb, ru, w, n, p, out, mem, grabs, best):
         if i >= 0:
             top = top_nb(st, tb, pos)
             for c in range(st.grid.shape[0]):
-                if st.grid[c] >= DIVIDED0 and tb.layer[pos, c] == top:
+                if st.grid[c] >= DIVIDED0 and not st.dark[c] and tb.layer[pos, c] == top:
                     for t in range(1, SIDES):
                         if turned_value_nb(st, ru, p, c, t, w, out, mem) - best >= w[SWAP_GAIN]:
                             return i
@@ -681,6 +683,10 @@ def x_turn_choice_nb(st, tb, ru, w, n, p, out, mem):
     the grabs, and their actions (a copy, not a branch in it: the base game's decisions stay
     as LLVM compiled them before, and as fast)."""
     opt = st.kit.opt
+    if ru.dark_tunnels:
+        i = lay_nb(st, ru, n, p, out)
+        if i >= 0:
+            return i
     best, pick, grabs = NONE, 0, 0
     for i in range(n):
         if opt[i, 0] == GRAB or opt[i, 0] == GRAB_SIDE:
@@ -701,6 +707,10 @@ def x_turn_choice_nb(st, tb, ru, w, n, p, out, mem):
                 if pos != st.arrow[0] and best_at_nb(st, tb, ru, p, p, pos, w, out, mem,
                                                      True) - best >= w[ARROW_GAIN]:
                     return i
+        if ru.dark_tunnels:
+            i = dark_before_grab_nb(st, tb, ru, w, n, p, out, mem, best)
+            if i >= 0:
+                return i
     i = find_nb(opt, n, USE, STEAL)
     if i >= 0 and best_theft_nb(st, ru, p, w, out, mem)[0] >= w[STEAL_AT]:
         return i
@@ -717,8 +727,12 @@ def x_turn_choice_nb(st, tb, ru, w, n, p, out, mem):
             if best_at_nb(st, tb, ru, p, nq, move, w, out, mem, False) - \
                     best_at_nb(st, tb, ru, p, nq, keep, w, out, mem, False) >= w[LOCK_AT]:
                 return i
+        if ru.dark_tunnels:
+            i = find_nb(opt, n, USE, BOMB)
+            if i >= 0:
+                return i
         for j in range(n):
-            if opt[j, 0] != USE and opt[j, 0] != USE_X:
+            if opt[j, 0] != USE and opt[j, 0] != USE_X and opt[j, 0] != LAY:
                 return j
     return pick
 

@@ -163,9 +163,10 @@ STUCK = len(END_REASONS)
 # State.sh: a row per divided tile (its four sections, then who holds it, the side that counts
 # and the code it counts as), then one row of the turn's expansion slots.
 OWNER, TRUE_SIDE, CREDIT = SIDES, SIDES + 1, SIDES + 2
-SH_COLS = 9
+SH_COLS = 10
 (LIFTS_LEFT, LIFTED, LANDED, LIT_TURN, GRABLESS, PENDING) = range(6)  # reset each game
-HALVED_SLOT, WILD_SLOT, CONNECTED_SLOT = range(6, 9)  # the rules', set with the state
+HALVED_SLOT, WILD_SLOT, CONNECTED_SLOT, WILD_END_SLOT = range(6, 10)  # the rules', set with
+#                                                                   the state
 # Rules.expansions: Gemshards' and Golden Actions' settings as one number, the switches as bits,
 # then each count in X_BITS bits. The compiled rules read none of them but the two switches
 # (their own fields): the box is made from them in Python (new_tables), and the few a game reads
@@ -176,11 +177,14 @@ X_SWITCHES = (("gemshards", GEMSHARDS_ON), ("golden_actions", GOLDEN_ON),
 X_COUNTS = ("wild_value", "halved", "quartered", "wildcard", "rotate_grabbed", "rotate_board",
             "teleport_arrow", "rumble", "flashlight")
 X_BITS = 5
+# `wild_joins = "end"`: past every count's bits (3 + X_BITS * len(X_COUNTS) of them).
+WILD_END_ON = 1 << 56
 
 
 def pack_expansions(values: dict) -> int:
     """Rules.expansions from the settings' values (each count below 2 ** X_BITS)."""
     n = sum(bit for name, bit in X_SWITCHES if values[name])
+    n |= WILD_END_ON if values["wild_joins"] == "end" else 0
     for j, name in enumerate(X_COUNTS):
         n |= int(values[name]) << (3 + X_BITS * j)
     return n
@@ -189,6 +193,7 @@ def pack_expansions(values: dict) -> int:
 def expansions(rules) -> dict:
     """The expansions' settings of compiled Rules, by name (0 or 1 for a switch)."""
     out = {name: int(rules.expansions & bit != 0) for name, bit in X_SWITCHES}
+    out["wild_joins"] = int(rules.expansions & WILD_END_ON != 0)
     for j, name in enumerate(X_COUNTS):
         out[name] = (rules.expansions >> (3 + X_BITS * j)) & (2 ** X_BITS - 1)
     return out

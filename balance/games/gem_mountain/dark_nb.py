@@ -78,6 +78,7 @@ from balance.games.gem_mountain.codes import (
     USE,
     VALUES,
 )
+from balance.games.gem_mountain.shards_nb import holds_gem_nb
 from balance.kernels.jit import njit
 from balance.kit.nb import emit_nb, offer_nb
 
@@ -108,7 +109,8 @@ def dark_start_nb(state, rules):
     state.dk[ARROW2] = -1
     state.dk[EXPECT_ARROW2] = -1
     state.mult[:] = 0
-    state.trash[:] = 0
+    for q in range(rules.players):  # a Trash dealt as a start tile is held from the start
+        state.trash[q] = state.hand[q, TRASH]
 
 
 @njit(inline=True)
@@ -121,6 +123,23 @@ def shown_nb(state, seat, cell):
 def barred_nb(state, seat, code):
     """A tile the seat sees is of a colour it laid a Multiplier on: it may not take it."""
     return 0 <= code < ACT0 and state.mult[seat, code // VALUES] > 0
+
+
+@njit(inline=True)
+def gem_code_nb(state, rules, code):
+    """The tile counts as a gem on the mountain: a colour's, or with Gemshards a Wildcard or a
+    divided tile with a gem section (the game ends when none is left)."""
+    return (0 <= code < ACT0) or (rules.gemshards != 0 and code >= 0
+                                  and holds_gem_nb(state, code))
+
+
+@njit(inline=True)
+def around_nb(pos, n):
+    """Arrow position pos turned n eighths clockwise, among the eight or, for a position
+    Teleport Arrow reached (Gemshards), among the eight between them."""
+    if pos < POSITIONS:
+        return (pos + n) % POSITIONS
+    return POSITIONS + (pos - POSITIONS + n) % POSITIONS
 
 
 @njit(inline=True)
@@ -328,7 +347,7 @@ def dark_use_nb(state, rules, a):
         state.dk[ARROW2] = -1
         emit_nb(state.kit, SECOND, -1, 0, 0, 0)
     else:
-        state.dk[ARROW2] = (state.arrow[0] + POSITIONS // 2) % POSITIONS
+        state.dk[ARROW2] = around_nb(state.arrow[0], POSITIONS // 2)
         emit_nb(state.kit, SECOND, state.dk[ARROW2], 0, 0, 0)
 
 
@@ -373,10 +392,11 @@ def dark_apply_nb(state, tables, rules, seat, kind, a, b):
                 state.grid[i] = EMPTY
                 turn_up_nb(state, rules, i)
                 ph[TILES_LEFT] -= 1
-                if code < ACT0:
+                if gem_code_nb(state, rules, code):
                     ph[GEMS_LEFT] -= 1
                 ph[DISCARDED] += 1
-                state.gone[code] += 1
+                if code < state.gone.shape[0]:  # a divided tile has no column of the hand
+                    state.gone[code] += 1
                 state.hole[state.dk[HOLES]] = i
                 state.dk[HOLES] += 1
                 n += 1
@@ -421,9 +441,9 @@ def turn_second_nb(state):
     """The second arrow turns with the first (the lock holds both)."""
     pos2 = state.dk[ARROW2]
     if pos2 >= 0:
-        state.dk[EXPECT_ARROW2] = pos2 if state.arrow[1] else (pos2 + 2) % POSITIONS
+        state.dk[EXPECT_ARROW2] = pos2 if state.arrow[1] else around_nb(pos2, 2)
         if not state.arrow[1]:
-            state.dk[ARROW2] = (pos2 + 2) % POSITIONS
+            state.dk[ARROW2] = around_nb(pos2, 2)
             emit_nb(state.kit, TURNED2, state.dk[ARROW2], 0, 0, 0)
 
 
@@ -443,7 +463,7 @@ def refill_nb(state, rules):
         for q in range(rules.players):
             state.seen[q, i] = 0
         state.ph[TILES_LEFT] += 1
-        if code < ACT0:
+        if gem_code_nb(state, rules, code):
             state.ph[GEMS_LEFT] += 1
         n += 1
     state.dk[HOLES] = 0
@@ -509,12 +529,12 @@ def laid_nb(state, rules):
 # -- the search's worlds -----------------------------------------------------------------------
 
 @njit
-def recount_nb(state):
+def recount_nb(state, rules):
     """The mountain's gems counted again: after the kit redrew the tiles a seat does not
     know, the mountain may hold more or fewer gems than before."""
     gems = 0
     for i in range(state.grid.shape[0]):
-        if 0 <= state.grid[i] < ACT0:
+        if gem_code_nb(state, rules, state.grid[i]):
             gems += 1
     state.ph[GEMS_LEFT] = gems
 

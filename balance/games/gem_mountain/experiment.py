@@ -14,12 +14,13 @@ count lever at its end, played on the seeds of the unchanged box.
 Its own key of the grid is
 
     [grid]
-    expansion = ["none", "dark_tunnels", "gemshards", "golden_actions"]
+    expansion = ["none", "dark_tunnels", "gemshards", "golden_actions", "all"]
 
 one variant per value: "none" the rules as the file gives them (the base game), each other
-the rules with that expansion's switch on. The three switches swept together would make
-variants the engine refuses (Dark Tunnels with either other) and pair none of them with the
-base game alone; this key plays each expansion beside the base game on the same seeds."""
+the rules with that expansion's switch on, or those of several ("dark_tunnels+gemshards", the
+switches' names joined by "+" in the box's order; "all" the three). The three switches swept
+as grid keys would pair no expansion alone with the base game; this key plays each chosen set
+beside the base game on the same seeds."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from balance.contract.experiment import (
     GameVariants,
     VariantSpec,
 )
-from balance.games.gem_mountain.game import ABLATIONS, EXPANSION_KEY, EXPANSIONS, KIT
+from balance.games.gem_mountain.game import ABLATIONS, EXPANSION_KEY, EXPANSION_SETS, KIT
 from balance.games.gem_mountain.rules import ACTION_WORDS, box_actions, box_problem
 from balance.kit import hooks
 
@@ -88,9 +89,9 @@ def expansion_variants(inp: ExperimentInput) -> GameVariants:
     values = grid[EXPANSION_KEY]
     if inp.values_ok(EXPANSION_KEY, values):
         for v in values:
-            if v not in EXPANSIONS:
+            if v not in EXPANSION_SETS:
                 inp.probs.add("[grid]", EXPANSION_KEY, f"values must be among "
-                              f"{', '.join(EXPANSIONS)}, in quotes, got {v!r}")
+                              f"{', '.join(EXPANSION_SETS)}, in quotes, got {v!r}")
     inp.probs.raise_if_any()
     game = inp.game
     specs = []
@@ -100,7 +101,7 @@ def expansion_variants(inp: ExperimentInput) -> GameVariants:
                           f"to {game.player_counts[-1]} players, got {cell.values['players']!r}")
             continue
         on = cell.values[EXPANSION_KEY]
-        rules = {**cell.rules, **({on: True} if on != "none" else {})}
+        rules = {**cell.rules, **{k: True for k in EXPANSION_SETS[on]}}
         played = {**KIT.defaults, **rules}
         if (bad := box_problem(played, cell.players, inp.file)) is not None:
             inp.probs.add(cell.at, bad.field, bad.message)

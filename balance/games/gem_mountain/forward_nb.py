@@ -53,7 +53,7 @@ def determinize_nb(state, tables, rules, seat, rng):
     stream drawn anew from `rng`, and what it cannot see (KitGame.hidden) redrawn."""
     reseed_chance_nb(state.kit, rng)
     redraw_unseen_nb(state, tables, rules, seat, rng)
-    redrawn_nb(state, tables, rules)
+    redrawn_nb(state, tables, rules, seat)
 
 
 @njit

@@ -63,13 +63,18 @@ ABLATIONS = (("actions", "each action's tiles taken out of the box, one action a
               "(the expansions' too, those switched on)"),)
 ABLATE_WORDS = Label("ablate", "without", tuple((name, f"without {word}")
                                                 for name, word in ALL_ACTION_WORDS.items()))
-# The grid's `expansion` key (experiment.py): the base game, or one expansion switched on, by
-# its switch's name, in the box's words.
+# The grid's `expansion` key (experiment.py): the base game, one expansion switched on by its
+# switch's name, or several, their names joined by "+" ("all": the three), in the box's words.
 EXPANSION_KEY = "expansion"
 EXPANSIONS = {"none": "the base game", "dark_tunnels": "Dark Tunnels",
               "gemshards": "Gemshards", "golden_actions": "Golden Actions"}
+_SWITCHES = ("dark_tunnels", "gemshards", "golden_actions")
+EXPANSION_SETS = {"none": (), **{k: (k,) for k in _SWITCHES},
+                  **{f"{a}+{b}": (a, b) for j, a in enumerate(_SWITCHES)
+                     for b in _SWITCHES[j + 1:]}, "all": _SWITCHES}
 EXPANSION_WORDS = Label(EXPANSION_KEY, "expansion {}", tuple(
-    (k, w if k == "none" else f"with {w}") for k, w in EXPANSIONS.items()))
+    (k, "the base game" if not on else "with all three expansions" if k == "all" else
+     "with " + " and ".join(EXPANSIONS[x] for x in on)) for k, on in EXPANSION_SETS.items()))
 ACTIONS_TEXT = ", ".join(f"{i} {w}" for i, w in enumerate(ACTION_WORDS.values()))
 # Dark Tunnels' option kinds (dark_nb.py): offered only with the expansion on, the Bomb's and
 # the Lightbulb's with enough of their tiles in the box that random play meets them.
@@ -196,7 +201,17 @@ KIT = KitGame(
              Golden("3p-gemshards-seed5", ("majority", "random", "majority"), 5,
                     {"gemshards": True}),
              Golden("3p-golden-actions-seed6", ("majority", "random", "majority"), 6,
-                    {"golden_actions": True, "flashlight": 2})),
+                    {"golden_actions": True, "flashlight": 2}),
+             # Where the expansions meet (mix_nb.py), and the other Wildcard reading.
+             Golden("3p-dark-gemshards-seed8", ("majority", "random", "majority"), 8,
+                    {"dark_tunnels": True, "gemshards": True}),
+             Golden("3p-dark-golden-seed9", ("majority", "random", "majority"), 9,
+                    {"dark_tunnels": True, "golden_actions": True, "flashlight": 2}),
+             Golden("4p-all-three-seed10", ("majority", "random", "majority", "random"), 10,
+                    {"dark_tunnels": True, "gemshards": True, "golden_actions": True,
+                     "flashlight": 2, "rows": 7, "cols": 7}),
+             Golden("3p-wild-at-end-seed12", ("majority", "random", "majority"), 12,
+                    {"gemshards": True, "wild_joins": "end", "wildcard": 4})),
     bench_title="4 majority players, the default rules",
     bench_experiment={"players": 4, "heuristic": "majority"},
     describe="a {rows}x{cols} mountain of {colours} colours",

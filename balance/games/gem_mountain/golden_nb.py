@@ -32,10 +32,11 @@ from balance.games.gem_mountain.codes import (
     RUMBLED,
     TILES_LEFT,
     TURN,
+    UNSEEN,
     expansions,
 )
 from balance.kernels.jit import njit
-from balance.kit.nb import emit_nb, offer_nb, turns_nb
+from balance.kit.nb import emit_nb, offer_nb, seat_nb, turns_nb
 
 
 def golden_box(rules) -> list[int]:
@@ -148,8 +149,8 @@ def lifts_nb(state, rules, kit, offer, landed):
             continue
         if state.sh[xrow(state), CONNECTED_SLOT] and drops_nb(state, rules, kit, a, False) == 0:
             continue
-        if offer:
-            offer_nb(kit, LIFT, a, grid[a], 0)
+        if offer:  # as the seat knows it (Dark Tunnels)
+            offer_nb(kit, LIFT, a, grid[a] if state.seen[seat_nb(kit), a] else UNSEEN, 0)
         n += 1
     return n
 
@@ -184,6 +185,11 @@ def drop_nb(state, rules, b):
     a = state.sh[x, LIFTED]
     state.grid[b] = state.grid[a]
     state.grid[a] = EMPTY
+    # A face-down tile stays so, and who knew it knows it still (Dark Tunnels; without it
+    # every cell is face up and known, and this changes nothing).
+    state.dark[b], state.dark[a] = state.dark[a], 0
+    for q in range(state.seen.shape[0]):
+        state.seen[q, b], state.seen[q, a] = state.seen[q, a], 1
     state.sh[x, LANDED] = b
     state.sh[x, LIFTS_LEFT] -= 1
     emit_nb(state.kit, RUMBLED, a, b, 0, 0)

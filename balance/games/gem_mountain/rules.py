@@ -101,6 +101,12 @@ RULE_SETTINGS = (
             "Swap may not", label="Rumble keeps it connected",
             values=((True, "Rumble keeps the mountain connected"),
                     (False, "Rumble may split the mountain"))),
+    Setting("wild_joins", str, "a Wildcard joins one of its holder's piles when grabbed (the "
+            "rulebook's \"immediately\"), or waits in the hand and joins at the end the pile "
+            "that scores its holder most (Gemshards)", choices=("grabbed", "end"),
+            label="a Wildcard joins",
+            values=(("grabbed", "a Wildcard joins a pile when grabbed"),
+                    ("end", "a Wildcard joins its best pile at the end"))),
 )
 
 BOX_SETTINGS = (
@@ -161,8 +167,6 @@ def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Proble
     cells = values["rows"] * values["cols"]
     starters = 0 if values["start_tiles"] == "none" else \
         seats - (1 if values["start_arrow"] == "chosen" else 0)
-    if (bad := expansions_problem(values, source)) is not None:
-        return bad
     if gems == 0:
         return Problem(source, "", "ones", "the box holds no gem (colours x (ones + twos + "
                        "threes) is 0): a game needs one")
@@ -179,16 +183,6 @@ def box_problem(values: dict, seats: int, source: str = str(BOX_FILE)) -> Proble
     return None
 
 
-def expansions_problem(values: dict, source: str) -> Problem | None:
-    """Dark Tunnels with Gemshards or Golden Actions: refused, or None. Each is played on its
-    own (Gemshards and Golden Actions together too): no ruling yet says how face-down tiles
-    meet divided ones, and the engine never played them in one game."""
-    if values["dark_tunnels"] and (values["gemshards"] or values["golden_actions"]):
-        return Problem(source, "", "dark_tunnels", "Dark Tunnels with Gemshards (or Golden "
-                       "Actions) is not yet played by this engine: turn one off")
-    return None
-
-
 def dark_tiles(values: dict) -> int:
     """Dark Tunnels' tiles in the box: none with the expansion off. They count with the
     actions (neither is a colour's gem)."""
@@ -199,8 +193,7 @@ def read_all(rules_file: Path = RULES_FILE, box_file: Path = BOX_FILE) -> dict:
     """Every setting's default: the rules' file and the box's, each checked, then the box
     against the map (for the most seats the game takes)."""
     values = {**read_defaults(rules_file, RULE_SETTINGS), **read_defaults(box_file, BOX_SETTINGS)}
-    if (bad := expansions_problem(values, str(rules_file)) or
-            box_problem(values, 2, str(box_file))) is not None:
+    if (bad := box_problem(values, 2, str(box_file))) is not None:
         raise InputError([bad])
     return values
 
@@ -214,7 +207,7 @@ def kit_rules(values: dict, seats: int) -> Rules:
     if (bad := box_problem(values, seats, "rules")) is not None:
         raise InputError([bad])
     out = {"players": seats}
-    packed = set(X_COUNTS) | {"rumble_connected"}
+    packed = set(X_COUNTS) | {"rumble_connected", "wild_joins"}
     for s in SETTINGS:
         if s.name not in packed:
             v = values[s.name]

@@ -34,6 +34,7 @@ from balance.games.gem_mountain.codes import (
     CHOSEN_CORNER,
     CODES,
     COLLECTED,
+    CREDIT,
     DISCARDED,
     DK_SLOTS,
     DOUBLE,
@@ -52,6 +53,7 @@ from balance.games.gem_mountain.codes import (
     HOLES,
     IDLE,
     JOIN,
+    JOINED,
     LANDED,
     LEAST_DECIDES,
     LIFT,
@@ -66,6 +68,7 @@ from balance.games.gem_mountain.codes import (
     NO_START_TILE,
     ONE_A_TURN,
     OVER,
+    OWNER,
     PH_SLOTS,
     PHASE,
     PICK_UP,
@@ -111,6 +114,8 @@ from balance.games.gem_mountain.codes import (
     VALUES,
     WILD,
     WILD_AT,
+    WILD_END_SLOT,
+    WILD_SLOT,
     X_ACTIONS,
     X_CODES,
     State,
@@ -139,7 +144,7 @@ from balance.games.gem_mountain.dark_nb import (
 )
 
 # Gemshards and Golden Actions (shards_nb.py, golden_nb.py), called through the hooks below,
-# each behind its switch.
+# each behind its switch; and where Dark Tunnels meets them (mix_nb.py).
 from balance.games.gem_mountain.golden_nb import (
     depth_nb,
     drop_nb,
@@ -151,6 +156,13 @@ from balance.games.gem_mountain.golden_nb import (
     may_light_nb,
     may_rumble_nb,
     rumble_nb,
+)
+from balance.games.gem_mountain.mix_nb import (
+    mix_grab_nb,
+    mix_grabs_nb,
+    redeal_unseen_nb,
+    sections_last,
+    x_thefts_nb,
 )
 from balance.games.gem_mountain.shards_nb import (
     broken_shards_nb,
@@ -238,6 +250,8 @@ def new_tables(rules) -> Tables:
         box += [ACT0 + a] * n
     box += dark_box(rules)
     box += expansion_box(rules)
+    if rules.dark_tunnels and expanded(rules):
+        box = sections_last(box)
     if rules.gemshards:
         layer = teleport_layers(rules, layer)
     box = np.array(box, np.int64)
@@ -468,19 +482,19 @@ def take_cell_nb(state, cell, seat):
     code = state.grid[cell]
     state.grid[cell] = EMPTY
     state.ph[TILES_LEFT] -= 1
+    if state.dark[cell]:  # Dark Tunnels: the tile is face up in its hand, for all to see
+        state.dark[cell] = 0
+        for q in range(state.seen.shape[0]):
+            state.seen[q, cell] = 1
+    state.dk[IDLE] = 0
     if code >= WILD:
         collect_nb(state, seat, code)
         return
     if code < ACT0:
         state.ph[GEMS_LEFT] -= 1
     gain_nb(state, seat, code, 1)
-    if state.dark[cell]:  # Dark Tunnels: the tile is face up in its hand, for all to see
-        state.dark[cell] = 0
-        for q in range(state.seen.shape[0]):
-            state.seen[q, cell] = 1
     if code == TRASH:
         state.trash[seat] += 1
-    state.dk[IDLE] = 0
 
 
 @njit(inline=True)
@@ -588,13 +602,13 @@ def usable_nb(state, rules, seat, a):
 def steal_top_nb(state, rules):
     """The codes Steal may take are those below this: gems, then (under steal_actions) the
     actions, Dark Tunnels' too but never Trash nor a Multiplier; with Gemshards or Golden
-    Actions on, every column of the hand (their actions, and the codes divided tiles count
-    as)."""
+    Actions on, their actions too (with Dark Tunnels, mix_nb.x_thefts_nb's), never a
+    Wildcard waiting in a hand."""
     if not rules.steal_actions:
         return ACT0
     if rules.dark_tunnels:
         return TRASH
-    return state.hand.shape[1] if expanded_nb(rules) else CODES
+    return WILD if expanded_nb(rules) else CODES
 
 
 @njit(inline=True)
@@ -605,7 +619,8 @@ def any_steal_nb(state, rules, seat):
             for code in range(top):
                 if state.hand[q, code] > 0:
                     return True
-    return False
+    return rules.dark_tunnels and expanded_nb(rules) and x_thefts_nb(state, rules, seat,
+                                                                     False) > 0
 
 
 @njit(inline=True)
@@ -667,7 +682,10 @@ def options_nb(state, tables, rules):
     ask_nb(kit, phase, seat)
     if phase == TURN:
         if ph[GRABS_DUE] > 0 and ph[TILES_LEFT] > 0 and rules.dark_tunnels:
-            dark_grabs_nb(state, tables, rules, seat)
+            if expanded_nb(rules):
+                mix_grabs_nb(state, tables, rules, seat)
+            else:
+                dark_grabs_nb(state, tables, rules, seat)
         elif ph[GRABS_DUE] > 0 and ph[TILES_LEFT] > 0:
             pos = state.arrow[0]
             top = top_nb(state, tables, pos)
@@ -729,6 +747,8 @@ def options_nb(state, tables, rules):
                 for code in range(top):
                     if state.hand[q, code] > 0:
                         offer_nb(kit, TAKE, q, code, state.hand[q, code])
+        if rules.dark_tunnels and expanded_nb(rules):
+            x_thefts_nb(state, rules, seat, True)
 
 
 @njit(inline=True)
@@ -856,8 +876,11 @@ def x_apply_nb(state, tables, rules, seat, kind, a, b, c):
     """The options Gemshards and Golden Actions add, applied: True when the game ended."""
     ph = state.ph
     if kind == GRAB_SIDE:
-        top = top_nb(state, tables, state.arrow[0])
-        grab_nb(state, tables, rules, seat, a, b, top, depth_nb(state))
+        if rules.dark_tunnels:
+            mix_grab_nb(state, tables, rules, seat, a, b)
+        else:
+            top = top_nb(state, tables, state.arrow[0])
+            grab_nb(state, tables, rules, seat, a, b, top, depth_nb(state))
         if rules.split and ph[GEMS_LEFT] > 0:
             collect_split_nb(state, rules, seat)
     elif kind == USE_X:
@@ -882,8 +905,9 @@ def x_apply_nb(state, tables, rules, seat, kind, a, b, c):
         lift_nb(state, a)
     else:
         drop_nb(state, rules, a)
-    # The last gem gone ends the game, once a grabbed Wildcard has its pile.
-    if ph[GEMS_LEFT] == 0 and ph[PHASE] != WILD_AT:
+    # The last gem gone ends the game, once a grabbed Wildcard has its pile (and a Bomb's
+    # hole its refill: Dark Tunnels).
+    if ph[GEMS_LEFT] == 0 and ph[PHASE] != WILD_AT and state.dk[HOLES] == 0:
         finish_nb(state, rules, GEMS_GONE)
         return True
     return False
@@ -906,7 +930,7 @@ def end_turn_nb(state, rules):
     scores for the lead record, and the next seat's turn begins."""
     kit = state.kit
     seat = seat_nb(kit)
-    if shards_nb(rules) and stuck_nb(state, rules):
+    if shards_nb(rules) and not rules.dark_tunnels and stuck_nb(state, rules):
         finish_nb(state, rules, STUCK)
         return
     pos = state.arrow[0]
@@ -983,6 +1007,8 @@ def finish_nb(state, rules, reason):
     tie."""
     kit = state.kit
     n = rules.players
+    if shards_nb(rules) and state.sh[state.sh.shape[0] - 1, WILD_END_SLOT]:
+        settle_wilds_nb(state, rules)
     tied = scores_nb(state, rules, kit.score, True)
     kit.rec[TIED_COLOURS] = tied
     for q in range(n):
@@ -1011,6 +1037,38 @@ def finish_nb(state, rules, reason):
         win_nb(kit, at, reason)
     else:
         tie_nb(kit, reason)
+
+
+@njit(cold=True)
+def settle_wilds_nb(state, rules):
+    """`wild_joins = "end"`: at the end each Wildcard held joins, one at a time and seat by
+    seat from the first, the pile (of a colour its holder has, no Multiplier on it) that then
+    scores its holder most, the first of equal ones; one with no such pile is discarded."""
+    x = state.sh.shape[0] - 1
+    for q in range(rules.players):
+        while state.hand[q, WILD] > 0:
+            best, at = -(1 << 40), -1
+            for k in range(rules.colours):
+                if state.cnt[q, k] > 0 and state.mult[q, k] == 0:
+                    code = k * VALUES + state.sh[x, WILD_SLOT]
+                    gain_nb(state, q, code, 1)
+                    scores_nb(state, rules, state.plain, True)
+                    gain_nb(state, q, code, -1)
+                    if state.plain[q] > best:
+                        best, at = state.plain[q], k
+            state.hand[q, WILD] -= 1
+            d = going_nb(state, q, WILD, state.hand[q, WILD])
+            if at < 0:
+                state.ph[DISCARDED] += 1
+                if d >= 0:
+                    state.sh[d, OWNER] = -1
+                    state.sh[d, CREDIT] = -1
+                continue
+            code = at * VALUES + state.sh[x, WILD_SLOT]
+            gain_nb(state, q, code, 1)
+            if d >= 0:
+                state.sh[d, CREDIT] = code
+            emit_nb(state.kit, JOINED, at, code, 0, 0)
 
 
 # -- invariants -------------------------------------------------------------------------------
@@ -1053,9 +1111,12 @@ def broken_nb(state, rules):
 
 
 @njit
-def redrawn_nb(state, tables, rules):
-    """The kit redrew what a seat does not know (KitGame.hidden, for a search's world): the
-    mountain's gem count made to agree with the tiles now on it (Dark Tunnels; the base
-    game hides no tile of the mountain)."""
+def redrawn_nb(state, tables, rules, seat):
+    """The kit redrew what `seat` does not know (KitGame.hidden, for a search's world): with
+    Gemshards too, the sections of the divided tiles it has not seen dealt anew (mix_nb); the
+    mountain's gem count made to agree with the tiles now on it (Dark Tunnels; the base game
+    hides no tile of the mountain)."""
     if rules.dark_tunnels:
-        recount_nb(state)
+        if shards_nb(rules):
+            redeal_unseen_nb(state, tables, rules, seat)
+        recount_nb(state, rules)

@@ -42,6 +42,7 @@ from balance.games.gem_mountain.codes import (
     LIFTED,
     LIT_TURN,
     MAX_COLOURS,
+    MULTIPLIER,
     OWNER,
     PENDING,
     PHASE,
@@ -57,12 +58,14 @@ from balance.games.gem_mountain.codes import (
     TELEPORT_ARROW,
     TELEPORTS,
     TILES_LEFT,
+    TRASH,
     TRUE_SIDE,
     TURN,
     TURNED_TILE,
     VALUES,
     WILD,
     WILD_AT,
+    WILD_END_SLOT,
     WILD_SLOT,
     expansions,
 )
@@ -126,6 +129,7 @@ def new_sh(rules) -> np.ndarray:
     sh[-1, HALVED_SLOT] = x["halved"]
     sh[-1, WILD_SLOT] = x["wild_value"] - 1
     sh[-1, CONNECTED_SLOT] = x["rumble_connected"]
+    sh[-1, WILD_END_SLOT] = x["wild_joins"]
     return sh
 
 
@@ -144,10 +148,12 @@ def credit_nb(state, seat, code, n):
 
 @njit(inline=True)
 def has_gem_nb(state, rules, seat, spare):
-    """The seat holds a gem (a pile a Wildcard may join), `spare` of them set aside."""
+    """The seat holds a gem in a pile a Wildcard may join (none a Multiplier was laid on: Dark
+    Tunnels), `spare` of them set aside."""
     n = 0
     for k in range(rules.colours):
-        n += state.cnt[seat, k]
+        if state.mult[seat, k] == 0:
+            n += state.cnt[seat, k]
     return n > spare
 
 
@@ -187,20 +193,10 @@ def let_go_nb(state, seat, code, to):
 def deal_nb(state, tables, rules):
     """Each divided tile's sections, drawn from the box's other tiles (every one but the
     divided ones, in their proportions), turned at random; nothing waits."""
-    kit = state.kit
     sh = state.sh
     nd = xrow(state)
-    plain = tables.box.shape[0] - nd
     for d in range(nd):
-        a = tables.box[draw_nb(kit, plain)]
-        b = tables.box[draw_nb(kit, plain)]
-        if d < sh[nd, HALVED_SLOT]:
-            sec = (a, b, b, a)
-        else:
-            sec = (a, b, tables.box[draw_nb(kit, plain)], tables.box[draw_nb(kit, plain)])
-        t = draw_nb(kit, SIDES)
-        for e in range(SIDES):
-            sh[d, (e + t) % SIDES] = sec[e]
+        sections_nb(state, tables, d)
         sh[d, OWNER] = -1
         sh[d, TRUE_SIDE] = -1
         sh[d, CREDIT] = -1
@@ -210,6 +206,26 @@ def deal_nb(state, tables, rules):
     sh[x, LANDED] = -1
     sh[x, LIT_TURN] = -1
     sh[x, PENDING] = NO_PENDING
+
+
+@njit
+def sections_nb(state, tables, d):
+    """Divided tile d's sections drawn from the box's tiles before the divided ones (with
+    Dark Tunnels, before its Trash and Multipliers too, which the box then puts last:
+    mix_nb.sections_last), turned at random."""
+    kit = state.kit
+    sh = state.sh
+    nd = xrow(state)
+    plain = tables.box.shape[0] - nd - tables.census[TRASH] - tables.census[MULTIPLIER]
+    a = tables.box[draw_nb(kit, plain)]
+    b = tables.box[draw_nb(kit, plain)]
+    if d < sh[nd, HALVED_SLOT]:
+        sec = (a, b, b, a)
+    else:
+        sec = (a, b, tables.box[draw_nb(kit, plain)], tables.box[draw_nb(kit, plain)])
+    t = draw_nb(kit, SIDES)
+    for e in range(SIDES):
+        sh[d, (e + t) % SIDES] = sec[e]
 
 
 @njit(inline=True)
@@ -230,9 +246,10 @@ def holds_gem_nb(state, code):
 
 @njit(inline=True)
 def on_board_nb(state):
-    """A divided tile whose sections differ (that a turn changes) lies on the mountain."""
+    """A divided tile whose sections differ (that a turn changes) lies face up on the
+    mountain (Rotate Board turns no face-down tile: Dark Tunnels)."""
     for i in range(state.grid.shape[0]):
-        if state.grid[i] >= DIVIDED0:
+        if state.grid[i] >= DIVIDED0 and not state.dark[i]:
             d = state.grid[i] - DIVIDED0
             for e in range(1, SIDES):
                 if state.sh[d, e] != state.sh[d, 0]:
@@ -319,9 +336,10 @@ def grab_nb(state, tables, rules, seat, cell, code, top, deep):
 @njit(inline=True)
 def hold_nb(state, seat, code, d):
     """`code` into seat's hand from tile d (-1: a tile of its own): a Wildcard waits there
-    for its pile (the WILD_AT decision)."""
+    for its pile (the WILD_AT decision), or, `wild_joins = "end"`, for the end (its tile's
+    credit the Wildcard's code till then)."""
     credit_nb(state, seat, code, 1)
-    if code == WILD:
+    if code == WILD and not state.sh[xrow(state), WILD_END_SLOT]:
         state.sh[xrow(state), PENDING] = d
         if d >= 0:
             state.sh[d, CREDIT] = -1
@@ -344,14 +362,16 @@ def collect_nb(state, seat, code):
         s = state.sh[d, e]
         state.sh[d, TRUE_SIDE] = e
     if s == WILD:
-        k = 0
+        k = -1
         for j in range(MAX_COLOURS):
-            if state.cnt[seat, j] > state.cnt[seat, k]:
+            if state.cnt[seat, j] > 0 and state.mult[seat, j] == 0 and (
+                    k < 0 or state.cnt[seat, j] > state.cnt[seat, k]):
                 k = j
-        if state.cnt[seat, k] == 0:
+        if k < 0:
             ph[DISCARDED] += 1
             return
-        s = k * VALUES + state.sh[xrow(state), WILD_SLOT]
+        if not state.sh[xrow(state), WILD_END_SLOT]:
+            s = k * VALUES + state.sh[xrow(state), WILD_SLOT]
     if d >= 0:
         state.sh[d, OWNER] = seat
         state.sh[d, CREDIT] = s
@@ -364,7 +384,7 @@ def collect_nb(state, seat, code):
 def offer_piles_nb(state, rules, kit, seat):
     """WILD_AT: each colour the seat holds, as the gem the Wildcard becomes."""
     for k in range(rules.colours):
-        if state.cnt[seat, k] > 0:
+        if state.cnt[seat, k] > 0 and state.mult[seat, k] == 0:
             offer_nb(kit, JOIN, k, k * VALUES + state.sh[xrow(state), WILD_SLOT], 0)
 
 
@@ -395,7 +415,7 @@ def rotations_nb(state, rules, kit, seat, offer, skip):
             continue
         now = state.sh[d, state.sh[d, TRUE_SIDE]]
         old = state.sh[d, CREDIT]
-        spare = 1 if 0 <= old < ACT0 else 0
+        spare = 1 if 0 <= old < ACT0 and state.mult[seat, old // VALUES] == 0 else 0
         for e in range(SIDES):
             s = state.sh[d, e]
             if s == now or (s == WILD and not has_gem_nb(state, rules, seat, spare)):
@@ -429,9 +449,9 @@ def rotate_held_nb(state, seat, d, e):
 @njit(inline=True)
 def offer_board_turns_nb(state, kit):
     """Rotate Board's choices: each divided tile on the mountain turned one, two or three
-    quarters clockwise, where that changes a section's edge."""
+    quarters clockwise, where that changes a section's edge; face up only (on_board_nb)."""
     for i in range(state.grid.shape[0]):
-        if state.grid[i] >= DIVIDED0:
+        if state.grid[i] >= DIVIDED0 and not state.dark[i]:
             d = state.grid[i] - DIVIDED0
             for t in range(1, SIDES):
                 for e in range(SIDES):

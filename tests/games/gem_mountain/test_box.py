@@ -16,7 +16,7 @@ from balance.games.gem_mountain.rules import (
     read_all,
 )
 from balance.games.gem_mountain.rules_nb import new_tables
-from balance.kit.play import prepare
+from balance.kit.play import play, prepare
 
 
 def test_the_box_is_marked_reconstructed_and_every_count_is_a_setting():
@@ -74,25 +74,28 @@ def test_a_map_larger_than_the_box_is_refused_before_any_game():
     assert [p.field for p in e.value.problems] == ["start_tiles"]
 
 
-@pytest.mark.parametrize("other", ["gemshards", "golden_actions"])
-def test_dark_tunnels_with_another_expansion_is_one_message_naming_the_switch(other):
-    with pytest.raises(InputError) as e:
-        prepare(KIT, {"dark_tunnels": True, other: True}, ("random",) * 3)
-    [p] = e.value.problems
-    assert p.field == "dark_tunnels" and "not yet played by this engine" in p.message
-
-
-def test_dark_tunnels_with_another_expansion_in_the_rules_file_names_that_file(tmp_path):
-    bad = tmp_path / "rules.toml"
-    bad.write_text(RULES_FILE.read_text().replace("dark_tunnels = false", "dark_tunnels = true")
-                   .replace("gemshards = false", "gemshards = true"))
-    with pytest.raises(InputError) as e:
-        read_all(bad, BOX_FILE)
-    assert [(p.file, p.field) for p in e.value.problems] == [(str(bad), "dark_tunnels")]
+COMBINATIONS = [{"dark_tunnels": True, "gemshards": True},
+                {"dark_tunnels": True, "golden_actions": True},
+                {"gemshards": True, "golden_actions": True},
+                {"dark_tunnels": True, "gemshards": True, "golden_actions": True}]
 
 
 @pytest.mark.parametrize("on", [{"dark_tunnels": True}, {"gemshards": True},
-                                {"golden_actions": True},
-                                {"gemshards": True, "golden_actions": True}])
-def test_each_expansion_alone_and_the_two_together_are_played(on):
-    assert len(new_tables(kit_rules({**KIT.defaults, **on}, 3)).box) > 47
+                                {"golden_actions": True}, *COMBINATIONS])
+def test_every_expansion_and_every_combination_is_played(on):
+    """Dark Tunnels with another was refused (field dark_tunnels) until mix_nb.py: now every
+    combination plays, its box the union of the expansions' tiles."""
+    box = new_tables(kit_rules({**KIT.defaults, **on}, 3)).box
+    alone = {k: len(new_tables(kit_rules({**KIT.defaults, k: True}, 3)).box) - 47 for k in on}
+    assert len(box) == 47 + sum(alone.values())
+    r = play(prepare(KIT, on, ("random",) * 3), range(20), check=True)
+    assert (r.violation == 0).all()
+
+
+def test_the_three_expansions_in_the_rules_file_are_read(tmp_path):
+    on = tmp_path / "rules.toml"
+    on.write_text(RULES_FILE.read_text().replace("dark_tunnels = false", "dark_tunnels = true")
+                  .replace("gemshards = false", "gemshards = true")
+                  .replace("golden_actions = false", "golden_actions = true"))
+    values = read_all(on, BOX_FILE)
+    assert values["dark_tunnels"] and values["gemshards"] and values["golden_actions"]

@@ -21,7 +21,7 @@ WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ab
         **{f"reading-{r}": 2 for r in ("majority-by", "none-is-least", "split", "steal-actions",
                                         "stolen-now")}, "reading-all-tie": 3,
         # each expansion against the base game, alone and all in one file
-        "dark-tunnels": 2, "gemshards": 2, "golden-actions": 2, "expansions": 4,
+        "dark-tunnels": 2, "gemshards": 2, "golden-actions": 2, "expansions": 5,
         # majority on every seat, then the search player on each seat in turn, each expansion
         **{f"search-{x}": 5 for x in ("dark-tunnels", "gemshards", "golden-actions")}}
 
@@ -54,10 +54,11 @@ def test_the_ablation_takes_out_each_action_of_the_reconstructed_box():
     assert exp.variants[0].rules == {} and exp.variants[5].rules == {"steal": 0}
 
 
-def test_the_expansions_file_pairs_each_expansion_alone_with_the_base_game():
+def test_the_expansions_file_pairs_each_expansion_alone_and_all_three_with_the_base_game():
     exp = load_experiment(ROOT / "experiments" / "gem_mountain" / "expansions.toml")
     assert [v.rules for v in exp.variants] == [
-        {}, {"dark_tunnels": True}, {"gemshards": True}, {"golden_actions": True}]
+        {}, {"dark_tunnels": True}, {"gemshards": True}, {"golden_actions": True},
+        {"dark_tunnels": True, "gemshards": True, "golden_actions": True}]
 
 
 def test_each_search_file_plays_its_expansion_in_every_variant():
