@@ -11,7 +11,9 @@ statistics one click away.
 - Length: the main player's games; per run that changes the target, the hands or the decks'
   counts, how the length moves (paired);
 - The Pool: how often it decides a game, and how often the side behind collects it;
-- Verdicts by player: per run that changes the players alone, how the answers move (paired)."""
+- Verdicts by player: per run that changes the players alone, how the answers move (paired);
+  per run that plays two players beside other levers, each answer for both on the same
+  shuffles, and whether it holds or moves (by_player.py)."""
 
 from __future__ import annotations
 
@@ -19,8 +21,11 @@ import polars as pl
 
 from balance.contract.labels import value_words
 from balance.games.gem_runner.game import GAME
+from balance.stats import paired
 from balance.stats.intervals import wilson
 from reports.gem_runner.analysis import Analysis
+from reports.gem_runner.by_player import COMPUTER as COMPUTER_Q
+from reports.gem_runner.by_player import DECK
 from reports.gem_runner.levers import FIRST_KIND, LENGTH_KIND, PLAYERS_KIND, Pair
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
@@ -371,6 +376,74 @@ def players(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict
     return out
 
 
+def question_words(r: dict) -> str:
+    """What a by-player row answers (by_player.SCHEMA), with the settings it was played on."""
+    if r["question"] == DECK:
+        said = f"{hero_words(r['hero'])}'s deck against {hero_words(r['against'])}'s"
+    elif r["question"] == COMPUTER_Q:
+        said = (f"the seats' wins against the Computer, {seats_words(r['players'])}, "
+                f"{decks_words(r['decks'])}")
+    else:
+        said = f"the first player's share at {r['players']} players"
+    return said + (f" ({r['setting']})" if r["setting"] else "")
+
+
+def count_words(r: dict) -> str:
+    """What a by-player row's pairs are: the shuffles played both ways round, or games."""
+    return text.plural(r["pairs"], "shuffle" if r["question"] == DECK else "game")
+
+
+def moves_words(r: dict, short: bool = False) -> str:
+    """The verdict of a by-player row: the answer holds for both players or moves, and by how
+    much (the paired 95% interval; `short`: the change alone, for a table that shows it)."""
+    if paired.too_few(r["pairs"]):
+        return paired.TOO_FEW
+    change = text.difference(r["difference"], r["ci_low"], r["ci_high"])
+    if r["found"]:
+        return (f"moves by {text.signed_points(r['difference'], 1)}" if short else
+                f"it moves by {change} with {player_words(r['b'])}")
+    return ("holds for both players" if short else
+            f"the answer holds for both players ({change}, within chance)")
+
+
+def by_player_verdicts(a: Analysis) -> list[Verdict]:
+    """Per run that plays two players beside another lever and pair of players, how many
+    answers hold on the same shuffles, and which move and by how much."""
+    if a.by_player is None:
+        return []
+    out = []
+    # A run of the players alone is read by players() from its own comparison.
+    mine = a.by_player.filter(~pl.col("lever"))
+    for (run, pa, pb), g in mine.group_by("run", "a", "b", maintain_order=True):
+        rows = g.to_dicts()
+        known = [r for r in rows if not paired.too_few(r["pairs"])]
+        if not known:
+            continue
+        moved = [r for r in known if r["found"]]
+        head = (f"With {player_words(pb)} rather than {player_words(pa)} on the same "
+                f"shuffles, ")
+        if moved:
+            say = head + (f"{len(known) - len(moved)} of {len(known)} answers hold; "
+                          + "; ".join(f"{question_words(r)} moves by "
+                                      + text.difference(r["difference"], r["ci_low"],
+                                                        r["ci_high"]) for r in moved) + ".")
+        else:
+            say = head + (f"every answer holds for both players ({len(known)} of "
+                          f"{len(known)}: each paired difference within chance).")
+        out.append(Verdict("Verdicts by player", say,
+                           who_of([player_words(pa), player_words(pb)],
+                                  f"{run} run" if run else ""),
+                           [f"{question_words(r)}: {player_words(pa)} "
+                            f"{text.pct(r['value_a'], 1)}, {player_words(pb)} "
+                            f"{text.pct(r['value_b'], 1)}, {count_words(r)}: "
+                            f"{moves_words(r)}" for r in rows]
+                           + ["Paired on the same shuffles, 95% intervals (Tango's for a "
+                              "share of games, the paired t over the shuffles for a deck's "
+                              "share), each read alone, with no correction for the run's "
+                              "other questions."]))
+    return out
+
+
 def _change(r: dict) -> str:
     if r["kind"] == "rate":
         return text.difference(r["difference"], r["ci_low"], r["ci_high"])
@@ -384,4 +457,4 @@ def verdicts(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
              ) -> list[Verdict]:
     return (computer(a) + decks(a) + first_player(a) + compensation(pairs, players_of)
             + length(a, pairs, players_of)
-            + pool(a) + players(pairs, players_of))
+            + pool(a) + players(pairs, players_of) + by_player_verdicts(a))

@@ -17,9 +17,12 @@ import polars as pl
 from reports.gem_runner import figures
 from reports.gem_runner.analysis import HEROES, Analysis
 from reports.gem_runner.findings import (
+    count_words,
     decks_words,
     hero_words,
+    moves_words,
     player_words,
+    question_words,
 )
 from reports.gem_runner.levers import (
     COMPUTER_KIND,
@@ -324,10 +327,13 @@ def pool_section(a: Analysis) -> Section:
 
 def players_section(a: Analysis, pairs: list[Pair]) -> Section:
     s = Section("players", "Verdicts by player", intro=[
-        "Every answer above is what its players did. Where a run changes the players alone, "
-        "here is how the answers move with them on the same games: the first seat's wins "
-        "(against the Computer: the seat's wins), the length and the Pool."])
-    s.method = [PAIRED + HOLM]
+        "Every answer above is what its players did. Where a run plays the same rules with "
+        "two players, here is each answer for both on the same shuffles (the first player's "
+        "share, a deck's share, the seats' wins against the Computer), the paired difference "
+        "and whether the answer holds for both players or moves; where a run changes the "
+        "players alone, how the first seat's wins, the length and the Pool move."])
+    s.method = [BY_PLAYER, PAIRED + HOLM]
+    _answers(s, a)
     q = [("first", "Seat 1 wins"), ("length:mean", "Length"), ("pool_gems", "Pool Gems")]
     for run, mine in by_run(pairs, PLAYERS_KIND).items():
         s.blocks.append(Block(f"The players in {run}", paragraphs=[baseline_line(mine, q)],
@@ -335,7 +341,40 @@ def players_section(a: Analysis, pairs: list[Pair]) -> Section:
                                   mine, f"Each player against {mine[0].base_label}, on the "
                                   "same games", q)]))
     if not s.blocks:
-        s.missing.append("No run here changes the players alone: `balance run "
-                         "experiments/gem_runner/gem-runner-computer.toml` plays random, "
-                         "the runner and the search player on the same games.")
+        s.missing.append("No run here plays the same rules with two players: `balance run "
+                         "experiments/gem_runner/gem-runner-first-player-search.toml` plays "
+                         "the runner and the search player on the same shuffles.")
     return s
+
+
+def _upper(said: str) -> str:
+    return said[:1].upper() + said[1:]
+
+
+BY_PLAYER = ("Two variants of a run that differ in their players alone play game i from the "
+             "same seed, so each answer is paired shuffle by shuffle: the first player's "
+             "share over the shuffles a seat won in both, the seats' share against the "
+             "Computer over every shuffle (a game the Computer wins or that stops undecided "
+             "counts against them), both with Tango's paired interval; a deck's share of the "
+             "two games of a shuffle played both ways round, with the paired t interval. An "
+             "answer holds for both players when the interval of the difference holds zero "
+             "(each read alone, with no correction for the run's other questions). The "
+             "reference is the run's first player.")
+
+
+def _answers(s: Section, a: Analysis) -> None:
+    """The by-player answers (by_player.py): one table per run and pair of players."""
+    if a.by_player is None or a.by_player.height == 0:
+        return
+    for (run, pa, pb), g in a.by_player.group_by("run", "a", "b", maintain_order=True):
+        rows = [[_upper(question_words(r)), count_words(r), text.pct(r["value_a"], 1),
+                 text.pct(r["value_b"], 1), text.difference(r["difference"], r["ci_low"],
+                                                            r["ci_high"]),
+                 moves_words(r, short=True)] for r in g.to_dicts()]
+        s.blocks.append(Block(
+            f"{player_words(pa)} and {player_words(pb)}{f' in {run}' if run else ''}",
+            tables=[Table(f"Each answer for {player_words(pa)} and {player_words(pb)} on the "
+                          "same shuffles (paired 95%)",
+                          ["Answer", "Paired", player_words(pa), player_words(pb),
+                           "Change (paired 95%)", "Verdict"], rows, left=1,
+                          fold=fold(len(rows)))]))
