@@ -235,8 +235,10 @@ def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Ve
             if len(tied) > 1:
                 names = [("the unchanged rules" if q is None else at_count(q.label, n))
                          for q, _ in tied]
-                say = (f"At {n} players {text.join_words(names)} bring the first player as "
-                       f"near its fair {text.pct(fair, 1)} as each other on these games.")
+                # A compensation's words may hold commas: the tied ones are set apart.
+                say = (f"At {n} players {len(names)} settings bring the first player as near "
+                       f"its fair {text.pct(fair, 1)} as each other on these games: "
+                       + "; ".join(names) + ".")
             elif best is None:
                 say = (f"At {n} players no compensation brings the first player nearer its "
                        f"fair share ({text.pct(fair, 1)}) than the unchanged rules "
@@ -246,7 +248,8 @@ def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Ve
                        f"{text.pct(r['value'], 1)} of the games a player won against "
                        f"{text.pct(r['baseline'], 1)} with the unchanged rules (fair "
                        f"{text.pct(fair, 1)}), a paired change of "
-                       f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])}.")
+                       f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])}"
+                       + _other_seats(best, n) + ".")
             details = [f"{at_count(p.label, n)}: the first player {text.pct(x['value'], 1)}, "
                        f"{findings.effect_text(x, ' percentage points', 100.0)}"
                        for p in mine if p.players == n and (x := p.row("first")) is not None]
@@ -255,6 +258,19 @@ def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Ve
                                details + [f"Against {mine[0].base_label}, on the same games; "
                                           "nearest: 95% Wilson intervals on each share."]))
     return out
+
+
+def _other_seats(p: Pair, n: int) -> str:
+    """Beyond two players, where the seats' shares land with the compensation: the seat
+    furthest from its fair share, so that a rule that evens seat 1 by lifting another seat
+    above its share is read as such."""
+    rows = [(k, r) for k in range(2, n + 1) if (r := p.row(f"seat:{k}")) is not None]
+    if n < 3 or not rows:
+        return ""
+    k, r = max(rows, key=lambda x: abs(x[1]["value"] - 1 / n))
+    return (f"; the seat furthest from its share is then seat {k}, with "
+            f"{text.pct(r['value'], 1)} ({text.pct(r['baseline'], 1)} with the unchanged "
+            "rules)")
 
 
 # -- Length -----------------------------------------------------------------------------------

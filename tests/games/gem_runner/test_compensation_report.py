@@ -1,0 +1,48 @@
+"""The First player section's verdict on the seats' compensations (reports/gem_runner/
+findings.py, compensation): beyond two players it names the seat furthest from its fair share
+with the compensation nearest, so that Gems at the start that even seat 1 by lifting another
+seat far above its share are read as such; tied compensations are set apart one from another."""
+
+from __future__ import annotations
+
+from reports.compare.compare import compare
+from reports.gem_runner.levers import FIRST_KIND, pairs_of
+from reports.gem_runner.report import REPORT
+from tests.games.gem_runner.test_report import H2H, game_row, run, said, variant
+
+
+def winners(shares: tuple[int, ...]) -> list[int]:
+    """Seat k+1 wins shares[k] games, in seat order."""
+    return [k + 1 for k, n in enumerate(shares) for _ in range(n)]
+
+
+def test_the_seat_furthest_from_its_share_is_named_with_the_compensation():
+    base, given = winners((240, 400, 360)), winners((330, 200, 470))
+    rows = [game_row(0, g, players=3, winner=w) for g, w in enumerate(base)]
+    rows += [game_row(1, g, players=3, winner=w) for g, w in enumerate(given)]
+    made = run(rows, [variant(0, {**H2H, "start_gems": ""}, 3, swept={"start_gems": ""}),
+                      variant(1, {**H2H, "start_gems": "2,0,1"}, 3,
+                              swept={"start_gems": "2,0,1"})], {"start_gems": ["", "2,0,1"]})
+    pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
+    assert [p.kind for p in pairs] == [FIRST_KIND]
+    say = said(REPORT.analyse(made), "What evens the first player", pairs)
+    assert say.startswith("At 3 players Gems at the start by seat 2,0,1 evens the first "
+                          "player best: 33.0%"), say
+    assert say.endswith("the seat furthest from its share is then seat 3, with 47.0% (36.0% "
+                        "with the unchanged rules)."), say
+
+
+def test_tied_compensations_are_set_apart_one_from_another():
+    rows = [game_row(0, g, winner=1 if g < 430 else 2) for g in range(1000)]
+    rows += [game_row(1, g, winner=1 if g < 495 else 2) for g in range(1000)]
+    rows += [game_row(2, g, winner=1 if g < 505 else 2) for g in range(1000)]
+    levers = [(0, 0), (1, 1), (1, 2)]
+    made = run(rows, [variant(i, {**H2H, "first_gems": g, "first_cards": c},
+                              swept={"first_gems": g, "first_cards": c})
+                      for i, (g, c) in enumerate(levers)],
+               {"first_gems": [g for g, _ in levers], "first_cards": [c for _, c in levers]})
+    pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
+    say = said(REPORT.analyse(made), "What evens the first player", pairs)
+    assert say.startswith("At 2 players 2 settings bring the first player as near its fair "
+                          "50.0% as each other on these games: "), say
+    assert say.count(";") == 1, say
