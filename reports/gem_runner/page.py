@@ -210,8 +210,8 @@ def first_section(a: Analysis, pairs: list[Pair] = ()) -> Section:
     s = Section("first-player", "First player", intro=[
         "Head to head, seat 1 builds the first Challenge. Here is its share of the games a "
         "player won, against its fair share (one in as many as there are players), per "
-        "setting; then each compensation for seat 1 (Gems in its Stack, extra cards at the "
-        "start) against the unchanged rules on the same games."])
+        "setting; then each compensation (Gems in seat 1's Stack, extra cards for it, Gems "
+        "at the start seat by seat) against the unchanged rules on the same games."])
     s.method = ["A game stopped undecided is won by no seat, so the share is over the games "
                 "a player won, with its 95% Wilson interval; \"above\" or \"below\" when the "
                 "interval lies clear of the fair share. " + PAIRED + HOLM]
