@@ -213,51 +213,72 @@ def at_count(label: str, players: int) -> str:
 
 
 def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict]:
-    """Per run and player count that plays the first seat's compensations: the one that
-    brings seat 1 nearest its fair share, ties named together."""
+    """Per run, player count and player that plays the first seat's compensations: the one
+    that brings seat 1 nearest its fair share, ties named together. A run of two players
+    (the player a setting) is read player by player, each against its own unchanged rules."""
     out = []
     for run, mine in by_run(pairs, FIRST_KIND).items():
-        for n in sorted({p.players for p in mine}):
-            fair, options = 1 / n, []
-            for p in mine:
-                r = p.row("first")
-                if p.players != n or r is None or not r["pairs"]:
-                    continue
-                k = int(r["pairs"])
-                if not options:
-                    options.append(((None, r), r["baseline"], *wilson(round(r["baseline"] * k),
-                                                                      k)))
-                options.append(((p, r), r["value"], *wilson(round(r["value"] * k), k)))
-            tied = findings.nearest(options, fair)
-            if not tied:
-                continue
-            best, r = tied[0]
-            if len(tied) > 1:
-                names = [("the unchanged rules" if q is None else at_count(q.label, n))
-                         for q, _ in tied]
-                # A compensation's words may hold commas: the tied ones are set apart.
-                say = (f"At {n} players {len(names)} settings bring the first player as near "
-                       f"its fair {text.pct(fair, 1)} as each other on these games: "
-                       + "; ".join(names) + ".")
-            elif best is None:
-                say = (f"At {n} players no compensation brings the first player nearer its "
-                       f"fair share ({text.pct(fair, 1)}) than the unchanged rules "
-                       f"({text.pct(r['baseline'], 1)}).")
-            else:
-                say = (f"At {n} players {at_count(best.label, n)} evens the first player best: "
-                       f"{text.pct(r['value'], 1)} of the games a player won against "
-                       f"{text.pct(r['baseline'], 1)} with the unchanged rules (fair "
-                       f"{text.pct(fair, 1)}), a paired change of "
-                       f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])}"
-                       + _other_seats(best, n) + ".")
-            details = [f"{at_count(p.label, n)}: the first player {text.pct(x['value'], 1)}, "
-                       f"{findings.effect_text(x, ' percentage points', 100.0)}"
-                       for p in mine if p.players == n and (x := p.row("first")) is not None]
-            out.append(Verdict("What evens the first player", say,
-                               who_of(players_of.get(run, []), f"{run} run"),
-                               details + [f"Against {mine[0].base_label}, on the same games; "
-                                          "nearest: 95% Wilson intervals on each share."]))
+        groups = list(dict.fromkeys((p.players, p.seats) for p in mine))
+        for n, seats in sorted(groups, key=lambda g: g[0]):
+            at = [p for p in mine if (p.players, p.seats) == (n, seats)]
+            who = player_words(", ".join(dict.fromkeys(seats)))
+            named = sum(g[0] == n for g in groups) > 1
+            verdict = _nearest(at, n, who if named else "")
+            if verdict is not None:
+                say, details = verdict
+                out.append(Verdict("What evens the first player", say,
+                                   who_of(players_of.get(run, []), f"{run} run"),
+                                   details + [f"Against {at[0].base_label}, on the same "
+                                              "games; nearest: 95% Wilson intervals on each "
+                                              "share."]))
     return out
+
+
+def _nearest(at: list[Pair], n: int, who: str) -> tuple[str, list[str]] | None:
+    """The sentence and details of the compensations `at` (one player, n players); `who`
+    names the player where the run plays more than one."""
+    fair, options = 1 / n, []
+    for p in at:
+        r = p.row("first")
+        if r is None or not r["pairs"]:
+            continue
+        k = int(r["pairs"])
+        if not options:
+            options.append(((None, r), r["baseline"], *wilson(round(r["baseline"] * k), k)))
+        options.append(((p, r), r["value"], *wilson(round(r["value"] * k), k)))
+    tied = findings.nearest(options, fair)
+    if not tied:
+        return None
+    where = f"At {n} players" + (f" with {who}" if who else "")
+
+    def named(p: Pair) -> str:
+        label = at_count(p.label, n)
+        for cut in (f"{who}, ", f", {who}"):
+            label = label.replace(cut, "") if who else label
+        return label
+
+    best, r = tied[0]
+    if len(tied) > 1:
+        names = [("the unchanged rules" if q is None else named(q)) for q, _ in tied]
+        # A compensation's words may hold commas: the tied ones are set apart.
+        say = (f"{where} {len(names)} settings bring the first player as near its fair "
+               f"{text.pct(fair, 1)} as each other on these games: " + "; ".join(names)
+               + ".")
+    elif best is None:
+        say = (f"{where} no compensation brings the first player nearer its fair share "
+               f"({text.pct(fair, 1)}) than the unchanged rules "
+               f"({text.pct(r['baseline'], 1)}).")
+    else:
+        say = (f"{where} {named(best)} evens the first player best: "
+               f"{text.pct(r['value'], 1)} of the games a player won against "
+               f"{text.pct(r['baseline'], 1)} with the unchanged rules (fair "
+               f"{text.pct(fair, 1)}), a paired change of "
+               f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])}"
+               + _other_seats(best, n) + ".")
+    details = [f"{at_count(p.label, n)}: the first player {text.pct(x['value'], 1)}, "
+               f"{findings.effect_text(x, ' percentage points', 100.0)}"
+               for p in at if (x := p.row("first")) is not None]
+    return say, details
 
 
 def _other_seats(p: Pair, n: int) -> str:

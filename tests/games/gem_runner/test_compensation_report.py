@@ -6,6 +6,7 @@ seat far above its share are read as such; tied compensations are set apart one 
 from __future__ import annotations
 
 from reports.compare.compare import compare
+from reports.gem_runner import findings
 from reports.gem_runner.levers import FIRST_KIND, pairs_of
 from reports.gem_runner.report import REPORT
 from tests.games.gem_runner.test_report import H2H, game_row, run, said, variant
@@ -46,3 +47,25 @@ def test_tied_compensations_are_set_apart_one_from_another():
     assert say.startswith("At 2 players 2 settings bring the first player as near its fair "
                           "50.0% as each other on these games: "), say
     assert say.count(";") == 1, say
+
+
+def test_a_run_of_two_players_is_read_player_by_player_against_its_own_rules():
+    first = {("runner", 0): 430, ("runner", 1): 500, ("search", 0): 300, ("search", 1): 480}
+    variants, rows = [], []
+    for i, (h, gems) in enumerate((h, g) for h in ("runner", "search") for g in (0, 1)):
+        variants.append(variant(i, {**H2H, "first_gems": gems}, heuristic=h,
+                                swept={"heuristic": h, "first_gems": gems}))
+        rows += [game_row(i, g, heuristic=h, winner=1 if g < first[h, gems] else 2)
+                 for g in range(1000)]
+    made = run(rows, variants, {"heuristic": ["runner", "runner", "search", "search"],
+                                "first_gems": [0, 1, 0, 1]})
+    pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
+    says = [v.sentence for v in findings.verdicts(REPORT.analyse(made), pairs, {})
+            if v.topic == "What evens the first player"]
+    assert says == [
+        "At 2 players with Runner a Gem for seat 1 at the start evens the first player best: "
+        "50.0% of the games a player won against 43.0% with the unchanged rules (fair 50.0%), "
+        "a paired change of +7 pp (6 to 9).",
+        "At 2 players with Search a Gem for seat 1 at the start evens the first player best: "
+        "48.0% of the games a player won against 30.0% with the unchanged rules (fair 50.0%), "
+        "a paired change of +18 pp (16 to 21)."], says
