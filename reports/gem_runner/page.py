@@ -234,10 +234,14 @@ def first_section(a: Analysis, pairs: list[Pair] = ()) -> Section:
          "Against fair", "Fair share"], rows, left=4, fold=fold(len(rows)))]))
     q = [("first", "First player")]
     for run, mine in by_run(pairs, FIRST_KIND).items():
-        for n in sorted({p.players for p in mine}):
-            at = [p for p in mine if p.players == n]
+        # Each player against its own unchanged rules, where a run plays two.
+        groups = list(dict.fromkeys((p.players, p.seats) for p in mine))
+        for n, seats in sorted(groups, key=lambda g: g[0]):
+            at = [p for p in mine if (p.players, p.seats) == (n, seats)]
+            who = (f", {player_words(', '.join(dict.fromkeys(seats)))}"
+                   if sum(g[0] == n for g in groups) > 1 else "")
             s.blocks.append(Block(
-                f"Compensation in {run}, {n} players (fair share {text.pct(1 / n, 1)})",
+                f"Compensation in {run}, {n} players{who} (fair share {text.pct(1 / n, 1)})",
                 paragraphs=[baseline_line(at, q)], tables=[comparison_table(
                     at, f"Each compensation against {at[0].base_label}, on the same games",
                     q)]))

@@ -6,7 +6,7 @@ seat far above its share are read as such; tied compensations are set apart one 
 from __future__ import annotations
 
 from reports.compare.compare import compare
-from reports.gem_runner import findings
+from reports.gem_runner import findings, page
 from reports.gem_runner.levers import FIRST_KIND, pairs_of
 from reports.gem_runner.report import REPORT
 from tests.games.gem_runner.test_report import H2H, game_row, run, said, variant
@@ -69,3 +69,19 @@ def test_a_run_of_two_players_is_read_player_by_player_against_its_own_rules():
         "At 2 players with Search a Gem for seat 1 at the start evens the first player best: "
         "48.0% of the games a player won against 30.0% with the unchanged rules (fair 50.0%), "
         "a paired change of +18 pp (16 to 21)."], says
+
+
+def test_the_section_gives_each_player_its_own_compensation_table():
+    variants, rows = [], []
+    for i, (h, gems) in enumerate((h, g) for h in ("runner", "search") for g in (0, 1)):
+        variants.append(variant(i, {**H2H, "first_gems": gems}, heuristic=h,
+                                swept={"heuristic": h, "first_gems": gems}))
+        rows += [game_row(i, g, heuristic=h, winner=1 if g < 400 + 100 * gems else 2)
+                 for g in range(200)]
+    made = run(rows, variants, {"heuristic": ["runner", "runner", "search", "search"],
+                                "first_gems": [0, 1, 0, 1]})
+    pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
+    s = page.first_section(REPORT.analyse(made), pairs)
+    titles = [b.heading for b in s.blocks if b.heading.startswith("Compensation")]
+    assert titles == ["Compensation in made, 2 players, Runner (fair share 50.0%)",
+                      "Compensation in made, 2 players, Search (fair share 50.0%)"]
