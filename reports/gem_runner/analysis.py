@@ -89,6 +89,9 @@ class Analysis(analysis.Analysis):
     # Which cards matter (reports/gem_runner/cards.py, card_value); None until the report
     # adds it
     cards: pl.DataFrame | None = field(default=None, kw_only=True)
+    # Each answer for two players on the same shuffles (reports/gem_runner/by_player.py,
+    # SCHEMA); None until the report adds it
+    by_player: pl.DataFrame | None = field(default=None, kw_only=True)
 
     def groups(self) -> list[tuple[str, int]]:
         """Every (setting, players), in the order the designer gave the variants."""

@@ -11,7 +11,9 @@ statistics one click away.
 - Length: the main player's games; per run that changes the target, the hands or the decks'
   counts, how the length moves (paired);
 - The Pool: how often it decides a game, and how often the side behind collects it;
-- Verdicts by player: per run that changes the players alone, how the answers move (paired)."""
+- Verdicts by player: per run that changes the players alone, how the answers move (paired);
+  per run that plays two players beside other levers, each answer for both on the same
+  shuffles, and whether it holds or moves (by_player.py)."""
 
 from __future__ import annotations
 
@@ -19,8 +21,11 @@ import polars as pl
 
 from balance.contract.labels import value_words
 from balance.games.gem_runner.game import GAME
+from balance.stats import paired
 from balance.stats.intervals import wilson
 from reports.gem_runner.analysis import Analysis
+from reports.gem_runner.by_player import COMPUTER as COMPUTER_Q
+from reports.gem_runner.by_player import DECK
 from reports.gem_runner.levers import FIRST_KIND, LENGTH_KIND, PLAYERS_KIND, Pair
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
@@ -208,48 +213,85 @@ def at_count(label: str, players: int) -> str:
 
 
 def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict]:
-    """Per run and player count that plays the first seat's compensations: the one that
-    brings seat 1 nearest its fair share, ties named together."""
+    """Per run, player count and player that plays the first seat's compensations: the one
+    that brings seat 1 nearest its fair share, ties named together. A run of two players
+    (the player a setting) is read player by player, each against its own unchanged rules."""
     out = []
     for run, mine in by_run(pairs, FIRST_KIND).items():
-        for n in sorted({p.players for p in mine}):
-            fair, options = 1 / n, []
-            for p in mine:
-                r = p.row("first")
-                if p.players != n or r is None or not r["pairs"]:
-                    continue
-                k = int(r["pairs"])
-                if not options:
-                    options.append(((None, r), r["baseline"], *wilson(round(r["baseline"] * k),
-                                                                      k)))
-                options.append(((p, r), r["value"], *wilson(round(r["value"] * k), k)))
-            tied = findings.nearest(options, fair)
-            if not tied:
-                continue
-            best, r = tied[0]
-            if len(tied) > 1:
-                names = [("the unchanged rules" if q is None else at_count(q.label, n))
-                         for q, _ in tied]
-                say = (f"At {n} players {text.join_words(names)} bring the first player as "
-                       f"near its fair {text.pct(fair, 1)} as each other on these games.")
-            elif best is None:
-                say = (f"At {n} players no compensation brings the first player nearer its "
-                       f"fair share ({text.pct(fair, 1)}) than the unchanged rules "
-                       f"({text.pct(r['baseline'], 1)}).")
-            else:
-                say = (f"At {n} players {at_count(best.label, n)} evens the first player best: "
-                       f"{text.pct(r['value'], 1)} of the games a player won against "
-                       f"{text.pct(r['baseline'], 1)} with the unchanged rules (fair "
-                       f"{text.pct(fair, 1)}), a paired change of "
-                       f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])}.")
-            details = [f"{at_count(p.label, n)}: the first player {text.pct(x['value'], 1)}, "
-                       f"{findings.effect_text(x, ' percentage points', 100.0)}"
-                       for p in mine if p.players == n and (x := p.row("first")) is not None]
-            out.append(Verdict("What evens the first player", say,
-                               who_of(players_of.get(run, []), f"{run} run"),
-                               details + [f"Against {mine[0].base_label}, on the same games; "
-                                          "nearest: 95% Wilson intervals on each share."]))
+        groups = list(dict.fromkeys((p.players, p.seats) for p in mine))
+        for n, seats in sorted(groups, key=lambda g: g[0]):
+            at = [p for p in mine if (p.players, p.seats) == (n, seats)]
+            who = player_words(", ".join(dict.fromkeys(seats)))
+            named = sum(g[0] == n for g in groups) > 1
+            verdict = _nearest(at, n, who if named else "")
+            if verdict is not None:
+                say, details = verdict
+                out.append(Verdict("What evens the first player", say,
+                                   who_of(players_of.get(run, []), f"{run} run"),
+                                   details + [f"Against {at[0].base_label}, on the same "
+                                              "games; nearest: 95% Wilson intervals on each "
+                                              "share."]))
     return out
+
+
+def _nearest(at: list[Pair], n: int, who: str) -> tuple[str, list[str]] | None:
+    """The sentence and details of the compensations `at` (one player, n players); `who`
+    names the player where the run plays more than one."""
+    fair, options = 1 / n, []
+    for p in at:
+        r = p.row("first")
+        if r is None or not r["pairs"]:
+            continue
+        k = int(r["pairs"])
+        if not options:
+            options.append(((None, r), r["baseline"], *wilson(round(r["baseline"] * k), k)))
+        options.append(((p, r), r["value"], *wilson(round(r["value"] * k), k)))
+    tied = findings.nearest(options, fair)
+    if not tied:
+        return None
+    where = f"At {n} players" + (f" with {who}" if who else "")
+
+    def named(p: Pair) -> str:
+        label = at_count(p.label, n)
+        for cut in (f"{who}, ", f", {who}"):
+            label = label.replace(cut, "") if who else label
+        return label
+
+    best, r = tied[0]
+    if len(tied) > 1:
+        names = [("the unchanged rules" if q is None else named(q)) for q, _ in tied]
+        # A compensation's words may hold commas: the tied ones are set apart.
+        say = (f"{where} {len(names)} settings bring the first player as near its fair "
+               f"{text.pct(fair, 1)} as each other on these games: " + "; ".join(names)
+               + ".")
+    elif best is None:
+        say = (f"{where} no compensation brings the first player nearer its fair share "
+               f"({text.pct(fair, 1)}) than the unchanged rules "
+               f"({text.pct(r['baseline'], 1)}).")
+    else:
+        say = (f"{where} {named(best)} evens the first player best: "
+               f"{text.pct(r['value'], 1)} of the games a player won against "
+               f"{text.pct(r['baseline'], 1)} with the unchanged rules (fair "
+               f"{text.pct(fair, 1)}), a paired change of "
+               f"{text.difference(r['difference'], r['ci_low'], r['ci_high'])}"
+               + _other_seats(best, n) + ".")
+    details = [f"{at_count(p.label, n)}: the first player {text.pct(x['value'], 1)}, "
+               f"{findings.effect_text(x, ' percentage points', 100.0)}"
+               for p in at if (x := p.row("first")) is not None]
+    return say, details
+
+
+def _other_seats(p: Pair, n: int) -> str:
+    """Beyond two players, where the seats' shares land with the compensation: the seat
+    furthest from its fair share, so that a rule that evens seat 1 by lifting another seat
+    above its share is read as such."""
+    rows = [(k, r) for k in range(2, n + 1) if (r := p.row(f"seat:{k}")) is not None]
+    if n < 3 or not rows:
+        return ""
+    k, r = max(rows, key=lambda x: abs(x[1]["value"] - 1 / n))
+    return (f"; the seat furthest from its share is then seat {k}, with "
+            f"{text.pct(r['value'], 1)} ({text.pct(r['baseline'], 1)} with the unchanged "
+            "rules)")
 
 
 # -- Length -----------------------------------------------------------------------------------
@@ -371,6 +413,74 @@ def players(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Verdict
     return out
 
 
+def question_words(r: dict) -> str:
+    """What a by-player row answers (by_player.SCHEMA), with the settings it was played on."""
+    if r["question"] == DECK:
+        said = f"{hero_words(r['hero'])}'s deck against {hero_words(r['against'])}'s"
+    elif r["question"] == COMPUTER_Q:
+        said = (f"the seats' wins against the Computer, {seats_words(r['players'])}, "
+                f"{decks_words(r['decks'])}")
+    else:
+        said = f"the first player's share at {r['players']} players"
+    return said + (f" ({r['setting']})" if r["setting"] else "")
+
+
+def count_words(r: dict) -> str:
+    """What a by-player row's pairs are: the shuffles played both ways round, or games."""
+    return text.plural(r["pairs"], "shuffle" if r["question"] == DECK else "game")
+
+
+def moves_words(r: dict, short: bool = False) -> str:
+    """The verdict of a by-player row: the answer holds for both players or moves, and by how
+    much (the paired 95% interval; `short`: the change alone, for a table that shows it)."""
+    if paired.too_few(r["pairs"]):
+        return paired.TOO_FEW
+    change = text.difference(r["difference"], r["ci_low"], r["ci_high"])
+    if r["found"]:
+        return (f"moves by {text.signed_points(r['difference'], 1)}" if short else
+                f"it moves by {change} with {player_words(r['b'])}")
+    return ("holds for both players" if short else
+            f"the answer holds for both players ({change}, within chance)")
+
+
+def by_player_verdicts(a: Analysis) -> list[Verdict]:
+    """Per run that plays two players beside another lever and pair of players, how many
+    answers hold on the same shuffles, and which move and by how much."""
+    if a.by_player is None:
+        return []
+    out = []
+    # A run of the players alone is read by players() from its own comparison.
+    mine = a.by_player.filter(~pl.col("lever"))
+    for (run, pa, pb), g in mine.group_by("run", "a", "b", maintain_order=True):
+        rows = g.to_dicts()
+        known = [r for r in rows if not paired.too_few(r["pairs"])]
+        if not known:
+            continue
+        moved = [r for r in known if r["found"]]
+        head = (f"With {player_words(pb)} rather than {player_words(pa)} on the same "
+                f"shuffles, ")
+        if moved:
+            say = head + (f"{len(known) - len(moved)} of {len(known)} answers hold; "
+                          + "; ".join(f"{question_words(r)} moves by "
+                                      + text.difference(r["difference"], r["ci_low"],
+                                                        r["ci_high"]) for r in moved) + ".")
+        else:
+            say = head + (f"every answer holds for both players ({len(known)} of "
+                          f"{len(known)}: each paired difference within chance).")
+        out.append(Verdict("Verdicts by player", say,
+                           who_of([player_words(pa), player_words(pb)],
+                                  f"{run} run" if run else ""),
+                           [f"{question_words(r)}: {player_words(pa)} "
+                            f"{text.pct(r['value_a'], 1)}, {player_words(pb)} "
+                            f"{text.pct(r['value_b'], 1)}, {count_words(r)}: "
+                            f"{moves_words(r)}" for r in rows]
+                           + ["Paired on the same shuffles, 95% intervals (Tango's for a "
+                              "share of games, the paired t over the shuffles for a deck's "
+                              "share), each read alone, with no correction for the run's "
+                              "other questions."]))
+    return out
+
+
 def _change(r: dict) -> str:
     if r["kind"] == "rate":
         return text.difference(r["difference"], r["ci_low"], r["ci_high"])
@@ -384,4 +494,4 @@ def verdicts(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
              ) -> list[Verdict]:
     return (computer(a) + decks(a) + first_player(a) + compensation(pairs, players_of)
             + length(a, pairs, players_of)
-            + pool(a) + players(pairs, players_of))
+            + pool(a) + players(pairs, players_of) + by_player_verdicts(a))

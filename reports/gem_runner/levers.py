@@ -5,7 +5,8 @@ how much. Each pair of arms is classed by what differs between them:
 - decks: only the decks in play and their heroes (decks, hero1 ... hero4);
 - computer: only the Computer's own levers (its hand, its Gem rule, its priorities);
 - length: only the target, the hands or the decks' counts (analysis.LENGTH);
-- first: only the first seat's compensations (its Gems and extra cards at the start);
+- first: only the seats' compensations (seat 1's Gems and extra cards, each seat's Gems at
+  the start);
 - players: only the players (the heuristic, the seats or their knobs);
 - other: anything else (the readings, the way to play: read in the neutral Comparison)."""
 
@@ -23,7 +24,7 @@ DECKS_KIND, COMPUTER_KIND, LENGTH_KIND, PLAYERS_KIND, OTHER_KIND = (
     "decks", "computer", "length", "players", "other")
 FIRST_KIND = "first"
 DECKS = ("decks", *HEROES)
-FIRST = ("first_gems", "first_cards")
+FIRST = ("first_gems", "first_cards", "start_gems")
 
 
 @dataclass(frozen=True)

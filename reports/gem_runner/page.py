@@ -17,9 +17,12 @@ import polars as pl
 from reports.gem_runner import figures
 from reports.gem_runner.analysis import HEROES, Analysis
 from reports.gem_runner.findings import (
+    count_words,
     decks_words,
     hero_words,
+    moves_words,
     player_words,
+    question_words,
 )
 from reports.gem_runner.levers import (
     COMPUTER_KIND,
@@ -207,8 +210,8 @@ def first_section(a: Analysis, pairs: list[Pair] = ()) -> Section:
     s = Section("first-player", "First player", intro=[
         "Head to head, seat 1 builds the first Challenge. Here is its share of the games a "
         "player won, against its fair share (one in as many as there are players), per "
-        "setting; then each compensation for seat 1 (Gems in its Stack, extra cards at the "
-        "start) against the unchanged rules on the same games."])
+        "setting; then each compensation (Gems in seat 1's Stack, extra cards for it, Gems "
+        "at the start seat by seat) against the unchanged rules on the same games."])
     s.method = ["A game stopped undecided is won by no seat, so the share is over the games "
                 "a player won, with its 95% Wilson interval; \"above\" or \"below\" when the "
                 "interval lies clear of the fair share. " + PAIRED + HOLM]
@@ -231,10 +234,14 @@ def first_section(a: Analysis, pairs: list[Pair] = ()) -> Section:
          "Against fair", "Fair share"], rows, left=4, fold=fold(len(rows)))]))
     q = [("first", "First player")]
     for run, mine in by_run(pairs, FIRST_KIND).items():
-        for n in sorted({p.players for p in mine}):
-            at = [p for p in mine if p.players == n]
+        # Each player against its own unchanged rules, where a run plays two.
+        groups = list(dict.fromkeys((p.players, p.seats) for p in mine))
+        for n, seats in sorted(groups, key=lambda g: g[0]):
+            at = [p for p in mine if (p.players, p.seats) == (n, seats)]
+            who = (f", {player_words(', '.join(dict.fromkeys(seats)))}"
+                   if sum(g[0] == n for g in groups) > 1 else "")
             s.blocks.append(Block(
-                f"Compensation in {run}, {n} players (fair share {text.pct(1 / n, 1)})",
+                f"Compensation in {run}, {n} players{who} (fair share {text.pct(1 / n, 1)})",
                 paragraphs=[baseline_line(at, q)], tables=[comparison_table(
                     at, f"Each compensation against {at[0].base_label}, on the same games",
                     q)]))
@@ -324,10 +331,13 @@ def pool_section(a: Analysis) -> Section:
 
 def players_section(a: Analysis, pairs: list[Pair]) -> Section:
     s = Section("players", "Verdicts by player", intro=[
-        "Every answer above is what its players did. Where a run changes the players alone, "
-        "here is how the answers move with them on the same games: the first seat's wins "
-        "(against the Computer: the seat's wins), the length and the Pool."])
-    s.method = [PAIRED + HOLM]
+        "Every answer above is what its players did. Where a run plays the same rules with "
+        "two players, here is each answer for both on the same shuffles (the first player's "
+        "share, a deck's share, the seats' wins against the Computer), the paired difference "
+        "and whether the answer holds for both players or moves; where a run changes the "
+        "players alone, how the first seat's wins, the length and the Pool move."])
+    s.method = [BY_PLAYER, PAIRED + HOLM]
+    _answers(s, a)
     q = [("first", "Seat 1 wins"), ("length:mean", "Length"), ("pool_gems", "Pool Gems")]
     for run, mine in by_run(pairs, PLAYERS_KIND).items():
         s.blocks.append(Block(f"The players in {run}", paragraphs=[baseline_line(mine, q)],
@@ -335,7 +345,40 @@ def players_section(a: Analysis, pairs: list[Pair]) -> Section:
                                   mine, f"Each player against {mine[0].base_label}, on the "
                                   "same games", q)]))
     if not s.blocks:
-        s.missing.append("No run here changes the players alone: `balance run "
-                         "experiments/gem_runner/gem-runner-computer.toml` plays random, "
-                         "the runner and the search player on the same games.")
+        s.missing.append("No run here plays the same rules with two players: `balance run "
+                         "experiments/gem_runner/gem-runner-first-player-search.toml` plays "
+                         "the runner and the search player on the same shuffles.")
     return s
+
+
+def _upper(said: str) -> str:
+    return said[:1].upper() + said[1:]
+
+
+BY_PLAYER = ("Two variants of a run that differ in their players alone play game i from the "
+             "same seed, so each answer is paired shuffle by shuffle: the first player's "
+             "share over the shuffles a seat won in both, the seats' share against the "
+             "Computer over every shuffle (a game the Computer wins or that stops undecided "
+             "counts against them), both with Tango's paired interval; a deck's share of the "
+             "two games of a shuffle played both ways round, with the paired t interval. An "
+             "answer holds for both players when the interval of the difference holds zero "
+             "(each read alone, with no correction for the run's other questions). The "
+             "reference is the run's first player.")
+
+
+def _answers(s: Section, a: Analysis) -> None:
+    """The by-player answers (by_player.py): one table per run and pair of players."""
+    if a.by_player is None or a.by_player.height == 0:
+        return
+    for (run, pa, pb), g in a.by_player.group_by("run", "a", "b", maintain_order=True):
+        rows = [[_upper(question_words(r)), count_words(r), text.pct(r["value_a"], 1),
+                 text.pct(r["value_b"], 1), text.difference(r["difference"], r["ci_low"],
+                                                            r["ci_high"]),
+                 moves_words(r, short=True)] for r in g.to_dicts()]
+        s.blocks.append(Block(
+            f"{player_words(pa)} and {player_words(pb)}{f' in {run}' if run else ''}",
+            tables=[Table(f"Each answer for {player_words(pa)} and {player_words(pb)} on the "
+                          "same shuffles (paired 95%)",
+                          ["Answer", "Paired", player_words(pa), player_words(pb),
+                           "Change (paired 95%)", "Verdict"], rows, left=1,
+                          fold=fold(len(rows)))]))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from balance.games.gem_runner.game import GAME
-from reports.gem_runner import analysis, cards, cards_page, findings, page
+from reports.gem_runner import analysis, by_player, cards, cards_page, findings, page
 from reports.gem_runner.levers import pairs_of
 from reports.outcomes import outcome_page
 from reports.outcomes.analysis import REQUIRED
@@ -25,7 +25,8 @@ class Report(game_report.GameReport):
         check_columns(data.games, (*REQUIRED, *analysis.COLUMNS), "games table")
         a = analysis.analyse(data.games, data.manifest or {}, self.layout)
         return replace(a, tallies=self.seat_tallies(data, a.kinds),
-                       cards=cards.card_value(data.games, data.manifest or {}, a.kinds))
+                       cards=cards.card_value(data.games, data.manifest or {}, a.kinds),
+                       by_player=by_player.by_player(data.games, data.manifest or {}))
 
     def words(self, a, merged: list) -> outcome_page.Words:
         return replace(super().words(a, merged), what="race to the Gem target",

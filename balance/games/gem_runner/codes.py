@@ -50,6 +50,7 @@ RUNS, RUNS_WON, POOL_TAKEN, GEM_ON_HAZARD = range(4)
 # cards_played (game.py) hold them, a list a game, seat 1 first.
 MAX_SEATS = 8
 MAX_NAMES = 64
+START_BITS = 6  # Rules.start_gems: a seat's Gems at the start, below a target of 40 at most
 CARD_RECORD = (tuple(f"drawn{q}" for q in range(1, MAX_SEATS + 1))
                + tuple(f"played{q}" for q in range(1, MAX_SEATS + 1)))
 DRAWN, PLAYED = len(RECORD), len(RECORD) + MAX_SEATS
@@ -104,6 +105,10 @@ class Rules(NamedTuple):
     without: int
     first_gems: int  # Gems in the first seat's Stack at the start, from its deck
     first_cards: int  # cards dealt to the first seat beyond its hand
+    # the setting `start_gems` as compiled: each seat's Gems at the start (seat 1's less
+    # first_gems), START_BITS bits a seat, seat 1's lowest (each below the target, at most
+    # 40); new_tables reads it, no rule of play does
+    start_gems: int
 
 
 class Tables(NamedTuple):
@@ -112,6 +117,9 @@ class Tables(NamedTuple):
     # (cards,) float: the share of the game's cards that beat each one, what every seat may
     # know of how hard its Need is (rules.py, new_tables)
     beaten: np.ndarray
+    # (seats,): the Gems each seat's Stack holds at the start, taken from its deck before the
+    # deal (the compensations first_gems and catch_up_gems, rules.py start_gems)
+    start_gems: np.ndarray
 
 
 class State(NamedTuple):

@@ -7,6 +7,7 @@ says which reading each default takes and why."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from balance.games.gem_runner.codes import (
     NEED_EL,
     PLAY_ACT,
     PLAY_EL,
+    START_BITS,
     Rules,
     Tables,
 )
@@ -123,6 +125,13 @@ SETTINGS = (
             label="extra cards for seat 1",
             values=((0, "no extra card for seat 1"), (1, "an extra card for seat 1"),
                     (2, "two extra cards for seat 1"))),
+    # Seat by seat, for a compensation graded by seat order (3 and 4 players, where one Gem
+    # for seat 1 is too little and two too much); added to first_gems on seat 1.
+    Setting("start_gems", str, "Gems in each seat's Stack at the start, seat 1's first, "
+            "comma-separated (\"1,0,0,1\"; a seat not written gets none), each taken from "
+            "its deck before the deal (a compensation; the rulebook gives none); \"\" none",
+            label="Gems at the start by seat {}",
+            values=(("", "no Gems at the start by seat"),)),
 )
 COUNT_NAMES = tuple(decks.COUNTS.values())
 MAX_DEALT = 8  # the largest hand a seat is dealt (MAX_HAND's room, below)
@@ -186,6 +195,8 @@ def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
         return Problem(source, "", "first_gems", f"{values['first_gems']} Gems at the start "
                        f"reach the target of {values['target']}: the game would be over "
                        "before it begins")
+    if (bad := start_problem(values, seats, computer, n, heroes, source)) is not None:
+        return bad
     counts = {c: values[c] for c in COUNT_NAMES}
     # The first seat's Gems come from its own deck as played (less a card taken out).
     first = decks.deck_cards(heroes[0], counts, values["without"])
@@ -193,13 +204,74 @@ def setup_problem(values: dict, seats: int, source: str) -> Problem | None:
     if values["first_gems"] > gems:
         return Problem(source, "", "first_gems", f"{values['first_gems']} Gems at the start "
                        f"from a deck of {gems} Gems")
-    dealt = (seats * hand + values["first_cards"] + values["first_gems"]
+    dealt = (seats * hand + values["first_cards"] + sum(seat_gems(values, seats))
              + (values["computer_hand"] if computer else 0))
     cards = sum(len(decks.deck_cards(h, counts, values["without"])) for h in heroes)
     if dealt > cards:
         return Problem(source, "", "hand", f"hands of {dealt} cards in all are dealt from "
                        f"{cards} cards: make the hands smaller or the decks larger")
     return None
+
+
+def parse_start(text: str) -> list[int] | None:
+    """The setting start_gems as Gems per seat, seat 1's first ([] for ""); None when it is
+    not whole numbers of 0 or more joined by commas."""
+    if not text.strip():
+        return []
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p.isdigit() for p in parts):
+        return None
+    return [int(p) for p in parts]
+
+
+def seat_gems(values: dict, seats: int) -> list[int]:
+    """The Gems each seat's Stack holds at the start: start_gems, and first_gems on seat 1
+    (the settings checked by setup_problem)."""
+    out = (parse_start(values["start_gems"]) or []) + [0] * seats
+    out = out[:seats]
+    out[0] += values["first_gems"]
+    return out
+
+
+def start_problem(values: dict, seats: int, computer: bool, n: int, heroes: list[str],
+                  source: str) -> Problem | None:
+    """start_gems that cannot play: not Gems per seat, more seats written than play, a seat
+    that would start at the target, or more Gems than a deck holds for its seats."""
+    text = values["start_gems"]
+    given = parse_start(text)
+    if given is None:
+        return Problem(source, "", "start_gems", f"must be Gems per seat, whole numbers "
+                       f"joined by commas, seat 1's first (\"1,0,0,1\"), got {text!r}")
+    if not given:  # first_gems alone: its own checks name it
+        return None
+    if len(given) > seats:
+        return Problem(source, "", "start_gems", f"{text!r} writes Gems for {len(given)} "
+                       f"seats and {seats} play: write one number a seat at most")
+    gems = seat_gems(values, seats)
+    for q, g in enumerate(gems):
+        if g >= values["target"]:
+            return Problem(source, "", "start_gems", f"seat {q + 1} starts with {g} Gems, "
+                           f"which reach the target of {values['target']}: the game would "
+                           "be over before it begins")
+    rules = {"play": COMPUTER if computer else HEAD_TO_HEAD, "decks": n, "players": seats}
+    counts = {c: values[c] for c in COUNT_NAMES}
+    for d, hero in enumerate(heroes):
+        want = sum(g for q, g in enumerate(gems)
+                   if deck_of(_Seats(**rules), q) == d)
+        held = sum(c["kind"] == "gem" for c in decks.deck_cards(hero, counts,
+                                                                values["without"]))
+        if want > held:
+            return Problem(source, "", "start_gems", f"{want} Gems at the start from deck "
+                           f"{d + 1} ({HERO_NAMES[hero]}'s), which holds {held} Gems")
+    return None
+
+
+class _Seats(NamedTuple):
+    """What deck_of reads of the compiled rules, before they are compiled."""
+
+    play: int
+    decks: int
+    players: int
 
 
 def without_problem(values: dict, heroes: list[str], source: str) -> Problem | None:
@@ -241,13 +313,15 @@ def kit_rules(values: dict, seats: int) -> Rules:
     out = {"players": seats}
     for s in SETTINGS:
         v = values[s.name]
-        if s.name == "without":  # a name, compiled below
+        if s.name in ("without", "start_gems"):  # a name and a list, compiled below
             continue
         out[s.name] = s.choices.index(v) if s.choices else v if s.words else int(v)
     computer = against_computer(values["play"], seats)
     out["play"] = COMPUTER if computer else HEAD_TO_HEAD
     out["without"] = decks.all_names().index(values["without"]) if values["without"] else -1
     out["decks"] = decks_for(values["decks"], computer, seats)
+    out["start_gems"] = sum(g << (START_BITS * q) for q, g in
+                            enumerate(seat_gems({**values, "first_gems": 0}, seats)))
     return Rules(**out)
 
 
@@ -261,7 +335,17 @@ def new_tables(rules: Rules) -> Tables:
                                 without_name(rules))
     seat_deck = np.array([deck_of(rules, q) for q in range(rules.players + 1)], np.int64)
     card = np.array(rows, np.int64)
-    return Tables(card, seat_deck, beaten_share(card, rules.stronger_beats))
+    return Tables(card, seat_deck, beaten_share(card, rules.stronger_beats),
+                  start_gems(rules))
+
+
+def start_gems(rules: Rules) -> np.ndarray:
+    """The Gems each seat's Stack holds at the start: start_gems, and seat 1's first_gems."""
+    mask = (1 << START_BITS) - 1
+    out = np.array([(rules.start_gems >> (START_BITS * q)) & mask
+                    for q in range(rules.players)], np.int64)
+    out[0] += rules.first_gems
+    return out
 
 
 def without_name(rules: Rules) -> str:

@@ -312,7 +312,7 @@ def begin_build_nb(state, tables, rules, seat):
 def take_gem_nb(state, tables, d):
     """The Gem nearest the top of deck d's draw pile, taken out at the start; the cards above
     it go back in their order, held meanwhile in the deck's discard pile, empty then (the
-    rules' checks keep first_gems within a deck's Gems)."""
+    rules' checks keep the Gems at the start within a deck's Gems)."""
     k = 0
     card = pop_nb(state, d)
     while tables.card[card, KIND] != GEM:
@@ -347,8 +347,9 @@ def start_nb(state, tables, rules):
     state.chal_n[0] = 0
     state.under[:] = -1
     state.ph[:] = 0
-    for _ in range(rules.first_gems):
-        gain_nb(state, rules, 0, take_gem_nb(state, tables, tables.seat_deck[0]))
+    for q in range(rules.players):
+        for _ in range(tables.start_gems[q]):
+            gain_nb(state, rules, q, take_gem_nb(state, tables, tables.seat_deck[q]))
     for q in range(rules.players):
         refill_nb(state, tables, rules, q)
     for _ in range(rules.first_cards):

@@ -23,7 +23,10 @@ WANT = {"gem-runner-computer": 4, "gem-runner-computer-players": 6,
         # what evens the first player, the Computer tuned, the answers with the search
         "gem-runner-head-to-head": 1, "gem-runner-first-player-fix": 12,
         "gem-runner-computer-tune": 1, "gem-runner-computer-hand": 3,
-        "gem-runner-first-player-search": 8, "gem-runner-decks-search": 8}
+        "gem-runner-first-player-search": 8, "gem-runner-decks-search": 8,
+        # what evens the first player at 3 and 4: seat 1's Gem with up to two extra cards;
+        # Gems at the start graded by seat at 4 players
+        "gem-runner-first-player-even": 18, "gem-runner-first-player-seats": 7}
 
 
 def test_the_designers_questions_each_have_a_file():

@@ -1,14 +1,14 @@
-"""The compensations for the first seat (first_gems, first_cards; the guide's Gem Runner page,
-"What evens the first player"): what each changes at the start, that it changes nothing else
-of the deal, that a Gem at the start moves the first seat's share of the wins, and the
-settings that cannot play refused in one message naming the field."""
+"""The compensations for the first seat (first_gems, first_cards, start_gems seat by seat; the
+guide's Gem Runner page, "What evens the first player"): what each changes at the start, that
+it changes nothing else of the deal, that a Gem at the start moves the first seat's share of
+the wins, and the settings that cannot play refused in one message naming the field."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from balance.games.gem_runner.codes import GEM, KIND
+from balance.games.gem_runner.codes import DECK, GEM, KIND
 from balance.games.gem_runner.game import KIT
 from balance.games.gem_runner.rules import DEFAULTS, setup_problem
 from balance.games.gem_runner.rules_nb import broken_nb
@@ -56,7 +56,34 @@ def test_a_gem_at_the_start_raises_the_first_seat_s_share_on_the_same_shuffles()
     assert first[1] - first[0] > 0.07, first
 
 
+def test_gems_at_the_start_seat_by_seat_come_from_each_seat_s_deck():
+    # Four seats on two decks: seats 1 and 2 draw from deck 1, seats 3 and 4 from deck 2.
+    rules = {**H2H, "start_gems": "1,0,2,1", "first_gems": 1}
+    s = game(rules, players=4, seed=4)
+    st = s.state
+    assert list(st.stack_n[:4]) == [2, 0, 2, 1]
+    assert list(st.kit.score[:4]) == [2, 0, 2, 1]
+    for q, deck in ((0, 0), (2, 1), (3, 1)):
+        for c in st.stack[q, :st.stack_n[q]]:
+            assert s.tables.card[c, KIND] == GEM and s.tables.card[c, DECK] == deck
+    assert broken_nb(st, s.rules) == 0
+    assert list(game({**H2H, "first_gems": 1}, players=4, seed=4).state.stack_n[:4]) == [
+        1, 0, 0, 0]
+
+
+def test_no_gems_by_seat_deals_as_the_rules_without_the_setting():
+    for seed in (1, 2):
+        plain, zero = game(H2H, seed=seed), game({**H2H, "start_gems": "0,0"}, seed=seed)
+        assert top_down(plain) == top_down(zero) and list(zero.state.stack_n[:2]) == [0, 0]
+
+
 @pytest.mark.parametrize("change,field,words", [
+    ({"start_gems": "1,x"}, "start_gems", "whole numbers joined by commas"),
+    ({"start_gems": "1,-1"}, "start_gems", "whole numbers joined by commas"),
+    ({"start_gems": "0,0,1"}, "start_gems", "for 3 seats and 2 play"),
+    ({"start_gems": "0,7"}, "start_gems", "seat 2 starts with 7 Gems"),
+    ({"start_gems": "6", "first_gems": 1}, "start_gems", "seat 1 starts with 7 Gems"),
+    ({"start_gems": "2,1", "gems": 2}, "start_gems", "3 Gems at the start from deck 1"),
     ({"first_gems": 7}, "first_gems", "reach the target of 7"),
     ({"first_gems": 4, "target": 3}, "first_gems", "reach the target of 3"),
     ({"first_gems": 3, "gems": 2}, "first_gems", "from a deck of 2 Gems"),
