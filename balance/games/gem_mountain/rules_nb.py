@@ -241,7 +241,8 @@ def new_tables(rules) -> Tables:
     if rules.gemshards:
         layer = teleport_layers(rules, layer)
     box = np.array(box, np.int64)
-    return Tables(layer, box, np.bincount(box, minlength=ALL_CODES).astype(np.int64))
+    order = np.argsort(layer, axis=1, kind="stable").astype(np.int64)
+    return Tables(layer, box, np.bincount(box, minlength=ALL_CODES).astype(np.int64), order)
 
 
 def new_state(rules, kit):
@@ -283,12 +284,11 @@ def gain_nb(state, seat, code, n):
 @njit(inline=True)
 def top_nb(state, tables, pos):
     """The layer nearest arrow position `pos` that holds a tile, or a layer past every one."""
-    best = 1 << 30
-    layer = tables.layer[pos]
-    for i in range(state.grid.shape[0]):
-        if state.grid[i] != EMPTY and layer[i] < best:
-            best = layer[i]
-    return best
+    order = tables.order[pos]
+    for j in range(order.shape[0]):
+        if state.grid[order[j]] != EMPTY:
+            return tables.layer[pos, order[j]]
+    return 1 << 30
 
 
 # -- scoring ----------------------------------------------------------------------------------
