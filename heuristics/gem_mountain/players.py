@@ -133,11 +133,12 @@ def forget_nb(mem):
 def standing_nb(cnt, vsum, ru, p, k, w, out):
     """Seat p's points in colour k, less `rival` times the others' on average."""
     colour_points_nb(cnt, vsum, ru, k, out, 1)
-    others = 0.0
+    # Summed as integers (exact either way: the same value as a sum of floats), converted once.
+    others = 0
     for q in range(ru.players):
-        if q != p:
-            others += out[q]
-    return out[p] - w[RIVAL] * others / max(ru.players - 1, 1)
+        others += out[q]
+    others -= out[p]
+    return out[p] - w[RIVAL] * float(others) / max(ru.players - 1, 1)
 
 
 @njit(inline=True)

@@ -670,17 +670,13 @@ def options_nb(state, tables, rules):
             dark_grabs_nb(state, tables, rules, seat)
         elif ph[GRABS_DUE] > 0 and ph[TILES_LEFT] > 0:
             pos = state.arrow[0]
-            top = top_nb(state, tables, pos)
-            layer = tables.layer[pos]
             if expanded_nb(rules):
                 # "If possible, grab": a seat that may take nothing there ends its turn.
-                if offer_grabs_nb(state, tables, rules, kit, seat, top, depth_nb(state),
-                                  GRAB) == 0:
+                if offer_grabs_nb(state, tables, rules, kit, seat, top_nb(state, tables, pos),
+                                  depth_nb(state), GRAB) == 0:
                     offer_nb(kit, END, 0, 0, 0)
             else:
-                for i in range(state.grid.shape[0]):
-                    if state.grid[i] != EMPTY and layer[i] == top:
-                        offer_nb(kit, GRAB, i, state.grid[i], top)
+                offer_top_nb(state, tables, kit, pos)
         else:
             offer_nb(kit, END, 0, 0, 0)
         if may_act_nb(state, rules):
@@ -729,6 +725,23 @@ def options_nb(state, tables, rules):
                 for code in range(top):
                     if state.hand[q, code] > 0:
                         offer_nb(kit, TAKE, q, code, state.hand[q, code])
+
+
+@njit(inline=True)
+def offer_top_nb(state, tables, kit, pos):
+    """A grab of each tile at the top seen from arrow position pos, in grid order: the cells
+    read nearest first (Tables.order, a layer's in grid order) up to the first past the top."""
+    order, layer = tables.order[pos], tables.layer[pos]
+    top = -1
+    for j in range(order.shape[0]):
+        i = order[j]
+        if state.grid[i] == EMPTY:
+            continue
+        if top < 0:
+            top = layer[i]
+        elif layer[i] != top:
+            return
+        offer_nb(kit, GRAB, i, state.grid[i], top)
 
 
 @njit(inline=True)
