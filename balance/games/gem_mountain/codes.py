@@ -99,6 +99,10 @@ class Tables(NamedTuple):
     layer: np.ndarray  # (POSITIONS, cells): each cell's layer seen from each arrow position
     box: np.ndarray  # (tiles,): every tile of the box, by code
     census: np.ndarray  # (ALL_CODES or more,): the box's tiles of each code (its largest + 1)
+    # (POSITIONS, cells): the cells seen from each arrow position, nearest layer first (a
+    # layer's cells in grid order): the top is the first one that holds a tile, found without
+    # reading the whole mountain.
+    order: np.ndarray
 
 
 class State(NamedTuple):

@@ -255,7 +255,8 @@ def new_tables(rules) -> Tables:
     if rules.gemshards:
         layer = teleport_layers(rules, layer)
     box = np.array(box, np.int64)
-    return Tables(layer, box, np.bincount(box, minlength=ALL_CODES).astype(np.int64))
+    order = np.argsort(layer, axis=1, kind="stable").astype(np.int64)
+    return Tables(layer, box, np.bincount(box, minlength=ALL_CODES).astype(np.int64), order)
 
 
 def new_state(rules, kit):
@@ -297,12 +298,11 @@ def gain_nb(state, seat, code, n):
 @njit(inline=True)
 def top_nb(state, tables, pos):
     """The layer nearest arrow position `pos` that holds a tile, or a layer past every one."""
-    best = 1 << 30
-    layer = tables.layer[pos]
-    for i in range(state.grid.shape[0]):
-        if state.grid[i] != EMPTY and layer[i] < best:
-            best = layer[i]
-    return best
+    order = tables.order[pos]
+    for j in range(order.shape[0]):
+        if state.grid[order[j]] != EMPTY:
+            return tables.layer[pos, order[j]]
+    return 1 << 30
 
 
 # -- scoring ----------------------------------------------------------------------------------
@@ -688,17 +688,13 @@ def options_nb(state, tables, rules):
                 dark_grabs_nb(state, tables, rules, seat)
         elif ph[GRABS_DUE] > 0 and ph[TILES_LEFT] > 0:
             pos = state.arrow[0]
-            top = top_nb(state, tables, pos)
-            layer = tables.layer[pos]
             if expanded_nb(rules):
                 # "If possible, grab": a seat that may take nothing there ends its turn.
-                if offer_grabs_nb(state, tables, rules, kit, seat, top, depth_nb(state),
-                                  GRAB) == 0:
+                if offer_grabs_nb(state, tables, rules, kit, seat, top_nb(state, tables, pos),
+                                  depth_nb(state), GRAB) == 0:
                     offer_nb(kit, END, 0, 0, 0)
             else:
-                for i in range(state.grid.shape[0]):
-                    if state.grid[i] != EMPTY and layer[i] == top:
-                        offer_nb(kit, GRAB, i, state.grid[i], top)
+                offer_top_nb(state, tables, kit, pos)
         else:
             offer_nb(kit, END, 0, 0, 0)
         if may_act_nb(state, rules):
@@ -749,6 +745,23 @@ def options_nb(state, tables, rules):
                         offer_nb(kit, TAKE, q, code, state.hand[q, code])
         if rules.dark_tunnels and expanded_nb(rules):
             x_thefts_nb(state, rules, seat, True)
+
+
+@njit(inline=True)
+def offer_top_nb(state, tables, kit, pos):
+    """A grab of each tile at the top seen from arrow position pos, in grid order: the cells
+    read nearest first (Tables.order, a layer's in grid order) up to the first past the top."""
+    order, layer = tables.order[pos], tables.layer[pos]
+    top = -1
+    for j in range(order.shape[0]):
+        i = order[j]
+        if state.grid[i] == EMPTY:
+            continue
+        if top < 0:
+            top = layer[i]
+        elif layer[i] != top:
+            return
+        offer_nb(kit, GRAB, i, state.grid[i], top)
 
 
 @njit(inline=True)
