@@ -29,10 +29,10 @@ POLICY_MAJORITY = 0
 POLICY_RANDOM = 1
 POLICY_HONEST = 2
 POLICY_SCRIPTED = 3
-POLICY_PYTHON = 4  # every player written in Python: search
+POLICY_PYTHON = 4  # every player written in Python: search, clairvoyant
 POLICY_REPLAY = 5  # a search's rollouts (heuristics/search_nb.py)
 POLICY_SLOW = 4  # this id and later ones are decided outside the decision sites
-POLICIES = {"majority": 0, "random": 1, "honest": 2, "scripted": 3, "search": 4}
+POLICIES = {"majority": 0, "random": 1, "honest": 2, "scripted": 3, "search": 4, "clairvoyant": 4}
 
 
 class Memories(NamedTuple):

@@ -65,6 +65,14 @@ PLAYERS = Roster((
     search_player("search", "determinized flat Monte Carlo over every decision, with majority "
                   "rollouts", MAJORITY, "balance.games.gem_mountain.game:KIT.forward_hooks",
                   "heuristics.gem_mountain.registry:PLAYERS", title="Search"),
+    # A measuring stick, not a player: beside the search on the same seeds, what not seeing
+    # Dark Tunnels' face-down tiles costs it (the guide's games/gem-mountain.md).
+    search_player("clairvoyant", "CHEATS: the search, but its rollouts play on the true "
+                  "face-down tiles and deck instead of redrawing what its seat has not seen; "
+                  "a reference for what hidden tiles cost the search, never a fair player",
+                  MAJORITY, "balance.games.gem_mountain.game:KIT.forward_hooks",
+                  "heuristics.gem_mountain.registry:PLAYERS", clairvoyant=True,
+                  title="Clairvoyant (cheats)"),
     Player("scripted", "replays a list of choices, then takes the first option (tests)",
            choose="heuristics.scripted:scripted_choose_nb", args=("mem",),
            memory=Memory("heuristics.scripted:new_script", "heuristics.scripted:reset_script_nb"),

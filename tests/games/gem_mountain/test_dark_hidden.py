@@ -70,6 +70,14 @@ def test_the_test_fails_on_a_search_that_keeps_the_true_tiles():
                                                          rules=DARK, seats=2)
 
 
+def test_the_rosters_clairvoyant_search_reads_the_face_down_tiles():
+    """The measuring stick of the guide's "Does the search see enough in the dark?" cheats as
+    its name says: seated, it fails the test every fair player passes."""
+    with pytest.raises(AssertionError, match="its choice reads hidden information"):
+        assert_a_seats_choice_ignores_what_it_cannot_see(KIT, players=["clairvoyant"],
+                                                         knobs=TOUCHY, rules=DARK, seats=2)
+
+
 def test_a_determinized_world_counts_the_gems_the_redraw_left_on_the_mountain():
     """The redraw trades face-down tiles with the deck, so the mountain's gems may change in
     number: the rules' redrawn_nb counts them again, or a rollout would end too soon or

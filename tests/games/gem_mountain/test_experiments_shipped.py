@@ -23,7 +23,9 @@ WANT = {"first-seat": 4, "first-seat-compensation": 6, "map-size": 9, "action-ab
         # each expansion against the base game, alone and all in one file
         "dark-tunnels": 2, "gemshards": 2, "golden-actions": 2, "expansions": 5,
         # majority on every seat, then the search player on each seat in turn, each expansion
-        **{f"search-{x}": 5 for x in ("dark-tunnels", "gemshards", "golden-actions")}}
+        **{f"search-{x}": 5 for x in ("dark-tunnels", "gemshards", "golden-actions")},
+        # majority on every seat, then the search and the clairvoyant search on each seat
+        "clairvoyant-dark-tunnels": 9}
 
 
 def test_the_designers_questions_each_have_a_file():
