@@ -42,6 +42,7 @@ import polars as pl
 from balance.errors import InputError, Problem
 from balance.stats import course, measures, paired
 from reports.compare import alike as alike_
+from reports.render import text
 from reports.tables import variants
 from reports.tallies import tallies
 
@@ -164,7 +165,13 @@ class Quantities:
                                    "scores", "end_reason", *own]))
 
     def start(self, games: pl.DataFrame) -> None:
-        """Before the first pair: the games of every variant (the columns read)."""
+        """Before the first pair: the games of every variant (the columns read). A measure
+        whose columns the run does not have (recorded before they were added) is left out,
+        and named in `left_out` for a note."""
+        have = set(games.columns)
+        self.left_out = [q.name[:1].lower() + q.name[1:] for q in self.measures
+                         if not set(q.expr.meta.root_names()) <= have]
+        self.measures = [q for q in self.measures if set(q.expr.meta.root_names()) <= have]
 
     def head(self) -> dict:
         return {"game": self.game.name}
@@ -280,10 +287,11 @@ def margin_of(scores: pl.Series) -> np.ndarray:
 
 
 def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str,
-              decided: np.ndarray | None = None, game=None) -> list[dict]:
+              decided: np.ndarray | None = None, game=None,
+              of: str = measures.DECIDED) -> list[dict]:
     """The winner's mean margin (two players or more) and each seat's share of the wins, over
-    the pairs `decided` in both arms (all of them when not given); each seat named as `game`
-    names it (Game.seat_name)."""
+    the pairs `decided` in both arms (all of them when not given; `of` says which games those
+    are, in words); each seat named as `game` names it (Game.seat_name)."""
     rows = []
     keep = np.ones(pairs.height, bool) if decided is None else decided
     if pb >= 2 and pv >= 2:  # an undecided game has no winner, and no winner's margin
@@ -296,7 +304,7 @@ def seat_rows(pairs: pl.DataFrame, pb: int, pv: int, v: int, label: str,
         xb, xv = wb == seat, wv == seat
         name = game.seat_name(seat) if game is not None else f"seat {seat}"
         rows.append(row(v, label, f"seat:{seat}", f"{name} win share", RATE, xb, xv,
-                        paired.proportion_difference(xb, xv), of=measures.DECIDED))
+                        paired.proportion_difference(xb, xv), of=of))
     return [r for r in rows if r is not None]
 
 
@@ -334,7 +342,10 @@ def load(run_dir: str | Path):
     # The record of every game, to tell variants that played alike (alike.py): the columns
     # the files have (their footers; a run recorded before a column was added lacks it).
     have = read_run(run_dir, lazy_tables=True, lazy_games=True).games.columns
-    wanted = list(dict.fromkeys([*quantities_of(manifest).columns(),
+    # A measure's columns that an older run lacks are not read (Quantities.start leaves
+    # the measure out and says so); the core columns every run has.
+    wanted = list(dict.fromkeys([*(c for c in quantities_of(manifest).columns()
+                                   if c in have),
                                  *(c for c in alike_.record_columns(game, manifest)
                                    if c in have)]))
     # The game's other tables are read lazily: a comparison reads only the games.
@@ -406,6 +417,10 @@ def compare(games: pl.DataFrame, manifest: dict, baseline: int | None = None,
         raise InputError([Problem(run_dir, "", "", f"the baseline, {names[base]} (variant "
                                   f"{base}), has no games yet: run the experiment first")])
     q.start(games)
+    if getattr(q, "left_out", None):
+        notes.append(f"{run_dir} was recorded before the games table held what "
+                     f"{text.join_words(q.left_out)} read{'s' if len(q.left_out) == 1 else ''}: "
+                     "not compared (play the experiment again to compare them).")
     rows: list[dict] = []
     said = variants.words(manifest)
     if len(set(base_of.values())) > 1:

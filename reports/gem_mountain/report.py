@@ -13,7 +13,7 @@ import polars as pl
 
 from balance.games.gem_mountain.game import GAME
 from balance.games.gem_mountain.rules import COLOUR_NAMES
-from reports.compare.compare import Quantities
+from reports.compare.compare import Quantities, seat_rows
 from reports.gem_mountain import analysis, expansions, findings, page
 from reports.gem_mountain.levers import pairs_of
 from reports.outcomes import outcome_page
@@ -27,14 +27,32 @@ from reports.tallies import tallies_page
 COLUMNS = ("least_decides", "tied_colours", "steals")
 
 
+# What a seat's share of the wins is a share of, in this game's comparison.
+SOLE = "games one player won"
+
+
 class MountainQuantities(Quantities):
     """The neutral comparison, less the game's measure `margin`: the game records the same
     number (the winner's points over the second's) that the neutral comparison reads from
     the scores as the winner's margin, and a page would show it twice. The measure stays for
-    `balance tune` and `--precision`, which read the measures."""
+    `balance tune` and `--precision`, which read the measures.
 
-    def rows(self, *args, **kw) -> list[dict]:
-        return [r for r in super().rows(*args, **kw) if r["quantity"] != "margin"]
+    Each seat's share of the wins is over the games one player won in both arms: a shared
+    win (3 to 14% of games, more with more players) is no seat's, and the First seat section
+    and the verdicts read a share against the fair 1/players, which holds only there."""
+
+    def rows(self, pairs: pl.DataFrame, ib: dict, iv: dict, v: int, label: str,
+             *args, **kw) -> list[dict]:
+        rows = [r for r in super().rows(pairs, ib, iv, v, label, *args, **kw)
+                if r["quantity"] != "margin"]
+        sole = (pairs["winner"].is_not_null() & pairs["winner_v"].is_not_null()).to_numpy()
+        seats = [r for r in seat_rows(pairs, int(ib.get("players") or 0),
+                                      int(iv.get("players") or 0), v, label, sole, self.game,
+                                      of=SOLE) if r["quantity"].startswith("seat:")]
+        at = next((i for i, r in enumerate(rows) if r["quantity"].startswith("seat:")),
+                  len(rows))
+        return [*rows[:at], *seats,
+                *(r for r in rows[at:] if not r["quantity"].startswith("seat:"))]
 
 
 class Report(game_report.GameReport):

@@ -118,6 +118,37 @@ def test_a_compensation_that_evens_the_first_seat_is_named():
     assert a.levers["start_tiles"].to_list() == ["none", "action", "none"]
 
 
+def test_a_seat_s_share_in_the_comparison_is_of_the_games_one_player_won():
+    """The same 1,000 games both ways; the unchanged rules: seat 1 wins 250 and the others
+    750, no tie; the variant: 200 of the games shared, seat 1 wins 200 of the 800 one player
+    won (25%, fair) -- over every game it would read 20%, below the fair share."""
+    rows = [game_row(0, g, winner=1 if g < 250 else 2 + g % 3) for g in range(1000)]
+    rows += [game_row(1, g, winner=None if g >= 800 else (1 if g < 200 else 2 + g % 3))
+             for g in range(1000)]
+    made = run(rows, [variant(0), variant(1, {"start_tiles": "action"})],
+               {"start_tiles": ["none", "action"]})
+    cmp = compare(made.games, made.manifest)
+    seat = {r["quantity"]: r for r in cmp.differences.iter_rows(named=True)
+            if r["quantity"].startswith("seat:")}
+    assert seat["seat:1"]["pairs"] == 800 and seat["seat:1"]["of"] == "games one player won"
+    assert seat["seat:1"]["value"] == pytest.approx(0.25)
+    assert sum(r["value"] for r in seat.values()) == pytest.approx(1.0)
+
+
+def test_a_run_recorded_before_a_measure_s_column_is_compared_without_it():
+    """A run played before the games table held the course (issue 53) still compares: the
+    measures that read it are left out, and a note says so."""
+    rows = [game_row(v, g, winner=1 + g % 4) for v in (0, 1) for g in range(40)]
+    made = run(rows, [variant(0), variant(1, {"start_tiles": "action"})],
+               {"start_tiles": ["none", "action"]})
+    old = made.games.drop("course", "lead_changes")
+    cmp = compare(old, made.manifest, run_dir="old-run")
+    assert "seat:1" in cmp.differences["quantity"].to_list()
+    assert "lead_changes" not in cmp.differences["quantity"].to_list()
+    [note] = [n for n in cmp.notes if "recorded before" in n]
+    assert note.startswith("old-run was recorded before") and "lead changes" in note
+
+
 # -- Actions --------------------------------------------------------------------------------
 
 def ablation_run() -> SimpleNamespace:
