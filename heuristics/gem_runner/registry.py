@@ -10,7 +10,8 @@ from heuristics.search import search_player
 
 RUNNER = Player(
     "runner", "builds the longest, hardest Challenge its hand can lay and runs to the Gem "
-    "when its hand can, else wins a Gem card on a Hazard",
+    "when its hand can (with a Bug where only a Chain wins the Gem), else wins a Gem card on a "
+    "Hazard; discards its Bug cards",
     choose="heuristics.gem_runner.players:runner_choose_nb",
     args=("kind", "st", "tb", "ru", "w"),
     knobs=(Knob("hazard", 10.0, 0.0, 20.0, "worth of a Hazard laid in a Challenge",
@@ -26,7 +27,14 @@ RUNNER = Player(
            Knob("gem_on_gem", 1, 0, 1, "beats the Gem with a Gem card when it can (wins both)",
                 integer=True, label="Gem card on the Gem"),
            Knob("hard", 0.0, 0.0, 40.0, "worth of a Hazard's or a Gem's Need that no card of "
-                "the game meets (times the share that does not)", label="worth of a hard Need")),
+                "the game meets (times the share that does not)", label="worth of a hard Need"),
+           Knob("bug_way", 1, 0, 1, "runs the Hazards toward a Gem only a Chain under a Bug "
+                "can win (0: stops there, as before)", integer=True, label="Bug way"),
+           Knob("drop_bug", 2, 0, 2, "discards a Bug: 0 never, 1 while it holds no Chain or "
+                "the Computer holds a Bug Fix, 2 always", integer=True, label="drops a Bug"),
+           Knob("drop_fix", 3, 0, 3, "discards a Bug Fix: 0 never, 1 while every Bug of the "
+                "game lies in its hand or face up on a discard pile, 2 unless the Computer "
+                "holds a Bug face up, 3 always", integer=True, label="drops a Bug Fix")),
     title="Runner")
 
 PLAYERS = Roster((
