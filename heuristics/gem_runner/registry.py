@@ -31,10 +31,12 @@ RUNNER = Player(
            Knob("bug_way", 1, 0, 1, "runs the Hazards toward a Gem only a Chain under a Bug "
                 "can win (0: stops there, as before)", integer=True, label="Bug way"),
            Knob("drop_bug", 2, 0, 2, "discards a Bug: 0 never, 1 while it holds no Chain or "
-                "the Computer holds a Bug Fix, 2 always", integer=True, label="drops a Bug"),
+                "the Computer holds a Bug Fix, 2 always (with Bugs off, always)", integer=True,
+                label="drops a Bug"),
            Knob("drop_fix", 3, 0, 3, "discards a Bug Fix: 0 never, 1 while every Bug of the "
                 "game lies in its hand or face up on a discard pile, 2 unless the Computer "
-                "holds a Bug face up, 3 always", integer=True, label="drops a Bug Fix")),
+                "holds a Bug face up, 3 always (with Bugs off, always)", integer=True,
+                label="drops a Bug Fix")),
     title="Runner")
 
 PLAYERS = Roster((
