@@ -143,10 +143,13 @@ def runner_choose_nb(kind, st, tb, ru, w):
     `gem_on_gem`, with a Bug and a Chain on the Gem while `bug_way`, else wins a Gem card on
     a Hazard; answers every Bug; discards (and digs away) a dead Bug card (dead_nb)."""
     if kind == BUILD or kind == DIG:
-        # Digging for a Gem (offered while building when no Gem is at hand) gives up a card.
-        i = drop_dead_nb(st, tb, ru, st.ph[CREATOR], DIG_CARD, w)
-        if i >= 0:
-            return i
+        # Digging for a Gem gives up a card: offered last while building, when no Gem is at
+        # hand (the check keeps the scan off the builds that have one).
+        kit = st.kit
+        if kit.opt[kit.sc[OFFERED] - 1, 0] == DIG_CARD:
+            i = drop_dead_nb(st, tb, ru, st.ph[CREATOR], DIG_CARD, w)
+            if i >= 0:
+                return i
         if kind == DIG:
             return dig_choice_nb(st, tb)
         return build_choice_nb(st, tb, ru, w, w[POOL_FIRST] > 0.5, w[HARD])
