@@ -20,11 +20,12 @@ def found(out: str) -> tuple[float, int]:
 
 def test_the_computer_s_cards_tuned_to_a_win_rate_against_it(cli):
     r = cli("tune", "gem-runner-computer-tune", "--lever", "computer_hand", "--range", "3:7",
-            "--goal", "won=75%", "--first", "200", "--games", "400", "--jobs", "1")
+            "--goal", "won=85%", "--first", "200", "--games", "400", "--jobs", "1")
     assert r.exit_code == 0, r.stderr
     crossing, whole = found(r.stdout)
-    # Fewer cards, a weaker Computer: the runner wins about 76% against 4 (the guide's).
-    assert whole == 4 and 3.5 < crossing < 4.6
+    # Fewer cards, a weaker Computer: the runner wins about 88% against 4 and 66% against 5
+    # (the guide's).
+    assert whole == 4 and 3.6 < crossing < 4.6
 
 
 def test_the_first_seat_s_gems_tuned_to_its_fair_share(cli):
