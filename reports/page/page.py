@@ -157,8 +157,8 @@ def run_section(a: Analysis, report: GameReport, merged: list | None = None) -> 
         else:
             b.paragraphs.append(
                 "The runs are kept apart: a setting two runs share is named with its run, and "
-                "no game of one run is counted with another's. `balance report --merge` counts the games "
-                "of different runs played under the same setting together.")
+                "no game of one run is counted with another's. `balance report --merge` counts "
+                "the games of different runs played under the same setting together.")
         b.tables.append(Table(
             "What identifies each run", ["Run", "Experiment file", "Experiment hash",
                                          "Code hash", "Engine version"],
