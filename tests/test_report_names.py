@@ -24,8 +24,15 @@ def test_a_setting_label_leaves_out_what_its_run_does_not_sweep():
                           "run": ["board", "board", "powers", "powers"]})
     labels = games.select(setting_label(games, ["heuristic", "length", "ablate", "run"]))
     assert labels.to_series().to_list() == [
-        "racer, length=6 (board)", "racer, length=9 (board)", "racer, ablate=none (powers)",
-        "racer, ablate=share (powers)"]
+        "racer, length=6", "racer, length=9", "racer, ablate=none", "racer, ablate=share"]
+
+
+def test_a_setting_label_names_its_run_only_where_two_runs_share_it():
+    games = pl.DataFrame({"heuristic": ["racer"] * 4, "length": [6, 9, 6, None],
+                          "run": ["board", "board", "again", "powers"]})
+    labels = games.select(setting_label(games, ["heuristic", "length", "run"]))
+    assert labels.to_series().to_list() == [
+        "racer, length=6 (board)", "racer, length=9", "racer, length=6 (again)", "racer"]
 
 
 def test_a_setting_label_leads_in_the_games_words():

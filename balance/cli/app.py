@@ -656,8 +656,8 @@ def report(run_dirs: list[Path] = typer.Argument(..., metavar="RUN_DIR...",
                                        "same game: the page adds its section Strength and luck"),
            ) -> None:
     """Write a report: one self-contained HTML page (report.html) and its figures as PNG
-    files (figures/). Several runs (say, one of each way to play) make one report, each
-    setting named with its run."""
+    files (figures/). Several runs (say, one of each way to play) make one report, a
+    setting two runs share named with its run."""
     # polars' allocator (jemalloc) keeps freed pages for seconds by default: a report of a
     # million games aggregates 200 shards one after another, and would hold every one's
     # pages at once. Read when polars is first imported, so set before that.

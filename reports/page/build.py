@@ -147,9 +147,9 @@ def build_report(run_dirs: str | Path | list, out: str | Path | None = None,
                  jobs: int = 1, ladder: str | Path | None = None) -> Path:
     """Read one run, or several to report as one (reports/tables/combine.py), and write the report
     into `out`: by default the run directory, or for several runs a `report` folder in the
-    first run's parent directory. Several runs are kept apart (each setting is named with its
-    run) unless `merge`: then games of different runs played under the same setting are
-    counted together, and the page says where. `jobs`: processes that draw the figures
+    first run's parent directory. Several runs are kept apart (a setting two runs share is
+    named with its run) unless `merge`: then games of different runs played under the same
+    setting are counted together, and the page says where. `jobs`: processes that draw the figures
     (`balance report` gives one per core). `ladder`: the folder of a strength ladder of the same
     game (`balance ladder`), shown as the section Strength and luck."""
     dirs = [Path(d) for d in (run_dirs if isinstance(run_dirs, list | tuple) else [run_dirs])]

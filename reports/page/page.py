@@ -156,9 +156,9 @@ def run_section(a: Analysis, report: GameReport, merged: list | None = None) -> 
                    "; no two runs share one, so nothing was counted together."))
         else:
             b.paragraphs.append(
-                "The runs are kept apart: each setting is named with its run, and no game of "
-                "one run is counted with another's. `balance report --merge` counts the games "
-                "of different runs played under the same setting together.")
+                "The runs are kept apart: a setting two runs share is named with its run, and "
+                "no game of one run is counted with another's. `balance report --merge` counts "
+                "the games of different runs played under the same setting together.")
         b.tables.append(Table(
             "What identifies each run", ["Run", "Experiment file", "Experiment hash",
                                          "Code hash", "Engine version"],

@@ -124,8 +124,8 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
     or `column=value` where no game is given; the value alone for the lead, the players and
     the columns in `plain`, in `game`'s words where it gives them (a player's title, a
     value the game names: labels.value_alone); a null one, a rule its run does not sweep,
-    left out); the run, when it is one of them, last in brackets: "Expert, Novice
-    (main-run)"."""
+    left out); the run, when it is one of them and two runs would give the same label, last
+    in brackets: "Expert, Novice (main-run)"."""
     lead = cols[0]
     varying = [c for c in cols[1:] if games.height and
                games.group_by(lead).agg(pl.col(c).n_unique())[c].max() > 1]
@@ -153,7 +153,15 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
     parts = [alone(lead).fill_null("?")] + [part(c) for c in varying if c != "run"]
     label = pl.concat_str(parts, separator=", ", ignore_nulls=True)
     if "run" in varying:
-        label = label + pl.lit(" (") + pl.col("run").cast(pl.Utf8).fill_null("?") + pl.lit(")")
+        # The run only where two runs give the same label: elsewhere the rows are told apart
+        # without it, and a chart's every row would carry it.
+        run = pl.col("run").cast(pl.Utf8).fill_null("?")
+        runs = (games.select(label.alias("_label"), run.alias("_run")).unique()
+                .group_by("_label").agg(pl.col("_run").n_unique().alias("_runs")))
+        shared = runs.filter(pl.col("_runs") > 1)["_label"].to_list()
+        if shared:
+            label = pl.when(label.is_in(shared)).then(
+                label + pl.lit(" (") + run + pl.lit(")")).otherwise(label)
     return label
 
 

@@ -41,10 +41,16 @@ HERO_NAMES = {"bit_boy": "Bit Boy", "giga_girl": "Giga Girl", "cache_cat": "Cach
               "data_dog": "Data Dog"}
 
 
+ORDINALS = ("first", "second", "third", "fourth")
+
+
 def hero_setting(k: int) -> Setting:
+    # Deck k is the opponent's head to head and the Computer's with two decks against it, but
+    # a teammate's with three (deck_of): its words say its place only, true in every way to
+    # play ("Bit Boy's deck, Cache Cat's deck second").
     return Setting(f"hero{k}", str, f"the hero whose deck is deck {k}", choices=HEROES,
                    label=f"deck {k}",
-                   values=tuple((h, f"{w}'s deck" if k == 1 else f"deck {k} {w}'s")
+                   values=tuple((h, f"{w}'s deck" if k == 1 else f"{w}'s deck {ORDINALS[k - 1]}")
                                 for h, w in HERO_NAMES.items()))
 
 

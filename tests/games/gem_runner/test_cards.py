@@ -28,9 +28,11 @@ from balance.games.gem_runner.codes import (
 from balance.games.gem_runner.game import KIT
 from balance.kit.play import play, played_traced, prepare
 from balance.running.store import read_run
-from reports.gem_runner.cards import card_value
+from reports.gem_runner.cards import CARD_SCHEMA, card_value, pooled
 from reports.gem_runner.cards_page import cards_section
+from reports.gem_runner.levers import pairs_of
 from reports.gem_runner.report import REPORT
+from reports.page.build import comparisons_of
 from tests.games.gem_runner.test_report import H2H, game_row, run, variant
 
 
@@ -105,37 +107,70 @@ def test_a_name_no_deck_in_play_holds_is_refused_naming_the_field():
 
 # -- The report's section ---------------------------------------------------------------------
 
-def card_rows(n: int = 400):
-    """Head to head on Bit Boy's deck: seat 1 plays Ruby in the first half of the games and
-    wins them all; in the rest neither seat plays it and seat 2 wins. Both draw Emerald in
-    every game: no comparison for it."""
-    ruby = 1 << decks.card_names("bit_boy").index("Ruby")
-    emerald = 1 << decks.card_names("bit_boy").index("Emerald")
-    rows = []
-    for g in range(n):
-        first = g < n // 2
-        row = game_row(0, g, winner=1 if first else 2)
-        row["cards_drawn"] = [emerald | ruby, emerald]
-        row["cards_played"] = [ruby if first else 0, 0]
-        rows.append(row)
-    return run(rows, [variant(0, H2H)])
+def card_rows(n: int = 400, variants=((0, H2H),), swept=None):
+    """Head to head on Bit Boy's deck, seat 1 winning the even games: every card is drawn by
+    half a seat's wins and half its losses (no association), but Ruby is drawn by the winner
+    alone and Glitch by the loser alone; the winner plays every card it drew (so that each
+    card played goes with wins), the loser none."""
+    names = decks.card_names("bit_boy")
+    ruby, glitch = 1 << names.index("Ruby"), 1 << names.index("Glitch")
+    plain = [b for b, c in enumerate(names) if c not in ("Ruby", "Glitch")]
+    rows, infos = [], []
+    for i, rules in variants:
+        infos.append(variant(i, rules, swept=swept[i] if swept else None))
+        for g in range(n):
+            row = game_row(i, g, winner=1 if g % 2 == 0 else 2)
+            hand = sum(1 << b for b in plain if (g // 2 + b) % 2 == 0)
+            won = [g % 2 == 0, g % 2 == 1]
+            row["cards_drawn"] = [hand | (ruby if w else glitch) for w in won]
+            row["cards_played"] = [d if w else 0
+                                   for d, w in zip(row["cards_drawn"], won, strict=True)]
+            rows.append(row)
+    return run(rows, infos, {k: [sw[k] for sw in swept] for k in swept[0]} if swept else None)
 
 
-def test_the_section_names_the_card_that_goes_with_wins_as_an_association():
+def test_the_section_names_the_cards_that_stand_out_from_the_decks_typical_card():
     a = REPORT.analyse(card_rows())
-    c = a.cards.filter(pl.col("card") == "Ruby").row(0, named=True)
-    assert (c["seats"], c["played"], c["played_wins"], c["drew"]) == (800, 200, 200, 400)
-    assert c["played_rate"] == 1.0 and c["played_not_rate"] == pytest.approx(200 / 600)
-    assert c["played_diff_low"] > 0.5
-    emerald = a.cards.filter(pl.col("card") == "Emerald").row(0, named=True)
-    assert emerald["drew_share"] == 1.0 and emerald["drew_diff"] is None
+    c = a.cards.filter((pl.col("card") == "Ruby") & (pl.col("seat") == 1)).row(0, named=True)
+    assert (c["seats"], c["drew"], c["drew_wins"], c["played"]) == (400, 200, 200, 200)
     s = cards_section(a, [])
-    said = s.blocks[0].paragraphs[0]
-    assert said.startswith("The seats that played Bit Boy's Ruby (+67 pp")
-    assert "won more often" in said and "an association, not a cause" in said
-    rows = s.blocks[0].tables[0].rows
-    assert rows[0][:2] == ["Ruby", "Gem"]
+    [b] = s.blocks
+    assert b.heading == "Bit Boy's deck"
+    drawn, played = b.paragraphs[:2]
+    # Played: every card goes with wins (the winner plays), Ruby more than the typical one.
+    assert played.startswith("Played: the seats that played Bit Boy's Ruby (+")
+    assert "Emerald" not in played and "won less" not in played
+    assert drawn.startswith("Drawn: the seats that drew Bit Boy's Ruby (+100 pp against the "
+                            "deck's typical card")
+    assert "Glitch (−100 pp" in drawn and "won less often" in drawn
+    assert "Emerald" not in drawn and drawn.endswith("(an association, not a cause).")
+    rows = b.tables[0].rows
+    assert [r[0] for r in rows[:1] + rows[-1:]] == ["Ruby", "Glitch"]
+    assert rows[0][1] == "Gem" and rows[0][4].endswith("*") and not rows[1][4].endswith("*")
     assert len(rows) == len(decks.card_names("bit_boy"))
+
+
+def test_a_deck_is_one_block_pooled_over_its_settings_each_seat_within_its_own():
+    # Two settings that differ by the target: the same cards, the same deck, one block.
+    swept = [{"target": 7}, {"target": 5}]
+    made = card_rows(200, [(0, {**H2H, "target": 7}), (1, {**H2H, "target": 5})], swept)
+    s = cards_section(REPORT.analyse(made), [])
+    assert [b.heading for b in s.blocks] == ["Bit Boy's deck"]
+    b = s.blocks[0]
+    assert b.paragraphs[2].startswith("Pooled over 2 settings that play the deck whole, 800 seats")
+    assert [len(t.rows) for t in b.tables] == [len(decks.card_names("bit_boy")), 2]
+
+
+def test_a_card_drawn_more_where_seats_win_more_is_not_taken_for_a_good_card():
+    # Setting A: seats win 80% and draw X 90%; setting B: 20% and 10%. Within each, X is
+    # drawn alike by winners and losers: pooled raw, X would go with +51 pp.
+    counts = pl.DataFrame(
+        [("A", 1, 1, "bit_boy", "X", "Gem", 1000, 800, 900, 720, 0, 0),
+         ("B", 1, 1, "bit_boy", "X", "Gem", 1000, 200, 100, 20, 0, 0)],
+        schema=CARD_SCHEMA, orient="row")
+    r = pooled(counts).row(0, named=True)
+    assert r["drew_diff"] == pytest.approx(0, abs=1e-12) and r["drew_low"] < 0 < r["drew_high"]
+    assert r["drew_share"] == 0.5 and r["played_diff"] is None
 
 
 def test_a_table_without_the_card_record_says_so():
@@ -175,6 +210,15 @@ def test_ablate_takes_each_card_of_the_deck_out_on_common_seeds(cli, tmp_path):
     ruby = decks.card_names("bit_boy").index("Ruby")
     drew = games.filter(pl.col("ablate") == "Ruby")["cards_drawn"].explode()
     assert not any(ruby in bits(m) for m in drew.to_list())
+    # The report's section leads with the removal (a cause), then the deck, read on the full
+    # decks' games alone.
+    folder = tmp_path / "runs" / "gr-base-ablate-cards"
+    cmps = comparisons_of([folder], [got.manifest])
+    s = cards_section(REPORT.analyse(got), pairs_of(cmps, got.manifest))
+    assert [b.heading for b in s.blocks] == ["Each card taken out of the decks", "Bit Boy's deck"]
+    assert "the Computer's wins" in s.blocks[0].paragraphs[0]
+    assert len(s.blocks[0].tables[0].rows) == len(decks.card_names("bit_boy"))
+    assert "Pooled over 1 setting that plays the deck whole, 30 seats" in s.blocks[1].paragraphs[2]
 
 
 def test_ablate_refuses_a_card_name_no_deck_holds_in_one_message(cli, tmp_path):

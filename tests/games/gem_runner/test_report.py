@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from balance.contract.labels import value_words
 from balance.games.gem_runner.codes import RECORD
 from balance.games.gem_runner.game import GAME, KIT
 from balance.games.gem_runner.rules import DEFAULTS
@@ -121,6 +122,18 @@ def test_a_deck_that_wins_more_on_the_same_shuffles_is_named():
     assert rows[("giga_girl", "bit_boy")]["share"] == pytest.approx(0.3)
     assert rows[("bit_boy", "giga_girl")]["ci_low"] > 0.5
     assert "not even head to head: Bit Boy's deck wins 70%" in said(a, "Deck against deck")
+
+
+def test_a_deck_after_the_first_is_said_by_its_place_in_words():
+    # Deck 2 is the opponent's head to head and the Computer's with two decks against it, a
+    # teammate's with three: its words say its place, true in each.
+    assert [value_words(GAME, f"hero{k}", "cache_cat") for k in (1, 2, 3, 4)] == [
+        "Cache Cat's deck", "Cache Cat's deck second", "Cache Cat's deck third",
+        "Cache Cat's deck fourth"]
+    a = REPORT.analyse(matrix_run(350, 150))
+    assert a.levers.sort("variant")["setting"].to_list() == [
+        "Runner, Bit Boy's deck, Giga Girl's deck second",
+        "Runner, Giga Girl's deck, Bit Boy's deck second"]
 
 
 def test_decks_even_on_the_same_shuffles_are_said_even_whatever_the_seat_gives():
