@@ -229,10 +229,12 @@ def tune(experiment: str = typer.Argument(..., help="experiment file (one varian
         typer.echo(f"error: {experiment}: the search failed: {e}. It writes nothing; run the "
                    "same command again", err=True)
         raise typer.Exit(1) from None
-    _say_seek(result, exp.game.undecided_ends)
+    of = next((m.of for m in exp.game.measures if m.name == result.goal.measure),
+              "decided games")
+    _say_seek(result, exp.game.undecided_ends, of)
 
 
-def _say_seek(r, undecided_ends: tuple[str, ...] = ()) -> None:
+def _say_seek(r, undecided_ends: tuple[str, ...] = (), of: str = "decided games") -> None:
     g = r.goal
     rows = r.table()
     # A rate counts the decided games only: where some stopped undecided, say how many.
@@ -244,7 +246,7 @@ def _say_seek(r, undecided_ends: tuple[str, ...] = ()) -> None:
         typer.echo(f"{v:>8}  {n:>7,}  " + (f"{c:>7,}  " if counted else "")
                    + f"{g.show(est):>8}  {g.show(lo)} to {g.show(hi)}")
     if counted and g.binary:
-        typer.echo(f"{g.text}: a share of the decided games; a game stopped undecided "
+        typer.echo(f"{g.text}: a share of the {of}; a game stopped undecided "
                    f"({', '.join(undecided_ends) or 'no result'}) counts in none")
     if r.unmeasured:
         where = ", ".join(str(v) for v in r.unmeasured)

@@ -38,7 +38,12 @@ def name_of(p: Pair) -> str:
     return ", ".join([text.join_words(on), *rest])
 
 
-def _moved(q: str, r: dict) -> str:
+def several(p: Pair) -> bool:
+    """The pair switches on more than one expansion: its clause takes a plural verb."""
+    return sum(bool(p.rules[k] and not p.base_rules[k]) for k in EXPANSION_SWITCHES) > 1
+
+
+def _moved(q: str, r: dict, many: bool = False) -> str:
     """A difference beyond chance, as a designer says it: "lengthens a game by 1.00 turns
     (0.95 to 1.04)". The interval is the paired 95% one, as magnitudes."""
     d, lo, hi = r["difference"], r["ci_low"], r["ci_high"]
@@ -46,12 +51,12 @@ def _moved(q: str, r: dict) -> str:
     size, a, b = (d, lo, hi) if up else (-d, -hi, -lo)
     if q == "seat:1":
         verb = "raises" if up else "lowers"
-        return (f"{verb} the first seat's share of the wins by "
+        return (f"{verb[:-1] if many else verb} the first seat's share of the wins by "
                 f"{text.difference(size, a, b).lstrip('+')}")
     verb, what, unit = {"length:mean": ("lengthens" if up else "shortens", "a game", "turns"),
                         "margin:mean": ("widens" if up else "narrows", "the winner's margin",
                                         "points")}[q]
-    return f"{verb} {what} by {size:.2f} {unit} ({a:.2f} to {b:.2f})"
+    return f"{verb[:-1] if many else verb} {what} by {size:.2f} {unit} ({a:.2f} to {b:.2f})"
 
 
 UNMOVED = {"length:mean": "the length", "seat:1": "the first seat's share",
@@ -63,13 +68,15 @@ def clause(p: Pair) -> str | None:
     rows = [(q, r) for q, _ in ASKED if (r := p.row(q)) is not None]
     if not rows:
         return None
-    moved = [_moved(q, r) for q, r in rows if r["holm"]]
+    many = several(p)
+    moved = [_moved(q, r, many) for q, r in rows if r["holm"]]
     still = [UNMOVED[q] for q, r in rows if not r["holm"]]
-    name = name_of(p)
+    name = name_of(p) + (" together" if many else "")
     if not moved:
         either = still[0] if len(still) == 1 else f"{', '.join(still[:-1])} or {still[-1]}"
-        return f"{name} changes none of {either} beyond chance" if len(still) > 1 else \
-            f"{name} does not change {either} beyond chance"
+        return (f"{name} {'change' if many else 'changes'} none of {either} beyond chance"
+                if len(still) > 1 else
+                f"{name} {'do' if many else 'does'} not change {either} beyond chance")
     said = f"{name} {text.join_words(moved)}"
     return said + (f", {text.join_words(still)} within chance" if still else "")
 

@@ -220,7 +220,9 @@ KIT = KitGame(
 GAME = KIT.declare(
     title="Gem Mountain", version=VERSION, player_counts=(2, 3, 4, 5), cooperative=False,
     measures=(Measure("first", "First player's wins", "rate", "first_won",
-                      "the share of games the start player (seat 1) won alone"),
+                      "the start player's (seat 1's) share of the games one player won",
+                      of="games one player won",
+                      outcome="balance.games.gem_mountain.goals:first"),
               Measure("turns", "Length", "mean", "turns", "turns, every player's counted"),
               Measure("margin", "Margin", "mean", "margin",
                       "the winner's points over the second's", unit="points"),

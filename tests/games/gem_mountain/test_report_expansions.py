@@ -100,3 +100,18 @@ def test_a_switch_turned_off_or_a_rule_beside_it_is_no_expansions_pair():
     assert [p.kind for p in ps] == [EXPANSION_KIND] * 2
     assert expansions.name_of(ps[1]).startswith("Golden Actions, ")
     assert "Flashlight" in expansions.name_of(ps[1])
+
+
+def test_the_three_together_take_a_plural_verb():
+    """The base game, then the three expansions at once, a turn longer on the same games."""
+    rows, variants = [], []
+    for v, on in enumerate(("none", "all")):
+        rows += [game_row(v, g, winner=1 + g % 4, turns=34 + g % 2 + (v == 1))
+                 for g in range(400)]
+        rules = {k: True for k in SWITCHES[1:]} if on == "all" else {}
+        variants.append({**variant(v, rules, label=f"expansion={on}"),
+                         "swept": {"expansion": on}})
+    made = run(rows, variants, {"expansion": ["none", "all"]})
+    [v] = expansions.verdicts(pairs(made), {})
+    assert ("Dark Tunnels, Gemshards and Golden Actions together lengthen a game by 1.00 "
+            "turns") in v.sentence, v.sentence
