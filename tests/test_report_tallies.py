@@ -136,3 +136,20 @@ def test_compare_names_a_tally_in_words_and_skips_one_never_counted():
     assert [r["name"] for r in rows] == ["North mean red"]
     assert rows[0]["difference"] == pytest.approx(0.5)
     assert game.tally_word("runs_won") == "runs won"
+
+
+def test_a_long_setting_leaves_the_tally_chart_its_bars():
+    """Labels of many settings' words at 45 degrees took all of a 4-inch chart: matplotlib
+    collapsed the axes (a warning, and a chart of labels only)."""
+    import warnings
+
+    from reports.render import figures
+
+    setting = "way to play head to head, Bit Boy's deck, Cache Cat's deck second, target 9"
+    groups = pl.DataFrame({"setting": [setting] * 4, "players": [2, 2, 4, 4],
+                           "seat": [1, 2, 1, 2]})
+    seats = pl.DataFrame([{**g, "tally": t, "mean": 1.0, "ci_low": 0.5, "ci_high": 1.5}
+                          for g in groups.iter_rows(named=True) for t in NAMES])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figures.png_bytes(tallies_page.tallies_figure(seats, groups, NAMES))

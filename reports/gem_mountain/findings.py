@@ -160,9 +160,9 @@ def compensation(pairs: list[Pair], players_of: dict[str, list[str]]) -> list[Ve
         base = mine[0].base_label
         if len(tied) > 1:
             names = [("the unchanged rules" if q is None else q.label) for q, _ in tied]
-            say = (f"No one compensation evens the first seat at {mine[0].players} players: "
-                   f"{text.join_words(names)} bring its share as near its fair "
-                   f"{text.pct(fair, 1)} as each other on these games.")
+            say = (f"No one compensation stands out at {mine[0].players} players: the first "
+                   f"seat's share is as near its fair {text.pct(fair, 1)}, within chance, "
+                   f"with {text.join_words(names, 'or')} on these games.")
         elif best is None:
             say = (f"No compensation brings the first seat nearer its fair share "
                    f"({text.pct(fair, 1)}) than the unchanged rules "

@@ -103,10 +103,11 @@ def level_label(level: float) -> str:
     return f"{num(100 * level, 0)}%"
 
 
-def join_words(items: list[str]) -> str:
+def join_words(items: list[str], last: str = "and") -> str:
+    """"a, b and c" ("a, b or c" with `last` "or")."""
     if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+        return f" {last} ".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def signed(x, decimals: int = 1) -> str:

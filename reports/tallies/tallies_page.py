@@ -78,8 +78,10 @@ def tallies_figure(seats: pl.DataFrame, groups: pl.DataFrame, names: tuple[str, 
     colours = figures.palette_of(len(names))
     width = 0.8 / len(names)
     xs = np.arange(groups.height)
-    with figures.canvas(max(6.0, 0.5 * groups.height * max(1, len(names)) / 2 + 2), 4.0) \
-            as (fig, (ax,)):
+    # The setting labels stand at 45 degrees below the bars: a long one needs the height.
+    longest = max((len(x) for x in labels), default=0)
+    with figures.canvas(max(6.0, 0.5 * groups.height * max(1, len(names)) / 2 + 2),
+                        max(4.0, 2.5 + 0.075 * longest)) as (fig, (ax,)):
         for i, t in enumerate(names):
             got = [keyed.get((*g, t)) for g in groups.rows()]
             mean = np.array([r["mean"] if r else np.nan for r in got], float)

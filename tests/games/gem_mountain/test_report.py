@@ -118,6 +118,24 @@ def test_a_compensation_that_evens_the_first_seat_is_named():
     assert a.levers["start_tiles"].to_list() == ["none", "action", "none"]
 
 
+def test_compensations_that_cannot_be_told_apart_are_named_together():
+    """The unchanged rules: seat 1 wins 260 of 1,000 games at 4 players; an action tile
+    each: 250; the placed arrow: 255 -- all as near the fair 25% within chance."""
+    rows = []
+    for v, won in enumerate((260, 250, 255)):
+        rows += [game_row(v, g, winner=1 if g < won else 2 + g % 3) for g in range(1000)]
+    made = run(rows, [variant(0), variant(1, {"start_tiles": "action"}),
+                      variant(2, {"start_arrow": "chosen"})],
+               {"start_tiles": ["none", "action", "none"],
+                "start_arrow": ["corner", "corner", "chosen"]})
+    pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
+    [v] = findings.compensation(pairs, {})
+    assert v.sentence.startswith("No one compensation stands out at 4 players: the first "
+                                 "seat's share is as near its fair 25.0%, within chance, "
+                                 "with "), v.sentence
+    assert " or " in v.sentence and "the unchanged rules" in v.sentence
+
+
 def test_a_seat_s_share_in_the_comparison_is_of_the_games_one_player_won():
     """The same 1,000 games both ways; the unchanged rules: seat 1 wins 250 and the others
     750, no tie; the variant: 200 of the games shared, seat 1 wins 200 of the 800 one player
