@@ -216,6 +216,14 @@ def test_a_shorter_target_is_read_as_a_change_of_length():
     assert "21 turns head to head" in said(a, "Length", pairs)
 
 
+def test_the_length_of_a_game_played_alone_says_one_player():
+    rows = [game_row(0, g, players=1, winner=1 if g % 2 else None, turns=18 + g % 5)
+            for g in range(200)]
+    a = REPORT.analyse(run(rows, [variant(0, {"play": "computer"}, 1)]))
+    [v] = [v for v in findings.verdicts(a, [], {}) if v.topic == "Length"]
+    assert len(v.details) == 1 and ", 1 player: 20 turns" in v.details[0], v.details
+
+
 def test_a_change_of_player_is_read_by_player():
     rows = [game_row(0, g, winner=1 if g < 500 else 2, heuristic="runner")
             for g in range(1000)]
