@@ -1,8 +1,9 @@
 """Ticks of an axis of rates (0 to 1) shown as percentages. matplotlib's own locator steps by
 2.5 where the range asks for it (37.5%, 42.5%) and a PercentFormatter with whole percents
 then reads those as 38%, 43%: the labels' spacing looks uneven though the ticks are even.
-Here the ticks step only by 1, 2 or 5 of a power of ten, and the labels carry exactly the
-decimals those ticks need (0.5% steps print 40.5%, whole-percent steps print 40%).
+Here the ticks step only by round amounts (0.5%, 1%, 2%, 5%, 10%, 20%: 1, 2 or 5 times ten to
+some exponent), and the labels carry exactly the decimals those ticks need (0.5% steps print
+40.5%, whole-percent steps print 40%).
 
 Imported only when drawing, as matplotlib (reports/render/figures.py, style). A class of its
 own module, not of a function: a figure is pickled to the report's figure workers."""

@@ -132,8 +132,8 @@ def test_a_deck_after_the_first_is_said_by_its_place_in_words():
         "Cache Cat's deck fourth"]
     a = REPORT.analyse(matrix_run(350, 150))
     assert a.levers.sort("variant")["setting"].to_list() == [
-        "Runner, Bit Boy's deck, Giga Girl's deck second",
-        "Runner, Giga Girl's deck, Bit Boy's deck second"]
+        "Bit Boy's deck, Giga Girl's deck second",
+        "Giga Girl's deck, Bit Boy's deck second"]
 
 
 def test_decks_even_on_the_same_shuffles_are_said_even_whatever_the_seat_gives():
