@@ -24,7 +24,7 @@ def test_a_setting_label_leaves_out_what_its_run_does_not_sweep():
                           "run": ["board", "board", "powers", "powers"]})
     labels = games.select(setting_label(games, ["heuristic", "length", "ablate", "run"]))
     assert labels.to_series().to_list() == [
-        "racer, length=6", "racer, length=9", "racer, ablate=none", "racer, ablate=share"]
+        "length=6", "length=9", "ablate=none", "ablate=share"]
 
 
 def test_a_setting_label_names_its_run_only_where_two_runs_share_it():
@@ -32,7 +32,22 @@ def test_a_setting_label_names_its_run_only_where_two_runs_share_it():
                           "run": ["board", "board", "again", "powers"]})
     labels = games.select(setting_label(games, ["heuristic", "length", "run"]))
     assert labels.to_series().to_list() == [
-        "racer, length=6 (board)", "racer, length=9", "racer, length=6 (again)", "racer"]
+        "length=6 (board)", "length=9", "length=6 (again)", "racer"]
+
+
+def test_a_setting_label_names_the_player_only_where_players_differ():
+    """One player plays every setting: the page names it once (the summary's "Played by"),
+    not at the head of every row of every chart. A setting that changes nothing else keeps
+    the player's name, its only one."""
+    games = pl.DataFrame({"heuristic": ["racer"] * 3, "length": [6, 9, None]})
+    labels = games.select(setting_label(games, ["heuristic", "length"])).to_series()
+    assert labels.to_list() == ["length=6", "length=9", "racer"]
+    games = pl.DataFrame({"heuristic": ["racer", "racer", "scout"], "length": [6, 9, 6]})
+    labels = games.select(setting_label(games, ["heuristic", "length"])).to_series()
+    assert labels.to_list() == ["racer, length=6", "racer, length=9", "scout, length=6"]
+    games = pl.DataFrame({"heuristic": ["racer"] * 2})
+    assert games.select(setting_label(games, ["heuristic"])).to_series().to_list() == [
+        "racer", "racer"]
 
 
 def test_a_setting_label_leads_in_the_games_words():

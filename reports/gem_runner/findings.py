@@ -312,7 +312,7 @@ def length(a: Analysis, pairs: list[Pair], players_of: dict[str, list[str]]
             parts.append(f"{text.num(mean)} turns {where}")
         out.append(Verdict("Length", f"A game lasts {text.join_words(parts)} on average "
                            "(every Challenge run counted as a turn).", who_of([player_words(h)]),
-                           [f"{s}, {p} players: {text.num(m)} turns (10–90%: "
+                           [f"{s}, {text.plural(p, 'player')}: {text.num(m)} turns (10–90%: "
                             f"{text.spread(r)})" for s, p, m, r in
                             ((r["setting"], r["players"], r["mean"], r)
                              for r in d.to_dicts())]))

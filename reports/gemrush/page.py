@@ -317,7 +317,7 @@ def difficulty_tables(d: pl.DataFrame) -> list[Table]:
         how = "played to exhaustion" if best.height else "played to each target"
         tables.append(Table("Win rate at each named difficulty, by player count (95% Wilson "
                             f"interval; games {how})", ["Difficulty", "Target"]
-                            + [f"{p} players" for p in players], rows, left=1))
+                            + [text.plural(p, "player") for p in players], rows, left=1))
     rows = [[str(r["players"]), r["difficulty"] or DASH, str(r["target"]), r["source"],
              text.count(r["games"]), text.rate(r["win_rate"], r["ci_low"], r["ci_high"]),
              text.num(r["turn_reached"])]
@@ -423,7 +423,7 @@ def room_table(v: pl.DataFrame, players: int) -> Table:
              text.difference(r["diff"], r["diff_low"], r["diff_high"])]
             for r in v.iter_rows(named=True)]
     games = int(v["games"][0]) if v.height else 0
-    return Table(f"{players} players ({text.count(games)} games)",
+    return Table(f"{text.plural(players, 'player')} ({text.count(games)} games)",
                  ["Room", "Built (% of games)", "Tiles per game", f"Median first-build {unit}",
                   "Points per tile", "Uses per tile", "Cards per use",
                   "Won, built by the median", "Won otherwise", "Difference (95% interval)"],

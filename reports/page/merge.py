@@ -65,8 +65,8 @@ def merged_groups(kinds: pl.DataFrame, manifest: dict, codes: dict[str, dict] | 
         runs = {v["from_run"] for v in mine}
         if len(runs) < 2:
             continue
-        where = f"{setting}, {what} with {players} players" if what else \
-            f"{setting} with {players} players"
+        with_ = f"with {text.plural(players, 'player')}"
+        where = f"{setting}, {what} {with_}" if what else f"{setting} {with_}"
         _check_alike(mine, codes or {}, where, (*played_alike, *PLAYED_ALIKE))
         _check_seeds(mine, where)
         per_run = dict(g.with_columns(pl.col("variant").replace_strict(

@@ -24,7 +24,7 @@ from reports.course.section import course_section, labels_of
 from reports.course.summary import Course
 from reports.outcomes.findings import Verdict, who_of
 from reports.page.game_report import Analysis, GameReport
-from reports.render import text
+from reports.render import prose, text
 from reports.render.section import Block, Section, Table, in_order
 from reports.render.text import DASH
 
@@ -228,6 +228,7 @@ def render(sections: list[Section], title: str, subtitle: str = "") -> str:
     env = jinja2.Environment(
         loader=jinja2.FunctionLoader(_template), autoescape=True, keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(prose=prose.inline, plain=prose.plain)
     return env.get_template("report.html.j2").render(title=title, subtitle=subtitle,
                                                      sections=sections)
 

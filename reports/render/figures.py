@@ -157,10 +157,13 @@ def palette(players: list[int]) -> dict[int, tuple]:
 
 
 def percent_axis(ax, which: str = "y") -> None:
-    """Ticks of the `which` axis ("x" or "y") as percentages of rates from 0 to 1."""
-    import matplotlib.ticker as mticker  # only when drawing (see style)
+    """Ticks of the `which` axis ("x" or "y") as percentages of rates from 0 to 1, on round
+    values (reports/render/ticks.py)."""
+    from reports.render import ticks  # imports matplotlib: only when drawing (see style)
 
-    getattr(ax, f"{which}axis").set_major_formatter(mticker.PercentFormatter(xmax=1.0, decimals=0))
+    axis = getattr(ax, f"{which}axis")
+    axis.set_major_locator(ticks.locator())
+    axis.set_major_formatter(ticks.PercentTicks())
 
 
 def boxes(ax, df: pl.DataFrame, x: str, y: str, order: list, hue: str | None = None,

@@ -125,7 +125,8 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
     the columns in `plain`, in `game`'s words where it gives them (a player's title, a
     value the game names: labels.value_alone); a null one, a rule its run does not sweep,
     left out); the run, when it is one of them and two runs would give the same label, last
-    in brackets: "Expert, Novice (main-run)"."""
+    in brackets: "Expert, Novice (main-run)". Players that lead (the neutral layout) are left
+    out where one player plays every row and another column tells the rows apart."""
     lead = cols[0]
     varying = [c for c in cols[1:] if games.height and
                games.group_by(lead).agg(pl.col(c).n_unique())[c].max() > 1]
@@ -150,8 +151,15 @@ def setting_label(games: pl.DataFrame, cols: list[str], plain: tuple[str, ...] =
             return pl.lit(f"{c}=") + pl.col(c).cast(pl.Utf8)
         return said(c, lambda v: designer.value_words(game, c, v))
 
-    parts = [alone(lead).fill_null("?")] + [part(c) for c in varying if c != "run"]
-    label = pl.concat_str(parts, separator=", ", ignore_nulls=True)
+    first = alone(lead).fill_null("?")
+    rest = [part(c) for c in varying if c != "run"]
+    label = pl.concat_str([first, *rest], separator=", ", ignore_nulls=True)
+    if lead == "heuristic" and rest and games.get_column(lead).n_unique() == 1:
+        # One player plays every setting: the page says so once (the summary's "Played by"),
+        # and a chart's every row starting with its name would hide what tells them apart. A
+        # setting that changes nothing else keeps the name: it has no other.
+        others = pl.concat_str(rest, separator=", ", ignore_nulls=True)
+        label = pl.when(others.fill_null("") == "").then(first).otherwise(others)
     if "run" in varying:
         # The run only where two runs give the same label: elsewhere the rows are told apart
         # without it, and a chart's every row would carry it.

@@ -132,8 +132,8 @@ def test_a_deck_after_the_first_is_said_by_its_place_in_words():
         "Cache Cat's deck fourth"]
     a = REPORT.analyse(matrix_run(350, 150))
     assert a.levers.sort("variant")["setting"].to_list() == [
-        "Runner, Bit Boy's deck, Giga Girl's deck second",
-        "Runner, Giga Girl's deck, Bit Boy's deck second"]
+        "Bit Boy's deck, Giga Girl's deck second",
+        "Giga Girl's deck, Bit Boy's deck second"]
 
 
 def test_decks_even_on_the_same_shuffles_are_said_even_whatever_the_seat_gives():
@@ -214,6 +214,14 @@ def test_a_shorter_target_is_read_as_a_change_of_length():
     assert [p.kind for p in pairs] == [LENGTH_KIND]
     assert "−10.0 turns" in said(a, "What changes the length", pairs)
     assert "21 turns head to head" in said(a, "Length", pairs)
+
+
+def test_the_length_of_a_game_played_alone_says_one_player():
+    rows = [game_row(0, g, players=1, winner=1 if g % 2 else None, turns=18 + g % 5)
+            for g in range(200)]
+    a = REPORT.analyse(run(rows, [variant(0, {"play": "computer"}, 1)]))
+    [v] = [v for v in findings.verdicts(a, [], {}) if v.topic == "Length"]
+    assert len(v.details) == 1 and ", 1 player: 20 turns" in v.details[0], v.details
 
 
 def test_a_change_of_player_is_read_by_player():
