@@ -103,9 +103,9 @@ def test_runs_that_did_not_play_alike_are_bands_apart():
          "rules": {"hand_limit": 5}},
     ])
     bands = dict(a.roster.select("setting", "base_setting").rows())
-    assert bands["2nd edition, Greedy (cd)"] == bands["2nd edition, Reference (pl)"] \
+    assert bands["2nd edition, Greedy"] == bands["2nd edition, Reference"] \
         == "2nd edition (cd, pl)"
-    assert bands["2nd edition, Learned (odd)"] == "2nd edition (odd)"
+    assert bands["2nd edition, Learned"] == "2nd edition (odd)"
 
 
 def test_the_tables_columns_match_what_merge_requires_less_the_player():
@@ -157,9 +157,9 @@ def test_the_headline_comes_from_a_full_count_player_that_is_clearly_stronger():
         {"run": "pl", "heuristic": "reference", "knobs": {"budget": 64},
          "scores": _scores(33, 42)},
     ])
-    choice = players.headline(a.band(), "2nd edition, Greedy (cd)")
+    choice = players.headline(a.band(), "2nd edition, Greedy")
     assert (choice.setting, choice.player, choice.default) == (
-        "2nd edition, Learned (cd)", "Learned", "Greedy")
+        "2nd edition, Learned", "Learned", "Greedy")
     assert choice.full == {3: 301}
     assert abs(choice.lead.difference - 1.0) < 1e-9 and choice.lead.clear
     assert choice.lead.how == "Welch"
@@ -260,15 +260,15 @@ def test_two_runs_that_dealt_the_same_seeds_are_paired_game_by_game():
     ])
     band = a.band()  # no comparison pairs them: they are two runs
     assert band.pairs.height == 0
-    s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Learned (cl)"})
+    s = band.strength({3: "2nd edition, Greedy"}, {3: "2nd edition, Learned"})
     d = pl.Series(learned) - pl.Series(greedy)
     assert s.how == "paired" and abs(s.difference - d.mean()) < 1e-12
     assert abs((s.high - s.low) / 2 - Z * d.std() / 301 ** 0.5) < 1e-12
     # +0.1 a game: clear once paired, where the means alone (Welch) could not tell
     assert s.clear
-    welch = band._welch(3, "2nd edition, Greedy (cd)", "2nd edition, Learned (cl)")
+    welch = band._welch(3, "2nd edition, Greedy", "2nd edition, Learned")
     assert Z * welch[1] > s.difference
-    choice = players.headline(band, "2nd edition, Greedy (cd)")
+    choice = players.headline(band, "2nd edition, Greedy")
     assert choice.player == "Learned" and choice.lead.how == "paired"
     # an interval this narrow is printed to the hundredth: +0.1 would hide it
     assert s.decimals == 2 and s.said().startswith(
@@ -283,7 +283,7 @@ def test_a_run_of_fewer_games_on_the_same_seeds_pairs_over_its_games():
         {"run": "pl", "heuristic": "reference", "scores": [g + 3 for g in greedy[:42]],
          "seeds": seeds[:42]},
     ]).band()
-    s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Reference (pl)"})
+    s = band.strength({3: "2nd edition, Greedy"}, {3: "2nd edition, Reference"})
     assert s.how == "paired" and s.difference == 3.0 and s.low == s.high == 3.0
 
 
@@ -297,7 +297,7 @@ def test_seeds_that_do_not_cover_the_smaller_run_or_repeat_leave_welch():
             {"run": "cl", "heuristic": "learned", "scores": _learned_by_seed(greedy, other),
              "seeds": other},
         ]).band()
-        s = band.strength({3: "2nd edition, Greedy (cd)"}, {3: "2nd edition, Learned (cl)"})
+        s = band.strength({3: "2nd edition, Greedy"}, {3: "2nd edition, Learned"})
         assert s.how == "Welch"
 
 
@@ -313,8 +313,8 @@ def test_past_the_seeded_limit_the_tally_keeps_no_games_and_the_band_compares_me
     monkeypatch.setattr(tally, "SEEDED_MAX", 601)
     a = _analysed(parts)
     assert a.seeded.height == 0
-    assert a.band().strength({3: "2nd edition, Greedy (cd)"},
-                             {3: "2nd edition, Learned (cl)"}).how == "Welch"
+    assert a.band().strength({3: "2nd edition, Greedy"},
+                             {3: "2nd edition, Learned"}).how == "Welch"
     games, manifest = _data(parts)
     assert tally.count(games.drop("seed"), manifest).seeded is None
 
@@ -362,8 +362,8 @@ def test_the_band_table_gives_each_players_target_and_the_band_without_the_bound
          "scores": _scores(40, 42)},
     ])
     t = page.band_table(a.player_targets.filter(pl.col("base_setting") == "2nd edition"),
-                        {"2nd edition, Greedy (cd)": "cd run",
-                         "2nd edition, Reference (pl)": "pl run"})
+                        {"2nd edition, Greedy": "cd run",
+                         "2nd edition, Reference": "pl run"})
     assert t.headers == ["Players", "Wins wanted", "Greedy", "Reference (budget 64)",
                          "Clairvoyant bound (budget 8)", "Band", "Moves by (points)"]
     half = next(r for r in t.rows if r[1] == "50%")
