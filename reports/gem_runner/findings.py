@@ -52,12 +52,14 @@ def plain(a: Analysis) -> pl.DataFrame:
 
 def main_player(a: Analysis) -> str | None:
     """The player of the plain settings with the most games: the one whose games the
-    verdicts read; the others are read in Verdicts by player."""
+    verdicts read; the others are read in Verdicts by player. Among players with as many
+    games, the run's first (by variant), as Verdicts by player takes it for the reference: a
+    run that plays runner, random and search alike is read with the runner, not by name."""
     lv = plain(a).filter(~pl.col("heuristic").str.contains(","))
     if lv.height == 0:
         return None
-    per = lv.group_by("heuristic").agg(pl.col("games").sum()).sort("games", "heuristic",
-                                                                   descending=[True, False])
+    per = lv.group_by("heuristic").agg(pl.col("games").sum(), pl.col("variant").min()).sort(
+        "games", "variant", descending=[True, False])
     return per["heuristic"][0]
 
 
@@ -249,7 +251,9 @@ def _nearest(at: list[Pair], n: int, who: str) -> tuple[str, list[str]] | None:
     tied = findings.nearest(options, fair)
     if not tied:
         return None
-    where = f"At {n} players" + (f" with {who}" if who else "")
+    # The comma keeps the count of players (and the player) apart from the words that follow:
+    # "At 4 players, 2 settings", "At 2 players with Runner, a Gem for seat 1".
+    where = f"At {n} players" + (f" with {who}" if who else "") + ","
 
     def named(p: Pair) -> str:
         label = at_count(p.label, n)
@@ -368,12 +372,20 @@ def pool(a: Analysis) -> list[Verdict]:
                        + (f"; {text.count(b['wins'])} of {text.count(b['games'])} Pools "
                           "collected by the side behind" if b else ""))
     if not any(x["games"] for x in behind):
+        others = _collecting(a, h)
         return [Verdict("The Pool", (
             "The Pool decides no game: no Challenge's Gem was won while the Pool held one "
             f"in {text.count(sum(r['games'] for r in decides))} games. A Gem that goes to "
             "the Pool ends the next Challenge (the builder takes a Pool Gem first), so "
-            "whoever beats that Challenge wins it; the Pool never grows."),
-            who_of([player_words(h)]), details)]
+            "whoever beats that Challenge wins it; the Pool never grows."
+            + (" That is the players' doing, not the rules': it decides "
+               + text.join_words([f"{rate_text(r)} of {player_words(r['heuristic'])}'s games"
+                                  for r in others]) + "."
+               if others else "")),
+            who_of([player_words(h)] + [player_words(r["heuristic"]) for r in others]),
+            details + [f"{player_words(r['heuristic'])}: {text.count(r['wins'])} of "
+                       f"{text.count(r['games'])} games decided by the Pool"
+                       for r in others])]
     catch = [x for x in behind if x["ci_low"] > 0.5]
     tail = (" The Pool helps the trailing player catch up: most of it goes to the side "
             "behind." if catch else
@@ -385,6 +397,15 @@ def pool(a: Analysis) -> list[Verdict]:
                         "The Pool decides a game when the winning Gem's Pool took its side to "
                         "the target and the Gems of the run alone did not. A side is behind "
                         "when another holds more Gems as it collects; 95% Wilson."])]
+
+
+def _collecting(a: Analysis, h: str) -> list[dict]:
+    """The other players of the rulebook's settings whose games collect the Pool: where the
+    main player's builders always end a Challenge with the Pool's Gem, a player that does not
+    (the search) makes the Pool decide games, so the main player's verdict is its play's."""
+    lv = plain(a).filter((pl.col("heuristic") != h) & ~pl.col("heuristic").str.contains(","))
+    collected = {r["heuristic"] for r in pooled(a.behind, lv, ["heuristic"]) if r["games"]}
+    return [r for r in pooled(a.decides, lv, ["heuristic"]) if r["heuristic"] in collected]
 
 
 # -- Verdicts by player -----------------------------------------------------------------------

@@ -27,7 +27,7 @@ def test_the_seat_furthest_from_its_share_is_named_with_the_compensation():
     pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
     assert [p.kind for p in pairs] == [FIRST_KIND]
     say = said(REPORT.analyse(made), "What evens the first player", pairs)
-    assert say.startswith("At 3 players Gems at the start by seat 2,0,1 evens the first "
+    assert say.startswith("At 3 players, Gems at the start by seat 2,0,1 evens the first "
                           "player best: 33.0%"), say
     assert say.endswith("the seat furthest from its share is then seat 3, with 47.0% (36.0% "
                         "with the unchanged rules)."), say
@@ -44,7 +44,7 @@ def test_tied_compensations_are_set_apart_one_from_another():
                {"first_gems": [g for g, _ in levers], "first_cards": [c for _, c in levers]})
     pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
     say = said(REPORT.analyse(made), "What evens the first player", pairs)
-    assert say.startswith("At 2 players 2 settings bring the first player as near its fair "
+    assert say.startswith("At 2 players, 2 settings bring the first player as near its fair "
                           "50.0% as each other on these games: "), say
     assert say.count(";") == 1, say
 
@@ -63,10 +63,10 @@ def test_a_run_of_two_players_is_read_player_by_player_against_its_own_rules():
     says = [v.sentence for v in findings.verdicts(REPORT.analyse(made), pairs, {})
             if v.topic == "What evens the first player"]
     assert says == [
-        "At 2 players with Runner a Gem for seat 1 at the start evens the first player best: "
+        "At 2 players with Runner, a Gem for seat 1 at the start evens the first player best: "
         "50.0% of the games a player won against 43.0% with the unchanged rules (fair 50.0%), "
         "a paired change of +7 pp (6 to 9).",
-        "At 2 players with Search a Gem for seat 1 at the start evens the first player best: "
+        "At 2 players with Search, a Gem for seat 1 at the start evens the first player best: "
         "48.0% of the games a player won against 30.0% with the unchanged rules (fair 50.0%), "
         "a paired change of +18 pp (16 to 21)."], says
 

@@ -171,7 +171,7 @@ def test_the_compensation_nearest_the_fair_share_is_named():
     pairs = pairs_of([("made", compare(made.games, made.manifest))], made.manifest)
     assert [p.kind for p in pairs] == [FIRST_KIND, FIRST_KIND]
     say = said(REPORT.analyse(made), "What evens the first player", pairs)
-    assert say.startswith("At 2 players a Gem for seat 1 at the start evens the first player "
+    assert say.startswith("At 2 players, a Gem for seat 1 at the start evens the first player "
                           "best: 50.0% of the games a player won against 43.0%"), say
 
 
@@ -200,6 +200,42 @@ def test_a_pool_never_collected_decides_no_game():
     rows = [game_row(0, g, winner=1 + g % 2) for g in range(200)]
     assert said(REPORT.analyse(run(rows, [variant(0, H2H)])), "The Pool").startswith(
         "The Pool decides no game")
+
+
+def test_a_pool_the_main_player_never_collects_is_its_play_where_another_player_does():
+    """The runner's builders end a Challenge with the Pool's Gem, so between runners the Pool
+    never grows; the search does not, and its Pool decides games. A report of both must not
+    read the runner's empty Pool as the rules'."""
+    rows = [game_row(0, g, winner=1 + g % 2) for g in range(1000)]
+    rows += [game_row(1, g, winner=1 + g % 2, heuristic="search",
+                      pool=(1 if g < 150 else 0, 1 if g < 300 else 0,
+                            1 if g < 100 else 0, 0)) for g in range(600)]
+    made = run(rows, [variant(0, H2H, heuristic="runner", swept={"heuristic": "runner"}),
+                      variant(1, H2H, heuristic="search", swept={"heuristic": "search"})])
+    [v] = [v for v in findings.verdicts(REPORT.analyse(made), [], {}) if v.topic == "The Pool"]
+    assert v.sentence.startswith("The Pool decides no game"), v.sentence
+    assert v.sentence.endswith("That is the players' doing, not the rules': it decides 25% "
+                               "(22–29%) of Search's games."), v.sentence
+    assert v.who.startswith("Runner and Search players"), v.who
+    alone = [game_row(0, g, winner=1 + g % 2) for g in range(1000)]
+    assert "players' doing" not in said(REPORT.analyse(run(alone, [variant(0, H2H)])),
+                                        "The Pool")
+
+
+def test_players_with_as_many_games_are_read_with_the_runs_first():
+    """A run that plays runner, random and search alike (gem-runner-computer-players) reads its
+    verdicts with the runner, its first player, not with random, first by name."""
+    heuristics = ["runner", "random", "search"]
+    rows = [game_row(i, g, players=1, heuristic=h, turns=10 * (i + 1),
+                     winner=1 if g % 2 else None)
+            for i, h in enumerate(heuristics) for g in range(100)]
+    made = run(rows, [variant(i, {"decks": 1}, 1, heuristic=h, swept={"heuristic": h})
+                      for i, h in enumerate(heuristics)], {"heuristic": heuristics})
+    a = REPORT.analyse(made)
+    assert findings.main_player(a) == "runner"
+    [v] = [v for v in findings.verdicts(a, [], {}) if v.topic == "Length"]
+    assert v.sentence.startswith("A game lasts 10 turns against the Computer"), v.sentence
+    assert v.who == "Runner players", v.who
 
 
 # -- Length and the players -------------------------------------------------------------------
