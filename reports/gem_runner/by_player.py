@@ -9,7 +9,10 @@ in their players alone are paired here, game by game on the seed both played:
   that stops undecided counts against them), over every shuffle both played (Tango's);
 - `deck`: deck against deck, from the variants that play two heroes both ways round
   (analysis.mirrored): the first hero's deck's share of the two games of a shuffle (a game
-  stopped undecided a half), the paired t interval over the shuffles.
+  stopped undecided a half), the paired t interval over the shuffles;
+- `pool`: the share of the games the Pool decided (the winning Gem came with the Pool's), over
+  every shuffle both played (Tango's): the runner always clears the Pool with the next
+  Challenge's Gem, a stronger player may not, so the Pool's part is a player's answer too.
 
 The reference is the run's first player (by variant order); every other player of the same
 rules is read against it. A player is its seats and its knobs. `lever` marks a run that sweeps
@@ -36,7 +39,7 @@ from reports.gem_runner.analysis import (
 from reports.tables import pieces
 from reports.tables.variants import PLAYER_KEYS
 
-FIRST, COMPUTER, DECK = "first", "computer", "deck"
+FIRST, COMPUTER, DECK, POOL = "first", "computer", "deck", "pool"
 SCHEMA = {"run": pl.Utf8, "question": pl.Utf8, "players": pl.Int64, "decks": pl.Int64,
           "setting": pl.Utf8, "hero": pl.Utf8, "against": pl.Utf8, "a": pl.Utf8,
           "b": pl.Utf8, "pairs": pl.Int64, "value_a": pl.Float64, "value_b": pl.Float64,
@@ -101,11 +104,12 @@ def by_player(games, manifest: dict) -> pl.DataFrame:
     if not wanted:
         return pl.DataFrame(schema=SCHEMA)
     parts = [p.filter(pl.col("variant").is_in(list(wanted)))
-             for p in pieces.of(games, ["variant", "seed", "winner"])]
+             for p in pieces.of(games, ["variant", "seed", "winner", "pool_decides"])]
     g = pl.concat([p for p in parts if p.height] or parts[:1]).with_columns(
         pl.col("variant").cast(pl.Int64), pl.col("winner").cast(pl.Int64).fill_null(0))
     arm = {v: d.drop("variant") for (v,), d in g.partition_by("variant", as_dict=True).items()}
     rows = [r for a, b in plain if (r := _plain_row(a, b, arm)) is not None]
+    rows += [r for a, b in plain if (r := _pool_row(a, b, arm)) is not None]
     rows += [r for a, b in decks if (r := _deck_row(a, b, arm)) is not None]
     alone = lever_runs(manifest)
     return pl.DataFrame([(*r, r[0] in alone) for r in rows], schema=SCHEMA, orient="row")
@@ -135,6 +139,28 @@ def _plain_row(a: dict, b: dict, arm: dict) -> tuple | None:
     # The question names the decks against the Computer, the row need not.
     said = setting_words(a, ("decks",) if computer else ())
     return (_run(a), question, int(a.get("players") or 0), decks, said, "", "",
+            players_text(a), players_text(b), d.n, float(np.mean(x)), float(np.mean(y)),
+            d.estimate, d.low, d.high, d.found)
+
+
+def _pool_row(a: dict, b: dict, arm: dict) -> tuple | None:
+    both = _joined(arm, int(a["variant"]), int(b["variant"]))
+    # A run recorded before the games table held the Pool's columns has no Pool question.
+    if both is None or "pool_decides" not in both.columns:
+        return None
+    keep = (both["pool_decides"].is_not_null() & both["pool_decides_b"].is_not_null()).to_numpy()
+    x = both["pool_decides"].to_numpy()[keep] > 0
+    y = both["pool_decides_b"].to_numpy()[keep] > 0
+    # Where the Pool decided no game with either player there is no answer to compare: the
+    # Pool section says it never decides.
+    if not (x.any() or y.any()):
+        return None
+    d = paired.proportion_difference(x, y)
+    if d is None:
+        return None
+    computer, decks = played(a)
+    said = setting_words(a, ("decks",) if computer else ())
+    return (_run(a), POOL, int(a.get("players") or 0), decks, said, "", "",
             players_text(a), players_text(b), d.n, float(np.mean(x)), float(np.mean(y)),
             d.estimate, d.low, d.high, d.found)
 

@@ -26,6 +26,7 @@ from balance.stats.intervals import wilson
 from reports.gem_runner.analysis import Analysis
 from reports.gem_runner.by_player import COMPUTER as COMPUTER_Q
 from reports.gem_runner.by_player import DECK
+from reports.gem_runner.by_player import POOL as POOL_Q
 from reports.gem_runner.levers import FIRST_KIND, LENGTH_KIND, PLAYERS_KIND, Pair
 from reports.outcomes import findings
 from reports.outcomes.findings import Verdict, who_of
@@ -441,6 +442,8 @@ def question_words(r: dict) -> str:
     elif r["question"] == COMPUTER_Q:
         said = (f"the seats' wins against the Computer, {seats_words(r['players'])}, "
                 f"{decks_words(r['decks'])}")
+    elif r["question"] == POOL_Q:
+        said = f"the games the Pool decides at {r['players']} players"
     else:
         said = f"the first player's share at {r['players']} players"
     return said + (f" ({r['setting']})" if r["setting"] else "")

@@ -333,7 +333,8 @@ def players_section(a: Analysis, pairs: list[Pair]) -> Section:
     s = Section("players", "Verdicts by player", intro=[
         "Every answer above is what its players did. Where a run plays the same rules with "
         "two players, here is each answer for both on the same shuffles (the first player's "
-        "share, a deck's share, the seats' wins against the Computer), the paired difference "
+        "share, a deck's share, the seats' wins against the Computer, the games the Pool "
+        "decides), the paired difference "
         "and whether the answer holds for both players or moves; where a run changes the "
         "players alone, how the first seat's wins, the length and the Pool move."])
     s.method = [BY_PLAYER, PAIRED + HOLM]
@@ -359,7 +360,9 @@ BY_PLAYER = ("Two variants of a run that differ in their players alone play game
              "same seed, so each answer is paired shuffle by shuffle: the first player's "
              "share over the shuffles a seat won in both, the seats' share against the "
              "Computer over every shuffle (a game the Computer wins or that stops undecided "
-             "counts against them), both with Tango's paired interval; a deck's share of the "
+             "counts against them) and the games the Pool decided over every shuffle, with "
+             "Tango's paired interval (the Pool's only where it decided a game with either "
+             "player); a deck's share of the "
              "two games of a shuffle played both ways round, with the paired t interval. An "
              "answer holds for both players when the interval of the difference holds zero "
              "(each read alone, with no correction for the run's other questions). The "

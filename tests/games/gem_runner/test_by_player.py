@@ -120,3 +120,27 @@ def test_a_run_of_the_players_alone_is_read_once_by_its_comparison():
     assert a.by_player["lever"].to_list() == [True]
     verdicts = [v for v in findings.verdicts(a, pairs, {}) if v.topic == "Verdicts by player"]
     assert len(verdicts) == 1 and "the first player's wins by +30" in verdicts[0].sentence
+
+
+def test_the_pool_s_part_is_paired_between_the_players():
+    """Head to head on the same 1,000 shuffles: the runner's Pool decides no game, the
+    search's 150; seat 1 wins 430 of them with either player."""
+    variants, rows = [], []
+    for i, h in enumerate(("runner", "search")):
+        variants.append(variant(i, {**H2H, "first_gems": 0}, heuristic=h,
+                                swept={"heuristic": h, "first_gems": 0}))
+        rows += [game_row(i, g, heuristic=h, winner=1 if g < 430 else 2,
+                          pool=(int(h == "search" and g % 1000 < 150), 0, 0, 0))
+                 for g in range(1000)]
+    rows += [game_row(2, g, heuristic="runner", winner=1 if g < 500 else 2)
+             for g in range(1000)]
+    variants.append(variant(2, {**H2H, "first_gems": 1}, heuristic="runner",
+                            swept={"heuristic": "runner", "first_gems": 1}))
+    made = run(rows, variants, {"heuristic": ["runner", "search", "runner"],
+                                "first_gems": [0, 0, 1]})
+    a, pairs = by_player(made)
+    [pool] = [r for r in a.by_player.to_dicts() if r["question"] == "pool"]
+    assert (pool["value_a"], pool["value_b"], pool["pairs"]) == (0.0, 0.15, 1000)
+    assert pool["found"] and abs(pool["difference"] - 0.15) < 1e-12
+    [v] = [v for v in findings.verdicts(a, pairs, {}) if v.topic == "Verdicts by player"]
+    assert "the games the Pool decides at 2 players" in v.sentence, v.sentence
