@@ -174,22 +174,28 @@ def mix_grab_nb(state, tables, rules, seat, cell, code):
     hold_nb(state, seat, s, d)
 
 
-@njit(cold=True)
-def x_thefts_nb(state, rules, seat, offer):
-    """Steal's targets past Dark Tunnels' Trash and Multiplier (never stolen): Gemshards' and
-    Golden Actions' action tiles in the others' hands (under steal_actions). Offered when
-    `offer`; how many."""
+@njit(inline=True)
+def x_thefts_nb(hand, players, seat):
+    """How many of Steal's targets lie past Dark Tunnels' Trash and Multiplier (never stolen):
+    Gemshards' and Golden Actions' action tiles in the others' hands (under steal_actions: the
+    caller asks, behind its switches)."""
     n = 0
-    if not rules.steal_actions:
-        return 0
-    for q in range(rules.players):
+    for q in range(players):
         if q != seat:
             for code in range(X_CODE0, WILD):
-                if state.hand[q, code] > 0:
-                    if offer:
-                        offer_nb(state.kit, TAKE, q, code, state.hand[q, code])
+                if hand[q, code] > 0:
                     n += 1
     return n
+
+
+@njit(inline=True)
+def offer_x_thefts_nb(hand, kit, players, seat):
+    """x_thefts_nb's targets offered, each a TAKE."""
+    for q in range(players):
+        if q != seat:
+            for code in range(X_CODE0, WILD):
+                if hand[q, code] > 0:
+                    offer_nb(kit, TAKE, q, code, hand[q, code])
 
 
 @njit(cold=True)

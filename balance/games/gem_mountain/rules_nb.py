@@ -160,6 +160,7 @@ from balance.games.gem_mountain.golden_nb import (
 from balance.games.gem_mountain.mix_nb import (
     mix_grab_nb,
     mix_grabs_nb,
+    offer_x_thefts_nb,
     redeal_unseen_nb,
     sections_last,
     x_thefts_nb,
@@ -619,8 +620,8 @@ def any_steal_nb(state, rules, seat):
             for code in range(top):
                 if state.hand[q, code] > 0:
                     return True
-    return rules.dark_tunnels and expanded_nb(rules) and x_thefts_nb(state, rules, seat,
-                                                                     False) > 0
+    return (rules.dark_tunnels and expanded_nb(rules) and rules.steal_actions
+            and x_thefts_nb(state.hand, rules.players, seat) > 0)
 
 
 @njit(inline=True)
@@ -743,8 +744,8 @@ def options_nb(state, tables, rules):
                 for code in range(top):
                     if state.hand[q, code] > 0:
                         offer_nb(kit, TAKE, q, code, state.hand[q, code])
-        if rules.dark_tunnels and expanded_nb(rules):
-            x_thefts_nb(state, rules, seat, True)
+        if rules.dark_tunnels and expanded_nb(rules) and rules.steal_actions:
+            offer_x_thefts_nb(state.hand, kit, rules.players, seat)
 
 
 @njit(inline=True)
