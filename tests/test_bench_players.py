@@ -20,3 +20,11 @@ def test_a_player_the_game_lacks_or_a_game_off_the_kit_is_refused(capsys):
     assert "has no player 'nobody'" in err and "random" in err
     assert players.main(["gemrush", "random", "--games", "50"]) == 2
     assert "not on the engine kit" in capsys.readouterr().err
+
+
+def test_a_rule_and_a_seat_count_other_than_the_bench_s(capsys):
+    assert players.main(["dice", "random", "--games", "50", "--set", "faces=8",
+                         "--seats", "2"]) == 0
+    assert "games/s" in capsys.readouterr().out
+    assert players.main(["dice", "random", "--games", "50", "--set", "faces=nope"]) == 2
+    assert "faces" in capsys.readouterr().err

@@ -3,6 +3,7 @@ core, beside the bench's own player: what an issue asks when it wants the random
 beside the fast player's (what bounds the engine, not the player).
 
     python -m balance.bench.players gem_mountain majority random
+    python -m balance.bench.players gem_runner runner random --set play=head_to_head --seats 2
 
 Each player: its engine made and first played (compiled or loaded), then three batches of
 `--games` games on new seeds, timed by processor time (the machine's other work does not
@@ -22,8 +23,11 @@ from balance.contract.game import resolve
 from balance.errors import InputError, Problem
 
 
-def rate(game_name: str, player: str, games: int = 20_000, rounds: int = 3) -> float:
-    """Best games per second of processor time over `rounds` batches of `games` games."""
+def rate(game_name: str, player: str, games: int = 20_000, rounds: int = 3,
+         sets: dict[str, str] | None = None, seats: int | None = None) -> float:
+    """Best games per second of processor time over `rounds` batches of `games` games, the
+    bench's rules with `sets` (`--set NAME=VALUE` texts, checked) at `seats` seats (the
+    bench's count when None)."""
     from balance.kit.play import play, prepare  # lazy: the kit's engine, only when timing
 
     game = registry.get(game_name)
@@ -34,8 +38,11 @@ def rate(game_name: str, player: str, games: int = 20_000, rounds: int = 3) -> f
     if player not in game.player_registry():
         raise InputError([Problem("player", "", "", f"{game.name} has no player {player!r} "
                                   f"(its players: {', '.join(game.player_registry())})")])
-    seats = int(kit.bench_experiment.get("players", 2))
-    setup = prepare(kit, {}, (player,) * seats)
+    seats = seats or int(kit.bench_experiment.get("players", 2))
+    if seats not in game.player_counts:
+        raise InputError([Problem("--seats", "", "", f"{game.title} plays "
+                                  f"{', '.join(map(str, game.player_counts))} seats, got {seats}")])
+    setup = prepare(kit, game.rules_from_text(sets or {}), (player,) * seats)
     play(setup, np.arange(4))
     best = 0.0
     for r in range(rounds):
@@ -46,16 +53,32 @@ def rate(game_name: str, player: str, games: int = 20_000, rounds: int = 3) -> f
     return best
 
 
+def sets_of(texts: list[str]) -> dict[str, str]:
+    """`--set NAME=VALUE` texts as a dict (their values checked by the game's rules)."""
+    out = {}
+    for text in texts:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise InputError([Problem("--set", "", text, "expected NAME=VALUE")])
+        out[key.strip()] = value.strip()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m balance.bench.players", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("game")
     ap.add_argument("players", nargs="+")
     ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--seats", type=int, default=None, help="seats (the bench's by default)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a rule other than the bench's")
     args = ap.parse_args(argv)
     try:
+        sets = sets_of(args.set)
         for p in args.players:
-            print(f"{p:<12} {rate(args.game, p, args.games):>10,.0f} games/s "
+            r = rate(args.game, p, args.games, sets=sets, seats=args.seats)
+            print(f"{p:<12} {r:>10,.0f} games/s "
                   f"(best of 3 x {args.games:,}, processor time, one core)")
     except (InputError, LookupError) as e:
         print(f"error: {e}", file=sys.stderr)
