@@ -2,8 +2,9 @@
 core, beside the bench's own player: what an issue asks when it wants the random player's rate
 beside the fast player's (what bounds the engine, not the player).
 
-    python -m balance.bench.players gem_mountain majority random
-    python -m balance.bench.players gem_runner runner random --set play=head_to_head --seats 2
+    python -m balance.bench.players GAME PLAYER [PLAYER ...] [--set NAME=VALUE] [--seats N]
+
+(the games' guide pages give the commands their figures came from)
 
 Each player: its engine made and first played (compiled or loaded), then three batches of
 `--games` games on new seeds, timed by processor time (the machine's other work does not
