@@ -98,8 +98,13 @@ def seats_words(players: int) -> str:
     return "alone" if players == 1 else f"as a team of {players}"
 
 
+# A small count in words, as the settings' own words write the decks ("two decks").
+_SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
 def decks_words(decks: int) -> str:
-    return "one deck" if decks == 1 else f"{decks} decks"
+    said = _SMALL[decks] if 0 <= decks < len(_SMALL) else f"{decks:,}"
+    return f"{said} deck{'' if decks == 1 else 's'}"
 
 
 # -- The Computer -----------------------------------------------------------------------------
@@ -382,7 +387,10 @@ def pool(a: Analysis) -> list[Verdict]:
             + (" That is the players' doing, not the rules': it decides "
                + text.join_words([f"{rate_text(r)} of {player_words(r['heuristic'])}'s games"
                                   for r in others]) + "."
-               if others else "")),
+               if others else
+               f" That is how {player_words(h)} builds, not a rule: a player that does not "
+               "end a Challenge with the Pool's Gem lets it grow "
+               "(`gem-runner-first-player-search` plays the search player beside it).")),
             who_of([player_words(h)] + [player_words(r["heuristic"]) for r in others]),
             details + [f"{player_words(r['heuristic'])}: {text.count(r['wins'])} of "
                        f"{text.count(r['games'])} games decided by the Pool"

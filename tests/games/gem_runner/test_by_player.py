@@ -80,7 +80,7 @@ def test_every_answer_that_holds_is_said_to_hold_for_both_players():
         ("computer", 1, 1.0, 1.0), ("computer", 2, 0.375, 0.375)]
     [v] = [v for v in findings.verdicts(a, pairs, {}) if v.topic == "Verdicts by player"]
     assert "every answer holds for both players (2 of 2" in v.sentence
-    assert any("the seats' wins against the Computer, alone, 2 decks" in d for d in v.details)
+    assert any("the seats' wins against the Computer, alone, two decks" in d for d in v.details)
 
 
 def test_a_deck_s_share_is_paired_between_the_players_shuffle_by_shuffle():
