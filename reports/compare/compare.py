@@ -111,6 +111,13 @@ class Comparison:
         """The variant's label as its file writes it: the key its rows are found by."""
         return self.variants.filter(pl.col("variant") == variant)["label"].item()
 
+    def row(self, variant: int, quantity: str) -> dict | None:
+        """The difference row (DIFFERENCE_SCHEMA) of one quantity of one variant; None where
+        the comparison has none."""
+        d = self.differences.filter((pl.col("variant") == variant)
+                                    & (pl.col("quantity") == quantity))
+        return d.row(0, named=True) if d.height else None
+
     def value(self, variant: int, key: str):
         """The value variant `variant` gives the swept key `key`; None where it gives none."""
         return (self.swept.get(variant) or {}).get(key)

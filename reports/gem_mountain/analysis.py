@@ -38,6 +38,7 @@ from reports.gem_mountain import kingmaker
 from reports.outcomes import analysis, outcomes
 from reports.tables import counts, tally
 from reports.tables.frame import GROUP, Layout
+from reports.tables.variants import LeverTable
 
 COMPENSATION = ("start_tiles", "start_arrow")
 # Every action tile's count: an ablation takes the expansions' out too (experiment.py).
@@ -80,7 +81,7 @@ class Counter(tally.Counter):
 
 
 @dataclass(frozen=True)
-class Analysis(analysis.Analysis):
+class Analysis(analysis.Analysis, LeverTable):
     levers: pl.DataFrame      # LEVER_SCHEMA: one row per (setting, players)
     first: pl.DataFrame       # setting, players, games, wins, win_rate, ci_*, fair, last_*
     least: pl.DataFrame       # setting, players, games, wins, win_rate, ci_low, ci_high
@@ -88,15 +89,6 @@ class Analysis(analysis.Analysis):
     shared: pl.DataFrame      # games with a shared majority: setting, players, games, wins, ...
     steals: pl.DataFrame      # counts.distribution of steals per (setting, players)
     kingmaker: pl.DataFrame   # kingmaker.SCHEMA: per run and honest seat
-
-    def groups(self) -> list[tuple[str, int]]:
-        """Every (setting, players), in the order the designer gave the variants."""
-        return [(s, p) for s, p in self.levers.sort("variant").select("setting", "players")
-                .rows()]
-
-    def lever(self, setting: str, players: int) -> dict | None:
-        r = self.levers.filter((pl.col("setting") == setting) & (pl.col("players") == players))
-        return r.row(0, named=True) if r.height else None
 
 
 def analyse(games, manifest: dict, layout: Layout) -> Analysis:

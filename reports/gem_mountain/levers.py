@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import polars as pl
-
 from balance.games.gem_mountain.rules import DEFAULTS
 from reports.gem_mountain.analysis import (
     ACTIONS,
@@ -52,9 +50,7 @@ class Pair:
 
     def row(self, quantity: str) -> dict | None:
         """The comparison's row of one quantity (DIFFERENCE_SCHEMA)."""
-        d = self.cmp.differences.filter((pl.col("variant") == self.variant)
-                                        & (pl.col("quantity") == quantity))
-        return d.row(0, named=True) if d.height else None
+        return self.cmp.row(self.variant, quantity)
 
     def differs(self) -> set[str]:
         return {k for k in DEFAULTS if self.rules[k] != self.base_rules[k]}

@@ -35,6 +35,7 @@ from balance.stats.intervals import with_wilson
 from reports.outcomes import analysis, outcomes
 from reports.tables import counts, pieces, tally
 from reports.tables.frame import GROUP, Layout
+from reports.tables.variants import LeverTable
 
 COLUMNS = ("first_won", "pool_wins", "pool_decides", "pool_behind", "pool_overtakes")
 HEROES = ("hero1", "hero2", "hero3", "hero4")
@@ -77,7 +78,7 @@ class Counter(tally.Counter):
 
 
 @dataclass(frozen=True)
-class Analysis(analysis.Analysis):
+class Analysis(analysis.Analysis, LeverTable):
     levers: pl.DataFrame    # LEVER_SCHEMA: one row per (setting, players)
     computer: pl.DataFrame  # against the Computer: setting, players, games, wins, win_rate, ci
     first: pl.DataFrame     # head to head: the first seat's share of the games a seat won
@@ -92,15 +93,6 @@ class Analysis(analysis.Analysis):
     # Each answer for two players on the same shuffles (reports/gem_runner/by_player.py,
     # SCHEMA); None until the report adds it
     by_player: pl.DataFrame | None = field(default=None, kw_only=True)
-
-    def groups(self) -> list[tuple[str, int]]:
-        """Every (setting, players), in the order the designer gave the variants."""
-        return [(s, p) for s, p in self.levers.sort("variant").select("setting", "players")
-                .rows()]
-
-    def lever(self, setting: str, players: int) -> dict | None:
-        r = self.levers.filter((pl.col("setting") == setting) & (pl.col("players") == players))
-        return r.row(0, named=True) if r.height else None
 
 
 def analyse(games, manifest: dict, layout: Layout) -> Analysis:

@@ -44,9 +44,7 @@ class Pair:
 
     def row(self, quantity: str) -> dict | None:
         """The comparison's row of one quantity (reports/compare/compare.py, DIFFERENCE_SCHEMA)."""
-        d = self.cmp.differences.filter((pl.col("variant") == self.variant)
-                                        & (pl.col("quantity") == quantity))
-        return d.row(0, named=True) if d.height else None
+        return self.cmp.row(self.variant, quantity)
 
     @property
     def out(self) -> tuple[str, ...]:

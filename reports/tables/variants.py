@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 import tomllib
 
+import polars as pl
+
 from balance.contract import labels as designer
 from balance.errors import InputError, Problem
 
@@ -196,3 +198,20 @@ def by_run(pairs: list, kind: str) -> dict[str, list]:
         if p.kind == kind:
             out.setdefault(p.run, []).append(p)
     return out
+
+
+class LeverTable:
+    """For a game's analysis that holds `levers`, one row per (setting, players) with its
+    first `variant` (a game's LEVER_SCHEMA): its groups in the designer's order, and one
+    group's row."""
+
+    levers: pl.DataFrame
+
+    def groups(self) -> list[tuple[str, int]]:
+        """Every (setting, players), in the order the designer gave the variants."""
+        return [(s, p) for s, p in self.levers.sort("variant").select("setting", "players")
+                .rows()]
+
+    def lever(self, setting: str, players: int) -> dict | None:
+        r = self.levers.filter((pl.col("setting") == setting) & (pl.col("players") == players))
+        return r.row(0, named=True) if r.height else None
