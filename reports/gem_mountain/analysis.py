@@ -33,10 +33,10 @@ from balance.games.gem_mountain.rules import (
     DEFAULTS,
     X_ACTION_WORDS,
 )
-from balance.stats.intervals import with_wilson
 from reports.gem_mountain import kingmaker
 from reports.outcomes import analysis, outcomes
 from reports.tables import counts, tally
+from reports.tables.counts import rates
 from reports.tables.frame import GROUP, Layout
 from reports.tables.variants import LeverTable
 
@@ -52,7 +52,6 @@ EXPANSION_ONLY = (*EXPANSION_SWITCHES, *DARK_WORDS, "multiply_by", "halved", "qu
 # What changes the map or the gems dealt on it: a map-size run grows the box with the map.
 MAP = ("rows", "cols", "colours", "ones", "twos", "threes")
 
-RATE_SCHEMA = {"setting": pl.Utf8, "players": pl.Int64, "games": pl.Int64, "wins": pl.Int64}
 LEVER_SCHEMA = {"setting": pl.Utf8, "players": pl.Int64, "variant": pl.Int64, "run": pl.Utf8,
                 "heuristic": pl.Utf8, "rows": pl.Int64, "cols": pl.Int64,
                 "colours": pl.Int64, "start_tiles": pl.Utf8, "start_arrow": pl.Utf8,
@@ -113,15 +112,6 @@ def analyse(games, manifest: dict, layout: Layout) -> Analysis:
                                  list(GROUP)),
         steals=counts.distribution(steal_counts.sort(*GROUP, "steals"), "steals", list(GROUP)),
         kingmaker=kingmaker.kingmaker(games, manifest, t.keys))
-
-
-def rates(c: pl.DataFrame, column: str) -> pl.DataFrame:
-    """Per (setting, players): games (counts with `n`), wins (those where `column` holds)
-    and the share with its 95% Wilson interval."""
-    out = (c.group_by(*GROUP).agg(pl.col("n").sum().alias("games"),
-                                  pl.col("n").filter(pl.col(column)).sum().alias("wins"))
-           if c.height else pl.DataFrame(schema=RATE_SCHEMA))
-    return with_wilson(out.cast(RATE_SCHEMA).sort(*GROUP))
 
 
 def first_and_last(seat_wins: pl.DataFrame) -> pl.DataFrame:

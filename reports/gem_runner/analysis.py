@@ -34,6 +34,7 @@ from balance.stats import paired
 from balance.stats.intervals import with_wilson
 from reports.outcomes import analysis, outcomes
 from reports.tables import counts, pieces, tally
+from reports.tables.counts import rates
 from reports.tables.frame import GROUP, Layout
 from reports.tables.variants import LeverTable
 
@@ -44,7 +45,6 @@ LENGTH = ("target", "hand", "pair_hand", "gems", "chains", "bugs", "bug_fixes", 
           "bosses")
 COMPUTER = ("computer_hand", "computer_gem", "computer_supers", "computer_repeats")
 
-RATE_SCHEMA = {"setting": pl.Utf8, "players": pl.Int64, "games": pl.Int64, "wins": pl.Int64}
 LEVER_SCHEMA = {"setting": pl.Utf8, "players": pl.Int64, "variant": pl.Int64, "run": pl.Utf8,
                 "heuristic": pl.Utf8, "computer": pl.Boolean, "decks": pl.Int64,
                 "hero1": pl.Utf8, "hero2": pl.Utf8, "target": pl.Int64, "hand": pl.Int64,
@@ -122,15 +122,6 @@ def analyse(games, manifest: dict, layout: Layout) -> Analysis:
         overtakes=with_wilson(pool.select(*GROUP, pl.col("behind").alias("games"),
                                           pl.col("overtakes").alias("wins"))),
         decks=deck_matrix(games, manifest))
-
-
-def rates(c: pl.DataFrame, column: str) -> pl.DataFrame:
-    """Per (setting, players): games (counts with `n`), wins (those where `column` holds)
-    and the share with its 95% Wilson interval."""
-    out = (c.group_by(*GROUP).agg(pl.col("n").sum().alias("games"),
-                                  pl.col("n").filter(pl.col(column)).sum().alias("wins"))
-           if c.height else pl.DataFrame(schema=RATE_SCHEMA))
-    return with_wilson(out.cast(RATE_SCHEMA).sort(*GROUP))
 
 
 def pool_sums(c: pl.DataFrame) -> pl.DataFrame:

@@ -14,6 +14,8 @@ import math
 import numpy as np
 import polars as pl
 
+from balance.stats.intervals import with_wilson
+
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 WHISKERS = (10, 90)
 EVERY = 64  # pieces between two additions of their counts (Sums): memory against time
@@ -124,3 +126,17 @@ def box_stats(values: np.ndarray, n: np.ndarray) -> dict:
     lerp = np.where(gamma >= 0.5, b - diff * (1 - gamma), a + diff * gamma)
     q10, q25, q50, q75, q90 = (float(x) for x in lerp)
     return {"whislo": q10, "q1": q25, "med": q50, "q3": q75, "whishi": q90, "fliers": []}
+
+
+# A rate per (setting, players), as `rates` gives it before its interval.
+RATE_SCHEMA = {"setting": pl.Utf8, "players": pl.Int64, "games": pl.Int64, "wins": pl.Int64}
+
+
+def rates(c: pl.DataFrame, column: str) -> pl.DataFrame:
+    """Per (setting, players) of counted rows `c` (a count `n` each): games, wins (those where
+    `column` holds) and the share with its 95% Wilson interval."""
+    group = list(RATE_SCHEMA)[:2]
+    out = (c.group_by(*group).agg(pl.col("n").sum().alias("games"),
+                                  pl.col("n").filter(pl.col(column)).sum().alias("wins"))
+           if c.height else pl.DataFrame(schema=RATE_SCHEMA))
+    return with_wilson(out.cast(RATE_SCHEMA).sort(*group))
