@@ -15,7 +15,6 @@ import polars as pl
 
 from balance.contract.labels import value_words
 from balance.games.gem_mountain.game import GAME
-from balance.stats import paired
 from reports.gem_mountain import figures, kingmaker
 from reports.gem_mountain.analysis import Analysis
 from reports.gem_mountain.findings import (
@@ -37,7 +36,7 @@ from reports.gem_mountain.levers import (
     Pair,
 )
 from reports.render import text
-from reports.render.section import Block, Section, Table, figure
+from reports.render.section import Block, Section, Table, figure, paired_cell
 from reports.render.text import DASH
 from reports.tables.variants import by_run
 
@@ -70,20 +69,6 @@ def against(r: dict | None, fair: float, prefix: str = "") -> str:
     if r[f"{prefix}ci_high"] < fair:
         return f"below ({text.signed_points(share - fair, 1)})"
     return "within chance"
-
-
-def paired_cell(r: dict | None) -> str:
-    """A paired difference with its 95% interval: points for a rate, units for a mean."""
-    if r is None:
-        return DASH
-    if paired.too_few(r["pairs"]):
-        return paired.TOO_FEW
-    mark = " *" if r["holm"] else ""
-    if r["kind"] == "rate":
-        return text.difference(r["difference"], r["ci_low"], r["ci_high"]) + mark
-    if text.missing(r["ci_low"]):
-        return f"{r['difference']:+.2f}"
-    return f"{r['difference']:+.2f} ({r['ci_low']:+.2f} to {r['ci_high']:+.2f})" + mark
 
 
 def value_cell(r: dict | None, rate: bool) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from balance.stats import paired
 from reports.render import figures, text
 
 
@@ -141,6 +142,22 @@ def in_order(kinds: pl.DataFrame, *tables: pl.DataFrame) -> list[str]:
 
 BOXES = "Boxes: quartiles and median; whiskers: 10th to 90th percentile."
 DIST_HEADERS = ["Median", "10–90%", "Quartiles", "Mean", "Range"]
+
+
+def paired_cell(r: dict | None) -> str:
+    """A comparison's difference row (reports/compare/compare.py) as a table cell: points for
+    a rate, the measure's units for a mean, with its paired 95% interval and " *" where it
+    survives Holm."""
+    if r is None:
+        return text.DASH
+    if paired.too_few(r["pairs"]):
+        return paired.TOO_FEW
+    mark = " *" if r["holm"] else ""
+    if r["kind"] == "rate":
+        return text.difference(r["difference"], r["ci_low"], r["ci_high"]) + mark
+    if text.missing(r["ci_low"]):
+        return f"{r['difference']:+.2f}"
+    return f"{r['difference']:+.2f} ({r['ci_low']:+.2f} to {r['ci_high']:+.2f})" + mark
 
 
 def dist_row(r: dict) -> list[str]:

@@ -17,7 +17,6 @@ from balance.contract.labels import value_words
 from balance.games.rusship.engine.state import POWER_NAMES
 from balance.games.rusship.game import GAME
 from balance.games.rusship.rules import POWER_WORDS
-from balance.stats import paired
 from balance.stats.intervals import wilson
 from reports.outcomes import findings
 from reports.render import text
@@ -29,6 +28,7 @@ from reports.render.section import (
     Table,
     dist_row,
     figure,
+    paired_cell,
     slug,
 )
 from reports.render.text import DASH
@@ -62,19 +62,6 @@ def against_half(r: dict | None) -> str:
     if r["ci_high"] < 0.5:
         return f"below 50% ({text.signed_points(r['win_rate'] - 0.5, 1)})"
     return "within chance of 50%"
-
-
-def paired_cell(r: dict | None, scale: float = 100.0) -> str:
-    """A paired difference with its 95% interval: points for a rate, turns for a mean."""
-    if r is None:
-        return DASH
-    if paired.too_few(r["pairs"]):
-        return paired.TOO_FEW
-    mark = " *" if r["holm"] else ""
-    if r["kind"] == "rate":
-        return text.difference(r["difference"], r["ci_low"], r["ci_high"]) + mark
-    return (f"{r['difference']:+.2f} ({r['ci_low']:+.2f} to {r['ci_high']:+.2f})" + mark
-            if not text.missing(r["ci_low"]) else f"{r['difference']:+.2f}")
 
 
 def compensation_text(r: dict) -> str:
