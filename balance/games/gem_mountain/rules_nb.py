@@ -171,6 +171,7 @@ from balance.games.gem_mountain.shards_nb import (
     deal_nb,
     divided_box,
     extra_box,
+    gain_nb,
     going_nb,
     grab_nb,
     holds_gem_nb,
@@ -284,16 +285,6 @@ def new_state(rules, kit):
 @njit(inline=True)
 def is_gem_nb(code):
     return 0 <= code < ACT0
-
-
-@njit(inline=True)
-def gain_nb(state, seat, code, n):
-    """n tiles of `code` (n may be -1) into seat's hand."""
-    state.hand[seat, code] += n
-    if code < ACT0:
-        k = code // VALUES
-        state.cnt[seat, k] += n
-        state.vsum[seat, k] += n * (code % VALUES + 1)
 
 
 @njit(inline=True)

@@ -17,7 +17,7 @@ j and j + 1), each facing the section of its nearer side; a quarter turn from on
 the one two further on (rules_nb.quarter_nb).
 
 rules_nb.py imports this module: this one imports nothing of it (the layer contracts forbid a
-cycle), so the few lines of the hand's bookkeeping it needs are its own (credit_nb)."""
+cycle), so the hand's bookkeeping both need (gain_nb) lives here and rules_nb imports it."""
 
 import numpy as np
 
@@ -136,9 +136,9 @@ def new_sh(rules) -> np.ndarray:
 # -- the hand ---------------------------------------------------------------------------------
 
 @njit(inline=True)
-def credit_nb(state, seat, code, n):
-    """rules_nb.gain_nb's bookkeeping (n tiles of `code` into seat's hand), here too: rules_nb
-    imports this module, so this one cannot import it."""
+def gain_nb(state, seat, code, n):
+    """n tiles of `code` (n may be -1) into seat's hand. It lives here, not in rules_nb, which
+    imports it: rules_nb imports this module, so this one cannot import rules_nb."""
     state.hand[seat, code] += n
     if code < ACT0:
         k = code // VALUES
@@ -338,7 +338,7 @@ def hold_nb(state, seat, code, d):
     """`code` into seat's hand from tile d (-1: a tile of its own): a Wildcard waits there
     for its pile (the WILD_AT decision), or, `wild_joins = "end"`, for the end (its tile's
     credit the Wildcard's code till then)."""
-    credit_nb(state, seat, code, 1)
+    gain_nb(state, seat, code, 1)
     if code == WILD and not state.sh[xrow(state), WILD_END_SLOT]:
         state.sh[xrow(state), PENDING] = d
         if d >= 0:
@@ -375,7 +375,7 @@ def collect_nb(state, seat, code):
     if d >= 0:
         state.sh[d, OWNER] = seat
         state.sh[d, CREDIT] = s
-    credit_nb(state, seat, s, 1)
+    gain_nb(state, seat, s, 1)
 
 
 # -- the Wildcard's pile ----------------------------------------------------------------------
@@ -392,8 +392,8 @@ def offer_piles_nb(state, rules, kit, seat):
 def join_nb(state, seat, k, code):
     """The waiting Wildcard joins pile k as `code`."""
     x = xrow(state)
-    credit_nb(state, seat, WILD, -1)
-    credit_nb(state, seat, code, 1)
+    gain_nb(state, seat, WILD, -1)
+    gain_nb(state, seat, code, 1)
     d = state.sh[x, PENDING]
     if d >= 0:
         state.sh[d, CREDIT] = code
@@ -437,7 +437,7 @@ def rotate_held_nb(state, seat, d, e):
     """Tile d of seat's turned so that section e counts."""
     old = state.sh[d, CREDIT]
     if old >= 0:
-        credit_nb(state, seat, old, -1)
+        gain_nb(state, seat, old, -1)
     state.sh[d, TRUE_SIDE] = e
     s = state.sh[d, e]
     state.sh[d, CREDIT] = s

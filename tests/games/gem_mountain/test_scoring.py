@@ -123,7 +123,7 @@ def test_wildcards_joined_to_their_piles_score_as_the_brute_force_reads_them():
     reading is that it becomes a gem of that colour worth `wild_value`, one tile more of it
     for the most and the least, its value added or subtracted with the pile."""
     from balance.games.gem_mountain.codes import WILD
-    from balance.games.gem_mountain.shards_nb import credit_nb, join_nb
+    from balance.games.gem_mountain.shards_nb import gain_nb, join_nb
 
     rng = np.random.default_rng(52)
     checked = 0
@@ -143,7 +143,7 @@ def test_wildcards_joined_to_their_piles_score_as_the_brute_force_reads_them():
                         piles = sorted({c // VALUES for c in hands[q]})
                         for _ in range(rng.integers(0, 3) if piles else 0):
                             k = int(rng.choice(piles))
-                            credit_nb(st, q, WILD, 1)  # grabbed: it waits for its pile
+                            gain_nb(st, q, WILD, 1)  # grabbed: it waits for its pile
                             join_nb(st, q, k, k * VALUES + wild_value - 1)
                             read[q].append(k * VALUES + wild_value - 1)
                     assert st.hand[:, WILD].sum() == 0
